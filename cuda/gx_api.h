@@ -1,0 +1,72 @@
+/*
+ * gx_api.h - the C API of gpuext's compute devices, used by the gpuext
+ * service (src/service.cpp).  No PostgreSQL header, no C++ exception:
+ * every call returns a gx_status and writes a message on failure.
+ *
+ * Two devices run a chunk (gx_program.h) in place:
+ *  - the CPU device: gx_cpu_run_chunk(), multi-threaded, synchronous;
+ *  - the GPU device: gx_gpu_*(), asynchronous per staging slot, one CUDA
+ *    stream and one device buffer per slot; the staging area is pinned
+ *    with cudaHostRegister so copies run at PCIe speed.
+ * Without nvcc the library is built with gx_gpu_none.cpp, whose
+ * gx_gpu_open() reports that the build has no CUDA.
+ */
+#ifndef GX_API_H
+#define GX_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gx_program.h"
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+typedef enum gx_status
+{
+	GX_OK = 0,
+	GX_NO_CUDA,					/* library built without CUDA */
+	GX_NO_DEVICE,				/* no usable GPU / driver */
+	GX_CUDA_ERROR,				/* a CUDA call failed; message says which */
+	GX_INVALID					/* bad argument or malformed chunk */
+} gx_status;
+
+typedef struct gx_gpu_info
+{
+	char		name[128];
+	uint64_t	total_mem;
+	int			cc_major;
+	int			cc_minor;
+	int			sm_count;
+	double		mem_bandwidth_gbs;	/* theoretical, from clock and bus width */
+} gx_gpu_info;
+
+/* run a chunk's program on nthreads CPU threads; fills the result area */
+gx_status	gx_cpu_run_chunk(gx_chunk *chunk, int nthreads);
+
+/* 1 when the library carries CUDA kernels */
+int			gx_gpu_built(void);
+
+/*
+ * Open the first GPU: create the context, pin the staging area
+ * [staging, staging + nslots * slot_bytes) and allocate one device buffer
+ * and stream per slot.  *info describes the device.
+ */
+gx_status	gx_gpu_open(void *staging, int nslots, size_t slot_bytes,
+						gx_gpu_info *info, char *err, size_t errlen);
+
+/* start: copy the chunk's input to the device, run the kernel, copy back */
+gx_status	gx_gpu_submit(int slot, char *err, size_t errlen);
+
+/* poll a submitted slot; *done = 1 once its result area is in host memory */
+gx_status	gx_gpu_poll(int slot, int *done, char *err, size_t errlen);
+
+/* release everything gx_gpu_open() took */
+void		gx_gpu_close(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* GX_API_H */

@@ -1,0 +1,536 @@
+/*
+ * gx_eval.cuh - the opcode interpreter for one row, compiled both by nvcc
+ * (inside the fused filter kernel) and by g++ (the CPU device and the unit
+ * tests).  Keeping one source guarantees that the GPU and the CPU agree.
+ *
+ * Semantics follow PostgreSQL 15 exactly: integer arithmetic raises on
+ * overflow per width (int2pl, int4mul, ...), division by zero raises,
+ * int division by -1 is special-cased, float arithmetic follows float.h
+ * (float8_pl, float8_mul, float8_div ...) including overflow/underflow
+ * checks, float comparison orders NaN above everything and equal to
+ * itself, casts follow i8toi4, dtoi4 (rint + range), dtof and friends.
+ * Strict operators return NULL on a NULL input; AND/OR are three-valued.
+ */
+#ifndef GX_EVAL_CUH
+#define GX_EVAL_CUH
+
+#include "gx_program.h"
+#include <math.h>
+
+#ifdef __CUDACC__
+#define GX_HD __host__ __device__ __forceinline__
+#else
+#define GX_HD static inline
+#endif
+
+typedef struct gx_reg
+{
+	union
+	{
+		int64_t		i;
+		double		d;
+	}			v;
+	int			isnull;
+} gx_reg;
+
+GX_HD int
+gx_col_isnull(const gx_chunk *c, const gx_column *col, uint32_t row)
+{
+	if (col->nulls_off == 0)
+		return 0;
+	const uint8_t *bm = (const uint8_t *) c + col->nulls_off;
+	return (bm[row >> 3] >> (row & 7)) & 1;
+}
+
+/* load a column value into a register */
+GX_HD void
+gx_load_col(const gx_chunk *c, const gx_column *col, uint32_t row, gx_reg *r)
+{
+	const char *base = (const char *) c + col->values_off;
+	r->isnull = gx_col_isnull(c, col, row);
+	switch (col->type)
+	{
+		case GX_BOOL:
+			r->v.i = ((const uint8_t *) base)[row] != 0;
+			break;
+		case GX_INT2:
+			r->v.i = ((const int16_t *) base)[row];
+			break;
+		case GX_INT4:
+			r->v.i = ((const int32_t *) base)[row];
+			break;
+		case GX_INT8:
+			r->v.i = ((const int64_t *) base)[row];
+			break;
+		case GX_FLOAT4:
+			r->v.d = ((const float *) base)[row];
+			break;
+		default:
+			r->v.d = ((const double *) base)[row];
+			break;
+	}
+}
+
+GX_HD int
+gx_isint(int t)
+{
+	return t == GX_BOOL || t == GX_INT2 || t == GX_INT4 || t == GX_INT8;
+}
+
+/* range check of an integer result for a given width */
+GX_HD int
+gx_int_fits(int t, int64_t v)
+{
+	if (t == GX_INT2)
+		return v >= -32768 && v <= 32767;
+	if (t == GX_INT4)
+		return v >= (-2147483647 - 1) && v <= 2147483647;
+	return 1;
+}
+
+GX_HD int
+gx_range_err(int t)
+{
+	return t == GX_INT2 ? GX_ERR_INT2_RANGE :
+		t == GX_INT4 ? GX_ERR_INT4_RANGE : GX_ERR_INT8_RANGE;
+}
+
+/* integer + - * / % with PostgreSQL's overflow rules */
+GX_HD int
+gx_int_arith(int op, int t, int64_t a, int64_t b, int64_t *res)
+{
+	int64_t		r;
+
+	switch (op)
+	{
+		case GX_OP_ADD:
+			if (t == GX_INT8)
+			{
+				if (__builtin_add_overflow(a, b, &r))
+					return GX_ERR_INT8_RANGE;
+			}
+			else
+				r = a + b;
+			break;
+		case GX_OP_SUB:
+			if (t == GX_INT8)
+			{
+				if (__builtin_sub_overflow(a, b, &r))
+					return GX_ERR_INT8_RANGE;
+			}
+			else
+				r = a - b;
+			break;
+		case GX_OP_MUL:
+			if (t == GX_INT8)
+			{
+				if (__builtin_mul_overflow(a, b, &r))
+					return GX_ERR_INT8_RANGE;
+			}
+			else
+				r = a * b;
+			break;
+		case GX_OP_DIV:
+			if (b == 0)
+				return GX_ERR_DIV_ZERO;
+			if (b == -1)
+			{
+				/* -MIN overflows: int4div/int2div/int8div special case */
+				if (t == GX_INT8 && a == INT64_MIN)
+					return GX_ERR_INT8_RANGE;
+				r = -a;
+			}
+			else
+				r = a / b;
+			break;
+		case GX_OP_MOD:
+			if (b == 0)
+				return GX_ERR_DIV_ZERO;
+			r = (b == -1) ? 0 : a % b;
+			break;
+		default:
+			return GX_ERR_BAD_PROGRAM;
+	}
+	if (!gx_int_fits(t, r))
+		return gx_range_err(t);
+	*res = r;
+	return GX_ERR_NONE;
+}
+
+/* float arithmetic: float4 ops are done in float precision like float4pl */
+GX_HD int
+gx_float_arith(int op, int t, double a, double b, double *res)
+{
+	if (t == GX_FLOAT4)
+	{
+		float		fa = (float) a, fb = (float) b, r;
+
+		switch (op)
+		{
+			case GX_OP_ADD:
+				r = fa + fb;
+				if (isinf(r) && !isinf(fa) && !isinf(fb))
+					return GX_ERR_FLOAT_OVERFLOW;
+				break;
+			case GX_OP_SUB:
+				r = fa - fb;
+				if (isinf(r) && !isinf(fa) && !isinf(fb))
+					return GX_ERR_FLOAT_OVERFLOW;
+				break;
+			case GX_OP_MUL:
+				r = fa * fb;
+				if (isinf(r) && !isinf(fa) && !isinf(fb))
+					return GX_ERR_FLOAT_OVERFLOW;
+				if (r == 0.0f && fa != 0.0f && fb != 0.0f)
+					return GX_ERR_FLOAT_UNDERFLOW;
+				break;
+			case GX_OP_DIV:
+				if (fb == 0.0f && !isnan(fa))
+					return GX_ERR_DIV_ZERO;
+				r = fa / fb;
+				if (isinf(r) && !isinf(fa))
+					return GX_ERR_FLOAT_OVERFLOW;
+				if (r == 0.0f && fa != 0.0f && !isinf(fb))
+					return GX_ERR_FLOAT_UNDERFLOW;
+				break;
+			default:
+				return GX_ERR_BAD_PROGRAM;
+		}
+		*res = r;
+		return GX_ERR_NONE;
+	}
+	else
+	{
+		double		r;
+
+		switch (op)
+		{
+			case GX_OP_ADD:
+				r = a + b;
+				if (isinf(r) && !isinf(a) && !isinf(b))
+					return GX_ERR_FLOAT_OVERFLOW;
+				break;
+			case GX_OP_SUB:
+				r = a - b;
+				if (isinf(r) && !isinf(a) && !isinf(b))
+					return GX_ERR_FLOAT_OVERFLOW;
+				break;
+			case GX_OP_MUL:
+				r = a * b;
+				if (isinf(r) && !isinf(a) && !isinf(b))
+					return GX_ERR_FLOAT_OVERFLOW;
+				if (r == 0.0 && a != 0.0 && b != 0.0)
+					return GX_ERR_FLOAT_UNDERFLOW;
+				break;
+			case GX_OP_DIV:
+				if (b == 0.0 && !isnan(a))
+					return GX_ERR_DIV_ZERO;
+				r = a / b;
+				if (isinf(r) && !isinf(a))
+					return GX_ERR_FLOAT_OVERFLOW;
+				if (r == 0.0 && a != 0.0 && !isinf(b))
+					return GX_ERR_FLOAT_UNDERFLOW;
+				break;
+			default:
+				return GX_ERR_BAD_PROGRAM;
+		}
+		*res = r;
+		return GX_ERR_NONE;
+	}
+}
+
+/* float comparison like float8_cmp_internal: NaN equals NaN, sorts last */
+GX_HD int
+gx_float_cmp(double a, double b)
+{
+	if (isnan(a))
+		return isnan(b) ? 0 : 1;
+	if (isnan(b))
+		return -1;
+	return a > b ? 1 : (a < b ? -1 : 0);
+}
+
+/* cast register value from type 'from' to type 'to' */
+GX_HD int
+gx_cast(int from, int to, gx_reg *r)
+{
+	if (gx_isint(from) && gx_isint(to))
+	{
+		if (!gx_int_fits(to, r->v.i))
+			return gx_range_err(to);
+		return GX_ERR_NONE;
+	}
+	if (gx_isint(from))
+	{
+		/* int -> float: i4tod, i8tof, ...; float4 rounds to float */
+		double		d = (double) r->v.i;
+
+		if (to == GX_FLOAT4)
+			d = (float) r->v.i;
+		r->v.d = d;
+		return GX_ERR_NONE;
+	}
+	if (gx_isint(to))
+	{
+		/* ftoi4 / dtoi4 etc.: round to nearest even, then range check */
+		double		num;
+
+		if (from == GX_FLOAT4)
+		{
+			float		f = rintf((float) r->v.d);
+
+			if (isnan(f))
+				return gx_range_err(to);
+			if (to == GX_INT2 && !(f >= -32768.0f && f < 32768.0f))
+				return GX_ERR_INT2_RANGE;
+			if (to == GX_INT4 && !(f >= -2147483648.0f && f < 2147483648.0f))
+				return GX_ERR_INT4_RANGE;
+			if (to == GX_INT8 && !(f >= -9223372036854775808.0f && f < 9223372036854775808.0f))
+				return GX_ERR_INT8_RANGE;
+			num = f;
+		}
+		else
+		{
+			num = rint(r->v.d);
+			if (isnan(num))
+				return gx_range_err(to);
+			if (to == GX_INT2 && !(num >= -32768.0 && num < 32768.0))
+				return GX_ERR_INT2_RANGE;
+			if (to == GX_INT4 && !(num >= -2147483648.0 && num < 2147483648.0))
+				return GX_ERR_INT4_RANGE;
+			if (to == GX_INT8 && !(num >= -9223372036854775808.0 && num < 9223372036854775808.0))
+				return GX_ERR_INT8_RANGE;
+		}
+		r->v.i = (int64_t) num;
+		return GX_ERR_NONE;
+	}
+	/* float <-> float */
+	if (from == GX_FLOAT8 && to == GX_FLOAT4)
+	{
+		double		num = r->v.d;
+		float		f = (float) num;
+
+		if (isinf(f) && !isinf(num))
+			return GX_ERR_FLOAT_OVERFLOW;
+		if (f == 0.0f && num != 0.0)
+			return GX_ERR_FLOAT_UNDERFLOW;
+		r->v.d = f;
+	}
+	return GX_ERR_NONE;
+}
+
+/*
+ * Run the program on one row.  Returns 1 when the row passes, 0 when it is
+ * rejected; *err receives a gx_error when evaluation raised one (the row
+ * then counts as rejected).
+ */
+GX_HD int
+gx_eval_row(const gx_chunk *c, uint32_t row, int *err)
+{
+	gx_reg		regs[GX_MAX_REGS];
+	uint32_t	pc = 0;
+	uint32_t	n = c->ninstr;
+
+	*err = GX_ERR_NONE;
+	while (pc < n)
+	{
+		const gx_instr *in = &c->code[pc];
+		gx_reg	   *d = &regs[in->dst];
+		const gx_reg *a = &regs[in->a];
+		const gx_reg *b = &regs[in->b];
+		int			e;
+
+		pc++;
+		switch (in->op)
+		{
+			case GX_OP_LDCOL:
+				gx_load_col(c, &c->cols[in->arg], row, d);
+				break;
+			case GX_OP_LDCONST:
+				d->isnull = c->consts[in->arg].isnull;
+				d->v.i = c->consts[in->arg].v.i;
+				break;
+			case GX_OP_ADD:
+			case GX_OP_SUB:
+			case GX_OP_MUL:
+			case GX_OP_DIV:
+			case GX_OP_MOD:
+				if (a->isnull || b->isnull)
+				{
+					d->isnull = 1;
+					break;
+				}
+				if (gx_isint(in->type))
+				{
+					int64_t		r;
+
+					e = gx_int_arith(in->op, in->type, a->v.i, b->v.i, &r);
+					if (e)
+					{
+						*err = e;
+						return 0;
+					}
+					d->v.i = r;
+				}
+				else
+				{
+					double		r;
+
+					e = gx_float_arith(in->op, in->type, a->v.d, b->v.d, &r);
+					if (e)
+					{
+						*err = e;
+						return 0;
+					}
+					d->v.d = r;
+				}
+				d->isnull = 0;
+				break;
+			case GX_OP_NEG:
+				if (a->isnull)
+				{
+					d->isnull = 1;
+					break;
+				}
+				if (gx_isint(in->type))
+				{
+					if ((in->type == GX_INT8 && a->v.i == INT64_MIN) ||
+						!gx_int_fits(in->type, -a->v.i))
+					{
+						*err = gx_range_err(in->type);
+						return 0;
+					}
+					d->v.i = -a->v.i;
+				}
+				else
+					d->v.d = -a->v.d;
+				d->isnull = 0;
+				break;
+			case GX_OP_CAST:
+				if (a->isnull)
+				{
+					d->isnull = 1;
+					break;
+				}
+				{
+					gx_reg		t = *a;
+
+					e = gx_cast(in->arg, in->type, &t);
+					if (e)
+					{
+						*err = e;
+						return 0;
+					}
+					*d = t;
+					d->isnull = 0;
+				}
+				break;
+			case GX_OP_EQ:
+			case GX_OP_NE:
+			case GX_OP_LT:
+			case GX_OP_LE:
+			case GX_OP_GT:
+			case GX_OP_GE:
+				if (a->isnull || b->isnull)
+				{
+					d->isnull = 1;
+					break;
+				}
+				{
+					int			cmp;
+					int			res;
+
+					if (gx_isint(in->type))
+						cmp = a->v.i > b->v.i ? 1 : (a->v.i < b->v.i ? -1 : 0);
+					else
+						cmp = gx_float_cmp(a->v.d, b->v.d);
+					switch (in->op)
+					{
+						case GX_OP_EQ:
+							res = cmp == 0;
+							break;
+						case GX_OP_NE:
+							res = cmp != 0;
+							break;
+						case GX_OP_LT:
+							res = cmp < 0;
+							break;
+						case GX_OP_LE:
+							res = cmp <= 0;
+							break;
+						case GX_OP_GT:
+							res = cmp > 0;
+							break;
+						default:
+							res = cmp >= 0;
+							break;
+					}
+					d->v.i = res;
+					d->isnull = 0;
+				}
+				break;
+			case GX_OP_SETBOOL:
+				d->v.i = in->arg;
+				d->isnull = 0;
+				break;
+			case GX_OP_ANDSTEP:
+				if (a->isnull)
+					d->isnull = 1;
+				else if (!a->v.i)
+				{
+					d->v.i = 0;
+					d->isnull = 0;
+					pc = in->jump;
+				}
+				break;
+			case GX_OP_ORSTEP:
+				if (a->isnull)
+					d->isnull = 1;
+				else if (a->v.i)
+				{
+					d->v.i = 1;
+					d->isnull = 0;
+					pc = in->jump;
+				}
+				break;
+			case GX_OP_NOT:
+				d->isnull = a->isnull;
+				d->v.i = !a->v.i;
+				break;
+			case GX_OP_ISNULL:
+				d->v.i = a->isnull;
+				d->isnull = 0;
+				break;
+			case GX_OP_ISNOTNULL:
+				d->v.i = !a->isnull;
+				d->isnull = 0;
+				break;
+			case GX_OP_ISTRUE:
+				d->v.i = !a->isnull && a->v.i;
+				d->isnull = 0;
+				break;
+			case GX_OP_ISNOTTRUE:
+				d->v.i = a->isnull || !a->v.i;
+				d->isnull = 0;
+				break;
+			case GX_OP_ISFALSE:
+				d->v.i = !a->isnull && !a->v.i;
+				d->isnull = 0;
+				break;
+			case GX_OP_ISNOTFALSE:
+				d->v.i = a->isnull || a->v.i;
+				d->isnull = 0;
+				break;
+			case GX_OP_QUAL:
+				if (a->isnull || !a->v.i)
+					return 0;
+				break;
+			default:
+				*err = GX_ERR_BAD_PROGRAM;
+				return 0;
+		}
+	}
+	return 1;
+}
+
+#endif							/* GX_EVAL_CUH */

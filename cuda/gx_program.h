@@ -1,0 +1,195 @@
+/*
+ * gx_program.h - the chunk and opcode-program format shared by the
+ * PostgreSQL side (src/), the CPU interpreter and the CUDA kernels (cuda/).
+ *
+ * Design note
+ * -----------
+ * A chunk is one fixed-size region of the shared staging area.  It begins
+ * with a gx_chunk header (plain data, no pointers: only offsets relative to
+ * the header) that carries the filter program, its constant table and the
+ * column directory.  Column values follow, column-major, each column
+ * padded to 16 bytes, with an optional null bitmap (bit set = NULL).  The
+ * result area (gx_result, then per-tile segment offsets/counts, then the
+ * selected row indexes) follows the input, so the input region is one
+ * contiguous host-to-device copy.
+ *
+ * This header includes no PostgreSQL header and is valid C and C++.
+ */
+#ifndef GX_PROGRAM_H
+#define GX_PROGRAM_H
+
+#include <stdint.h>
+
+#define GX_MAX_COLS 64
+#define GX_MAX_INSTR 512
+#define GX_MAX_CONSTS 256
+#define GX_MAX_REGS 64
+#define GX_TILE_ROWS 1024		/* rows per block-local compaction tile */
+#define GX_ALIGN 16
+
+/* value types of registers, columns and constants */
+enum gx_type
+{
+	GX_BOOL = 0,				/* 1 byte */
+	GX_INT2,					/* 2 bytes */
+	GX_INT4,					/* 4 bytes (also date) */
+	GX_INT8,					/* 8 bytes (also timestamp, timestamptz) */
+	GX_FLOAT4,					/* 4 bytes */
+	GX_FLOAT8,					/* 8 bytes */
+	GX_NTYPES
+};
+
+/* opcodes; "a", "b" are source registers, "dst" the destination */
+enum gx_op
+{
+	GX_OP_LDCOL = 0,			/* dst = column[arg] of type 'type' */
+	GX_OP_LDCONST,				/* dst = const[arg] */
+	GX_OP_ADD,					/* dst = a + b  (type) strict */
+	GX_OP_SUB,
+	GX_OP_MUL,
+	GX_OP_DIV,
+	GX_OP_MOD,
+	GX_OP_NEG,					/* dst = -a */
+	GX_OP_CAST,					/* dst(type) = a(arg = source type) */
+	GX_OP_EQ,					/* dst(bool) = a cmp b, comparing as 'type' */
+	GX_OP_NE,
+	GX_OP_LT,
+	GX_OP_LE,
+	GX_OP_GT,
+	GX_OP_GE,
+	GX_OP_SETBOOL,				/* dst = arg (0/1), not null */
+	GX_OP_ANDSTEP,				/* acc=dst: a false -> dst=false, jump; a null -> dst null */
+	GX_OP_ORSTEP,				/* acc=dst: a true -> dst=true, jump; a null -> dst null */
+	GX_OP_NOT,					/* dst = NOT a (strict) */
+	GX_OP_ISNULL,				/* dst = a IS NULL */
+	GX_OP_ISNOTNULL,
+	GX_OP_ISTRUE,
+	GX_OP_ISNOTTRUE,
+	GX_OP_ISFALSE,
+	GX_OP_ISNOTFALSE,
+	GX_OP_QUAL,					/* a null or false -> row rejected */
+	GX_OP_COUNT
+};
+
+/* errors a program can raise; code values are stable (stored in results) */
+enum gx_error
+{
+	GX_ERR_NONE = 0,
+	GX_ERR_INT2_RANGE,			/* 22003 smallint out of range */
+	GX_ERR_INT4_RANGE,			/* 22003 integer out of range */
+	GX_ERR_INT8_RANGE,			/* 22003 bigint out of range */
+	GX_ERR_DIV_ZERO,			/* 22012 division by zero */
+	GX_ERR_FLOAT_OVERFLOW,		/* 22003 value out of range: overflow */
+	GX_ERR_FLOAT_UNDERFLOW,		/* 22003 value out of range: underflow */
+	GX_ERR_BAD_PROGRAM			/* internal: malformed program */
+};
+
+typedef struct gx_instr
+{
+	uint8_t		op;				/* enum gx_op */
+	uint8_t		type;			/* enum gx_type */
+	uint8_t		dst;
+	uint8_t		a;
+	uint8_t		b;
+	uint8_t		pad;
+	int16_t		jump;			/* absolute target for ANDSTEP/ORSTEP */
+	int32_t		arg;			/* column / constant index, source type */
+} gx_instr;
+
+typedef struct gx_const
+{
+	union
+	{
+		int64_t		i;
+		double		d;
+	}			v;
+	int32_t		isnull;
+	int32_t		type;
+} gx_const;
+
+typedef struct gx_column
+{
+	uint64_t	values_off;		/* from chunk start */
+	uint64_t	nulls_off;		/* 0 when the chunk holds no NULL */
+	uint32_t	type;			/* enum gx_type */
+	uint32_t	width;			/* bytes per value */
+} gx_column;
+
+/* header at the start of every chunk */
+typedef struct gx_chunk
+{
+	uint32_t	magic;
+	uint32_t	nrows;
+	uint32_t	ncols;
+	uint32_t	ninstr;
+	uint32_t	nconsts;
+	uint32_t	nregs;
+	uint64_t	input_bytes;	/* header + columns: the host-to-device copy */
+	uint64_t	result_off;		/* gx_result offset */
+	uint64_t	capacity;		/* slot size in bytes */
+	gx_column	cols[GX_MAX_COLS];
+	gx_const	consts[GX_MAX_CONSTS];
+	gx_instr	code[GX_MAX_INSTR];
+} gx_chunk;
+
+#define GX_CHUNK_MAGIC 0x67707865u
+
+/* result area; followed by seg_off[ntiles], seg_cnt[ntiles], sel[nrows] */
+typedef struct gx_result
+{
+	uint64_t	error;			/* (row << 8 | code) of the first error, or ~0 */
+	uint32_t	nsel;			/* rows selected */
+	uint32_t	ntiles;
+	/* statistics filled by the executor of the chunk */
+	uint64_t	h2d_ns;
+	uint64_t	kernel_ns;
+	uint64_t	d2h_ns;
+	uint64_t	bytes_h2d;
+	uint64_t	bytes_d2h;
+} gx_result;
+
+#define GX_NO_ERROR (~(uint64_t) 0)
+
+#define GX_ALIGN_UP(x) (((x) + (GX_ALIGN - 1)) & ~((uint64_t) (GX_ALIGN - 1)))
+
+static inline uint32_t
+gx_ntiles(uint32_t nrows)
+{
+	return (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
+}
+
+/* bytes of the result area for nrows rows */
+static inline uint64_t
+gx_result_bytes(uint32_t nrows)
+{
+	return GX_ALIGN_UP(sizeof(gx_result)) +
+		GX_ALIGN_UP((uint64_t) gx_ntiles(nrows) * 8) +
+		GX_ALIGN_UP((uint64_t) nrows * 4);
+}
+
+static inline gx_result *
+gx_chunk_result(gx_chunk *c)
+{
+	return (gx_result *) ((char *) c + c->result_off);
+}
+
+static inline uint32_t *
+gx_result_seg_off(gx_result *r)
+{
+	return (uint32_t *) ((char *) r + GX_ALIGN_UP(sizeof(gx_result)));
+}
+
+static inline uint32_t *
+gx_result_seg_cnt(gx_result *r)
+{
+	return gx_result_seg_off(r) + r->ntiles;
+}
+
+static inline uint32_t *
+gx_result_sel(gx_result *r)
+{
+	return (uint32_t *) ((char *) gx_result_seg_off(r) +
+						 GX_ALIGN_UP((uint64_t) r->ntiles * 8));
+}
+
+#endif							/* GX_PROGRAM_H */
