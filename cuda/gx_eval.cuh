@@ -95,6 +95,43 @@ gx_range_err(int t)
 		t == GX_INT4 ? GX_ERR_INT4_RANGE : GX_ERR_INT8_RANGE;
 }
 
+/*
+ * 64-bit overflow checks: the GCC builtins are host-only under nvcc, so
+ * device code computes the wrapped result and tests it explicitly.
+ */
+GX_HD int
+gx_add64_ovf(int64_t a, int64_t b, int64_t *r)
+{
+#ifdef __CUDA_ARCH__
+	*r = (int64_t) ((uint64_t) a + (uint64_t) b);
+	return ((a ^ *r) & (b ^ *r)) < 0;
+#else
+	return __builtin_add_overflow(a, b, r);
+#endif
+}
+
+GX_HD int
+gx_sub64_ovf(int64_t a, int64_t b, int64_t *r)
+{
+#ifdef __CUDA_ARCH__
+	*r = (int64_t) ((uint64_t) a - (uint64_t) b);
+	return ((a ^ b) & (a ^ *r)) < 0;
+#else
+	return __builtin_sub_overflow(a, b, r);
+#endif
+}
+
+GX_HD int
+gx_mul64_ovf(int64_t a, int64_t b, int64_t *r)
+{
+#ifdef __CUDA_ARCH__
+	*r = (int64_t) ((uint64_t) a * (uint64_t) b);
+	return __mul64hi(a, b) != (*r >> 63);
+#else
+	return __builtin_mul_overflow(a, b, r);
+#endif
+}
+
 /* integer + - * / % with PostgreSQL's overflow rules */
 GX_HD int
 gx_int_arith(int op, int t, int64_t a, int64_t b, int64_t *res)
@@ -106,7 +143,7 @@ gx_int_arith(int op, int t, int64_t a, int64_t b, int64_t *res)
 		case GX_OP_ADD:
 			if (t == GX_INT8)
 			{
-				if (__builtin_add_overflow(a, b, &r))
+				if (gx_add64_ovf(a, b, &r))
 					return GX_ERR_INT8_RANGE;
 			}
 			else
@@ -115,7 +152,7 @@ gx_int_arith(int op, int t, int64_t a, int64_t b, int64_t *res)
 		case GX_OP_SUB:
 			if (t == GX_INT8)
 			{
-				if (__builtin_sub_overflow(a, b, &r))
+				if (gx_sub64_ovf(a, b, &r))
 					return GX_ERR_INT8_RANGE;
 			}
 			else
@@ -124,7 +161,7 @@ gx_int_arith(int op, int t, int64_t a, int64_t b, int64_t *res)
 		case GX_OP_MUL:
 			if (t == GX_INT8)
 			{
-				if (__builtin_mul_overflow(a, b, &r))
+				if (gx_mul64_ovf(a, b, &r))
 					return GX_ERR_INT8_RANGE;
 			}
 			else

@@ -1,0 +1,73 @@
+# gpuext - PostgreSQL extension running SQL filters on NVIDIA GPUs.
+# Built by PGXS.  With nvcc on PATH (or NVCC=...) the library carries the
+# CUDA kernels (static cudart); without it a CPU-only library is built.
+
+EXTENSION = gpuext
+MODULE_big = gpuext
+DATA = sql/gpuext--1.0.sql
+PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
+
+REGRESS = $(sort $(filter-out gpuext--%,$(basename $(notdir $(wildcard sql/*.sql)))))
+REGRESS_OPTS = --inputdir=. --load-extension=gpuext
+
+HOST_OBJS = src/gpuext.o src/guc.o src/shmem.o src/service.o src/compile.o \
+	src/planner.o src/gpuscan.o src/explain.o src/devices.o
+CUDA_HOST_OBJS = cuda/gx_cpu.o
+
+PG_CONFIG ?= pg_config
+NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_ARCHS ?= 80 90
+NVCC_GENCODE = $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+	-gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
+
+ifneq ($(strip $(NVCC)),)
+GX_GPU_OBJ = cuda/gx_gpu.o
+SHLIB_LINK += -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lpthread
+GX_BUILD_MSG = building gpuext with CUDA ($(NVCC), archs $(CUDA_ARCHS))
+else
+GX_GPU_OBJ = cuda/gx_gpu_none.o
+GX_BUILD_MSG = nvcc not found: building a CPU-only gpuext (no GPU kernels)
+endif
+
+OBJS = $(HOST_OBJS) $(CUDA_HOST_OBJS) $(GX_GPU_OBJ)
+SHLIB_LINK += -lstdc++ -lpthread
+
+# nvcc objects have no LLVM bitcode: do not ask for JIT inlining files
+override with_llvm = no
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+override CXXFLAGS += -std=c++17 -fno-omit-frame-pointer -Wno-missing-field-initializers -Wno-register -Icuda
+override CPPFLAGS += -Icuda
+NVCCFLAGS ?= -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -Icuda
+
+$(info $(GX_BUILD_MSG))
+
+cuda/gx_gpu.o: cuda/gx_gpu.cu cuda/gx_eval.cuh cuda/gx_program.h cuda/gx_api.h
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+cuda/gx_cpu.o: cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_program.h cuda/gx_api.h
+	$(CXX) $(CXXFLAGS) -O2 -fPIC -Icuda -c $< -o $@
+
+$(HOST_OBJS): src/gpuext.h cuda/gx_program.h cuda/gx_api.h
+
+# unit tests of the opcode interpreter (and of the kernels when nvcc exists)
+UNIT_BIN = test/unit/test_interp
+ifneq ($(strip $(NVCC)),)
+UNIT_BIN += test/unit/test_kernel
+endif
+
+test/unit/test_interp: test/unit/test_interp.cpp cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_program.h
+	$(CXX) -std=c++17 -O2 -Icuda -o $@ test/unit/test_interp.cpp cuda/gx_cpu.cpp -lpthread
+
+test/unit/test_kernel: test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp cuda/gx_eval.cuh
+	$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Icuda -o $@ test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp
+
+unittest: $(UNIT_BIN)
+	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
+
+EXTRA_CLEAN = $(UNIT_BIN) cuda/*.o src/*.o results regression.diffs regression.out
+
+.PHONY: unittest

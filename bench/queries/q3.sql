@@ -1,0 +1,1 @@
+SELECT count(*) FROM tablet WHERE ui * 2 + ni5 > 195;

@@ -1,0 +1,102 @@
+/*
+ * gx_cpu.cpp - the CPU device: runs a chunk's filter program with the same
+ * interpreter as the GPU kernel (gx_eval.cuh) and writes the same result
+ * layout: per tile of GX_TILE_ROWS rows, the selected row indexes in row
+ * order, placed at an offset obtained with one atomic add per tile.
+ *
+ * Threads take tiles from a shared counter.  No PostgreSQL API is used
+ * here: the service calls this from its main thread, which waits.
+ */
+#include "gx_api.h"
+#include "gx_eval.cuh"
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+/* evaluate tiles [next..) until none are left */
+static void
+gx_cpu_worker(gx_chunk *c, std::atomic<uint32_t> *next_tile,
+			  std::atomic<uint32_t> *nsel, std::atomic<uint64_t> *error)
+{
+	gx_result  *res = gx_chunk_result(c);
+	uint32_t   *seg_off = gx_result_seg_off(res);
+	uint32_t   *seg_cnt = gx_result_seg_cnt(res);
+	uint32_t   *sel = gx_result_sel(res);
+	uint32_t	ntiles = res->ntiles;
+	uint32_t	local[GX_TILE_ROWS];
+
+	for (;;)
+	{
+		uint32_t	t = next_tile->fetch_add(1);
+
+		if (t >= ntiles)
+			break;
+		uint32_t	lo = t * GX_TILE_ROWS;
+		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
+		uint32_t	cnt = 0;
+
+		for (uint32_t row = lo; row < hi; row++)
+		{
+			int			err;
+
+			if (gx_eval_row(c, row, &err))
+				local[cnt++] = row;
+			else if (err != GX_ERR_NONE)
+			{
+				uint64_t	code = ((uint64_t) row << 8) | (uint64_t) err;
+				uint64_t	cur = error->load();
+
+				while (code < cur && !error->compare_exchange_weak(cur, code))
+					;
+				break;			/* later rows of this tile cannot matter */
+			}
+		}
+		uint32_t	base = nsel->fetch_add(cnt);
+
+		for (uint32_t i = 0; i < cnt; i++)
+			sel[base + i] = local[i];
+		seg_off[t] = base;
+		seg_cnt[t] = cnt;
+	}
+}
+
+extern "C" gx_status
+gx_cpu_run_chunk(gx_chunk *c, int nthreads)
+{
+	if (c->magic != GX_CHUNK_MAGIC)
+		return GX_INVALID;
+	try
+	{
+		gx_result  *res = gx_chunk_result(c);
+		std::atomic<uint32_t> next_tile(0), nsel(0);
+		std::atomic<uint64_t> error(GX_NO_ERROR);
+
+		res->ntiles = gx_ntiles(c->nrows);
+		if (nthreads < 1)
+			nthreads = 1;
+		if ((uint32_t) nthreads > res->ntiles)
+			nthreads = res->ntiles ? res->ntiles : 1;
+
+		if (nthreads == 1)
+			gx_cpu_worker(c, &next_tile, &nsel, &error);
+		else
+		{
+			std::vector<std::thread> pool;
+
+			for (int i = 0; i < nthreads; i++)
+				pool.emplace_back(gx_cpu_worker, c, &next_tile, &nsel, &error);
+			for (auto &th : pool)
+				th.join();
+		}
+		res->nsel = nsel.load();
+		res->error = error.load();
+		res->h2d_ns = res->d2h_ns = 0;
+		res->bytes_h2d = res->bytes_d2h = 0;
+		return GX_OK;
+	}
+	catch (...)
+	{
+		return GX_INVALID;
+	}
+}

@@ -1,0 +1,632 @@
+/*
+ * gx_gpu.cu - the GPU device: runs a chunk's filter program (gx_program.h)
+ * with the shared opcode interpreter (gx_eval.cuh) and writes the same
+ * result layout as the CPU device (gx_cpu.cpp).
+ *
+ * Per staging slot there is one device buffer, one non-blocking stream and
+ * a few timing events.  gx_gpu_submit() queues, on the slot's stream:
+ *   H2D copy of the chunk input -> reset of the device result header ->
+ *   fused filter kernel -> D2H copy of the result header + seg arrays.
+ * gx_gpu_poll() waits for that first copy, reads nsel and then queues the
+ * D2H copy of sel[0..nsel); the slot is done once that copy completes.
+ *
+ * The kernel runs one block of GX_BLOCK threads per tile of GX_TILE_ROWS
+ * rows; thread t evaluates rows tile_base + t + k * GX_BLOCK, so column
+ * loads are coalesced.  Rows passing are compacted in row order inside the
+ * tile (warp ballots + a scan of the per-32-row counts), one atomicAdd per
+ * tile reserves the tile's range of sel.  Like the CPU device, rows of a
+ * tile after its first erroring row are not selected.
+ *
+ * No PostgreSQL header, no C++ exception leaves this file.
+ */
+#include "gx_api.h"
+#include "gx_eval.cuh"
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GX_BLOCK 256
+#define GX_ROWS_PER_THREAD (GX_TILE_ROWS / GX_BLOCK)
+#define GX_NWARPS (GX_BLOCK / 32)
+
+static_assert(GX_TILE_ROWS % GX_BLOCK == 0, "tile must be a multiple of the block");
+static_assert(GX_TILE_ROWS / 32 == 32, "the in-tile scan is done by one warp over 32 groups");
+static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask");
+
+/* ---------------------------------------------------------------------- */
+/* kernels                                                                */
+/* ---------------------------------------------------------------------- */
+
+__global__ void
+gx_reset_kernel(gx_result *res, uint32_t ntiles)
+{
+	res->error = GX_NO_ERROR;
+	res->nsel = 0;
+	res->ntiles = ntiles;
+	res->h2d_ns = 0;
+	res->kernel_ns = 0;
+	res->d2h_ns = 0;
+	res->bytes_h2d = 0;
+	res->bytes_d2h = 0;
+}
+
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
+{
+	__shared__ uint32_t s_cnt[32];	/* selected rows per group of 32 rows */
+	__shared__ uint32_t s_pre[32];	/* exclusive prefix of s_cnt */
+	__shared__ uint32_t s_base;
+	__shared__ uint32_t s_err_row;
+
+	const uint32_t nrows = c->nrows;
+	const uint32_t ntiles = (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
+	const uint32_t tid = threadIdx.x;
+	const uint32_t lane = tid & 31;
+	const uint32_t warp = tid >> 5;
+	const uint32_t lt_mask = (1u << lane) - 1u;
+
+	uint32_t   *seg_off = (uint32_t *) ((char *) res + GX_ALIGN_UP(sizeof(gx_result)));
+	uint32_t   *seg_cnt = seg_off + ntiles;
+	uint32_t   *sel = (uint32_t *) ((char *) seg_off + GX_ALIGN_UP((uint64_t) ntiles * 8));
+
+	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
+	{
+		const uint32_t lo = tile * GX_TILE_ROWS;
+		uint32_t	pass = 0;
+
+		if (tid == 0)
+			s_err_row = 0xFFFFFFFFu;
+		__syncthreads();
+
+#pragma unroll
+		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+		{
+			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
+
+			if (row < nrows)
+			{
+				int			err;
+
+				if (gx_eval_row(c, row, &err))
+					pass |= 1u << k;
+				else if (err != GX_ERR_NONE)
+				{
+					atomicMin(&s_err_row, row);
+					atomicMin((unsigned long long *) &res->error,
+							  (unsigned long long) (((uint64_t) row << 8) | (uint64_t) err));
+				}
+			}
+		}
+		__syncthreads();
+
+		/* rows after the tile's first error are dropped, as on the CPU */
+		const uint32_t err_row = s_err_row;
+		uint32_t	ballots[GX_ROWS_PER_THREAD];
+
+#pragma unroll
+		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+		{
+			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
+			int			flag = ((pass >> k) & 1) && row < err_row;
+
+			ballots[k] = __ballot_sync(0xFFFFFFFFu, flag);
+			if (lane == 0)
+				s_cnt[k * GX_NWARPS + warp] = __popc(ballots[k]);
+		}
+		__syncthreads();
+
+		/* group g = k * NWARPS + warp covers rows lo + 32 g .. lo + 32 g + 31 */
+		if (warp == 0)
+		{
+			uint32_t	v = s_cnt[lane];
+			uint32_t	incl = v;
+
+#pragma unroll
+			for (int d = 1; d < 32; d <<= 1)
+			{
+				uint32_t	o = __shfl_up_sync(0xFFFFFFFFu, incl, d);
+
+				if (lane >= (uint32_t) d)
+					incl += o;
+			}
+			s_pre[lane] = incl - v;
+			if (lane == 31)
+			{
+				uint32_t	base = atomicAdd(&res->nsel, incl);
+
+				s_base = base;
+				seg_off[tile] = base;
+				seg_cnt[tile] = incl;
+			}
+		}
+		__syncthreads();
+
+		const uint32_t base = s_base;
+
+#pragma unroll
+		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+		{
+			if ((ballots[k] >> lane) & 1)
+			{
+				uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
+
+				sel[base + s_pre[k * GX_NWARPS + warp] + __popc(ballots[k] & lt_mask)] = row;
+			}
+		}
+		/* s_pre / s_base / s_err_row are rewritten next iteration */
+		__syncthreads();
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* host side                                                              */
+/* ---------------------------------------------------------------------- */
+
+enum gx_slot_state
+{
+	GX_SLOT_IDLE = 0,
+	GX_SLOT_STAGE1,				/* input copy, kernel, header copy queued */
+	GX_SLOT_STAGE2,				/* sel copy queued */
+	GX_SLOT_DONE
+};
+
+enum
+{
+	GX_EV_H2D_START = 0,
+	GX_EV_H2D_END,
+	GX_EV_KERNEL_END,
+	GX_EV_S1_END,
+	GX_EV_S2_START,
+	GX_EV_S2_END,
+	GX_NEVENTS
+};
+
+typedef struct gx_slot
+{
+	char	   *dev;
+	cudaStream_t stream;
+	cudaEvent_t ev[GX_NEVENTS];
+	int			state;
+	uint64_t	bytes_h2d;
+	uint64_t	bytes_d2h;
+} gx_slot;
+
+static struct
+{
+	int			open;
+	char	   *staging;
+	int			nslots;
+	size_t		slot_bytes;
+	int			pinned;
+	int			sm_count;
+	gx_slot    *slots;
+} G;
+
+static gx_status
+gx_cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "CUDA error in %s: %s (%s)", what,
+				 cudaGetErrorString(e), cudaGetErrorName(e));
+	return GX_CUDA_ERROR;
+}
+
+#define GX_CHECK(call, what) \
+	do { \
+		cudaError_t gx_e_ = (call); \
+		if (gx_e_ != cudaSuccess) \
+			return gx_cuda_fail(gx_e_, (what), err, errlen); \
+	} while (0)
+
+static void
+gx_release_all(void)
+{
+	if (G.slots)
+	{
+		for (int i = 0; i < G.nslots; i++)
+		{
+			gx_slot    *s = &G.slots[i];
+
+			if (s->stream)
+			{
+				cudaStreamSynchronize(s->stream);
+				cudaStreamDestroy(s->stream);
+			}
+			for (int j = 0; j < GX_NEVENTS; j++)
+				if (s->ev[j])
+					cudaEventDestroy(s->ev[j]);
+			if (s->dev)
+				cudaFree(s->dev);
+		}
+		delete[] G.slots;
+	}
+	if (G.pinned)
+		cudaHostUnregister(G.staging);
+	cudaGetLastError();			/* clear non-sticky errors of the above */
+	memset(&G, 0, sizeof(G));
+}
+
+extern "C" int
+gx_gpu_built(void)
+{
+	return 1;
+}
+
+extern "C" gx_status
+gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
+			char *err, size_t errlen)
+{
+	int			ndev = 0;
+	cudaError_t e;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (G.open)
+	{
+		snprintf(err, errlen, "GPU device is already open");
+		return GX_INVALID;
+	}
+	if (staging == NULL || nslots <= 0 || slot_bytes < sizeof(gx_chunk))
+	{
+		snprintf(err, errlen, "invalid staging area (%d slots of %zu bytes)",
+				 nslots, slot_bytes);
+		return GX_INVALID;
+	}
+
+	e = cudaGetDeviceCount(&ndev);
+	if (e != cudaSuccess || ndev <= 0)
+	{
+		if (e != cudaSuccess)
+			snprintf(err, errlen, "no usable CUDA device: %s", cudaGetErrorString(e));
+		else
+			snprintf(err, errlen, "no CUDA device found");
+		cudaGetLastError();
+		return GX_NO_DEVICE;
+	}
+	GX_CHECK(cudaSetDevice(0), "cudaSetDevice");
+
+	try
+	{
+		cudaDeviceProp prop;
+		int			clock_khz = 0,
+					bus_bits = 0;
+
+		GX_CHECK(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+		if (info)
+		{
+			memset(info, 0, sizeof(*info));
+			snprintf(info->name, sizeof(info->name), "%s", prop.name);
+			info->total_mem = prop.totalGlobalMem;
+			info->cc_major = prop.major;
+			info->cc_minor = prop.minor;
+			info->sm_count = prop.multiProcessorCount;
+			if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0) != cudaSuccess ||
+				cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) != cudaSuccess)
+			{
+				clock_khz = bus_bits = 0;
+				cudaGetLastError();
+			}
+			info->mem_bandwidth_gbs =
+				2.0 * (double) clock_khz * 1e3 * ((double) bus_bits / 8.0) / 1e9;
+		}
+
+		G.staging = (char *) staging;
+		G.nslots = nslots;
+		G.slot_bytes = slot_bytes;
+		G.sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
+
+		/* pin the staging area; without it copies still work, only slower */
+		e = cudaHostRegister(staging, (size_t) nslots * slot_bytes, cudaHostRegisterDefault);
+		if (e == cudaSuccess)
+			G.pinned = 1;
+		else
+		{
+			G.pinned = 0;
+			cudaGetLastError();
+		}
+
+		G.slots = new gx_slot[nslots];
+		memset(G.slots, 0, sizeof(gx_slot) * nslots);
+		for (int i = 0; i < nslots; i++)
+		{
+			gx_slot    *s = &G.slots[i];
+
+			e = cudaMalloc((void **) &s->dev, slot_bytes);
+			if (e != cudaSuccess)
+			{
+				s->dev = NULL;
+				gx_cuda_fail(e, "cudaMalloc of a slot buffer", err, errlen);
+				gx_release_all();
+				return GX_CUDA_ERROR;
+			}
+			e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
+			if (e != cudaSuccess)
+			{
+				s->stream = NULL;
+				gx_cuda_fail(e, "cudaStreamCreateWithFlags", err, errlen);
+				gx_release_all();
+				return GX_CUDA_ERROR;
+			}
+			for (int j = 0; j < GX_NEVENTS; j++)
+			{
+				e = cudaEventCreate(&s->ev[j]);
+				if (e != cudaSuccess)
+				{
+					s->ev[j] = NULL;
+					gx_cuda_fail(e, "cudaEventCreate", err, errlen);
+					gx_release_all();
+					return GX_CUDA_ERROR;
+				}
+			}
+			s->state = GX_SLOT_IDLE;
+		}
+		G.open = 1;
+		if (!G.pinned && err && errlen)
+			snprintf(err, errlen, "warning: cudaHostRegister of the staging area failed, copies are unpinned");
+		return GX_OK;
+	}
+	catch (...)
+	{
+		gx_release_all();
+		snprintf(err, errlen, "out of memory opening the GPU device");
+		return GX_CUDA_ERROR;
+	}
+}
+
+static int
+gx_type_size(uint32_t t)
+{
+	switch (t)
+	{
+		case GX_BOOL:
+			return 1;
+		case GX_INT2:
+			return 2;
+		case GX_INT4:
+		case GX_FLOAT4:
+			return 4;
+		case GX_INT8:
+		case GX_FLOAT8:
+			return 8;
+		default:
+			return 0;
+	}
+}
+
+/*
+ * Check that the chunk cannot make the kernel read out of its buffer or
+ * loop: a fault would poison the CUDA context for every later chunk.
+ */
+static gx_status
+gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
+{
+	if (c->magic != GX_CHUNK_MAGIC)
+	{
+		snprintf(err, errlen, "chunk has a bad magic number");
+		return GX_INVALID;
+	}
+	if (c->ninstr > GX_MAX_INSTR || c->ncols > GX_MAX_COLS ||
+		c->nconsts > GX_MAX_CONSTS || c->nregs > GX_MAX_REGS)
+	{
+		snprintf(err, errlen, "chunk program exceeds limits");
+		return GX_INVALID;
+	}
+	if (c->input_bytes < sizeof(gx_chunk) || c->input_bytes > G.slot_bytes ||
+		c->result_off < c->input_bytes || (c->result_off & 15) != 0 ||
+		c->result_off > G.slot_bytes ||
+		gx_result_bytes(c->nrows) > G.slot_bytes - c->result_off)
+	{
+		snprintf(err, errlen, "chunk layout does not fit its slot");
+		return GX_INVALID;
+	}
+	for (uint32_t pc = 0; pc < c->ninstr; pc++)
+	{
+		const gx_instr *in = &c->code[pc];
+
+		if (in->dst >= GX_MAX_REGS || in->a >= GX_MAX_REGS || in->b >= GX_MAX_REGS ||
+			in->op >= GX_OP_COUNT)
+		{
+			snprintf(err, errlen, "chunk program: bad instruction %u", pc);
+			return GX_INVALID;
+		}
+		if ((in->op == GX_OP_ANDSTEP || in->op == GX_OP_ORSTEP) &&
+			(in->jump <= (int) pc || (uint32_t) in->jump > c->ninstr))
+		{
+			snprintf(err, errlen, "chunk program: bad jump at %u", pc);
+			return GX_INVALID;
+		}
+		if (in->op == GX_OP_LDCONST && (in->arg < 0 || (uint32_t) in->arg >= c->nconsts))
+		{
+			snprintf(err, errlen, "chunk program: bad constant at %u", pc);
+			return GX_INVALID;
+		}
+		if (in->op == GX_OP_LDCOL)
+		{
+			const gx_column *col;
+			int			sz;
+
+			if (in->arg < 0 || (uint32_t) in->arg >= c->ncols)
+			{
+				snprintf(err, errlen, "chunk program: bad column at %u", pc);
+				return GX_INVALID;
+			}
+			col = &c->cols[in->arg];
+			sz = gx_type_size(col->type);
+			if (sz == 0 || col->values_off % sz != 0 ||
+				col->values_off > c->input_bytes ||
+				(uint64_t) c->nrows * sz > c->input_bytes - col->values_off ||
+				(col->nulls_off != 0 &&
+				 (col->nulls_off > c->input_bytes ||
+				  ((uint64_t) c->nrows + 7) / 8 > c->input_bytes - col->nulls_off)))
+			{
+				snprintf(err, errlen, "chunk column %d lies outside the chunk", in->arg);
+				return GX_INVALID;
+			}
+		}
+	}
+	return GX_OK;
+}
+
+extern "C" gx_status
+gx_gpu_submit(int slot, char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
+	if (!G.open || slot < 0 || slot >= G.nslots)
+	{
+		snprintf(err, errlen, "invalid GPU slot %d", slot);
+		return GX_INVALID;
+	}
+	gx_slot    *s = &G.slots[slot];
+
+	if (s->state == GX_SLOT_STAGE1 || s->state == GX_SLOT_STAGE2)
+	{
+		snprintf(err, errlen, "GPU slot %d is busy", slot);
+		return GX_INVALID;
+	}
+
+	gx_chunk   *c = (gx_chunk *) (G.staging + (size_t) slot * G.slot_bytes);
+	gx_status	st = gx_validate_chunk(c, err, errlen);
+
+	if (st != GX_OK)
+		return st;
+
+	uint32_t	ntiles = gx_ntiles(c->nrows);
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	size_t		hdr_bytes = GX_ALIGN_UP(sizeof(gx_result)) + (size_t) ntiles * 8;
+
+	/* the host header must not look finished before the copy lands */
+	gx_result  *hres = gx_chunk_result(c);
+
+	hres->ntiles = ntiles;
+
+	GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_START], s->stream), "cudaEventRecord");
+	GX_CHECK(cudaMemcpyAsync(s->dev, c, c->input_bytes, cudaMemcpyHostToDevice, s->stream),
+			 "cudaMemcpyAsync (input)");
+	GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_END], s->stream), "cudaEventRecord");
+
+	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, ntiles);
+	GX_CHECK(cudaGetLastError(), "reset kernel launch");
+	if (ntiles > 0)
+	{
+		uint32_t	grid = ntiles;
+		uint32_t	maxgrid = (uint32_t) G.sm_count * 64;
+
+		if (grid > maxgrid)
+			grid = maxgrid;		/* the kernel strides over the rest */
+		gx_filter_kernel<<<grid, GX_BLOCK, 0, s->stream>>>((const gx_chunk *) s->dev, dres);
+		GX_CHECK(cudaGetLastError(), "filter kernel launch");
+	}
+	GX_CHECK(cudaEventRecord(s->ev[GX_EV_KERNEL_END], s->stream), "cudaEventRecord");
+	GX_CHECK(cudaMemcpyAsync(hres, dres, hdr_bytes, cudaMemcpyDeviceToHost, s->stream),
+			 "cudaMemcpyAsync (result header)");
+	GX_CHECK(cudaEventRecord(s->ev[GX_EV_S1_END], s->stream), "cudaEventRecord");
+
+	s->bytes_h2d = c->input_bytes;
+	s->bytes_d2h = hdr_bytes;
+	s->state = GX_SLOT_STAGE1;
+	return GX_OK;
+}
+
+static uint64_t
+gx_elapsed_ns(cudaEvent_t a, cudaEvent_t b)
+{
+	float		ms = 0.0f;
+
+	if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess)
+	{
+		cudaGetLastError();
+		return 0;
+	}
+	return ms > 0.0f ? (uint64_t) ((double) ms * 1e6) : 0;
+}
+
+extern "C" gx_status
+gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
+{
+	cudaError_t e;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (done)
+		*done = 0;
+	if (!G.open || slot < 0 || slot >= G.nslots || done == NULL)
+	{
+		snprintf(err, errlen, "invalid GPU slot %d", slot);
+		return GX_INVALID;
+	}
+	gx_slot    *s = &G.slots[slot];
+	gx_chunk   *c = (gx_chunk *) (G.staging + (size_t) slot * G.slot_bytes);
+	gx_result  *hres = gx_chunk_result(c);
+
+	switch (s->state)
+	{
+		case GX_SLOT_IDLE:
+			snprintf(err, errlen, "GPU slot %d was not submitted", slot);
+			return GX_INVALID;
+		case GX_SLOT_DONE:
+			*done = 1;
+			return GX_OK;
+		case GX_SLOT_STAGE1:
+			e = cudaEventQuery(s->ev[GX_EV_S1_END]);
+			if (e == cudaErrorNotReady)
+				return GX_OK;
+			if (e != cudaSuccess)
+			{
+				s->state = GX_SLOT_IDLE;
+				return gx_cuda_fail(e, "GPU filter (stage 1)", err, errlen);
+			}
+			if (hres->nsel > c->nrows || hres->ntiles != gx_ntiles(c->nrows))
+			{
+				s->state = GX_SLOT_IDLE;
+				snprintf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
+						 hres->nsel, c->nrows);
+				return GX_CUDA_ERROR;
+			}
+			{
+				size_t		sel_off = (char *) gx_result_sel(hres) - (char *) c;
+				size_t		sel_bytes = (size_t) hres->nsel * 4;
+
+				GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_START], s->stream), "cudaEventRecord");
+				if (sel_bytes > 0)
+					GX_CHECK(cudaMemcpyAsync((char *) c + sel_off, s->dev + sel_off, sel_bytes,
+											 cudaMemcpyDeviceToHost, s->stream),
+							 "cudaMemcpyAsync (selection)");
+				GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_END], s->stream), "cudaEventRecord");
+				s->bytes_d2h += sel_bytes;
+				s->state = GX_SLOT_STAGE2;
+			}
+			/* an empty selection may already be complete */
+			[[fallthrough]];
+		case GX_SLOT_STAGE2:
+			e = cudaEventQuery(s->ev[GX_EV_S2_END]);
+			if (e == cudaErrorNotReady)
+				return GX_OK;
+			if (e != cudaSuccess)
+			{
+				s->state = GX_SLOT_IDLE;
+				return gx_cuda_fail(e, "GPU filter (stage 2)", err, errlen);
+			}
+			/* every copy into the host result is over: statistics stay */
+			hres->h2d_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_START], s->ev[GX_EV_H2D_END]);
+			hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_END], s->ev[GX_EV_KERNEL_END]);
+			hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]) +
+				gx_elapsed_ns(s->ev[GX_EV_S2_START], s->ev[GX_EV_S2_END]);
+			hres->bytes_h2d = s->bytes_h2d;
+			hres->bytes_d2h = s->bytes_d2h;
+			s->state = GX_SLOT_DONE;
+			*done = 1;
+			return GX_OK;
+	}
+	snprintf(err, errlen, "GPU slot %d in a bad state", slot);
+	return GX_INVALID;
+}
+
+extern "C" void
+gx_gpu_close(void)
+{
+	if (!G.open && G.slots == NULL)
+		return;
+	gx_release_all();
+}

@@ -1,0 +1,679 @@
+/*
+ * compile.cpp - compiles WHERE quals into a gx opcode program.
+ *
+ * Design note
+ * -----------
+ * Each qual compiles to a tree walk that emits register-machine code:
+ * registers are allocated like a stack (a subexpression's temporaries are
+ * freed once its result is consumed), so long IN lists reuse the same few
+ * registers.  Operators are recognised by the OID of their implementing
+ * function (fmgroids.h), which pins down the exact semantics: int24pl
+ * adds in int4 with int4 overflow rules, float48lt compares as float8,
+ * and so on.  Mixed-type operators cast the narrower side first (these
+ * widening casts never fail).  AND/OR/= ANY compile to accumulator steps
+ * with jumps, giving PostgreSQL's three-valued logic and short-circuit.
+ * Params get a slot in the constant table, filled at scan start/rescan.
+ *
+ * gx_program_add_qual() returns false (and leaves the program unchanged)
+ * for anything it does not support; the planner then keeps that qual as a
+ * host qual.  The compiler never ereports for unsupported input.
+ */
+#include "gpuext.h"
+
+extern "C"
+{
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/array.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+}
+
+/* ---------- operator tables ---------- */
+typedef struct GxOpEntry
+{
+	Oid			funcid;
+	int			op;				/* enum gx_op */
+	int			type;			/* compute type */
+} GxOpEntry;
+
+#define CMP6(P, T) \
+	{F_##P##EQ, GX_OP_EQ, T}, {F_##P##NE, GX_OP_NE, T}, {F_##P##LT, GX_OP_LT, T}, \
+	{F_##P##LE, GX_OP_LE, T}, {F_##P##GT, GX_OP_GT, T}, {F_##P##GE, GX_OP_GE, T}
+#define CMP6U(P, T) \
+	{F_##P##_EQ, GX_OP_EQ, T}, {F_##P##_NE, GX_OP_NE, T}, {F_##P##_LT, GX_OP_LT, T}, \
+	{F_##P##_LE, GX_OP_LE, T}, {F_##P##_GT, GX_OP_GT, T}, {F_##P##_GE, GX_OP_GE, T}
+#define ARITH4(P, T) \
+	{F_##P##PL, GX_OP_ADD, T}, {F_##P##MI, GX_OP_SUB, T}, \
+	{F_##P##MUL, GX_OP_MUL, T}, {F_##P##DIV, GX_OP_DIV, T}
+
+static const GxOpEntry gx_binops[] = {
+	CMP6(INT2, GX_INT2), CMP6(INT4, GX_INT4), CMP6(INT8, GX_INT8),
+	CMP6(INT24, GX_INT4), CMP6(INT42, GX_INT4), CMP6(INT28, GX_INT8),
+	CMP6(INT82, GX_INT8), CMP6(INT48, GX_INT8), CMP6(INT84, GX_INT8),
+	CMP6(FLOAT4, GX_FLOAT4), CMP6(FLOAT8, GX_FLOAT8),
+	CMP6(FLOAT48, GX_FLOAT8), CMP6(FLOAT84, GX_FLOAT8),
+	CMP6(BOOL, GX_BOOL),
+	CMP6U(DATE, GX_INT4), CMP6U(TIMESTAMP, GX_INT8), CMP6U(TIMESTAMPTZ, GX_INT8),
+	ARITH4(INT2, GX_INT2), ARITH4(INT4, GX_INT4), ARITH4(INT8, GX_INT8),
+	ARITH4(INT24, GX_INT4), ARITH4(INT42, GX_INT4), ARITH4(INT28, GX_INT8),
+	ARITH4(INT82, GX_INT8), ARITH4(INT48, GX_INT8), ARITH4(INT84, GX_INT8),
+	ARITH4(FLOAT4, GX_FLOAT4), ARITH4(FLOAT8, GX_FLOAT8),
+	ARITH4(FLOAT48, GX_FLOAT8), ARITH4(FLOAT84, GX_FLOAT8),
+	{F_INT2MOD, GX_OP_MOD, GX_INT2}, {F_INT4MOD, GX_OP_MOD, GX_INT4},
+	{F_INT8MOD, GX_OP_MOD, GX_INT8},
+};
+
+static const GxOpEntry gx_unops[] = {
+	{F_INT2UM, GX_OP_NEG, GX_INT2}, {F_INT4UM, GX_OP_NEG, GX_INT4},
+	{F_INT8UM, GX_OP_NEG, GX_INT8}, {F_FLOAT4UM, GX_OP_NEG, GX_FLOAT4},
+	{F_FLOAT8UM, GX_OP_NEG, GX_FLOAT8},
+};
+
+typedef struct GxCastEntry
+{
+	Oid			funcid;
+	int			from;
+	int			to;
+} GxCastEntry;
+
+static const GxCastEntry gx_casts[] = {
+	{F_INT4_INT2, GX_INT2, GX_INT4}, {F_INT2_INT4, GX_INT4, GX_INT2},
+	{F_INT8_INT4, GX_INT4, GX_INT8}, {F_INT4_INT8, GX_INT8, GX_INT4},
+	{F_INT8_INT2, GX_INT2, GX_INT8}, {F_INT2_INT8, GX_INT8, GX_INT2},
+	{F_FLOAT8_INT4, GX_INT4, GX_FLOAT8}, {F_FLOAT8_INT2, GX_INT2, GX_FLOAT8},
+	{F_FLOAT8_INT8, GX_INT8, GX_FLOAT8}, {F_FLOAT4_INT4, GX_INT4, GX_FLOAT4},
+	{F_FLOAT4_INT2, GX_INT2, GX_FLOAT4}, {F_FLOAT4_INT8, GX_INT8, GX_FLOAT4},
+	{F_INT4_FLOAT8, GX_FLOAT8, GX_INT4}, {F_INT2_FLOAT8, GX_FLOAT8, GX_INT2},
+	{F_INT8_FLOAT8, GX_FLOAT8, GX_INT8}, {F_INT4_FLOAT4, GX_FLOAT4, GX_INT4},
+	{F_INT2_FLOAT4, GX_FLOAT4, GX_INT2}, {F_INT8_FLOAT4, GX_FLOAT4, GX_INT8},
+	{F_FLOAT8_FLOAT4, GX_FLOAT4, GX_FLOAT8}, {F_FLOAT4_FLOAT8, GX_FLOAT8, GX_FLOAT4},
+};
+
+static const GxOpEntry *
+gx_find_op(const GxOpEntry *tab, int n, Oid funcid)
+{
+	for (int i = 0; i < n; i++)
+		if (tab[i].funcid == funcid)
+			return &tab[i];
+	return NULL;
+}
+
+/* map a PostgreSQL type to a device type */
+bool
+gx_type_supported(Oid typid, int *gxtype)
+{
+	switch (typid)
+	{
+		case BOOLOID:
+			*gxtype = GX_BOOL;
+			return true;
+		case INT2OID:
+			*gxtype = GX_INT2;
+			return true;
+		case INT4OID:
+		case DATEOID:
+			*gxtype = GX_INT4;
+			return true;
+		case INT8OID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			*gxtype = GX_INT8;
+			return true;
+		case FLOAT4OID:
+			*gxtype = GX_FLOAT4;
+			return true;
+		case FLOAT8OID:
+			*gxtype = GX_FLOAT8;
+			return true;
+		default:
+			return false;
+	}
+}
+
+static bool
+gx_is_int(int t)
+{
+	return t == GX_BOOL || t == GX_INT2 || t == GX_INT4 || t == GX_INT8;
+}
+
+/* ---------- emission helpers ---------- */
+typedef struct GxCx
+{
+	GxProgram  *p;
+	Index		relid;
+	bool		may_error;
+} GxCx;
+
+static int
+gx_new_reg(GxCx *cx)
+{
+	GxProgram  *p = cx->p;
+
+	if (p->inuse >= GX_MAX_REGS)
+		return -1;
+	p->nregs = Max(p->nregs, p->inuse + 1);
+	return p->inuse++;
+}
+
+static int
+gx_emit(GxCx *cx, int op, int type, int dst, int a, int b, int arg)
+{
+	GxProgram  *p = cx->p;
+	gx_instr   *in;
+
+	if (p->ninstr >= GX_MAX_INSTR || dst < 0 || a < 0 || b < 0)
+		return -1;
+	in = &p->code[p->ninstr];
+	memset(in, 0, sizeof(*in));
+	in->op = (uint8_t) op;
+	in->type = (uint8_t) type;
+	in->dst = (uint8_t) dst;
+	in->a = (uint8_t) a;
+	in->b = (uint8_t) b;
+	in->arg = arg;
+	return p->ninstr++;
+}
+
+/* add a constant (value already in 'type' representation) */
+static int
+gx_add_const(GxCx *cx, int type, bool isnull, int64 ival, double dval)
+{
+	GxProgram  *p = cx->p;
+	gx_const   *c;
+
+	if (p->nconsts >= GX_MAX_CONSTS)
+		return -1;
+	c = &p->consts[p->nconsts];
+	memset(c, 0, sizeof(*c));
+	c->type = type;
+	c->isnull = isnull;
+	if (gx_is_int(type))
+		c->v.i = ival;
+	else
+		c->v.d = dval;
+	return p->nconsts++;
+}
+
+/* Datum -> (int64 | double) for a supported type */
+static void
+gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval)
+{
+	*ival = 0;
+	*dval = 0;
+	switch (typid)
+	{
+		case BOOLOID:
+			*ival = DatumGetBool(d);
+			break;
+		case INT2OID:
+			*ival = DatumGetInt16(d);
+			break;
+		case INT4OID:
+		case DATEOID:
+			*ival = DatumGetInt32(d);
+			break;
+		case INT8OID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			*ival = DatumGetInt64(d);
+			break;
+		case FLOAT4OID:
+			*dval = DatumGetFloat4(d);
+			break;
+		case FLOAT8OID:
+			*dval = DatumGetFloat8(d);
+			break;
+	}
+}
+
+/* convert a constant value between types along a widening cast */
+static void
+gx_widen_value(int from, int to, int64 *ival, double *dval)
+{
+	if (gx_is_int(from) && !gx_is_int(to))
+		*dval = (to == GX_FLOAT4) ? (double) (float) *ival : (double) *ival;
+}
+
+static int	gx_cx_expr(GxCx *cx, Node *node, int *type);
+
+/* cast register r from 'from' to 'to' in place (no-op when equal) */
+static int
+gx_cx_cast(GxCx *cx, int r, int from, int to)
+{
+	if (r < 0 || from == to)
+		return r;
+	/* int -> int of the same class needs no code when widening */
+	if (gx_is_int(from) && gx_is_int(to) && to > from)
+		return r;
+	if (!(gx_is_int(from) && gx_is_int(to) && to > from) &&
+		!(gx_is_int(from) && !gx_is_int(to)) &&
+		!(from == GX_FLOAT4 && to == GX_FLOAT8))
+		cx->may_error = true;
+	if (gx_emit(cx, GX_OP_CAST, to, r, r, r, from) < 0)
+		return -1;
+	return r;
+}
+
+/* binary operator on two expressions, computed as 'ctype' */
+static int
+gx_cx_binop(GxCx *cx, const GxOpEntry *e, Node *l, Node *r, int *type)
+{
+	int			lt,
+				rt;
+	int			ra = gx_cx_expr(cx, l, &lt);
+	int			rb;
+
+	if (ra < 0)
+		return -1;
+	ra = gx_cx_cast(cx, ra, lt, e->type);
+	rb = gx_cx_expr(cx, r, &rt);
+	if (ra < 0 || rb < 0)
+		return -1;
+	rb = gx_cx_cast(cx, rb, rt, e->type);
+	if (rb < 0)
+		return -1;
+	if (e->op >= GX_OP_ADD && e->op <= GX_OP_MOD)
+	{
+		cx->may_error = true;
+		*type = e->type;
+	}
+	else
+		*type = GX_BOOL;
+	if (gx_emit(cx, e->op, e->type, ra, ra, rb, 0) < 0)
+		return -1;
+	cx->p->inuse = ra + 1;
+	return ra;
+}
+
+/* x op ANY/ALL (array): an OR/AND chain over the elements */
+static int
+gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
+{
+	const GxOpEntry *e;
+	Node	   *left = (Node *) linitial(sa->args);
+	Node	   *right = (Node *) lsecond(sa->args);
+	int			acc,
+				rx,
+				lt,
+				mark;
+	List	   *jumps = NIL;
+	ListCell   *lc;
+	Oid			elemtype;
+	int			et;
+
+	set_sa_opfuncid(sa);
+	e = gx_find_op(gx_binops, lengthof(gx_binops), sa->opfuncid);
+	if (e == NULL || e->op < GX_OP_EQ || e->op > GX_OP_GE)
+		return -1;
+	elemtype = get_element_type(exprType(right));
+	if (!OidIsValid(elemtype) || !gx_type_supported(elemtype, &et))
+		return -1;
+	if (!IsA(right, Const) && !IsA(right, ArrayExpr))
+		return -1;
+	*type = GX_BOOL;
+	acc = gx_new_reg(cx);
+	if (acc < 0)
+		return -1;
+	if (IsA(right, Const) && ((Const *) right)->constisnull)
+	{
+		int			k = gx_add_const(cx, GX_BOOL, true, 0, 0);
+
+		return gx_emit(cx, GX_OP_LDCONST, GX_BOOL, acc, 0, 0, k) < 0 || k < 0 ? -1 : acc;
+	}
+	if (gx_emit(cx, GX_OP_SETBOOL, GX_BOOL, acc, 0, 0, sa->useOr ? 0 : 1) < 0)
+		return -1;
+	rx = gx_cx_expr(cx, left, &lt);
+	rx = gx_cx_cast(cx, rx, lt, e->type);
+	if (rx < 0)
+		return -1;
+	mark = cx->p->inuse;
+
+	if (IsA(right, Const))
+	{
+		ArrayType  *arr = DatumGetArrayTypeP(((Const *) right)->constvalue);
+		int16		elmlen;
+		bool		elmbyval;
+		char		elmalign;
+		Datum	   *values;
+		bool	   *nulls;
+		int			n;
+
+		get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+		deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &values, &nulls, &n);
+		if (n > GX_MAX_CONSTS / 2)
+			return -1;
+		for (int i = 0; i < n; i++)
+		{
+			int64		iv;
+			double		dv;
+			int			k,
+						re;
+
+			gx_datum_value(values[i], elemtype, &iv, &dv);
+			gx_widen_value(et, e->type, &iv, &dv);
+			k = gx_add_const(cx, e->type, nulls[i], iv, dv);
+			re = gx_new_reg(cx);
+			if (k < 0 || re < 0 ||
+				gx_emit(cx, GX_OP_LDCONST, e->type, re, 0, 0, k) < 0 ||
+				gx_emit(cx, e->op, e->type, re, rx, re, 0) < 0)
+				return -1;
+			int			j = gx_emit(cx, sa->useOr ? GX_OP_ORSTEP : GX_OP_ANDSTEP, GX_BOOL, acc, re, 0, 0);
+
+			if (j < 0)
+				return -1;
+			jumps = lappend_int(jumps, j);
+			cx->p->inuse = mark;
+		}
+	}
+	else
+	{
+		foreach(lc, ((ArrayExpr *) right)->elements)
+		{
+			int			rt;
+			int			re = gx_cx_expr(cx, (Node *) lfirst(lc), &rt);
+
+			re = gx_cx_cast(cx, re, rt, e->type);
+			if (re < 0 || gx_emit(cx, e->op, e->type, re, rx, re, 0) < 0)
+				return -1;
+			int			j = gx_emit(cx, sa->useOr ? GX_OP_ORSTEP : GX_OP_ANDSTEP, GX_BOOL, acc, re, 0, 0);
+
+			if (j < 0)
+				return -1;
+			jumps = lappend_int(jumps, j);
+			cx->p->inuse = mark;
+		}
+	}
+	foreach(lc, jumps)
+		cx->p->code[lfirst_int(lc)].jump = (int16_t) cx->p->ninstr;
+	cx->p->inuse = acc + 1;
+	return acc;
+}
+
+/* compile one expression; returns its register or -1 if unsupported */
+static int
+gx_cx_expr(GxCx *cx, Node *node, int *type)
+{
+	GxProgram  *p = cx->p;
+
+	if (node == NULL)
+		return -1;
+	check_stack_depth();
+	switch (nodeTag(node))
+	{
+		case T_Var:
+			{
+				Var		   *v = (Var *) node;
+				int			t,
+							col = -1,
+							r;
+
+				if ((Index) v->varno != cx->relid || v->varlevelsup != 0 || v->varattno <= 0 ||
+					!gx_type_supported(v->vartype, &t))
+					return -1;
+				for (int i = 0; i < p->ncols; i++)
+					if (p->col_attno[i] == v->varattno)
+						col = i;
+				if (col < 0)
+				{
+					if (p->ncols >= GX_MAX_COLS)
+						return -1;
+					col = p->ncols++;
+					p->col_attno[col] = v->varattno;
+					p->col_type[col] = t;
+					p->col_typid[col] = v->vartype;
+				}
+				r = gx_new_reg(cx);
+				*type = t;
+				return gx_emit(cx, GX_OP_LDCOL, t, r, 0, 0, col) < 0 ? -1 : r;
+			}
+		case T_Const:
+			{
+				Const	   *c = (Const *) node;
+				int			t,
+							k,
+							r;
+				int64		iv = 0;
+				double		dv = 0;
+
+				if (!gx_type_supported(c->consttype, &t))
+					return -1;
+				if (!c->constisnull)
+					gx_datum_value(c->constvalue, c->consttype, &iv, &dv);
+				k = gx_add_const(cx, t, c->constisnull, iv, dv);
+				r = gx_new_reg(cx);
+				*type = t;
+				if (k < 0 || r < 0)
+					return -1;
+				return gx_emit(cx, GX_OP_LDCONST, t, r, 0, 0, k) < 0 ? -1 : r;
+			}
+		case T_Param:
+			{
+				Param	   *prm = (Param *) node;
+				int			t,
+							k,
+							r;
+
+				if ((prm->paramkind != PARAM_EXTERN && prm->paramkind != PARAM_EXEC) ||
+					!gx_type_supported(prm->paramtype, &t))
+					return -1;
+				k = gx_add_const(cx, t, true, 0, 0);
+				r = gx_new_reg(cx);
+				*type = t;
+				if (k < 0 || r < 0)
+					return -1;
+				p->params = lappend(p->params, prm);
+				p->param_idx = lappend_int(p->param_idx, k);
+				return gx_emit(cx, GX_OP_LDCONST, t, r, 0, 0, k) < 0 ? -1 : r;
+			}
+		case T_RelabelType:
+			{
+				RelabelType *rl = (RelabelType *) node;
+				int			t1,
+							t2;
+
+				if (!gx_type_supported(rl->resulttype, &t1) ||
+					!gx_type_supported(exprType((Node *) rl->arg), &t2) || t1 != t2)
+					return -1;
+				return gx_cx_expr(cx, (Node *) rl->arg, type);
+			}
+		case T_OpExpr:
+		case T_FuncExpr:
+			{
+				Oid			funcid;
+				List	   *args;
+				const GxOpEntry *e;
+
+				if (IsA(node, OpExpr))
+				{
+					set_opfuncid((OpExpr *) node);
+					funcid = ((OpExpr *) node)->opfuncid;
+					args = ((OpExpr *) node)->args;
+					if (((OpExpr *) node)->opretset)
+						return -1;
+				}
+				else
+				{
+					funcid = ((FuncExpr *) node)->funcid;
+					args = ((FuncExpr *) node)->args;
+					if (((FuncExpr *) node)->funcretset)
+						return -1;
+				}
+				if (list_length(args) == 2 &&
+					(e = gx_find_op(gx_binops, lengthof(gx_binops), funcid)) != NULL)
+					return gx_cx_binop(cx, e, (Node *) linitial(args),
+									   (Node *) lsecond(args), type);
+				if (list_length(args) == 1 &&
+					(e = gx_find_op(gx_unops, lengthof(gx_unops), funcid)) != NULL)
+				{
+					int			at;
+					int			r = gx_cx_expr(cx, (Node *) linitial(args), &at);
+
+					r = gx_cx_cast(cx, r, at, e->type);
+					if (r < 0)
+						return -1;
+					if (gx_is_int(e->type))
+						cx->may_error = true;
+					*type = e->type;
+					return gx_emit(cx, GX_OP_NEG, e->type, r, r, r, 0) < 0 ? -1 : r;
+				}
+				if (list_length(args) == 1)
+				{
+					for (size_t i = 0; i < lengthof(gx_casts); i++)
+					{
+						if (gx_casts[i].funcid != funcid)
+							continue;
+						int			at;
+						int			r = gx_cx_expr(cx, (Node *) linitial(args), &at);
+
+						if (r < 0 || at != gx_casts[i].from)
+							return -1;
+						*type = gx_casts[i].to;
+						return gx_cx_cast(cx, r, at, gx_casts[i].to);
+					}
+				}
+				return -1;
+			}
+		case T_BoolExpr:
+			{
+				BoolExpr   *b = (BoolExpr *) node;
+				ListCell   *lc;
+				List	   *jumps = NIL;
+				int			acc,
+							mark,
+							t;
+
+				*type = GX_BOOL;
+				if (b->boolop == NOT_EXPR)
+				{
+					int			r = gx_cx_expr(cx, (Node *) linitial(b->args), &t);
+
+					if (r < 0 || t != GX_BOOL)
+						return -1;
+					return gx_emit(cx, GX_OP_NOT, GX_BOOL, r, r, r, 0) < 0 ? -1 : r;
+				}
+				acc = gx_new_reg(cx);
+				if (acc < 0 ||
+					gx_emit(cx, GX_OP_SETBOOL, GX_BOOL, acc, 0, 0,
+							b->boolop == AND_EXPR ? 1 : 0) < 0)
+					return -1;
+				mark = p->inuse;
+				foreach(lc, b->args)
+				{
+					int			r = gx_cx_expr(cx, (Node *) lfirst(lc), &t);
+					int			j;
+
+					if (r < 0 || t != GX_BOOL)
+						return -1;
+					j = gx_emit(cx, b->boolop == AND_EXPR ? GX_OP_ANDSTEP : GX_OP_ORSTEP,
+								GX_BOOL, acc, r, 0, 0);
+					if (j < 0)
+						return -1;
+					jumps = lappend_int(jumps, j);
+					p->inuse = mark;
+				}
+				foreach(lc, jumps)
+					p->code[lfirst_int(lc)].jump = (int16_t) p->ninstr;
+				return acc;
+			}
+		case T_NullTest:
+			{
+				NullTest   *nt = (NullTest *) node;
+				int			t;
+				int			r;
+
+				if (nt->argisrow)
+					return -1;
+				r = gx_cx_expr(cx, (Node *) nt->arg, &t);
+				*type = GX_BOOL;
+				if (r < 0)
+					return -1;
+				return gx_emit(cx, nt->nulltesttype == IS_NULL ? GX_OP_ISNULL : GX_OP_ISNOTNULL,
+							   GX_BOOL, r, r, r, 0) < 0 ? -1 : r;
+			}
+		case T_BooleanTest:
+			{
+				BooleanTest *bt = (BooleanTest *) node;
+				int			t,
+							op;
+				int			r = gx_cx_expr(cx, (Node *) bt->arg, &t);
+
+				if (r < 0 || t != GX_BOOL)
+					return -1;
+				switch (bt->booltesttype)
+				{
+					case IS_TRUE:
+						op = GX_OP_ISTRUE;
+						break;
+					case IS_NOT_TRUE:
+						op = GX_OP_ISNOTTRUE;
+						break;
+					case IS_FALSE:
+						op = GX_OP_ISFALSE;
+						break;
+					case IS_NOT_FALSE:
+						op = GX_OP_ISNOTFALSE;
+						break;
+					case IS_UNKNOWN:
+						op = GX_OP_ISNULL;
+						break;
+					default:
+						op = GX_OP_ISNOTNULL;
+						break;
+				}
+				*type = GX_BOOL;
+				return gx_emit(cx, op, GX_BOOL, r, r, r, 0) < 0 ? -1 : r;
+			}
+		case T_ScalarArrayOpExpr:
+			return gx_cx_saop(cx, (ScalarArrayOpExpr *) node, type);
+		default:
+			return -1;
+	}
+}
+
+void
+gx_program_init(GxProgram *prog)
+{
+	memset(prog, 0, sizeof(*prog));
+}
+
+/*
+ * Append one qual (an implicitly-ANDed WHERE clause, no RestrictInfo).
+ * Returns false, leaving the program as it was, when unsupported.
+ * *may_error tells whether the qual can raise an error on the device.
+ */
+bool
+gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_error)
+{
+	GxProgram	save;
+	GxCx		cx;
+	int			t;
+	int			r;
+
+	memcpy(&save, prog, offsetof(GxProgram, code));
+	save.params = prog->params;
+	save.param_idx = prog->param_idx;
+	int			nparams = list_length(prog->params);
+
+	cx.p = prog;
+	cx.relid = scanrelid;
+	cx.may_error = false;
+	prog->inuse = 0;
+	r = gx_cx_expr(&cx, (Node *) qual, &t);
+	if (r >= 0 && t == GX_BOOL && gx_emit(&cx, GX_OP_QUAL, GX_BOOL, 0, r, 0, 0) >= 0)
+	{
+		prog->may_error |= cx.may_error;
+		*may_error = cx.may_error;
+		return true;
+	}
+	/* roll back */
+	prog->ninstr = save.ninstr;
+	prog->nconsts = save.nconsts;
+	prog->nregs = save.nregs;
+	prog->ncols = save.ncols;
+	prog->may_error = save.may_error;
+	prog->params = list_truncate(prog->params, nparams);
+	prog->param_idx = list_truncate(prog->param_idx, nparams);
+	return false;
+}

@@ -1,0 +1,67 @@
+/*
+ * explain.cpp - EXPLAIN output of GpuScan: the device and host quals, the
+ * device, and with ANALYZE the chunk, row, byte and time counters that say
+ * where the time went (heap reading and deforming, waiting for the
+ * device, transfers, kernels, re-fetching result rows).
+ */
+#include "gpuext.h"
+
+extern "C"
+{
+#include "commands/explain.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/ruleutils.h"
+}
+
+/* print a qual list the way PostgreSQL prints "Filter:" */
+static void
+gx_show_quals(const char *label, List *quals, PlanState *ps, List *ancestors,
+			  ExplainState *es)
+{
+	List	   *context;
+	char	   *str;
+	Node	   *expr;
+
+	if (quals == NIL)
+		return;
+	expr = (Node *) make_ands_explicit(quals);
+	context = set_deparse_context_plan(es->deparse_cxt, ps->plan, ancestors);
+	str = deparse_expression(expr, context, es->verbose, false);
+	ExplainPropertyText(label, str, es);
+}
+
+/* ExplainCustomScan callback */
+void
+gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	GxScanState *st = (GxScanState *) node;
+	GxScanStats *s = &st->stats;
+
+	gx_show_quals("Device Filter", st->device_quals, &node->ss.ps, ancestors, es);
+	gx_show_quals("Host Filter", st->host_quals, &node->ss.ps, ancestors, es);
+	if (es->analyze && st->host_quals != NIL && node->ss.ps.instrument)
+	{
+		double		nloops = node->ss.ps.instrument->nloops;
+		double		removed = node->ss.ps.instrument->nfiltered1;
+
+		ExplainPropertyFloat("Rows Removed by Host Filter", NULL,
+							 nloops > 0 ? removed / nloops : 0, 0, es);
+	}
+	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
+	if (!es->analyze)
+		return;
+	ExplainPropertyInteger("Chunks", NULL, s->chunks, es);
+	ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
+						   s->rows_in - s->rows_selected, es);
+	if (es->timing)
+	{
+		ExplainPropertyInteger("Bytes to Device", "kB", s->bytes_h2d / 1024, es);
+		ExplainPropertyInteger("Bytes from Device", "kB", s->bytes_d2h / 1024, es);
+		ExplainPropertyFloat("Heap Read and Deform Time", "ms", s->fill_ms, 3, es);
+		ExplainPropertyFloat("Device Wait Time", "ms", s->wait_ms, 3, es);
+		ExplainPropertyFloat("Transfer to Device Time", "ms", s->h2d_ms, 3, es);
+		ExplainPropertyFloat("Kernel Time", "ms", s->kernel_ms, 3, es);
+		ExplainPropertyFloat("Transfer from Device Time", "ms", s->d2h_ms, 3, es);
+	}
+}

@@ -1,0 +1,204 @@
+/*
+ * gpuext.h - declarations shared by the PostgreSQL side of gpuext.
+ *
+ * Include this first in every src/ file: it includes postgres.h (inside
+ * extern "C") before anything else.  Code in src/ is C++17 but written in
+ * PostgreSQL's C style: no object with a destructor lives across a call
+ * that may ereport(), and every extern "C" entry point that could see a
+ * C++ exception catches it (GX_TRY/GX_CATCH) and turns it into an ERROR.
+ */
+#ifndef GPUEXT_H
+#define GPUEXT_H
+
+extern "C"
+{
+#include "postgres.h"
+
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "executor/executor.h"
+#include "nodes/extensible.h"
+#include "nodes/pathnodes.h"
+#include "storage/condition_variable.h"
+#include "storage/latch.h"
+#include "storage/spin.h"
+}
+
+#include "gx_api.h"
+#include "gx_program.h"
+
+/* ---- GUCs (guc.cpp) ---- */
+typedef enum GxDeviceChoice
+{
+	GX_DEVICE_AUTO,
+	GX_DEVICE_GPU,
+	GX_DEVICE_CPU
+} GxDeviceChoice;
+
+extern bool gx_enabled;
+extern int	gx_device_choice;
+extern bool gx_force;
+extern bool gx_enable_scan;
+extern double gx_gpu_setup_cost;
+extern double gx_gpu_operator_cost;
+extern double gx_gpu_tuple_cost;
+extern int	gx_chunk_rows;
+extern int	gx_staging_size_mb;
+extern int	gx_cpu_threads;
+
+void		gx_define_gucs(void);
+
+/* ---- shared memory (shmem.cpp) ---- */
+#define GX_SLOT_BYTES ((Size) 16 * 1024 * 1024)
+
+typedef enum GxSlotState
+{
+	GX_SLOT_FREE = 0,
+	GX_SLOT_FILLING,			/* owned by a backend, being written */
+	GX_SLOT_SUBMITTED,			/* waiting for the service */
+	GX_SLOT_RUNNING,			/* the service works on it */
+	GX_SLOT_DONE,				/* result ready for the owner */
+	GX_SLOT_ABANDONED			/* owner gone; the service frees it */
+} GxSlotState;
+
+typedef enum GxDevKind
+{
+	GX_DEV_CPU = 0,
+	GX_DEV_GPU = 1
+} GxDevKind;
+
+typedef struct GxSlot
+{
+	slock_t		mutex;
+	int			state;			/* GxSlotState */
+	int			owner_pid;
+	int			device;			/* GxDevKind requested */
+	int			failed;			/* device reported an error */
+	char		errmsg[256];
+} GxSlot;
+
+typedef struct GxShared
+{
+	slock_t		mutex;
+	int			service_pid;	/* 0 while no service runs */
+	uint32		generation;		/* bumped at each service start */
+	Latch	   *service_latch;
+	int			gpu_state;		/* 0 unknown, 1 usable, -1 none */
+	char		gpu_message[256];
+	gx_gpu_info gpu;
+	int			cpu_threads;
+	ConditionVariable done_cv;	/* broadcast when a slot becomes DONE/FREE */
+	int			nslots;
+	Size		slot_bytes;
+	GxSlot		slots[FLEXIBLE_ARRAY_MEMBER];
+} GxShared;
+
+extern GxShared *gx_shared;
+extern char *gx_staging;
+
+void		gx_shmem_init_hooks(void);
+static inline gx_chunk *
+gx_slot_chunk(int slot)
+{
+	return (gx_chunk *) (gx_staging + (Size) slot * gx_shared->slot_bytes);
+}
+
+/* backend side of slot ownership (shmem.cpp) */
+int			gx_slot_acquire(bool wait);
+void		gx_slot_submit(int slot, int device);
+void		gx_slot_wait(int slot, uint32 generation);
+void		gx_slot_release(int slot);
+int			gx_resolve_device(void);
+uint32		gx_service_generation(void);
+
+/* ---- service (service.cpp) ---- */
+void		gx_register_service(void);
+extern "C" PGDLLEXPORT void gpuext_service_main(Datum arg);
+
+/* ---- compiler (compile.cpp) ---- */
+typedef struct GxProgram
+{
+	int			ninstr;
+	int			nconsts;
+	int			nregs;			/* high-water mark */
+	int			inuse;			/* registers in use while compiling */
+	int			ncols;
+	bool		may_error;
+	gx_instr	code[GX_MAX_INSTR];
+	gx_const	consts[GX_MAX_CONSTS];
+	AttrNumber	col_attno[GX_MAX_COLS];
+	int			col_type[GX_MAX_COLS];
+	Oid			col_typid[GX_MAX_COLS];
+	List	   *params;			/* list of Param* whose value goes in consts */
+	List	   *param_idx;		/* integer list: const index of each param */
+} GxProgram;
+
+void		gx_program_init(GxProgram *prog);
+bool		gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid,
+								bool *may_error);
+bool		gx_type_supported(Oid typid, int *gxtype);
+
+/* ---- planner (planner.cpp) ---- */
+void		gx_planner_init(void);
+extern CustomScanMethods gx_scan_plan_methods;
+
+/* ---- executor (gpuscan.cpp) and EXPLAIN (explain.cpp) ---- */
+typedef struct GxBatch
+{
+	int			slot;			/* staging slot while in flight, else -1 */
+	bool		inflight;
+	uint32		generation;
+	uint32		nrows;
+	uint32		nsel;
+	uint32		pos;
+	int			error;			/* gx_error raised after the selection */
+	ItemPointerData *tids;		/* nrows entries */
+	uint32	   *sel;			/* nsel entries, row order */
+	int64		seq;			/* submission order */
+} GxBatch;
+
+typedef struct GxScanStats
+{
+	int64		chunks;
+	int64		rows_in;
+	int64		rows_selected;
+	int64		bytes_h2d;
+	int64		bytes_d2h;
+	double		h2d_ms;
+	double		kernel_ms;
+	double		d2h_ms;
+	double		fill_ms;		/* heap reading + deforming + staging */
+	double		wait_ms;		/* waiting for the device */
+	double		fetch_ms;		/* re-fetching selected rows into slots */
+} GxScanStats;
+
+typedef struct GxScanState
+{
+	CustomScanState css;
+	List	   *device_quals;
+	List	   *host_quals;
+	GxProgram  *prog;
+	List	   *param_states;	/* ExprState per prog->params */
+	int			device;			/* GxDevKind */
+	Relation	rel;
+	TableScanDesc scan;
+	TupleTableSlot *read_slot;
+	bool		heap_done;
+	bool		started;
+	uint32		rows_per_chunk;
+	uint64		col_values_off[GX_MAX_COLS];
+	uint64		col_nulls_off[GX_MAX_COLS];
+	uint64		input_bytes;
+	uint64		result_off;
+	GxBatch		batch[2];
+	GxBatch    *consuming;
+	int64		next_seq;
+	GxScanStats stats;
+} GxScanState;
+
+void		gx_explain_scan(CustomScanState *node, List *ancestors,
+							struct ExplainState *es);
+Node	   *gx_create_scan_state(CustomScan *cscan);
+void		gx_raise_error(int code);
+
+#endif							/* GPUEXT_H */

@@ -1,0 +1,542 @@
+/*
+ * gpuscan.cpp - executor of GpuScan.
+ *
+ * Design note
+ * -----------
+ * The backend reads the heap in the scan's snapshot (table_scan_getnextslot,
+ * so pages that are not all-visible are handled by heapam), deforms the
+ * columns the device program needs and writes them column-major, with a
+ * null bitmap per column, straight into a staging slot in shared memory,
+ * remembering each row's TID.  The slot goes to the gpuext service, which
+ * runs the program on the GPU or the CPU device and writes back the
+ * selected row indexes per tile, in row order.  Two chunks are kept in
+ * flight: while the device filters one, the backend reads the next.
+ *
+ * The selection is copied out of the slot (which is then freed), and the
+ * selected rows are re-fetched by TID into a buffer-heap slot in the same
+ * snapshot, so only projected columns are ever deformed for output and no
+ * tuple is copied.  Host quals and the projection run through ExecScan.
+ *
+ * If the device raised an error (overflow, division by zero) at row r of a
+ * chunk, the rows selected before r are returned first and the error is
+ * raised when the next row is asked for: exactly where PostgreSQL would.
+ */
+#include "gpuext.h"
+
+extern "C"
+{
+#include "access/heapam.h"
+#include "executor/nodeCustom.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "utils/float.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+}
+
+static void gx_begin_scan(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *gx_exec_scan(CustomScanState *node);
+static void gx_end_scan(CustomScanState *node);
+static void gx_rescan(CustomScanState *node);
+
+static CustomExecMethods gx_scan_exec_methods = {
+	"GpuScan",
+	gx_begin_scan,
+	gx_exec_scan,
+	gx_end_scan,
+	gx_rescan,
+	NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	gx_explain_scan
+};
+
+/* CreateCustomScanState callback */
+Node *
+gx_create_scan_state(CustomScan *cscan)
+{
+	GxScanState *st = (GxScanState *) newNode(sizeof(GxScanState), T_CustomScanState);
+
+	st->css.methods = &gx_scan_exec_methods;
+	return (Node *) st;
+}
+
+/* raise a device error with PostgreSQL's message and SQLSTATE */
+void
+gx_raise_error(int code)
+{
+	switch (code)
+	{
+		case GX_ERR_INT2_RANGE:
+			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							errmsg("smallint out of range")));
+			break;
+		case GX_ERR_INT4_RANGE:
+			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							errmsg("integer out of range")));
+			break;
+		case GX_ERR_INT8_RANGE:
+			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							errmsg("bigint out of range")));
+			break;
+		case GX_ERR_DIV_ZERO:
+			ereport(ERROR, (errcode(ERRCODE_DIVISION_BY_ZERO),
+							errmsg("division by zero")));
+			break;
+		case GX_ERR_FLOAT_OVERFLOW:
+			float_overflow_error();
+			break;
+		case GX_ERR_FLOAT_UNDERFLOW:
+			float_underflow_error();
+			break;
+		default:
+			elog(ERROR, "gpuext: device program failed with code %d", code);
+	}
+}
+
+/* evaluate Params into the program's constant table (scan start, rescan) */
+static void
+gx_eval_params(GxScanState *st)
+{
+	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
+	ListCell   *lc1,
+			   *lc2,
+			   *lc3;
+
+	forthree(lc1, st->param_states, lc2, st->prog->param_idx, lc3, st->prog->params)
+	{
+		ExprState  *es = (ExprState *) lfirst(lc1);
+		gx_const   *c = &st->prog->consts[lfirst_int(lc2)];
+		Param	   *prm = (Param *) lfirst(lc3);
+		bool		isnull;
+		Datum		d = ExecEvalExprSwitchContext(es, econtext, &isnull);
+
+		c->isnull = isnull;
+		c->v.i = 0;
+		if (isnull)
+			continue;
+		switch (prm->paramtype)
+		{
+			case BOOLOID:
+				c->v.i = DatumGetBool(d);
+				break;
+			case INT2OID:
+				c->v.i = DatumGetInt16(d);
+				break;
+			case INT4OID:
+			case DATEOID:
+				c->v.i = DatumGetInt32(d);
+				break;
+			case FLOAT4OID:
+				c->v.d = DatumGetFloat4(d);
+				break;
+			case FLOAT8OID:
+				c->v.d = DatumGetFloat8(d);
+				break;
+			default:
+				c->v.i = DatumGetInt64(d);
+				break;
+		}
+	}
+}
+
+/* layout of a chunk for this scan's columns */
+static void
+gx_plan_layout(GxScanState *st)
+{
+	GxProgram  *p = st->prog;
+	uint64		row_bytes = 4 + 8;	/* selection entry + slack */
+	uint64		rows;
+	uint64		off;
+
+	for (int i = 0; i < p->ncols; i++)
+		row_bytes += 8 + 1;		/* value (padded) + bitmap, generously */
+	rows = (gx_shared->slot_bytes - sizeof(gx_chunk) - 4096 -
+			(uint64) GX_MAX_COLS * 2 * GX_ALIGN) / row_bytes;
+	rows = Min(rows, (uint64) gx_chunk_rows);
+	rows = Max(rows, (uint64) 1024);
+	rows &= ~((uint64) 7);
+	st->rows_per_chunk = (uint32) rows;
+
+	off = GX_ALIGN_UP(sizeof(gx_chunk));
+	for (int i = 0; i < p->ncols; i++)
+	{
+		int			w = (p->col_type[i] == GX_BOOL) ? 1 :
+			(p->col_type[i] == GX_INT2) ? 2 :
+			(p->col_type[i] == GX_INT4 || p->col_type[i] == GX_FLOAT4) ? 4 : 8;
+
+		st->col_values_off[i] = off;
+		off = GX_ALIGN_UP(off + (uint64) w * rows);
+		st->col_nulls_off[i] = off;
+		off = GX_ALIGN_UP(off + (rows + 7) / 8);
+	}
+	st->input_bytes = off;
+	st->result_off = off;
+	if (off + gx_result_bytes((uint32) rows) > gx_shared->slot_bytes)
+		elog(ERROR, "gpuext: chunk layout does not fit a staging slot");
+}
+
+/* BeginCustomScan */
+static void
+gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
+{
+	GxScanState *st = (GxScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Index		relid = cscan->scan.scanrelid;
+	ListCell   *lc;
+
+	st->rel = node->ss.ss_currentRelation;
+	st->device_quals = (List *) linitial(cscan->custom_exprs);
+	st->host_quals = (List *) lsecond(cscan->custom_exprs);
+
+	/* scan slot: a buffer heap slot, refilled by TID */
+	ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(st->rel),
+						  table_slot_callbacks(st->rel));
+	ExecAssignScanProjectionInfoWithVarno(&node->ss, relid);
+	node->ss.ps.qual = ExecInitQual(st->host_quals, &node->ss.ps);
+
+	/* compile the device program */
+	st->prog = (GxProgram *) palloc(sizeof(GxProgram));
+	gx_program_init(st->prog);
+	foreach(lc, st->device_quals)
+	{
+		bool		may_error;
+
+		if (!gx_program_add_qual(st->prog, (Expr *) lfirst(lc), relid, &may_error))
+			elog(ERROR, "gpuext: device qual no longer compiles");
+	}
+	st->param_states = NIL;
+	foreach(lc, st->prog->params)
+		st->param_states = lappend(st->param_states,
+								   ExecInitExpr((Expr *) lfirst(lc), &node->ss.ps));
+
+	st->device = gx_resolve_device();
+	gx_plan_layout(st);
+	for (int i = 0; i < 2; i++)
+	{
+		st->batch[i].slot = -1;
+		st->batch[i].tids = (ItemPointerData *)
+			palloc(sizeof(ItemPointerData) * st->rows_per_chunk);
+		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk);
+	}
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+	st->read_slot = table_slot_create(st->rel, NULL);
+}
+
+/* read up to rows_per_chunk rows into a new staging slot and submit it */
+static bool
+gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
+{
+	GxProgram  *p = st->prog;
+	gx_chunk   *c;
+	TupleTableSlot *rs = st->read_slot;
+	uint32		n = 0;
+	bool		has_nulls[GX_MAX_COLS];
+	int			maxatt = 0;
+	int			slot;
+	instr_time	t0,
+				t1;
+
+	slot = gx_slot_acquire(wait);
+	if (slot < 0)
+		return false;
+	INSTR_TIME_SET_CURRENT(t0);
+	b->slot = slot;
+	b->generation = gx_service_generation();
+	c = gx_slot_chunk(slot);
+
+	/* header: program, constants, column directory */
+	c->magic = GX_CHUNK_MAGIC;
+	c->ncols = p->ncols;
+	c->ninstr = p->ninstr;
+	c->nconsts = p->nconsts;
+	c->nregs = p->nregs;
+	c->capacity = gx_shared->slot_bytes;
+	c->result_off = st->result_off;
+	c->input_bytes = st->input_bytes;
+	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
+	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
+	for (int i = 0; i < p->ncols; i++)
+	{
+		maxatt = Max(maxatt, p->col_attno[i]);
+		has_nulls[i] = false;
+		memset((char *) c + st->col_nulls_off[i], 0, (st->rows_per_chunk + 7) / 8);
+	}
+
+	/* rows: deform the needed attributes into the columns */
+	while (n < st->rows_per_chunk)
+	{
+		if (!table_scan_getnextslot(st->scan, ForwardScanDirection, rs))
+		{
+			st->heap_done = true;
+			break;
+		}
+		slot_getsomeattrs(rs, maxatt);
+		for (int i = 0; i < p->ncols; i++)
+		{
+			int			a = p->col_attno[i] - 1;
+			char	   *vals = (char *) c + st->col_values_off[i];
+			Datum		d = rs->tts_values[a];
+
+			if (rs->tts_isnull[a])
+			{
+				uint8	   *bm = (uint8 *) c + st->col_nulls_off[i];
+
+				bm[n >> 3] |= (uint8) (1 << (n & 7));
+				has_nulls[i] = true;
+				d = (Datum) 0;
+			}
+			switch (p->col_type[i])
+			{
+				case GX_BOOL:
+					((uint8 *) vals)[n] = DatumGetBool(d);
+					break;
+				case GX_INT2:
+					((int16 *) vals)[n] = DatumGetInt16(d);
+					break;
+				case GX_INT4:
+					((int32 *) vals)[n] = DatumGetInt32(d);
+					break;
+				case GX_FLOAT4:
+					((float4 *) vals)[n] = rs->tts_isnull[a] ? 0 : DatumGetFloat4(d);
+					break;
+				case GX_FLOAT8:
+					((float8 *) vals)[n] = rs->tts_isnull[a] ? 0 : DatumGetFloat8(d);
+					break;
+				default:
+					((int64 *) vals)[n] = DatumGetInt64(d);
+					break;
+			}
+		}
+		b->tids[n] = rs->tts_tid;
+		n++;
+	}
+	ExecClearTuple(rs);
+
+	for (int i = 0; i < p->ncols; i++)
+	{
+		c->cols[i].values_off = st->col_values_off[i];
+		c->cols[i].nulls_off = has_nulls[i] ? st->col_nulls_off[i] : 0;
+		c->cols[i].type = p->col_type[i];
+		c->cols[i].width = 0;
+	}
+	c->nrows = n;
+	b->nrows = n;
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->stats.fill_ms += INSTR_TIME_GET_MILLISEC(t1);
+	if (n == 0)
+	{
+		gx_slot_release(slot);
+		b->slot = -1;
+		return false;
+	}
+	b->seq = st->next_seq++;
+	b->inflight = true;
+	gx_slot_submit(slot, st->device);
+	st->stats.chunks++;
+	st->stats.rows_in += n;
+	return true;
+}
+
+/* wait for a batch's slot and copy its selection out; frees the slot */
+static void
+gx_collect_batch(GxScanState *st, GxBatch *b)
+{
+	gx_chunk   *c;
+	gx_result  *res;
+	uint32	   *seg_off,
+			   *seg_cnt,
+			   *sel;
+	uint32		n = 0;
+	uint32		errrow = UINT32_MAX;
+	instr_time	t0,
+				t1;
+
+	INSTR_TIME_SET_CURRENT(t0);
+	gx_slot_wait(b->slot, b->generation);
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->stats.wait_ms += INSTR_TIME_GET_MILLISEC(t1);
+
+	c = gx_slot_chunk(b->slot);
+	res = gx_chunk_result(c);
+	seg_off = gx_result_seg_off(res);
+	seg_cnt = gx_result_seg_cnt(res);
+	sel = gx_result_sel(res);
+	b->error = GX_ERR_NONE;
+	if (res->error != GX_NO_ERROR)
+	{
+		errrow = (uint32) (res->error >> 8);
+		b->error = (int) (res->error & 0xff);
+	}
+	for (uint32 t = 0; t < res->ntiles && n < b->nrows; t++)
+	{
+		for (uint32 k = 0; k < seg_cnt[t]; k++)
+		{
+			uint32		row = sel[seg_off[t] + k];
+
+			if (row >= errrow)
+				break;
+			b->sel[n++] = row;
+		}
+		if ((uint64) (t + 1) * GX_TILE_ROWS > errrow)
+			break;
+	}
+	b->nsel = n;
+	b->pos = 0;
+	st->stats.rows_selected += n;
+	st->stats.bytes_h2d += res->bytes_h2d;
+	st->stats.bytes_d2h += res->bytes_d2h;
+	st->stats.h2d_ms += res->h2d_ns / 1e6;
+	st->stats.kernel_ms += res->kernel_ns / 1e6;
+	st->stats.d2h_ms += res->d2h_ns / 1e6;
+	gx_slot_release(b->slot);
+	b->slot = -1;
+	b->inflight = false;
+}
+
+/* keep up to two chunks in flight */
+static void
+gx_keep_inflight(GxScanState *st)
+{
+	for (int i = 0; i < 2 && !st->heap_done; i++)
+	{
+		GxBatch    *b = &st->batch[i];
+		bool		any_inflight = st->batch[0].inflight || st->batch[1].inflight;
+
+		if (b->inflight || b == st->consuming)
+			continue;
+		/* the first chunk in flight may wait for a slot, a prefetch may not */
+		if (!gx_fill_batch(st, b, !any_inflight && st->consuming == NULL))
+			break;
+	}
+}
+
+/* ExecScan access method: next row that passed the device quals */
+static TupleTableSlot *
+gx_next_row(ScanState *ss)
+{
+	GxScanState *st = (GxScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	Snapshot	snapshot = ss->ps.state->es_snapshot;
+
+	for (;;)
+	{
+		GxBatch    *b = st->consuming;
+
+		if (b != NULL)
+		{
+			while (b->pos < b->nsel)
+			{
+				ItemPointerData tid = b->tids[b->sel[b->pos++]];
+
+				if (table_tuple_fetch_row_version(st->rel, &tid, snapshot, slot))
+					return slot;
+				elog(ERROR, "gpuext: row (%u,%u) vanished from the scan's snapshot",
+					 ItemPointerGetBlockNumber(&tid), ItemPointerGetOffsetNumber(&tid));
+			}
+			if (b->error != GX_ERR_NONE)
+			{
+				int			code = b->error;
+
+				b->error = GX_ERR_NONE;
+				gx_raise_error(code);
+			}
+			st->consuming = NULL;
+		}
+
+		CHECK_FOR_INTERRUPTS();
+		gx_keep_inflight(st);
+
+		/* collect the oldest chunk in flight */
+		GxBatch    *next = NULL;
+
+		for (int i = 0; i < 2; i++)
+			if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
+				next = &st->batch[i];
+		if (next == NULL)
+			return ExecClearTuple(slot);
+		gx_collect_batch(st, next);
+		st->consuming = next;
+		/* refill the other buffer while this one is consumed */
+		gx_keep_inflight(st);
+	}
+}
+
+/* ExecScan recheck method: nothing to recheck (no lossy quals) */
+static bool
+gx_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
+/* start the heap scan on first use */
+static void
+gx_start(GxScanState *st)
+{
+	EState	   *estate = st->css.ss.ps.state;
+
+	gx_eval_params(st);
+	if (st->scan == NULL)
+		st->scan = table_beginscan(st->rel, estate->es_snapshot, 0, NULL);
+	st->heap_done = false;
+	st->consuming = NULL;
+	st->started = true;
+}
+
+/* ExecCustomScan */
+static TupleTableSlot *
+gx_exec_scan(CustomScanState *node)
+{
+	GxScanState *st = (GxScanState *) node;
+
+	if (!st->started)
+		gx_start(st);
+	return ExecScan(&node->ss, gx_next_row, gx_recheck);
+}
+
+/* drop batches in flight */
+static void
+gx_drop_batches(GxScanState *st)
+{
+	for (int i = 0; i < 2; i++)
+	{
+		GxBatch    *b = &st->batch[i];
+
+		if (b->slot >= 0)
+			gx_slot_release(b->slot);
+		b->slot = -1;
+		b->inflight = false;
+		b->nsel = b->pos = 0;
+		b->error = GX_ERR_NONE;
+	}
+	st->consuming = NULL;
+}
+
+/* EndCustomScan */
+static void
+gx_end_scan(CustomScanState *node)
+{
+	GxScanState *st = (GxScanState *) node;
+
+	gx_drop_batches(st);
+	if (st->scan)
+		table_endscan(st->scan);
+	st->scan = NULL;
+	if (st->read_slot)
+		ExecDropSingleTupleTableSlot(st->read_slot);
+	st->read_slot = NULL;
+}
+
+/* ReScanCustomScan: new Params, restart from the first block */
+static void
+gx_rescan(CustomScanState *node)
+{
+	GxScanState *st = (GxScanState *) node;
+
+	gx_drop_batches(st);
+	if (st->scan)
+		table_rescan(st->scan, NULL);
+	st->started = false;
+	ExecScanReScan(&node->ss);
+}

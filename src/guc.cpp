@@ -1,0 +1,81 @@
+/*
+ * guc.cpp - gpuext's configuration parameters, all under "gpuext.".
+ */
+#include "gpuext.h"
+
+extern "C"
+{
+#include "utils/guc.h"
+}
+#include <cfloat>
+extern "C"
+{
+}
+
+bool		gx_enabled = true;
+int			gx_device_choice = GX_DEVICE_AUTO;
+bool		gx_force = false;
+bool		gx_enable_scan = true;
+double		gx_gpu_setup_cost = 1000.0;
+double		gx_gpu_operator_cost = 0.00005;
+double		gx_gpu_tuple_cost = 0.002;
+int			gx_chunk_rows = 65536;
+int			gx_staging_size_mb = 256;
+int			gx_cpu_threads = 0;
+
+static const struct config_enum_entry gx_device_options[] = {
+	{"auto", GX_DEVICE_AUTO, false},
+	{"gpu", GX_DEVICE_GPU, false},
+	{"cpu", GX_DEVICE_CPU, false},
+	{NULL, 0, false}
+};
+
+/* define every GUC; called from _PG_init */
+void
+gx_define_gucs(void)
+{
+	DefineCustomBoolVariable("gpuext.enabled",
+							 "Enables gpuext plans.",
+							 NULL, &gx_enabled, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpuext.device",
+							 "Device that runs gpuext operators: auto, gpu or cpu.",
+							 "auto uses the GPU when the service found one, else the CPU device.",
+							 &gx_device_choice, GX_DEVICE_AUTO, gx_device_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.force",
+							 "Plans gpuext paths wherever they are eligible, whatever their cost.",
+							 NULL, &gx_force, false,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_scan",
+							 "Enables GpuScan (filters on the device).",
+							 NULL, &gx_enable_scan, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("gpuext.gpu_setup_cost",
+							 "Planner cost of starting a device operator.",
+							 NULL, &gx_gpu_setup_cost, 1000.0, 0.0, DBL_MAX,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("gpuext.gpu_operator_cost",
+							 "Planner cost of one opcode on one row on the device.",
+							 NULL, &gx_gpu_operator_cost, 0.00005, 0.0, DBL_MAX,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("gpuext.gpu_tuple_cost",
+							 "Planner cost of returning one row selected on the device.",
+							 NULL, &gx_gpu_tuple_cost, 0.002, 0.0, DBL_MAX,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.chunk_rows",
+							"Rows per chunk sent to the device.",
+							"Capped by what fits in one staging slot.",
+							&gx_chunk_rows, 65536, 1024, 1048576,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.staging_size",
+							"Shared staging area between backends and the gpuext service.",
+							"Split into 16 MB slots; pinned for the GPU by the service.",
+							&gx_staging_size_mb, 256, 32, 1024 * 1024,
+							PGC_POSTMASTER, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.cpu_threads",
+							"Threads of the CPU device in the gpuext service (0 = all cores).",
+							NULL, &gx_cpu_threads, 0, 0, 1024,
+							PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("gpuext");
+}

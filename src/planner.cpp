@@ -1,0 +1,297 @@
+/*
+ * planner.cpp - offers GpuScan paths for plain heap tables and turns the
+ * chosen path into a CustomScan plan.
+ *
+ * Quals are split, in the order PostgreSQL would evaluate them
+ * (order_qual_clauses), into device quals (compiled to the opcode program)
+ * and host quals (evaluated by PostgreSQL on the rows the device passed).
+ * A device qual that can raise an error (overflow, division by zero) is
+ * only pushed when every qual before it is on the device too, so that an
+ * error is raised for exactly the rows where PostgreSQL raises it.
+ */
+#include "gpuext.h"
+
+extern "C"
+{
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/catalog.h"
+#include "catalog/pg_class.h"
+#include "commands/extension.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "storage/proc.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/spccache.h"
+}
+
+static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
+
+static Plan *gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel,
+								 CustomPath *best_path, List *tlist,
+								 List *clauses, List *custom_plans);
+
+static CustomPathMethods gx_scan_path_methods = {
+	"GpuScan",
+	gx_plan_custom_path,
+	NULL
+};
+
+CustomScanMethods gx_scan_plan_methods = {
+	"GpuScan",
+	gx_create_scan_state
+};
+
+/* is the extension created in this database?  cached per transaction */
+static bool
+gx_extension_present(void)
+{
+	static LocalTransactionId cached_lxid = InvalidLocalTransactionId;
+	static bool cached = false;
+
+	if (MyProc->lxid != cached_lxid || cached_lxid == InvalidLocalTransactionId)
+	{
+		cached = OidIsValid(get_extension_oid("gpuext", true));
+		cached_lxid = MyProc->lxid;
+	}
+	return cached;
+}
+
+/*
+ * Split ordered RestrictInfos into device and host quals (bare clauses).
+ * Returns the number of device quals.
+ */
+static int
+gx_split_quals(List *rinfos, Index relid, List **device, List **host,
+			   List **device_rinfos, int *ninstr)
+{
+	GxProgram  *prog = (GxProgram *) palloc(sizeof(GxProgram));
+	bool		all_device = true;
+	ListCell   *lc;
+
+	gx_program_init(prog);
+	*device = *host = NIL;
+	if (device_rinfos)
+		*device_rinfos = NIL;
+	foreach(lc, rinfos)
+	{
+		Node	   *n = (Node *) lfirst(lc);
+		RestrictInfo *ri = IsA(n, RestrictInfo) ? (RestrictInfo *) n : NULL;
+		Expr	   *clause = ri ? ri->clause : (Expr *) n;
+		bool		may_error = false;
+		GxProgram  *trial = (GxProgram *) palloc(sizeof(GxProgram));
+		bool		ok;
+
+		memcpy(trial, prog, sizeof(GxProgram));
+		ok = !(ri && ri->pseudoconstant) &&
+			gx_program_add_qual(trial, clause, relid, &may_error);
+		if (ok && (!may_error || all_device))
+		{
+			memcpy(prog, trial, sizeof(GxProgram));
+			*device = lappend(*device, clause);
+			if (device_rinfos && ri)
+				*device_rinfos = lappend(*device_rinfos, ri);
+		}
+		else
+		{
+			*host = lappend(*host, clause);
+			all_device = false;
+		}
+		pfree(trial);
+	}
+	if (ninstr)
+		*ninstr = prog->ninstr;
+	pfree(prog);
+	return list_length(*device);
+}
+
+/* cost the GpuScan path */
+static void
+gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
+			 List *device_rinfos, List *host_quals, int ninstr)
+{
+	double		spc_seq_page_cost;
+	double		ntuples = rel->tuples;
+	double		dev_sel;
+	double		dev_rows;
+	QualCost	host_cost;
+	Cost		startup,
+				run;
+
+	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
+	dev_sel = clauselist_selectivity(root, device_rinfos, rel->relid, JOIN_INNER, NULL);
+	dev_rows = clamp_row_est(ntuples * dev_sel);
+	cost_qual_eval(&host_cost, host_quals, root);
+
+	startup = gx_gpu_setup_cost + host_cost.startup;
+	/* heap reading and deforming stay on the CPU: like a seqscan's */
+	run = spc_seq_page_cost * rel->pages + cpu_tuple_cost * ntuples;
+	/* the program on the device */
+	run += gx_gpu_operator_cost * ninstr * ntuples;
+	/* rows handed back, then host quals on them */
+	run += (gx_gpu_tuple_cost + host_cost.per_tuple) * dev_rows;
+	/* projection, like any scan */
+	run += path->pathtarget->cost.per_tuple * path->rows;
+	startup += path->pathtarget->cost.startup;
+
+	path->startup_cost = startup;
+	path->total_cost = startup + run;
+}
+
+/*
+ * Order quals as createplan.c's (static) order_qual_clauses() does for
+ * quals of one security level: by per-tuple cost, stable.
+ */
+static List *
+gx_order_quals(PlannerInfo *root, List *rinfos)
+{
+	int			n = list_length(rinfos);
+	Node	  **items = (Node **) palloc(sizeof(Node *) * Max(n, 1));
+	Cost	   *costs = (Cost *) palloc(sizeof(Cost) * Max(n, 1));
+	List	   *result = NIL;
+	int			i = 0;
+	ListCell   *lc;
+
+	foreach(lc, rinfos)
+	{
+		QualCost	qc;
+
+		items[i] = (Node *) lfirst(lc);
+		cost_qual_eval_node(&qc, items[i], root);
+		costs[i] = qc.per_tuple;
+		i++;
+	}
+	/* insertion sort: stable */
+	for (i = 1; i < n; i++)
+	{
+		Node	   *it = items[i];
+		Cost		c = costs[i];
+		int			j = i;
+
+		while (j > 0 && costs[j - 1] > c)
+		{
+			items[j] = items[j - 1];
+			costs[j] = costs[j - 1];
+			j--;
+		}
+		items[j] = it;
+		costs[j] = c;
+	}
+	for (i = 0; i < n; i++)
+		result = lappend(result, items[i]);
+	return result;
+}
+
+/* set_rel_pathlist_hook: offer a GpuScan for plain heap relations */
+static void
+gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
+					RangeTblEntry *rte)
+{
+	List	   *device = NIL,
+			   *host = NIL,
+			   *device_rinfos = NIL;
+	List	   *ordered;
+	CustomPath *cpath;
+	int			ninstr = 0;
+	ListCell   *lc;
+
+	if (prev_set_rel_pathlist_hook)
+		prev_set_rel_pathlist_hook(root, rel, rti, rte);
+
+	if (!gx_enabled || !gx_enable_scan || gx_shared == NULL)
+		return;
+	if (rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_OTHER_MEMBER_REL)
+		return;
+	if (rte->rtekind != RTE_RELATION || rte->inh || rel->baserestrictinfo == NIL)
+		return;
+	if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
+		return;
+	if (IsCatalogRelationOid(rte->relid) || rte->tablesample != NULL)
+		return;
+	/* row-level security quals must run first, on the host */
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
+
+		if (ri->security_level > 0)
+			return;
+	}
+	if (!gx_extension_present())
+		return;
+	/* only heap: the data path reads heap tuples */
+	{
+		Relation	r = table_open(rte->relid, NoLock);
+		bool		heap = r->rd_tableam != NULL &&
+			r->rd_tableam == GetHeapamTableAmRoutine();
+
+		table_close(r, NoLock);
+		if (!heap)
+			return;
+	}
+
+	ordered = gx_order_quals(root, rel->baserestrictinfo);
+	if (gx_split_quals(ordered, rel->relid, &device, &host, &device_rinfos, &ninstr) == 0)
+		return;
+
+	cpath = makeNode(CustomPath);
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = rel;
+	cpath->path.pathtarget = rel->reltarget;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.rows = rel->rows;
+	cpath->path.pathkeys = NIL;
+	cpath->flags = 0;			/* no backward scan, no mark/restore */
+	cpath->custom_paths = NIL;
+	cpath->custom_private = NIL;
+	cpath->methods = &gx_scan_path_methods;
+	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, ninstr);
+
+	if (gx_force)
+	{
+		rel->pathlist = NIL;
+		rel->partial_pathlist = NIL;
+		cpath->path.startup_cost = 0;
+		cpath->path.total_cost = 0;
+	}
+	add_path(rel, &cpath->path);
+}
+
+/* turn the path into a CustomScan; custom_exprs = (device quals, host quals) */
+static Plan *
+gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+					List *tlist, List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	List	   *device,
+			   *host;
+
+	/* clauses arrive ordered by order_qual_clauses() */
+	gx_split_quals(clauses, rel->relid, &device, &host, NULL, NULL);
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = NIL;
+	cscan->scan.scanrelid = rel->relid;
+	cscan->flags = best_path->flags;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = list_make2(device, host);
+	cscan->custom_private = NIL;
+	cscan->custom_scan_tlist = NIL;
+	cscan->custom_relids = NULL;
+	cscan->methods = &gx_scan_plan_methods;
+	return &cscan->scan.plan;
+}
+
+void
+gx_planner_init(void)
+{
+	RegisterCustomScanMethods(&gx_scan_plan_methods);
+	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = gx_set_rel_pathlist;
+}

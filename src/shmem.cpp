@@ -1,0 +1,341 @@
+/*
+ * shmem.cpp - the shared state between backends and the gpuext service:
+ * a GxShared control block and the staging area, split into fixed-size
+ * slots.  A backend owns a slot from acquire to release; the service only
+ * touches SUBMITTED slots.  A slot's state moves under its spinlock:
+ *
+ *   FREE -> FILLING (backend) -> SUBMITTED (backend) -> RUNNING (service)
+ *        -> DONE (service) -> FREE (backend)
+ *
+ * A backend that errors out or exits abandons its slots: FILLING/DONE go
+ * back to FREE, SUBMITTED/RUNNING become ABANDONED and the service frees
+ * them.  Slots are tracked per resource owner so that abort releases them.
+ */
+#include "gpuext.h"
+
+extern "C"
+{
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/ipc.h"
+#include "storage/shmem.h"
+#include "utils/resowner.h"
+}
+
+GxShared   *gx_shared = NULL;
+char	   *gx_staging = NULL;
+
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/* backend-local: which resource owner holds each slot (NULL = not ours) */
+static ResourceOwner *gx_slot_owner = NULL;
+static bool gx_callbacks_registered = false;
+
+static int
+gx_nslots(void)
+{
+	int			n = (int) (((Size) gx_staging_size_mb * 1024 * 1024) / GX_SLOT_BYTES);
+
+	return Max(n, 2);
+}
+
+static Size
+gx_control_size(void)
+{
+	return add_size(offsetof(GxShared, slots),
+					mul_size(sizeof(GxSlot), gx_nslots()));
+}
+
+static Size
+gx_staging_bytes(void)
+{
+	/* one extra page to align the area for cudaHostRegister */
+	return add_size(mul_size(GX_SLOT_BYTES, gx_nslots()), 4096);
+}
+
+/* shmem_request_hook: reserve the control block and the staging area */
+static void
+gx_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(gx_control_size());
+	RequestAddinShmemSpace(gx_staging_bytes());
+}
+
+/* shmem_startup_hook: create or attach */
+static void
+gx_shmem_startup(void)
+{
+	bool		found;
+	bool		found2;
+	char	   *raw;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	gx_shared = (GxShared *) ShmemInitStruct("gpuext control", gx_control_size(), &found);
+	raw = (char *) ShmemInitStruct("gpuext staging", gx_staging_bytes(), &found2);
+	gx_staging = (char *) TYPEALIGN(4096, raw);
+	if (!found)
+	{
+		memset(gx_shared, 0, gx_control_size());
+		SpinLockInit(&gx_shared->mutex);
+		ConditionVariableInit(&gx_shared->done_cv);
+		gx_shared->nslots = gx_nslots();
+		gx_shared->slot_bytes = GX_SLOT_BYTES;
+		for (int i = 0; i < gx_shared->nslots; i++)
+		{
+			SpinLockInit(&gx_shared->slots[i].mutex);
+			gx_shared->slots[i].state = GX_SLOT_FREE;
+		}
+	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+void
+gx_shmem_init_hooks(void)
+{
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = gx_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = gx_shmem_startup;
+}
+
+/* give a slot up whatever its state (abort, exit, end of scan) */
+static void
+gx_slot_abandon(int slot)
+{
+	GxSlot	   *s = &gx_shared->slots[slot];
+	bool		freed = false;
+
+	SpinLockAcquire(&s->mutex);
+	if (s->owner_pid == MyProcPid)
+	{
+		if (s->state == GX_SLOT_SUBMITTED || s->state == GX_SLOT_RUNNING)
+			s->state = GX_SLOT_ABANDONED;
+		else
+		{
+			s->state = GX_SLOT_FREE;
+			freed = true;
+		}
+		s->owner_pid = 0;
+	}
+	SpinLockRelease(&s->mutex);
+	gx_slot_owner[slot] = NULL;
+	if (freed)
+		ConditionVariableBroadcast(&gx_shared->done_cv);
+}
+
+/* resource owner release: abandon the slots of the owner being released */
+static void
+gx_resource_release(ResourceReleasePhase phase, bool isCommit, bool isTopLevel,
+					void *arg)
+{
+	if (phase != RESOURCE_RELEASE_BEFORE_LOCKS || gx_slot_owner == NULL)
+		return;
+	for (int i = 0; i < gx_shared->nslots; i++)
+	{
+		if (gx_slot_owner[i] != NULL &&
+			(gx_slot_owner[i] == CurrentResourceOwner || (isTopLevel && !isCommit)))
+		{
+			if (isCommit)
+				elog(WARNING, "gpuext: staging slot %d leaked", i);
+			gx_slot_abandon(i);
+		}
+	}
+}
+
+/* backend exit: abandon everything */
+static void
+gx_backend_exit(int code, Datum arg)
+{
+	if (gx_slot_owner == NULL || gx_shared == NULL)
+		return;
+	for (int i = 0; i < gx_shared->nslots; i++)
+		if (gx_slot_owner[i] != NULL)
+			gx_slot_abandon(i);
+}
+
+static void
+gx_backend_setup(void)
+{
+	if (gx_callbacks_registered)
+		return;
+	gx_slot_owner = (ResourceOwner *) MemoryContextAllocZero(TopMemoryContext,
+															 sizeof(ResourceOwner) * gx_shared->nslots);
+	RegisterResourceReleaseCallback(gx_resource_release, NULL);
+	before_shmem_exit(gx_backend_exit, 0);
+	gx_callbacks_registered = true;
+}
+
+/* number of slots not in use by anyone (a hint, read without locks) */
+static int
+gx_free_slots_hint(void)
+{
+	int			n = 0;
+
+	for (int i = 0; i < gx_shared->nslots; i++)
+		if (gx_shared->slots[i].state == GX_SLOT_FREE)
+			n++;
+	return n;
+}
+
+/*
+ * Take a free slot.  With wait = false, return -1 unless a slot is free and
+ * at least two others remain free (prefetching must not starve other scans
+ * of this or another backend).
+ */
+int
+gx_slot_acquire(bool wait)
+{
+	gx_backend_setup();
+	if (!wait && gx_free_slots_hint() < 3)
+		return -1;
+	for (;;)
+	{
+		for (int i = 0; i < gx_shared->nslots; i++)
+		{
+			GxSlot	   *s = &gx_shared->slots[i];
+			bool		got = false;
+
+			if (s->state != GX_SLOT_FREE)
+				continue;
+			SpinLockAcquire(&s->mutex);
+			if (s->state == GX_SLOT_FREE)
+			{
+				s->state = GX_SLOT_FILLING;
+				s->owner_pid = MyProcPid;
+				s->failed = 0;
+				s->errmsg[0] = '\0';
+				got = true;
+			}
+			SpinLockRelease(&s->mutex);
+			if (got)
+			{
+				gx_slot_owner[i] = CurrentResourceOwner;
+				return i;
+			}
+		}
+		if (!wait)
+			return -1;
+		ConditionVariableTimedSleep(&gx_shared->done_cv, 10, PG_WAIT_EXTENSION);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* hand a filled slot to the service */
+void
+gx_slot_submit(int slot, int device)
+{
+	GxSlot	   *s = &gx_shared->slots[slot];
+	Latch	   *latch;
+
+	SpinLockAcquire(&s->mutex);
+	s->device = device;
+	s->state = GX_SLOT_SUBMITTED;
+	SpinLockRelease(&s->mutex);
+	SpinLockAcquire(&gx_shared->mutex);
+	latch = gx_shared->service_pid != 0 ? gx_shared->service_latch : NULL;
+	SpinLockRelease(&gx_shared->mutex);
+	if (latch)
+		SetLatch(latch);
+}
+
+/* current service generation; ERROR when no service runs */
+uint32
+gx_service_generation(void)
+{
+	uint32		gen = 0;
+	int			pid = 0;
+
+	/* right after startup the service may still be opening the GPU */
+	for (int tries = 0; tries < 300; tries++)
+	{
+		SpinLockAcquire(&gx_shared->mutex);
+		pid = gx_shared->service_pid;
+		gen = gx_shared->generation;
+		SpinLockRelease(&gx_shared->mutex);
+		if (pid != 0 && gx_shared->gpu_state != 0)
+			return gen;
+		pg_usleep(20000L);
+		CHECK_FOR_INTERRUPTS();
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("gpuext service is not running"),
+			 errhint("Check the server log for the gpuext service; the postmaster restarts it.")));
+	return 0;
+}
+
+/* wait until the service is done with a slot; ERROR if the service died */
+void
+gx_slot_wait(int slot, uint32 generation)
+{
+	GxSlot	   *s = &gx_shared->slots[slot];
+
+	ConditionVariablePrepareToSleep(&gx_shared->done_cv);
+	for (;;)
+	{
+		int			state;
+		uint32		gen;
+		int			pid;
+
+		SpinLockAcquire(&s->mutex);
+		state = s->state;
+		SpinLockRelease(&s->mutex);
+		if (state == GX_SLOT_DONE)
+			break;
+		SpinLockAcquire(&gx_shared->mutex);
+		gen = gx_shared->generation;
+		pid = gx_shared->service_pid;
+		SpinLockRelease(&gx_shared->mutex);
+		if (pid == 0 || gen != generation)
+		{
+			ConditionVariableCancelSleep();
+			ereport(ERROR,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("gpuext service terminated while running a query"),
+					 errhint("The postmaster restarts the service; retry the query.")));
+		}
+		ConditionVariableTimedSleep(&gx_shared->done_cv, 100, PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	if (s->failed)
+	{
+		char		msg[256];
+
+		strlcpy(msg, s->errmsg, sizeof(msg));
+		gx_slot_release(slot);
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("gpuext device error: %s", msg)));
+	}
+}
+
+/* give back a slot whose result has been consumed (or never submitted) */
+void
+gx_slot_release(int slot)
+{
+	gx_slot_abandon(slot);
+}
+
+/* resolve gpuext.device for a new scan */
+int
+gx_resolve_device(void)
+{
+	(void) gx_service_generation();
+	if (gx_device_choice == GX_DEVICE_CPU)
+		return GX_DEV_CPU;
+	if (gx_shared->gpu_state == 1)
+		return GX_DEV_GPU;
+	if (gx_device_choice == GX_DEVICE_GPU)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gpuext.device is \"gpu\" but no GPU is usable"),
+				 errdetail("%s", gx_shared->gpu_message),
+				 errhint("Set gpuext.device to \"auto\" or \"cpu\".")));
+	return GX_DEV_CPU;
+}

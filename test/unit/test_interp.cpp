@@ -1,0 +1,934 @@
+/*
+ * test_interp.cpp - unit tests of the opcode interpreter (gx_eval.cuh) and
+ * of the CPU device (gx_cpu.cpp) against hand-computed PostgreSQL results.
+ * Built with g++ only:  make test/unit/test_interp
+ */
+#include "gx_api.h"
+#include "gx_eval.cuh"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <vector>
+
+static int n_passed = 0;
+static int n_failed = 0;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) \
+			n_passed++; \
+		else \
+		{ \
+			n_failed++; \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__); \
+			fprintf(stderr, "\n"); \
+		} \
+	} while (0)
+
+/* ---------------------------------------------------------------------- */
+/* chunk builder: lays out a chunk exactly as gx_program.h describes       */
+/* ---------------------------------------------------------------------- */
+
+static int
+type_width(int t)
+{
+	switch (t)
+	{
+		case GX_BOOL:
+			return 1;
+		case GX_INT2:
+			return 2;
+		case GX_INT4:
+		case GX_FLOAT4:
+			return 4;
+		default:
+			return 8;
+	}
+}
+
+struct TestCol
+{
+	int			type;
+	std::vector<int64_t> iv;	/* integer / bool values */
+	std::vector<double> dv;		/* float values */
+	std::vector<uint8_t> isnull;
+};
+
+struct ChunkBuilder
+{
+	uint32_t	nrows = 0;
+	std::vector<TestCol> cols;
+	std::vector<gx_const> consts;
+	std::vector<gx_instr> code;
+	uint32_t	nregs = 0;
+	void	   *mem = nullptr;
+
+	~ChunkBuilder()
+	{
+		free(mem);
+	}
+
+	int			add_int_col(int type, const std::vector<int64_t> &v,
+							const std::vector<uint8_t> &nulls = {})
+	{
+		TestCol		c;
+
+		c.type = type;
+		c.iv = v;
+		c.isnull = nulls;
+		cols.push_back(c);
+		if (nrows < v.size())
+			nrows = v.size();
+		return (int) cols.size() - 1;
+	}
+	int			add_float_col(int type, const std::vector<double> &v,
+							  const std::vector<uint8_t> &nulls = {})
+	{
+		TestCol		c;
+
+		c.type = type;
+		c.dv = v;
+		c.isnull = nulls;
+		cols.push_back(c);
+		if (nrows < v.size())
+			nrows = v.size();
+		return (int) cols.size() - 1;
+	}
+	int			kint(int type, int64_t v, int isnull = 0)
+	{
+		gx_const	k;
+
+		memset(&k, 0, sizeof(k));
+		k.v.i = v;
+		k.type = type;
+		k.isnull = isnull;
+		consts.push_back(k);
+		return (int) consts.size() - 1;
+	}
+	int			kfloat(int type, double v, int isnull = 0)
+	{
+		gx_const	k;
+
+		memset(&k, 0, sizeof(k));
+		k.v.d = type == GX_FLOAT4 ? (double) (float) v : v;
+		k.type = type;
+		k.isnull = isnull;
+		consts.push_back(k);
+		return (int) consts.size() - 1;
+	}
+	int			emit(int op, int type, int dst, int a = 0, int b = 0, int arg = 0, int jump = 0)
+	{
+		gx_instr	in;
+
+		memset(&in, 0, sizeof(in));
+		in.op = op;
+		in.type = type;
+		in.dst = dst;
+		in.a = a;
+		in.b = b;
+		in.arg = arg;
+		in.jump = jump;
+		code.push_back(in);
+		if ((uint32_t) dst + 1 > nregs)
+			nregs = dst + 1;
+		return (int) code.size() - 1;
+	}
+
+	/* lay out header, columns (+ null bitmaps) and the result area */
+	gx_chunk   *build()
+	{
+		uint64_t	off = GX_ALIGN_UP(sizeof(gx_chunk));
+		std::vector<uint64_t> voff(cols.size()), noff(cols.size());
+
+		for (size_t i = 0; i < cols.size(); i++)
+		{
+			voff[i] = off;
+			off += GX_ALIGN_UP((uint64_t) nrows * type_width(cols[i].type));
+			bool		hasnull = false;
+
+			for (uint8_t n : cols[i].isnull)
+				hasnull |= n != 0;
+			if (hasnull)
+			{
+				noff[i] = off;
+				off += GX_ALIGN_UP(((uint64_t) nrows + 7) / 8);
+			}
+			else
+				noff[i] = 0;
+		}
+		uint64_t	input_bytes = off;
+		uint64_t	capacity = input_bytes + gx_result_bytes(nrows);
+
+		free(mem);
+		mem = aligned_alloc(4096, GX_ALIGN_UP(capacity) + 4096 - (GX_ALIGN_UP(capacity) % 4096));
+		memset(mem, 0, capacity);
+		gx_chunk   *c = (gx_chunk *) mem;
+
+		c->magic = GX_CHUNK_MAGIC;
+		c->nrows = nrows;
+		c->ncols = cols.size();
+		c->ninstr = code.size();
+		c->nconsts = consts.size();
+		c->nregs = nregs;
+		c->input_bytes = input_bytes;
+		c->result_off = input_bytes;
+		c->capacity = capacity;
+		for (size_t i = 0; i < cols.size(); i++)
+		{
+			const TestCol &tc = cols[i];
+			char	   *base = (char *) c + voff[i];
+
+			c->cols[i].values_off = voff[i];
+			c->cols[i].nulls_off = noff[i];
+			c->cols[i].type = tc.type;
+			c->cols[i].width = type_width(tc.type);
+			for (uint32_t r = 0; r < nrows; r++)
+			{
+				switch (tc.type)
+				{
+					case GX_BOOL:
+						((uint8_t *) base)[r] = r < tc.iv.size() ? tc.iv[r] != 0 : 0;
+						break;
+					case GX_INT2:
+						((int16_t *) base)[r] = r < tc.iv.size() ? (int16_t) tc.iv[r] : 0;
+						break;
+					case GX_INT4:
+						((int32_t *) base)[r] = r < tc.iv.size() ? (int32_t) tc.iv[r] : 0;
+						break;
+					case GX_INT8:
+						((int64_t *) base)[r] = r < tc.iv.size() ? tc.iv[r] : 0;
+						break;
+					case GX_FLOAT4:
+						((float *) base)[r] = r < tc.dv.size() ? (float) tc.dv[r] : 0;
+						break;
+					default:
+						((double *) base)[r] = r < tc.dv.size() ? tc.dv[r] : 0;
+						break;
+				}
+				if (noff[i] && r < tc.isnull.size() && tc.isnull[r])
+					((uint8_t *) c + noff[i])[r >> 3] |= (uint8_t) (1u << (r & 7));
+			}
+		}
+		for (size_t i = 0; i < consts.size(); i++)
+			c->consts[i] = consts[i];
+		for (size_t i = 0; i < code.size(); i++)
+			c->code[i] = code[i];
+		return c;
+	}
+};
+
+/* ---------------------------------------------------------------------- */
+/* arithmetic, comparison and cast helpers                                 */
+/* ---------------------------------------------------------------------- */
+
+static int
+iarith(int op, int t, int64_t a, int64_t b, int64_t *r)
+{
+	*r = 0x5a5a;
+	return gx_int_arith(op, t, a, b, r);
+}
+
+static void
+test_int_arith(void)
+{
+	int64_t		r;
+	const int64_t I8MAX = std::numeric_limits<int64_t>::max();
+	const int64_t I8MIN = std::numeric_limits<int64_t>::min();
+
+	/* int2 */
+	CHECK(iarith(GX_OP_ADD, GX_INT2, 32766, 1, &r) == 0 && r == 32767, "int2 32766+1");
+	CHECK(iarith(GX_OP_ADD, GX_INT2, 32767, 1, &r) == GX_ERR_INT2_RANGE, "int2 32767+1");
+	CHECK(iarith(GX_OP_SUB, GX_INT2, -32768, 1, &r) == GX_ERR_INT2_RANGE, "int2 -32768-1");
+	CHECK(iarith(GX_OP_MUL, GX_INT2, 200, 200, &r) == GX_ERR_INT2_RANGE, "int2 200*200");
+	CHECK(iarith(GX_OP_MUL, GX_INT2, -128, 256, &r) == 0 && r == -32768, "int2 -128*256");
+	CHECK(iarith(GX_OP_DIV, GX_INT2, -32768, -1, &r) == GX_ERR_INT2_RANGE, "int2 min/-1");
+	CHECK(iarith(GX_OP_MOD, GX_INT2, -32768, -1, &r) == 0 && r == 0, "int2 min%%-1");
+	CHECK(iarith(GX_OP_DIV, GX_INT2, 5, 0, &r) == GX_ERR_DIV_ZERO, "int2 5/0");
+	CHECK(iarith(GX_OP_MOD, GX_INT2, 5, 0, &r) == GX_ERR_DIV_ZERO, "int2 5%%0");
+
+	/* int4 */
+	CHECK(iarith(GX_OP_ADD, GX_INT4, 2147483647, 1, &r) == GX_ERR_INT4_RANGE, "int4 max+1");
+	CHECK(iarith(GX_OP_SUB, GX_INT4, -2147483647 - 1, 1, &r) == GX_ERR_INT4_RANGE, "int4 min-1");
+	CHECK(iarith(GX_OP_MUL, GX_INT4, 65536, 32768, &r) == GX_ERR_INT4_RANGE, "int4 2^16*2^15");
+	CHECK(iarith(GX_OP_MUL, GX_INT4, -65536, 32768, &r) == 0 && r == -2147483647 - 1, "int4 -2^31");
+	CHECK(iarith(GX_OP_DIV, GX_INT4, -2147483647 - 1, -1, &r) == GX_ERR_INT4_RANGE, "int4 min/-1");
+	CHECK(iarith(GX_OP_DIV, GX_INT4, 2147483647, -1, &r) == 0 && r == -2147483647, "int4 max/-1");
+	CHECK(iarith(GX_OP_MOD, GX_INT4, -2147483647 - 1, -1, &r) == 0 && r == 0, "int4 min%%-1");
+	CHECK(iarith(GX_OP_MOD, GX_INT4, 7, -1, &r) == 0 && r == 0, "int4 7%%-1");
+	CHECK(iarith(GX_OP_DIV, GX_INT4, -7, 2, &r) == 0 && r == -3, "int4 -7/2 truncates");
+	CHECK(iarith(GX_OP_MOD, GX_INT4, -7, 2, &r) == 0 && r == -1, "int4 -7%%2");
+	CHECK(iarith(GX_OP_MOD, GX_INT4, 7, -2, &r) == 0 && r == 1, "int4 7%%-2");
+	CHECK(iarith(GX_OP_DIV, GX_INT4, 1, 0, &r) == GX_ERR_DIV_ZERO, "int4 1/0");
+	CHECK(iarith(GX_OP_DIV, GX_INT4, 0, 0, &r) == GX_ERR_DIV_ZERO, "int4 0/0");
+	CHECK(iarith(GX_OP_MOD, GX_INT4, 1, 0, &r) == GX_ERR_DIV_ZERO, "int4 1%%0");
+
+	/* int8 */
+	CHECK(iarith(GX_OP_ADD, GX_INT8, I8MAX, 1, &r) == GX_ERR_INT8_RANGE, "int8 max+1");
+	CHECK(iarith(GX_OP_ADD, GX_INT8, I8MAX, -1, &r) == 0 && r == I8MAX - 1, "int8 max-1");
+	CHECK(iarith(GX_OP_SUB, GX_INT8, I8MIN, 1, &r) == GX_ERR_INT8_RANGE, "int8 min-1");
+	CHECK(iarith(GX_OP_SUB, GX_INT8, 0, I8MIN, &r) == GX_ERR_INT8_RANGE, "int8 0-min");
+	CHECK(iarith(GX_OP_MUL, GX_INT8, 4294967296LL, 4294967296LL, &r) == GX_ERR_INT8_RANGE, "int8 2^32*2^32");
+	CHECK(iarith(GX_OP_MUL, GX_INT8, I8MIN, -1, &r) == GX_ERR_INT8_RANGE, "int8 min*-1");
+	CHECK(iarith(GX_OP_MUL, GX_INT8, 3037000499LL, 3037000499LL, &r) == 0 &&
+		  r == 9223372030926249001LL, "int8 big square");
+	CHECK(iarith(GX_OP_DIV, GX_INT8, I8MIN, -1, &r) == GX_ERR_INT8_RANGE, "int8 min/-1");
+	CHECK(iarith(GX_OP_MOD, GX_INT8, I8MIN, -1, &r) == 0 && r == 0, "int8 min%%-1");
+	CHECK(iarith(GX_OP_DIV, GX_INT8, I8MIN, 2, &r) == 0 && r == I8MIN / 2, "int8 min/2");
+	CHECK(iarith(GX_OP_DIV, GX_INT8, 1, 0, &r) == GX_ERR_DIV_ZERO, "int8 1/0");
+	CHECK(iarith(GX_OP_MOD, GX_INT8, 1, 0, &r) == GX_ERR_DIV_ZERO, "int8 1%%0");
+}
+
+static int
+farith(int op, int t, double a, double b, double *r)
+{
+	*r = -12345.0;
+	return gx_float_arith(op, t, a, b, r);
+}
+
+static void
+test_float_arith(void)
+{
+	double		r;
+	const double inf = INFINITY;
+	const double nan = NAN;
+
+	/* float8 */
+	CHECK(farith(GX_OP_ADD, GX_FLOAT8, 1e308, 1e308, &r) == GX_ERR_FLOAT_OVERFLOW, "f8 overflow add");
+	CHECK(farith(GX_OP_SUB, GX_FLOAT8, -1e308, 1e308, &r) == GX_ERR_FLOAT_OVERFLOW, "f8 overflow sub");
+	CHECK(farith(GX_OP_MUL, GX_FLOAT8, 1e308, 10, &r) == GX_ERR_FLOAT_OVERFLOW, "f8 overflow mul");
+	CHECK(farith(GX_OP_MUL, GX_FLOAT8, 1e-308, 1e-308, &r) == GX_ERR_FLOAT_UNDERFLOW, "f8 underflow mul");
+	CHECK(farith(GX_OP_MUL, GX_FLOAT8, 0.0, 1e-308, &r) == 0 && r == 0.0, "f8 0*x no underflow");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT8, 1e308, 1e-10, &r) == GX_ERR_FLOAT_OVERFLOW, "f8 overflow div");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT8, 1e-308, 1e308, &r) == GX_ERR_FLOAT_UNDERFLOW, "f8 underflow div");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT8, 1.0, 0.0, &r) == GX_ERR_DIV_ZERO, "f8 1/0");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT8, 0.0, 0.0, &r) == GX_ERR_DIV_ZERO, "f8 0/0");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT8, nan, 0.0, &r) == 0 && isnan(r), "f8 NaN/0 = NaN");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT8, 1.0, inf, &r) == 0 && r == 0.0, "f8 1/inf = 0");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT8, inf, 2.0, &r) == 0 && isinf(r), "f8 inf/2");
+	CHECK(farith(GX_OP_ADD, GX_FLOAT8, inf, 1.0, &r) == 0 && isinf(r), "f8 inf+1");
+	CHECK(farith(GX_OP_SUB, GX_FLOAT8, inf, inf, &r) == 0 && isnan(r), "f8 inf-inf = NaN");
+	CHECK(farith(GX_OP_MUL, GX_FLOAT8, inf, 0.0, &r) == 0 && isnan(r), "f8 inf*0 = NaN");
+	CHECK(farith(GX_OP_ADD, GX_FLOAT8, 0.1, 0.2, &r) == 0 && r == 0.1 + 0.2, "f8 0.1+0.2");
+	CHECK(farith(GX_OP_MOD, GX_FLOAT8, 1.0, 2.0, &r) == GX_ERR_BAD_PROGRAM, "f8 has no %%");
+
+	/* float4: computed in float precision */
+	CHECK(farith(GX_OP_MUL, GX_FLOAT4, 3e38, 10, &r) == GX_ERR_FLOAT_OVERFLOW, "f4 overflow mul");
+	CHECK(farith(GX_OP_ADD, GX_FLOAT4, 3e38, 3e38, &r) == GX_ERR_FLOAT_OVERFLOW, "f4 overflow add");
+	CHECK(farith(GX_OP_MUL, GX_FLOAT4, 1e-30, 1e-30, &r) == GX_ERR_FLOAT_UNDERFLOW, "f4 underflow mul");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT4, 1e-30, 1e30, &r) == GX_ERR_FLOAT_UNDERFLOW, "f4 underflow div");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT4, 1e30, 1e-30, &r) == GX_ERR_FLOAT_OVERFLOW, "f4 overflow div");
+	CHECK(farith(GX_OP_DIV, GX_FLOAT4, 1, 0, &r) == GX_ERR_DIV_ZERO, "f4 1/0");
+	CHECK(farith(GX_OP_ADD, GX_FLOAT4, (float) 0.1, (float) 0.2, &r) == 0 &&
+		  r == (double) ((float) 0.1f + (float) 0.2f), "f4 0.1+0.2 in float precision");
+	CHECK(farith(GX_OP_MUL, GX_FLOAT4, 1e20, 1e20, &r) == GX_ERR_FLOAT_OVERFLOW,
+		  "f4 1e20*1e20 overflows float though not double");
+}
+
+static void
+test_float_cmp(void)
+{
+	const double nan = NAN;
+
+	CHECK(gx_float_cmp(nan, nan) == 0, "NaN = NaN");
+	CHECK(gx_float_cmp(nan, 1e308) > 0, "NaN > 1e308");
+	CHECK(gx_float_cmp(nan, INFINITY) > 0, "NaN > inf");
+	CHECK(gx_float_cmp(INFINITY, nan) < 0, "inf < NaN");
+	CHECK(gx_float_cmp(-0.0, 0.0) == 0, "-0 = 0");
+	CHECK(gx_float_cmp(1.0, 2.0) < 0, "1 < 2");
+}
+
+static int
+cast(int from, int to, gx_reg *r)
+{
+	return gx_cast(from, to, r);
+}
+
+static gx_reg
+R(double d)
+{
+	gx_reg		r;
+
+	r.v.d = d;
+	r.isnull = 0;
+	return r;
+}
+
+static gx_reg
+RI(int64_t i)
+{
+	gx_reg		r;
+
+	r.v.i = i;
+	r.isnull = 0;
+	return r;
+}
+
+static void
+test_casts(void)
+{
+	gx_reg		r;
+
+	/* rint: round half to even */
+	r = R(2.5);
+	CHECK(cast(GX_FLOAT8, GX_INT4, &r) == 0 && r.v.i == 2, "2.5::int4 = 2");
+	r = R(3.5);
+	CHECK(cast(GX_FLOAT8, GX_INT4, &r) == 0 && r.v.i == 4, "3.5::int4 = 4");
+	r = R(-2.5);
+	CHECK(cast(GX_FLOAT8, GX_INT4, &r) == 0 && r.v.i == -2, "-2.5::int4 = -2");
+	r = R(-3.7);
+	CHECK(cast(GX_FLOAT8, GX_INT8, &r) == 0 && r.v.i == -4, "-3.7::int8 = -4");
+	r = R(2.5);
+	CHECK(cast(GX_FLOAT4, GX_INT2, &r) == 0 && r.v.i == 2, "2.5::float4::int2 = 2");
+	r = R(0.5);
+	CHECK(cast(GX_FLOAT4, GX_INT4, &r) == 0 && r.v.i == 0, "0.5::float4::int4 = 0");
+
+	/* ranges */
+	r = R(2147483647.4);
+	CHECK(cast(GX_FLOAT8, GX_INT4, &r) == 0 && r.v.i == 2147483647, "2147483647.4::int4");
+	r = R(2147483647.5);
+	CHECK(cast(GX_FLOAT8, GX_INT4, &r) == GX_ERR_INT4_RANGE, "2147483647.5::int4 out of range");
+	r = R(-2147483648.5);
+	CHECK(cast(GX_FLOAT8, GX_INT4, &r) == 0 && r.v.i == -2147483648LL, "-2147483648.5::int4");
+	r = R(-2147483649.0);
+	CHECK(cast(GX_FLOAT8, GX_INT4, &r) == GX_ERR_INT4_RANGE, "-2147483649::int4");
+	r = R(32767.5);
+	CHECK(cast(GX_FLOAT8, GX_INT2, &r) == GX_ERR_INT2_RANGE, "32767.5::int2 (rint 32768)");
+	r = R(32766.5);
+	CHECK(cast(GX_FLOAT8, GX_INT2, &r) == 0 && r.v.i == 32766, "32766.5::int2 = 32766");
+	r = R(9.3e18);
+	CHECK(cast(GX_FLOAT8, GX_INT8, &r) == GX_ERR_INT8_RANGE, "9.3e18::int8");
+	r = R(-9223372036854775808.0);
+	CHECK(cast(GX_FLOAT8, GX_INT8, &r) == 0 && r.v.i == std::numeric_limits<int64_t>::min(),
+		  "-2^63::int8");
+	r = R(NAN);
+	CHECK(cast(GX_FLOAT8, GX_INT4, &r) == GX_ERR_INT4_RANGE, "NaN::int4");
+	r = R(NAN);
+	CHECK(cast(GX_FLOAT4, GX_INT8, &r) == GX_ERR_INT8_RANGE, "NaN::float4::int8");
+	r = R(INFINITY);
+	CHECK(cast(GX_FLOAT8, GX_INT2, &r) == GX_ERR_INT2_RANGE, "inf::int2");
+	r = R(3e9);
+	CHECK(cast(GX_FLOAT4, GX_INT4, &r) == GX_ERR_INT4_RANGE, "3e9::float4::int4");
+	r = R(2147483648.0);		/* exactly 2^31 as float4 */
+	CHECK(cast(GX_FLOAT4, GX_INT4, &r) == GX_ERR_INT4_RANGE, "2^31::float4::int4");
+
+	/* int -> int */
+	r = RI(40000);
+	CHECK(cast(GX_INT4, GX_INT2, &r) == GX_ERR_INT2_RANGE, "40000::int2");
+	r = RI(-32768);
+	CHECK(cast(GX_INT4, GX_INT2, &r) == 0 && r.v.i == -32768, "-32768::int2");
+	r = RI(2147483648LL);
+	CHECK(cast(GX_INT8, GX_INT4, &r) == GX_ERR_INT4_RANGE, "2^31::int4");
+	r = RI(-5);
+	CHECK(cast(GX_INT2, GX_INT8, &r) == 0 && r.v.i == -5, "int2 -> int8");
+
+	/* int -> float */
+	r = RI(16777217);
+	CHECK(cast(GX_INT4, GX_FLOAT4, &r) == 0 && r.v.d == 16777216.0, "16777217::float4 rounds");
+	r = RI(16777217);
+	CHECK(cast(GX_INT4, GX_FLOAT8, &r) == 0 && r.v.d == 16777217.0, "16777217::float8 exact");
+	r = RI(9007199254740993LL);
+	CHECK(cast(GX_INT8, GX_FLOAT8, &r) == 0 && r.v.d == 9007199254740992.0, "2^53+1::float8");
+
+	/* float8 -> float4 */
+	r = R(1e300);
+	CHECK(cast(GX_FLOAT8, GX_FLOAT4, &r) == GX_ERR_FLOAT_OVERFLOW, "1e300::float4");
+	r = R(1e-300);
+	CHECK(cast(GX_FLOAT8, GX_FLOAT4, &r) == GX_ERR_FLOAT_UNDERFLOW, "1e-300::float4");
+	r = R(INFINITY);
+	CHECK(cast(GX_FLOAT8, GX_FLOAT4, &r) == 0 && isinf(r.v.d), "inf::float4");
+	r = R(NAN);
+	CHECK(cast(GX_FLOAT8, GX_FLOAT4, &r) == 0 && isnan(r.v.d), "NaN::float4");
+	r = R(0.1);
+	CHECK(cast(GX_FLOAT8, GX_FLOAT4, &r) == 0 && r.v.d == (double) 0.1f, "0.1::float4");
+	r = R(0.1f);
+	CHECK(cast(GX_FLOAT4, GX_FLOAT8, &r) == 0 && r.v.d == (double) 0.1f, "float4 -> float8 exact");
+}
+
+/* ---------------------------------------------------------------------- */
+/* whole programs on one row                                              */
+/* ---------------------------------------------------------------------- */
+
+/* run program on row; returns pass, *err gets the error */
+static int
+eval(gx_chunk *c, uint32_t row, int *err)
+{
+	return gx_eval_row(c, row, err);
+}
+
+static void
+test_programs(void)
+{
+	int			err;
+
+	/* NEG */
+	{
+		ChunkBuilder b;
+		int			ci = b.add_int_col(GX_INT4, {-2147483647 - 1, 5});
+		int			cs = b.add_int_col(GX_INT2, {-32768, 5});
+		int			cl = b.add_int_col(GX_INT8, {std::numeric_limits<int64_t>::min(), 5});
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ci);
+		b.emit(GX_OP_NEG, GX_INT4, 1, 0);
+		gx_chunk   *c = b.build();
+
+		CHECK(!eval(c, 0, &err) && err == GX_ERR_INT4_RANGE, "-(int4 min)");
+		CHECK(eval(c, 1, &err) && err == 0, "-(5)");
+		c->code[0].arg = cs;
+		c->code[1].type = GX_INT2;
+		CHECK(!eval(c, 0, &err) && err == GX_ERR_INT2_RANGE, "-(int2 min)");
+		c->code[0].arg = cl;
+		c->code[1].type = GX_INT8;
+		CHECK(!eval(c, 0, &err) && err == GX_ERR_INT8_RANGE, "-(int8 min)");
+	}
+
+	/* NaN comparisons through the program, float8 column vs constants */
+	{
+		ChunkBuilder b;
+		int			cf = b.add_float_col(GX_FLOAT8, {NAN, 1.0, INFINITY});
+		int			k = b.kfloat(GX_FLOAT8, 1e308);
+		int			kn = b.kfloat(GX_FLOAT8, NAN);
+
+		b.emit(GX_OP_LDCOL, GX_FLOAT8, 0, 0, 0, cf);
+		b.emit(GX_OP_LDCONST, GX_FLOAT8, 1, 0, 0, k);
+		b.emit(GX_OP_GT, GX_FLOAT8, 2, 0, 1);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+		gx_chunk   *c = b.build();
+
+		CHECK(eval(c, 0, &err) && err == 0, "NaN > 1e308");
+		CHECK(!eval(c, 1, &err) && err == 0, "1 > 1e308 false");
+		CHECK(eval(c, 2, &err), "inf > 1e308");
+		c->code[1].arg = kn;
+		c->code[2].op = GX_OP_EQ;
+		CHECK(eval(c, 0, &err), "NaN = NaN");
+		CHECK(!eval(c, 1, &err), "1 = NaN false");
+		c->code[2].op = GX_OP_LT;
+		CHECK(eval(c, 2, &err), "inf < NaN");
+		CHECK(!eval(c, 0, &err), "NaN < NaN false");
+		c->code[2].op = GX_OP_NE;
+		CHECK(!eval(c, 0, &err), "NaN <> NaN false");
+		c->code[2].op = GX_OP_GE;
+		CHECK(eval(c, 0, &err), "NaN >= NaN");
+	}
+
+	/* float4 column compared to a float8 constant, arithmetic errors abort */
+	{
+		ChunkBuilder b;
+		int			cf = b.add_float_col(GX_FLOAT4, {1.5, 3e38, 0.0});
+		int			k10 = b.kfloat(GX_FLOAT4, 10.0);
+		int			k0 = b.kfloat(GX_FLOAT4, 0.0);
+
+		b.emit(GX_OP_LDCOL, GX_FLOAT4, 0, 0, 0, cf);
+		b.emit(GX_OP_LDCONST, GX_FLOAT4, 1, 0, 0, k10);
+		b.emit(GX_OP_MUL, GX_FLOAT4, 2, 0, 1);
+		b.emit(GX_OP_LDCONST, GX_FLOAT4, 3, 0, 0, k0);
+		b.emit(GX_OP_GT, GX_FLOAT4, 4, 2, 3);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 4);
+		gx_chunk   *c = b.build();
+
+		CHECK(eval(c, 0, &err) && err == 0, "1.5*10 > 0");
+		CHECK(!eval(c, 1, &err) && err == GX_ERR_FLOAT_OVERFLOW, "3e38*10 overflows float4");
+		CHECK(!eval(c, 2, &err) && err == 0, "0*10 > 0 false");
+	}
+
+	/* strict operators with NULL, QUAL rejects NULL */
+	{
+		ChunkBuilder b;
+		int			ci = b.add_int_col(GX_INT4, {1, 0}, {0, 1});
+		int			k0 = b.kint(GX_INT4, 0);
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ci);
+		b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, k0);
+		b.emit(GX_OP_DIV, GX_INT4, 2, 1, 0);	/* 0 / col: col NULL -> NULL */
+		b.emit(GX_OP_EQ, GX_INT4, 3, 2, 1);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 3);
+		gx_chunk   *c = b.build();
+
+		CHECK(eval(c, 0, &err) && err == 0, "0/1 = 0");
+		CHECK(!eval(c, 1, &err) && err == 0, "0/NULL = 0 is NULL: rejected, no error");
+		c->code[2].a = 0;
+		c->code[2].b = 1;		/* col / 0 */
+		CHECK(!eval(c, 0, &err) && err == GX_ERR_DIV_ZERO, "1/0 raises");
+		CHECK(!eval(c, 1, &err) && err == 0, "NULL/0 is NULL, no error");
+
+		/* NULL constant */
+		ChunkBuilder b2;
+		int			c2 = b2.add_int_col(GX_INT4, {1});
+		int			kn = b2.kint(GX_INT4, 0, 1);
+
+		b2.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, c2);
+		b2.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, kn);
+		b2.emit(GX_OP_LT, GX_INT4, 2, 1, 0);
+		b2.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+		gx_chunk   *cc = b2.build();
+
+		CHECK(!eval(cc, 0, &err) && err == 0, "NULL < 1 rejected");
+		cc->code[2].op = GX_OP_ISNULL;
+		CHECK(eval(cc, 0, &err), "NULL IS NULL");
+	}
+
+	/* casts in a program */
+	{
+		ChunkBuilder b;
+		int			cf = b.add_float_col(GX_FLOAT8, {2.5, 3.5, 3e9});
+		int			k2 = b.kint(GX_INT4, 2);
+
+		b.emit(GX_OP_LDCOL, GX_FLOAT8, 0, 0, 0, cf);
+		b.emit(GX_OP_CAST, GX_INT4, 1, 0, 0, GX_FLOAT8);
+		b.emit(GX_OP_LDCONST, GX_INT4, 2, 0, 0, k2);
+		b.emit(GX_OP_EQ, GX_INT4, 3, 1, 2);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 3);
+		gx_chunk   *c = b.build();
+
+		CHECK(eval(c, 0, &err), "2.5::int4 = 2");
+		CHECK(!eval(c, 1, &err) && err == 0, "3.5::int4 <> 2");
+		CHECK(!eval(c, 2, &err) && err == GX_ERR_INT4_RANGE, "3e9::int4 raises");
+	}
+}
+
+/* three-valued logic over all (T, F, NULL) pairs */
+enum tv
+{
+	TV_F = 0, TV_T = 1, TV_N = 2
+};
+
+static tv
+and3(tv a, tv b)
+{
+	if (a == TV_F || b == TV_F)
+		return TV_F;
+	if (a == TV_N || b == TV_N)
+		return TV_N;
+	return TV_T;
+}
+
+static tv
+or3(tv a, tv b)
+{
+	if (a == TV_T || b == TV_T)
+		return TV_T;
+	if (a == TV_N || b == TV_N)
+		return TV_N;
+	return TV_F;
+}
+
+static tv
+not3(tv a)
+{
+	return a == TV_N ? TV_N : (a == TV_T ? TV_F : TV_T);
+}
+
+static void
+test_logic(void)
+{
+	ChunkBuilder b;
+	std::vector<int64_t> va, vb, vc;
+	std::vector<uint8_t> na, nb, nc;
+	std::vector<tv> ta, tb, tc;
+
+	for (int x = 0; x < 3; x++)
+		for (int y = 0; y < 3; y++)
+			for (int z = 0; z < 3; z++)
+			{
+				ta.push_back((tv) x);
+				tb.push_back((tv) y);
+				tc.push_back((tv) z);
+				va.push_back(x == TV_T);
+				vb.push_back(y == TV_T);
+				vc.push_back(z == TV_T);
+				na.push_back(x == TV_N);
+				nb.push_back(y == TV_N);
+				nc.push_back(z == TV_N);
+			}
+	int			ca = b.add_int_col(GX_BOOL, va, na);
+	int			cb = b.add_int_col(GX_BOOL, vb, nb);
+	int			cc = b.add_int_col(GX_BOOL, vc, nc);
+
+	/*
+	 * r5 = (a AND b AND c); r6 = (a OR b OR c); r7 = NOT a; then a test
+	 * op (r8) on the register picked, QUAL r8.
+	 */
+	b.emit(GX_OP_LDCOL, GX_BOOL, 0, 0, 0, ca);	/* 0 */
+	b.emit(GX_OP_LDCOL, GX_BOOL, 1, 0, 0, cb);	/* 1 */
+	b.emit(GX_OP_LDCOL, GX_BOOL, 2, 0, 0, cc);	/* 2 */
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 5, 0, 0, 1);	/* 3 */
+	b.emit(GX_OP_ANDSTEP, GX_BOOL, 5, 0, 0, 0, 7);	/* 4 */
+	b.emit(GX_OP_ANDSTEP, GX_BOOL, 5, 1, 0, 0, 7);	/* 5 */
+	b.emit(GX_OP_ANDSTEP, GX_BOOL, 5, 2, 0, 0, 7);	/* 6 */
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 6, 0, 0, 0);	/* 7 */
+	b.emit(GX_OP_ORSTEP, GX_BOOL, 6, 0, 0, 0, 11);	/* 8 */
+	b.emit(GX_OP_ORSTEP, GX_BOOL, 6, 1, 0, 0, 11);	/* 9 */
+	b.emit(GX_OP_ORSTEP, GX_BOOL, 6, 2, 0, 0, 11);	/* 10 */
+	b.emit(GX_OP_NOT, GX_BOOL, 7, 0);	/* 11 */
+	b.emit(GX_OP_ISTRUE, GX_BOOL, 8, 5);	/* 12: op and source patched */
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 8);	/* 13 */
+	gx_chunk   *c = b.build();
+
+	const int	tests[] = {GX_OP_ISTRUE, GX_OP_ISNOTTRUE, GX_OP_ISFALSE, GX_OP_ISNOTFALSE,
+	GX_OP_ISNULL, GX_OP_ISNOTNULL};
+	const char *names[] = {"AND", "OR", "NOT"};
+
+	for (int which = 0; which < 3; which++)
+	{
+		c->code[12].a = 5 + which;
+		for (int ti = 0; ti < 6; ti++)
+		{
+			c->code[12].op = tests[ti];
+			for (uint32_t row = 0; row < c->nrows; row++)
+			{
+				tv			e = which == 0 ? and3(and3(ta[row], tb[row]), tc[row]) :
+					which == 1 ? or3(or3(ta[row], tb[row]), tc[row]) : not3(ta[row]);
+				int			want;
+
+				switch (tests[ti])
+				{
+					case GX_OP_ISTRUE:
+						want = e == TV_T;
+						break;
+					case GX_OP_ISNOTTRUE:
+						want = e != TV_T;
+						break;
+					case GX_OP_ISFALSE:
+						want = e == TV_F;
+						break;
+					case GX_OP_ISNOTFALSE:
+						want = e != TV_F;
+						break;
+					case GX_OP_ISNULL:
+						want = e == TV_N;
+						break;
+					default:
+						want = e != TV_N;
+						break;
+				}
+				int			err;
+				int			got = eval(c, row, &err);
+
+				CHECK(got == want && err == 0, "%s test op %d row %u (a=%d b=%d c=%d): got %d want %d",
+					  names[which], tests[ti], row, ta[row], tb[row], tc[row], got, want);
+			}
+		}
+	}
+
+	/* QUAL directly on the AND / OR result: only TRUE passes */
+	c->ninstr = 14;
+	c->code[12].op = GX_OP_SETBOOL;		/* harmless filler */
+	c->code[12].dst = 9;
+	c->code[12].arg = 1;
+	for (int which = 0; which < 3; which++)
+	{
+		c->code[13].a = 5 + which;
+		for (uint32_t row = 0; row < c->nrows; row++)
+		{
+			tv			e = which == 0 ? and3(and3(ta[row], tb[row]), tc[row]) :
+				which == 1 ? or3(or3(ta[row], tb[row]), tc[row]) : not3(ta[row]);
+			int			err;
+
+			CHECK(eval(c, row, &err) == (e == TV_T), "QUAL %s row %u", names[which], row);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* gx_cpu_run_chunk result layout                                         */
+/* ---------------------------------------------------------------------- */
+
+static std::vector<uint32_t>
+concat_sel(gx_chunk *c, bool *layout_ok)
+{
+	gx_result  *res = gx_chunk_result(c);
+	uint32_t   *seg_off = gx_result_seg_off(res);
+	uint32_t   *seg_cnt = gx_result_seg_cnt(res);
+	uint32_t   *sel = gx_result_sel(res);
+	std::vector<uint32_t> out;
+	std::vector<uint8_t> covered(res->nsel + 1, 0);
+	bool		ok = res->ntiles == gx_ntiles(c->nrows);
+	uint64_t	total = 0;
+
+	for (uint32_t t = 0; ok && t < res->ntiles; t++)
+	{
+		if ((uint64_t) seg_off[t] + seg_cnt[t] > res->nsel || seg_cnt[t] > GX_TILE_ROWS)
+		{
+			ok = false;
+			break;
+		}
+		total += seg_cnt[t];
+		for (uint32_t i = 0; i < seg_cnt[t]; i++)
+		{
+			uint32_t	row = sel[seg_off[t] + i];
+
+			if (covered[seg_off[t] + i])
+				ok = false;
+			covered[seg_off[t] + i] = 1;
+			if (row / GX_TILE_ROWS != t)
+				ok = false;
+			out.push_back(row);
+		}
+	}
+	if (total != res->nsel)
+		ok = false;
+	*layout_ok = ok;
+	return out;
+}
+
+static void
+test_cpu_layout(void)
+{
+	const uint32_t N = 100000;
+	std::mt19937_64 rng(12345);
+	std::vector<int64_t> a(N);
+	std::vector<double> f(N);
+	std::vector<uint8_t> fnull(N), anull(N);
+
+	for (uint32_t i = 0; i < N; i++)
+	{
+		a[i] = (int64_t) (rng() % 200) - 100;
+		f[i] = (double) (rng() % 1000000) / 1e6;
+		fnull[i] = rng() % 10 == 0;
+		anull[i] = rng() % 17 == 0;
+	}
+
+	/* a < 50 AND (f > 0.5 OR f IS NULL) */
+	ChunkBuilder b;
+	int			ca = b.add_int_col(GX_INT4, a, anull);
+	int			cf = b.add_float_col(GX_FLOAT8, f, fnull);
+	int			k50 = b.kint(GX_INT4, 50);
+	int			kh = b.kfloat(GX_FLOAT8, 0.5);
+
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);	/* 0 acc and */
+	b.emit(GX_OP_LDCOL, GX_INT4, 1, 0, 0, ca);	/* 1 */
+	b.emit(GX_OP_LDCONST, GX_INT4, 2, 0, 0, k50);	/* 2 */
+	b.emit(GX_OP_LT, GX_INT4, 3, 1, 2);	/* 3 */
+	b.emit(GX_OP_ANDSTEP, GX_BOOL, 0, 3, 0, 0, 13);	/* 4 */
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 4, 0, 0, 0);	/* 5 acc or */
+	b.emit(GX_OP_LDCOL, GX_FLOAT8, 5, 0, 0, cf);	/* 6 */
+	b.emit(GX_OP_LDCONST, GX_FLOAT8, 6, 0, 0, kh);	/* 7 */
+	b.emit(GX_OP_GT, GX_FLOAT8, 7, 5, 6);	/* 8 */
+	b.emit(GX_OP_ORSTEP, GX_BOOL, 4, 7, 0, 0, 12);	/* 9 */
+	b.emit(GX_OP_ISNULL, GX_BOOL, 8, 5);	/* 10 */
+	b.emit(GX_OP_ORSTEP, GX_BOOL, 4, 8, 0, 0, 12);	/* 11 */
+	b.emit(GX_OP_ANDSTEP, GX_BOOL, 0, 4, 0, 0, 13);	/* 12 */
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);	/* 13 */
+
+	std::vector<uint32_t> want;
+
+	for (uint32_t i = 0; i < N; i++)
+		if (!anull[i] && a[i] < 50 && (fnull[i] || f[i] > 0.5))
+			want.push_back(i);
+
+	for (int nthreads : {1, 4})
+	{
+		gx_chunk   *c = b.build();
+		gx_result  *res = gx_chunk_result(c);
+
+		CHECK(gx_cpu_run_chunk(c, nthreads) == GX_OK, "run_chunk ok");
+		CHECK(res->error == GX_NO_ERROR, "no error (%d threads)", nthreads);
+		CHECK(res->nsel == want.size(), "nsel %u want %zu (%d threads)", res->nsel, want.size(), nthreads);
+		bool		ok;
+		std::vector<uint32_t> got = concat_sel(c, &ok);
+
+		CHECK(ok, "segment layout (%d threads)", nthreads);
+		CHECK(got == want, "selection in row order (%d threads)", nthreads);
+		if (nthreads == 1)
+		{
+			/* one thread: tiles in order, so sel itself is sorted */
+			uint32_t   *sel = gx_result_sel(res);
+
+			CHECK(std::vector<uint32_t>(sel, sel + res->nsel) == want, "1 thread: dense sel");
+		}
+	}
+
+	/* errors: 1000 / b where b has zeros at a few rows; error = min row */
+	{
+		std::vector<int64_t> d(N);
+
+		for (uint32_t i = 0; i < N; i++)
+			d[i] = (int64_t) (rng() % 1000) + 1;
+		const uint32_t zeros[] = {98765, 4321, 77777, 4400};
+
+		for (uint32_t z : zeros)
+			d[z] = 0;
+		std::vector<uint8_t> dnull(N, 0);
+
+		dnull[100] = 1;			/* a NULL divisor raises nothing */
+		ChunkBuilder b2;
+		int			cd = b2.add_int_col(GX_INT8, d, dnull);
+		int			k1000 = b2.kint(GX_INT8, 1000);
+		int			k10 = b2.kint(GX_INT8, 10);
+
+		b2.emit(GX_OP_LDCONST, GX_INT8, 0, 0, 0, k1000);
+		b2.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, cd);
+		b2.emit(GX_OP_DIV, GX_INT8, 2, 0, 1);
+		b2.emit(GX_OP_LDCONST, GX_INT8, 3, 0, 0, k10);
+		b2.emit(GX_OP_GT, GX_INT8, 4, 2, 3);
+		b2.emit(GX_OP_QUAL, GX_BOOL, 0, 4);
+
+		for (int nthreads : {1, 4})
+		{
+			gx_chunk   *c = b2.build();
+			gx_result  *res = gx_chunk_result(c);
+
+			CHECK(gx_cpu_run_chunk(c, nthreads) == GX_OK, "run_chunk ok");
+			CHECK(res->error == (((uint64_t) 4321 << 8) | GX_ERR_DIV_ZERO),
+				  "error word %llx (%d threads)", (unsigned long long) res->error, nthreads);
+			bool		ok;
+			std::vector<uint32_t> got = concat_sel(c, &ok);
+
+			CHECK(ok, "error run: segment layout (%d threads)", nthreads);
+			/* the erroring tile keeps only rows before the error */
+			uint32_t	et = 4321 / GX_TILE_ROWS;
+			bool		tile_ok = true;
+
+			for (uint32_t r : got)
+				if (r / GX_TILE_ROWS == et && r >= 4321)
+					tile_ok = false;
+			CHECK(tile_ok, "no row after the error selected in its tile");
+			size_t		before = 0;
+
+			for (uint32_t r : got)
+				if (r < 4321)
+					before++;
+			size_t		want_before = 0;
+
+			for (uint32_t i = 0; i < 4321; i++)
+				if (!dnull[i] && 1000 / d[i] > 10)
+					want_before++;
+			CHECK(before == want_before, "rows before the error all selected");
+		}
+	}
+
+	/* empty chunk */
+	{
+		ChunkBuilder b3;
+
+		b3.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);
+		b3.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b3.build();
+
+		CHECK(gx_cpu_run_chunk(c, 4) == GX_OK && gx_chunk_result(c)->nsel == 0 &&
+			  gx_chunk_result(c)->ntiles == 0 && gx_chunk_result(c)->error == GX_NO_ERROR,
+			  "empty chunk");
+		c->magic = 0;
+		CHECK(gx_cpu_run_chunk(c, 1) == GX_INVALID, "bad magic rejected");
+	}
+}
+
+int
+main(void)
+{
+	test_int_arith();
+	test_float_arith();
+	test_float_cmp();
+	test_casts();
+	test_programs();
+	test_logic();
+	test_cpu_layout();
+	printf("test_interp: %d passed, %d failed\n", n_passed, n_failed);
+	return n_failed == 0 ? 0 : 1;
+}

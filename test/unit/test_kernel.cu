@@ -1,0 +1,749 @@
+/*
+ * test_kernel.cu - compares the GPU device (gx_gpu.cu) with the CPU device
+ * (gx_cpu.cpp) on random programs and chunks, and measures the filter
+ * kernel's memory bandwidth against a device-to-device copy and a plain
+ * read kernel.  Built with nvcc:  make test/unit/test_kernel
+ * Without a GPU it prints "test_kernel: skipped (no GPU)" and exits 0.
+ */
+#include "gx_api.h"
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <limits>
+#include <random>
+#include <vector>
+
+static int n_passed = 0;
+static int n_failed = 0;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) \
+			n_passed++; \
+		else \
+		{ \
+			n_failed++; \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__); \
+			fprintf(stderr, "\n"); \
+		} \
+	} while (0)
+
+/* ---- chunk builder (same layout code as test_interp.cpp) ---- */
+static int
+type_width(int t)
+{
+	switch (t)
+	{
+		case GX_BOOL:
+			return 1;
+		case GX_INT2:
+			return 2;
+		case GX_INT4:
+		case GX_FLOAT4:
+			return 4;
+		default:
+			return 8;
+	}
+}
+
+struct TestCol
+{
+	int			type;
+	std::vector<int64_t> iv;	/* integer / bool values */
+	std::vector<double> dv;		/* float values */
+	std::vector<uint8_t> isnull;
+};
+
+struct ChunkBuilder
+{
+	uint32_t	nrows = 0;
+	std::vector<TestCol> cols;
+	std::vector<gx_const> consts;
+	std::vector<gx_instr> code;
+	uint32_t	nregs = 0;
+	void	   *mem = nullptr;
+
+	~ChunkBuilder()
+	{
+		free(mem);
+	}
+
+	int			add_int_col(int type, const std::vector<int64_t> &v,
+							const std::vector<uint8_t> &nulls = {})
+	{
+		TestCol		c;
+
+		c.type = type;
+		c.iv = v;
+		c.isnull = nulls;
+		cols.push_back(c);
+		if (nrows < v.size())
+			nrows = v.size();
+		return (int) cols.size() - 1;
+	}
+	int			add_float_col(int type, const std::vector<double> &v,
+							  const std::vector<uint8_t> &nulls = {})
+	{
+		TestCol		c;
+
+		c.type = type;
+		c.dv = v;
+		c.isnull = nulls;
+		cols.push_back(c);
+		if (nrows < v.size())
+			nrows = v.size();
+		return (int) cols.size() - 1;
+	}
+	int			kint(int type, int64_t v, int isnull = 0)
+	{
+		gx_const	k;
+
+		memset(&k, 0, sizeof(k));
+		k.v.i = v;
+		k.type = type;
+		k.isnull = isnull;
+		consts.push_back(k);
+		return (int) consts.size() - 1;
+	}
+	int			kfloat(int type, double v, int isnull = 0)
+	{
+		gx_const	k;
+
+		memset(&k, 0, sizeof(k));
+		k.v.d = type == GX_FLOAT4 ? (double) (float) v : v;
+		k.type = type;
+		k.isnull = isnull;
+		consts.push_back(k);
+		return (int) consts.size() - 1;
+	}
+	int			emit(int op, int type, int dst, int a = 0, int b = 0, int arg = 0, int jump = 0)
+	{
+		gx_instr	in;
+
+		memset(&in, 0, sizeof(in));
+		in.op = op;
+		in.type = type;
+		in.dst = dst;
+		in.a = a;
+		in.b = b;
+		in.arg = arg;
+		in.jump = jump;
+		code.push_back(in);
+		if ((uint32_t) dst + 1 > nregs)
+			nregs = dst + 1;
+		return (int) code.size() - 1;
+	}
+
+	/* lay out header, columns (+ null bitmaps) and the result area */
+	gx_chunk   *build()
+	{
+		uint64_t	off = GX_ALIGN_UP(sizeof(gx_chunk));
+		std::vector<uint64_t> voff(cols.size()), noff(cols.size());
+
+		for (size_t i = 0; i < cols.size(); i++)
+		{
+			voff[i] = off;
+			off += GX_ALIGN_UP((uint64_t) nrows * type_width(cols[i].type));
+			bool		hasnull = false;
+
+			for (uint8_t n : cols[i].isnull)
+				hasnull |= n != 0;
+			if (hasnull)
+			{
+				noff[i] = off;
+				off += GX_ALIGN_UP(((uint64_t) nrows + 7) / 8);
+			}
+			else
+				noff[i] = 0;
+		}
+		uint64_t	input_bytes = off;
+		uint64_t	capacity = input_bytes + gx_result_bytes(nrows);
+
+		free(mem);
+		mem = aligned_alloc(4096, GX_ALIGN_UP(capacity) + 4096 - (GX_ALIGN_UP(capacity) % 4096));
+		memset(mem, 0, capacity);
+		gx_chunk   *c = (gx_chunk *) mem;
+
+		c->magic = GX_CHUNK_MAGIC;
+		c->nrows = nrows;
+		c->ncols = cols.size();
+		c->ninstr = code.size();
+		c->nconsts = consts.size();
+		c->nregs = nregs;
+		c->input_bytes = input_bytes;
+		c->result_off = input_bytes;
+		c->capacity = capacity;
+		for (size_t i = 0; i < cols.size(); i++)
+		{
+			const TestCol &tc = cols[i];
+			char	   *base = (char *) c + voff[i];
+
+			c->cols[i].values_off = voff[i];
+			c->cols[i].nulls_off = noff[i];
+			c->cols[i].type = tc.type;
+			c->cols[i].width = type_width(tc.type);
+			for (uint32_t r = 0; r < nrows; r++)
+			{
+				switch (tc.type)
+				{
+					case GX_BOOL:
+						((uint8_t *) base)[r] = r < tc.iv.size() ? tc.iv[r] != 0 : 0;
+						break;
+					case GX_INT2:
+						((int16_t *) base)[r] = r < tc.iv.size() ? (int16_t) tc.iv[r] : 0;
+						break;
+					case GX_INT4:
+						((int32_t *) base)[r] = r < tc.iv.size() ? (int32_t) tc.iv[r] : 0;
+						break;
+					case GX_INT8:
+						((int64_t *) base)[r] = r < tc.iv.size() ? tc.iv[r] : 0;
+						break;
+					case GX_FLOAT4:
+						((float *) base)[r] = r < tc.dv.size() ? (float) tc.dv[r] : 0;
+						break;
+					default:
+						((double *) base)[r] = r < tc.dv.size() ? tc.dv[r] : 0;
+						break;
+				}
+				if (noff[i] && r < tc.isnull.size() && tc.isnull[r])
+					((uint8_t *) c + noff[i])[r >> 3] |= (uint8_t) (1u << (r & 7));
+			}
+		}
+		for (size_t i = 0; i < consts.size(); i++)
+			c->consts[i] = consts[i];
+		for (size_t i = 0; i < code.size(); i++)
+			c->code[i] = code[i];
+		return c;
+	}
+};
+
+/* ---------------------------------------------------------------------- */
+/* random programs                                                        */
+/* ---------------------------------------------------------------------- */
+
+static const int num_types[] = {GX_INT2, GX_INT4, GX_INT8, GX_FLOAT4, GX_FLOAT8};
+
+struct ProgGen
+{
+	ChunkBuilder &b;
+	std::mt19937_64 &rng;
+	int			colof[GX_NTYPES];	/* column index per type */
+	int			nextreg = 0;
+
+	ProgGen(ChunkBuilder &b_, std::mt19937_64 &rng_) : b(b_), rng(rng_) {}
+
+	double		u()
+	{
+		return (double) (rng() >> 11) / 9007199254740992.0;
+	}
+	int			reg()
+	{
+		return nextreg++ % GX_MAX_REGS;
+	}
+	int			constant(int t)
+	{
+		switch (t)
+		{
+			case GX_INT2:
+				return b.kint(t, (int64_t) (rng() % 201) - 100, u() < 0.03);
+			case GX_INT4:
+				return b.kint(t, (int64_t) (rng() % 20001) - 10000, u() < 0.03);
+			case GX_INT8:
+				return b.kint(t, u() < 0.05 ? std::numeric_limits<int64_t>::max() / 3 :
+							  (int64_t) (rng() % 2000001) - 1000000, u() < 0.03);
+			default:
+				{
+					double		v = (u() - 0.5) * 2000.0;
+
+					if (u() < 0.05)
+						v = u() < 0.5 ? 1e30 : NAN;
+					return b.kfloat(t, v, u() < 0.03);
+				}
+		}
+	}
+	int			num(int t, int depth)
+	{
+		double		r = u();
+
+		if (depth <= 0 || r < 0.4)
+		{
+			int			d = reg();
+
+			if (u() < 0.6)
+				b.emit(GX_OP_LDCOL, t, d, 0, 0, colof[t]);
+			else
+				b.emit(GX_OP_LDCONST, t, d, 0, 0, constant(t));
+			return d;
+		}
+		if (r < 0.85)
+		{
+			int			nops = t <= GX_INT8 ? 5 : 4;
+			int			op = GX_OP_ADD + (int) (rng() % nops);
+			int			x = num(t, depth - 1);
+			int			y = num(t, depth - 1);
+			int			d = reg();
+
+			b.emit(op, t, d, x, y);
+			return d;
+		}
+		if (r < 0.9)
+		{
+			int			x = num(t, depth - 1);
+			int			d = reg();
+
+			b.emit(GX_OP_NEG, t, d, x);
+			return d;
+		}
+		int			s = num_types[rng() % 5];
+		int			x = num(s, depth - 1);
+		int			d = reg();
+
+		b.emit(GX_OP_CAST, t, d, x, 0, s);
+		return d;
+	}
+	int			boolean(int depth)
+	{
+		double		r = u();
+
+		if (depth <= 0 || r < 0.45)
+		{
+			if (u() < 0.1)
+			{
+				int			d = reg();
+
+				b.emit(GX_OP_LDCOL, GX_BOOL, d, 0, 0, colof[GX_BOOL]);
+				return d;
+			}
+			int			t = num_types[rng() % 5];
+			int			x = num(t, depth - 1);
+			int			y = num(t, depth - 1);
+			int			d = reg();
+
+			b.emit(GX_OP_EQ + (int) (rng() % 6), t, d, x, y);
+			return d;
+		}
+		if (r < 0.8)
+		{
+			bool		isand = u() < 0.5;
+			int			acc = reg();
+			int			narms = 2 + (int) (rng() % 2);
+			std::vector<int> steps;
+
+			b.emit(GX_OP_SETBOOL, GX_BOOL, acc, 0, 0, isand ? 1 : 0);
+			for (int i = 0; i < narms; i++)
+			{
+				int			x = boolean(depth - 1);
+
+				steps.push_back(b.emit(isand ? GX_OP_ANDSTEP : GX_OP_ORSTEP, GX_BOOL, acc, x));
+			}
+			for (int s : steps)
+				b.code[s].jump = (int16_t) b.code.size();
+			return acc;
+		}
+		int			x = boolean(depth - 1);
+		int			d = reg();
+		static const int unops[] = {GX_OP_NOT, GX_OP_ISNULL, GX_OP_ISNOTNULL, GX_OP_ISTRUE,
+		GX_OP_ISNOTTRUE, GX_OP_ISFALSE, GX_OP_ISNOTFALSE};
+
+		b.emit(unops[rng() % 7], GX_BOOL, d, x);
+		return d;
+	}
+};
+
+/* fill b with random columns of every type, nrows rows */
+static void
+random_columns(ChunkBuilder &b, ProgGen &g, std::mt19937_64 &rng, uint32_t nrows)
+{
+	bool		nonzero = g.u() < 0.7;	/* mostly avoid division by zero */
+	bool		hasnull = g.u() < 0.7;
+	double		nullfrac = g.u() * 0.3;
+
+	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	{
+		std::vector<int64_t> iv;
+		std::vector<double> dv;
+		std::vector<uint8_t> nl;
+
+		for (uint32_t i = 0; i < nrows; i++)
+		{
+			nl.push_back(hasnull && g.u() < nullfrac);
+			switch (t)
+			{
+				case GX_BOOL:
+					iv.push_back(rng() & 1);
+					break;
+				case GX_INT2:
+				case GX_INT4:
+				case GX_INT8:
+					{
+						int64_t		range = t == GX_INT2 ? 150 : t == GX_INT4 ? 40000 : 3000000;
+						int64_t		v = (int64_t) (rng() % (2 * range + 1)) - range;
+
+						if (nonzero && v == 0)
+							v = 1;
+						if (t == GX_INT8 && g.u() < 0.0005)
+							v = std::numeric_limits<int64_t>::min() + 5;
+						iv.push_back(v);
+					}
+					break;
+				default:
+					{
+						double		v = (g.u() - 0.5) * 2000.0;
+						double		x = g.u();
+
+						if (x < 0.001)
+							v = NAN;
+						else if (x < 0.002)
+							v = INFINITY;
+						else if (x < 0.003)
+							v = 1e-30;
+						else if (nonzero && v == 0.0)
+							v = 1.0;
+						dv.push_back(v);
+					}
+					break;
+			}
+		}
+		g.colof[t] = t <= GX_INT8 ? b.add_int_col(t, iv, nl) : b.add_float_col(t, dv, nl);
+	}
+}
+
+/* selection of a finished chunk, tile by tile; false if the layout is bad */
+static bool
+tile_selection(gx_chunk *c, std::vector<uint32_t> &out)
+{
+	gx_result  *res = gx_chunk_result(c);
+	uint32_t   *seg_off = gx_result_seg_off(res);
+	uint32_t   *seg_cnt = gx_result_seg_cnt(res);
+	uint32_t   *sel = gx_result_sel(res);
+	uint64_t	total = 0;
+
+	out.clear();
+	if (res->ntiles != gx_ntiles(c->nrows) || res->nsel > c->nrows)
+		return false;
+	for (uint32_t t = 0; t < res->ntiles; t++)
+	{
+		if ((uint64_t) seg_off[t] + seg_cnt[t] > res->nsel || seg_cnt[t] > GX_TILE_ROWS)
+			return false;
+		total += seg_cnt[t];
+		for (uint32_t i = 0; i < seg_cnt[t]; i++)
+			out.push_back(sel[seg_off[t] + i]);
+	}
+	return total == res->nsel;
+}
+
+static bool
+poll_until_done(int slot, char *err, size_t errlen)
+{
+	for (;;)
+	{
+		int			done = 0;
+		gx_status	st = gx_gpu_poll(slot, &done, err, errlen);
+
+		if (st != GX_OK)
+			return false;
+		if (done)
+			return true;
+	}
+}
+
+static void
+test_random(std::mt19937_64 &rng)
+{
+	const int	nslots = 4;
+	const size_t slot_bytes = 32u << 20;
+	char		err[512];
+	gx_gpu_info info;
+	void	   *staging = aligned_alloc(4096, nslots * slot_bytes);
+
+	memset(staging, 0, nslots * slot_bytes);
+	gx_status	st = gx_gpu_open(staging, nslots, slot_bytes, &info, err, sizeof(err));
+
+	CHECK(st == GX_OK, "gx_gpu_open: %s", err);
+	if (st != GX_OK)
+	{
+		free(staging);
+		return;
+	}
+	printf("device: %s, cc %d.%d, %d SMs, %.1f GiB, %.0f GB/s theoretical%s%s\n",
+		   info.name, info.cc_major, info.cc_minor, info.sm_count,
+		   info.total_mem / 1073741824.0, info.mem_bandwidth_gbs,
+		   err[0] ? "; " : "", err);
+
+	const uint32_t sizes[] = {1, 7, 1000, 1023, 1024, 1025, 4096, 5000, 65537, 100000, 250000};
+	int			nprog = 0,
+				nerr = 0;
+	uint64_t	total_sel = 0,
+				total_rows = 0;
+
+	for (int round = 0; round < 60; round++)
+	{
+		ChunkBuilder *bs[nslots];
+
+		for (int s = 0; s < nslots; s++)
+		{
+			ChunkBuilder *b = new ChunkBuilder();
+			ProgGen		g(*b, rng);
+			uint32_t	nrows = sizes[rng() % (sizeof(sizes) / sizeof(sizes[0]))];
+
+			random_columns(*b, g, rng, nrows);
+			for (int tries = 0;; tries++)
+			{
+				b->consts.clear();
+				b->code.clear();
+				b->nregs = 0;
+				g.nextreg = 0;
+				int			top = g.boolean(1 + (int) (rng() % 3));
+
+				b->emit(GX_OP_QUAL, GX_BOOL, 0, top);
+				if (g.nextreg < GX_MAX_REGS && b->code.size() <= GX_MAX_INSTR &&
+					b->consts.size() <= GX_MAX_CONSTS)
+					break;
+			}
+			gx_chunk   *c = b->build();
+
+			if (c->capacity > slot_bytes)
+			{
+				fprintf(stderr, "chunk too big for the slot\n");
+				exit(2);
+			}
+			memcpy((char *) staging + s * slot_bytes, c, c->capacity);
+			bs[s] = b;
+		}
+		/* all slots in flight together */
+		for (int s = 0; s < nslots; s++)
+		{
+			st = gx_gpu_submit(s, err, sizeof(err));
+			CHECK(st == GX_OK, "gx_gpu_submit(%d): %s", s, err);
+		}
+		for (int s = 0; s < nslots; s++)
+		{
+			gx_chunk   *cc = (gx_chunk *) bs[s]->mem;
+			gx_chunk   *gc = (gx_chunk *) ((char *) staging + s * slot_bytes);
+			bool		ok = poll_until_done(s, err, sizeof(err));
+
+			CHECK(ok, "gx_gpu_poll(%d): %s", s, err);
+			if (!ok)
+				continue;
+			CHECK(gx_cpu_run_chunk(cc, 1 + (int) (rng() % 4)) == GX_OK, "cpu run");
+
+			gx_result  *cr = gx_chunk_result(cc);
+			gx_result  *gr = gx_chunk_result(gc);
+			std::vector<uint32_t> csel, gsel;
+			bool		clay = tile_selection(cc, csel);
+			bool		glay = tile_selection(gc, gsel);
+
+			nprog++;
+			nerr += cr->error != GX_NO_ERROR;
+			total_sel += cr->nsel;
+			total_rows += cc->nrows;
+			CHECK(clay && glay, "round %d slot %d: layout cpu %d gpu %d", round, s, clay, glay);
+			CHECK(cr->error == gr->error, "round %d slot %d: error cpu %llx gpu %llx (nrows %u)",
+				  round, s, (unsigned long long) cr->error, (unsigned long long) gr->error, cc->nrows);
+			CHECK(cr->nsel == gr->nsel, "round %d slot %d: nsel cpu %u gpu %u (nrows %u)",
+				  round, s, cr->nsel, gr->nsel, cc->nrows);
+			CHECK(csel == gsel, "round %d slot %d: selections differ", round, s);
+			CHECK(gr->bytes_h2d == gc->input_bytes, "bytes_h2d %llu", (unsigned long long) gr->bytes_h2d);
+			CHECK(gr->bytes_d2h >= (uint64_t) gr->nsel * 4, "bytes_d2h %llu", (unsigned long long) gr->bytes_d2h);
+			CHECK(gr->kernel_ns > 0 || cc->nrows == 0, "kernel_ns set");
+			delete bs[s];
+		}
+	}
+	printf("random: %d programs (%d raised an error), %llu of %llu rows selected\n",
+		   nprog, nerr, (unsigned long long) total_sel, (unsigned long long) total_rows);
+
+	/* a malformed chunk is refused without touching the GPU */
+	{
+		gx_chunk   *c = (gx_chunk *) staging;
+
+		c->magic = 0;
+		CHECK(gx_gpu_submit(0, err, sizeof(err)) == GX_INVALID, "bad magic refused");
+		c->magic = GX_CHUNK_MAGIC;
+	}
+	gx_gpu_close();
+	free(staging);
+}
+
+/* ---------------------------------------------------------------------- */
+/* bandwidth                                                              */
+/* ---------------------------------------------------------------------- */
+
+__global__ void
+read_kernel(const int4 *p, size_t n, unsigned long long *out)
+{
+	unsigned int acc = 0;
+
+	for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
+		 i += (size_t) gridDim.x * blockDim.x)
+	{
+		int4		v = p[i];
+
+		acc += (unsigned int) (v.x ^ v.y ^ v.z ^ v.w);
+	}
+	if (acc == 0x12345678u)
+		atomicAdd(out, 1ull);
+}
+
+static void
+test_bandwidth(std::mt19937_64 &rng)
+{
+	const uint32_t nrows = 64u << 20;	/* 64M int4 = 256 MiB */
+	const uint64_t col_bytes = (uint64_t) nrows * 4;
+	uint64_t	off = GX_ALIGN_UP(sizeof(gx_chunk));
+	uint64_t	input_bytes = off + GX_ALIGN_UP(col_bytes);
+	uint64_t	capacity = input_bytes + gx_result_bytes(nrows);
+	size_t		slot_bytes = (capacity + 4095) & ~(size_t) 4095;
+	char		err[512];
+	gx_gpu_info info;
+	void	   *staging = aligned_alloc(4096, slot_bytes);
+
+	memset(staging, 0, slot_bytes);
+	gx_chunk   *c = (gx_chunk *) staging;
+	int32_t    *vals = (int32_t *) ((char *) c + off);
+
+	c->magic = GX_CHUNK_MAGIC;
+	c->nrows = nrows;
+	c->ncols = 1;
+	c->ninstr = 4;
+	c->nconsts = 1;
+	c->nregs = 3;
+	c->input_bytes = input_bytes;
+	c->result_off = input_bytes;
+	c->capacity = slot_bytes;
+	c->cols[0].values_off = off;
+	c->cols[0].nulls_off = 0;
+	c->cols[0].type = GX_INT4;
+	c->cols[0].width = 4;
+	c->consts[0].v.i = 500000;
+	c->consts[0].type = GX_INT4;
+	c->code[0] = gx_instr {GX_OP_LDCOL, GX_INT4, 0, 0, 0, 0, 0, 0};
+	c->code[1] = gx_instr {GX_OP_LDCONST, GX_INT4, 1, 0, 0, 0, 0, 0};
+	c->code[2] = gx_instr {GX_OP_LT, GX_INT4, 2, 0, 1, 0, 0, 0};
+	c->code[3] = gx_instr {GX_OP_QUAL, GX_BOOL, 0, 2, 0, 0, 0, 0};
+	uint32_t	want = 0;
+
+	for (uint32_t i = 0; i < nrows; i++)
+	{
+		vals[i] = (int32_t) (rng() % 1000000);
+		want += vals[i] < 500000;
+	}
+
+	gx_status	st = gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err));
+
+	CHECK(st == GX_OK, "gx_gpu_open (bandwidth): %s", err);
+	if (st != GX_OK)
+	{
+		free(staging);
+		return;
+	}
+	gx_result  *res = gx_chunk_result(c);
+	uint64_t	best_kernel = ~(uint64_t) 0;
+	uint64_t	h2d = 0,
+				d2h = 0;
+
+	for (int it = 0; it < 3; it++)
+	{
+		st = gx_gpu_submit(0, err, sizeof(err));
+		CHECK(st == GX_OK, "submit: %s", err);
+		CHECK(poll_until_done(0, err, sizeof(err)), "poll: %s", err);
+		CHECK(res->nsel == want && res->error == GX_NO_ERROR, "bandwidth run nsel %u want %u",
+			  res->nsel, want);
+		if (res->kernel_ns < best_kernel)
+		{
+			best_kernel = res->kernel_ns;
+			h2d = res->h2d_ns;
+			d2h = res->d2h_ns;
+		}
+	}
+	/* the tile-ordered selection must be exactly the rows below the limit */
+	{
+		std::vector<uint32_t> sel;
+		bool		ok = tile_selection(c, sel);
+		bool		match = ok && sel.size() == want;
+
+		for (size_t i = 0; match && i < sel.size(); i++)
+			match = vals[sel[i]] < 500000 && (i == 0 || sel[i] > sel[i - 1]);
+		CHECK(match, "bandwidth run selection");
+	}
+	gx_gpu_close();
+
+	/* references: D2D copy and a streaming read of the same byte count */
+	void	   *d_a = NULL,
+			   *d_b = NULL;
+	unsigned long long *d_out = NULL;
+	cudaEvent_t e0, e1;
+	float		ms_copy = 0,
+				ms_read = 0,
+				ms;
+	int			sms = info.sm_count > 0 ? info.sm_count : 1;
+
+	cudaMalloc(&d_a, col_bytes);
+	cudaMalloc(&d_b, col_bytes);
+	cudaMalloc(&d_out, sizeof(*d_out));
+	cudaMemset(d_a, 1, col_bytes);
+	cudaEventCreate(&e0);
+	cudaEventCreate(&e1);
+	for (int it = 0; it < 4; it++)
+	{
+		cudaEventRecord(e0);
+		cudaMemcpy(d_b, d_a, col_bytes, cudaMemcpyDeviceToDevice);
+		cudaEventRecord(e1);
+		cudaEventSynchronize(e1);
+		cudaEventElapsedTime(&ms, e0, e1);
+		if (it > 0 && (ms_copy == 0 || ms < ms_copy))
+			ms_copy = ms;
+		cudaEventRecord(e0);
+		read_kernel<<<sms * 8, 512>>>((const int4 *) d_a, col_bytes / 16, d_out);
+		cudaEventRecord(e1);
+		cudaEventSynchronize(e1);
+		cudaEventElapsedTime(&ms, e0, e1);
+		if (it > 0 && (ms_read == 0 || ms < ms_read))
+			ms_read = ms;
+	}
+	cudaError_t ce = cudaGetLastError();
+
+	CHECK(ce == cudaSuccess, "reference kernels: %s", cudaGetErrorString(ce));
+	cudaFree(d_a);
+	cudaFree(d_b);
+	cudaFree(d_out);
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+
+	double		kern_gbs = best_kernel ? (double) input_bytes / (double) best_kernel : 0;
+	double		copy_gbs = ms_copy > 0 ? 2.0 * col_bytes / (ms_copy * 1e6) : 0;
+	double		read_gbs = ms_read > 0 ? (double) col_bytes / (ms_read * 1e6) : 0;
+
+	printf("bandwidth: %u rows int4 (%.0f MiB), %u selected\n", nrows, col_bytes / 1048576.0, want);
+	printf("  filter kernel   %8.3f ms  %7.1f GB/s (input bytes)\n", best_kernel / 1e6, kern_gbs);
+	printf("  D2D memcpy      %8.3f ms  %7.1f GB/s (read+write)\n", ms_copy, copy_gbs);
+	printf("  read kernel     %8.3f ms  %7.1f GB/s\n", ms_read, read_gbs);
+	printf("  H2D %.3f ms (%.1f GB/s), D2H %.3f ms\n", h2d / 1e6,
+		   h2d ? (double) input_bytes / h2d : 0.0, d2h / 1e6);
+	printf("  filter / read kernel = %.2f, filter / D2D copy = %.2f, filter / theoretical = %.2f\n",
+		   read_gbs > 0 ? kern_gbs / read_gbs : 0.0, copy_gbs > 0 ? kern_gbs / copy_gbs : 0.0,
+		   info.mem_bandwidth_gbs > 0 ? kern_gbs / info.mem_bandwidth_gbs : 0.0);
+	free(staging);
+}
+
+int
+main(void)
+{
+	int			ndev = 0;
+
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0)
+	{
+		printf("test_kernel: skipped (no GPU)\n");
+		return 0;
+	}
+	std::mt19937_64 rng(20240607);
+
+	test_random(rng);
+	test_bandwidth(rng);
+	printf("test_kernel: %d passed, %d failed\n", n_passed, n_failed);
+	return n_failed == 0 ? 0 : 1;
+}
