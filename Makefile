@@ -41,7 +41,7 @@ include $(PGXS)
 
 override CXXFLAGS += -std=c++17 -fno-omit-frame-pointer -Wno-missing-field-initializers -Wno-register -Icuda
 override CPPFLAGS += -Icuda
-NVCCFLAGS ?= -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -Icuda
+NVCCFLAGS ?= -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -Icuda
 
 $(info $(GX_BUILD_MSG))
 
@@ -49,7 +49,7 @@ cuda/gx_gpu.o: cuda/gx_gpu.cu cuda/gx_eval.cuh cuda/gx_program.h cuda/gx_api.h
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 cuda/gx_cpu.o: cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_program.h cuda/gx_api.h
-	$(CXX) $(CXXFLAGS) -O2 -fPIC -Icuda -c $< -o $@
+	$(CXX) $(CXXFLAGS) -O2 -ffp-contract=off -fPIC -Icuda -c $< -o $@
 
 $(HOST_OBJS): src/gpuext.h cuda/gx_program.h cuda/gx_api.h
 
@@ -60,10 +60,10 @@ UNIT_BIN += test/unit/test_kernel
 endif
 
 test/unit/test_interp: test/unit/test_interp.cpp cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_program.h
-	$(CXX) -std=c++17 -O2 -Icuda -o $@ test/unit/test_interp.cpp cuda/gx_cpu.cpp -lpthread
+	$(CXX) -std=c++17 -O2 -ffp-contract=off -Icuda -o $@ test/unit/test_interp.cpp cuda/gx_cpu.cpp -lpthread
 
 test/unit/test_kernel: test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp cuda/gx_eval.cuh
-	$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Icuda -o $@ test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp
+	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) -Icuda -o $@ test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp
 
 unittest: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done

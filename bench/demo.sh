@@ -22,7 +22,7 @@ SHOW=(q3 q7 q9)
 
 cleanup() { gx_cluster_stop; gx_cluster_remove; }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP PIPE
 
 gx_find_pg_config || exit 1
 if [ "${DEMO_NO_BUILD:-0}" != 1 ]; then
@@ -48,10 +48,10 @@ gx_load_tablet "$DB" "$ROWS" || exit 1
 NAMES=(off cpu)
 TITLES=("gpuext off (plain PostgreSQL)" "gpuext on, CPU device")
 OPTS=("-c gpuext.enabled=off"
-      "-c gpuext.force=on -c gpuext.device=cpu")
+      "-c gpuext.force=on -c gpuext.device=cpu -c max_parallel_workers_per_gather=0")
 if [ "$NGPU" -gt 0 ]; then
     NAMES+=(gpu); TITLES+=("gpuext on, GPU device")
-    OPTS+=("-c gpuext.force=on -c gpuext.device=gpu")
+    OPTS+=("-c gpuext.force=on -c gpuext.device=gpu -c max_parallel_workers_per_gather=0")
 else
     echo
     echo "(no GPU listed by gpuext_devices(): showing plain PostgreSQL and the CPU device only)"

@@ -11,6 +11,7 @@
 #include "gx_eval.cuh"
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -71,6 +72,7 @@ gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 		gx_result  *res = gx_chunk_result(c);
 		std::atomic<uint32_t> next_tile(0), nsel(0);
 		std::atomic<uint64_t> error(GX_NO_ERROR);
+		auto		t0 = std::chrono::steady_clock::now();
 
 		res->ntiles = gx_ntiles(c->nrows);
 		if (nthreads < 1)
@@ -91,6 +93,8 @@ gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 		}
 		res->nsel = nsel.load();
 		res->error = error.load();
+		res->kernel_ns = (uint64_t) std::chrono::duration_cast<std::chrono::nanoseconds>(
+			std::chrono::steady_clock::now() - t0).count();
 		res->h2d_ns = res->d2h_ns = 0;
 		res->bytes_h2d = res->bytes_d2h = 0;
 		return GX_OK;

@@ -296,7 +296,12 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 		if (info)
 		{
 			memset(info, 0, sizeof(*info));
-			snprintf(info->name, sizeof(info->name), "%s", prop.name);
+			size_t		nlen = strnlen(prop.name, sizeof(prop.name));
+
+			if (nlen >= sizeof(info->name))
+				nlen = sizeof(info->name) - 1;
+			memcpy(info->name, prop.name, nlen);
+			info->name[nlen] = '\0';
 			info->total_mem = prop.totalGlobalMem;
 			info->cc_major = prop.major;
 			info->cc_minor = prop.minor;

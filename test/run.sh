@@ -49,7 +49,7 @@ finish() {
     fi
 }
 trap finish EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP PIPE
 
 fail_out() { # fatal step failure: count it and stop
     echo "ERROR: $*"

@@ -452,6 +452,65 @@ poll_until_done(int slot, char *err, size_t errlen)
 	}
 }
 
+/* int8 + - * and int4 / % on edge values, one row per chunk, GPU vs CPU */
+static void
+test_int_edges(void *staging, size_t slot_bytes)
+{
+	const int64_t I8MAX = std::numeric_limits<int64_t>::max();
+	const int64_t I8MIN = std::numeric_limits<int64_t>::min();
+	const int64_t edges[] = {0, 1, -1, 2, -2, 3037000499LL, -3037000499LL, 3037000500LL,
+		4294967296LL, -4294967296LL, I8MAX, I8MIN, I8MAX - 1, I8MIN + 1, I8MAX / 2,
+		I8MIN / 2, I8MAX / 2 + 1, 2147483647, -2147483648LL, 65536, -65536, 32768, 46341, -46341};
+	const int	nedge = sizeof(edges) / sizeof(edges[0]);
+	char		err[512];
+	int			mismatches = 0,
+				runs = 0;
+
+	for (int t : {GX_INT8, GX_INT4})
+		for (int op = GX_OP_ADD; op <= GX_OP_MOD; op++)
+			for (int i = 0; i < nedge; i++)
+				for (int j = 0; j < nedge; j++)
+				{
+					int64_t		x = edges[i],
+								y = edges[j];
+
+					if (t == GX_INT4 && (x != (int32_t) x || y != (int32_t) y))
+						continue;
+					ChunkBuilder b;
+					int			ca = b.add_int_col(t, {x});
+					int			cb = b.add_int_col(t, {y});
+					int			k = b.kint(t, 12345);
+
+					b.emit(GX_OP_LDCOL, t, 0, 0, 0, ca);
+					b.emit(GX_OP_LDCOL, t, 1, 0, 0, cb);
+					b.emit(op, t, 2, 0, 1);
+					b.emit(GX_OP_LDCONST, t, 3, 0, 0, k);
+					b.emit(GX_OP_GT, t, 4, 2, 3);
+					b.emit(GX_OP_QUAL, GX_BOOL, 0, 4);
+					gx_chunk   *c = b.build();
+
+					memcpy(staging, c, c->capacity);
+					gx_cpu_run_chunk(c, 1);
+					bool		ok = gx_gpu_submit(0, err, sizeof(err)) == GX_OK &&
+						poll_until_done(0, err, sizeof(err));
+					gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
+					gx_result  *cr = gx_chunk_result(c);
+
+					runs++;
+					if (!ok || gr->error != cr->error || gr->nsel != cr->nsel)
+					{
+						if (mismatches++ < 10)
+							fprintf(stderr, "edge mismatch type %d op %d: %lld, %lld: cpu err %llx nsel %u, gpu err %llx nsel %u %s\n",
+									t, op, (long long) x, (long long) y,
+									(unsigned long long) cr->error, cr->nsel,
+									(unsigned long long) gr->error, gr->nsel, ok ? "" : err);
+					}
+				}
+	(void) slot_bytes;
+	CHECK(mismatches == 0, "integer edge cases: %d of %d differ", mismatches, runs);
+	printf("integer edges: %d single-row chunks, %d mismatches\n", runs, mismatches);
+}
+
 static void
 test_random(std::mt19937_64 &rng)
 {
@@ -556,6 +615,8 @@ test_random(std::mt19937_64 &rng)
 	}
 	printf("random: %d programs (%d raised an error), %llu of %llu rows selected\n",
 		   nprog, nerr, (unsigned long long) total_sel, (unsigned long long) total_rows);
+
+	test_int_edges(staging, slot_bytes);
 
 	/* a malformed chunk is refused without touching the GPU */
 	{
