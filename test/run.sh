@@ -89,7 +89,8 @@ gx_setup_user || fail_out "no OS user for the cluster"
 gx_cluster_init "$PORT" \
     "gpuext.device = '$DEVICE'" \
     "gpuext.staging_size = $STAGING" \
-    "max_worker_processes = 16" || fail_out "initdb failed"
+    "max_worker_processes = 16" \
+    "max_prepared_transactions = 10" || fail_out "initdb failed"
 gx_cluster_start || fail_out "cluster start failed"
 gx_psql -d postgres -c "SELECT version()" -At || fail_out "cannot connect"
 
