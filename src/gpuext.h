@@ -152,7 +152,10 @@ typedef struct GxBatch
 	uint32		nsel;
 	uint32		pos;
 	int			error;			/* gx_error raised after the selection */
-	ItemPointerData *tids;		/* nrows entries */
+	HeapTupleData *tups;		/* nrows entries, t_data points into a page */
+	Buffer	   *rowbuf;			/* nrows entries: the page's buffer */
+	Buffer	   *pins;			/* buffers pinned for this batch */
+	int			npins;
 	uint32	   *sel;			/* nsel entries, row order */
 	int64		seq;			/* submission order */
 } GxBatch;

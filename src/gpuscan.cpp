@@ -12,10 +12,12 @@
  * selected row indexes per tile, in row order.  Two chunks are kept in
  * flight: while the device filters one, the backend reads the next.
  *
- * The selection is copied out of the slot (which is then freed), and the
- * selected rows are re-fetched by TID into a buffer-heap slot in the same
- * snapshot, so only projected columns are ever deformed for output and no
- * tuple is copied.  Host quals and the projection run through ExecScan.
+ * The selection is copied out of the slot (which is then freed).  The
+ * backend keeps a pin on every heap page of a chunk until the chunk is
+ * consumed (like heapam's page-at-a-time scan, a pin keeps the tuples of a
+ * page in place), so a selected row is returned by storing its HeapTuple
+ * into a buffer-heap slot: no copy and no second lookup, and only projected
+ * columns are ever deformed for output.  Host quals and the projection run through ExecScan.
  *
  * If the device raised an error (overflow, division by zero) at row r of a
  * chunk, the rows selected before r are returned first and the error is
@@ -27,6 +29,7 @@ extern "C"
 {
 #include "access/heapam.h"
 #include "executor/nodeCustom.h"
+#include "storage/bufmgr.h"
 #include "miscadmin.h"
 #include "portability/instr_time.h"
 #include "utils/float.h"
@@ -213,13 +216,25 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	for (int i = 0; i < 2; i++)
 	{
 		st->batch[i].slot = -1;
-		st->batch[i].tids = (ItemPointerData *)
-			palloc(sizeof(ItemPointerData) * st->rows_per_chunk);
+		st->batch[i].tups = (HeapTupleData *)
+			palloc(sizeof(HeapTupleData) * st->rows_per_chunk);
+		st->batch[i].rowbuf = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
+		st->batch[i].pins = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
+		st->batch[i].npins = 0;
 		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk);
 	}
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	st->read_slot = table_slot_create(st->rel, NULL);
+}
+
+/* drop the page pins a consumed batch holds */
+static void
+gx_unpin_batch(GxBatch *b)
+{
+	for (int i = 0; i < b->npins; i++)
+		ReleaseBuffer(b->pins[i]);
+	b->npins = 0;
 }
 
 /* read up to rows_per_chunk rows into a new staging slot and submit it */
@@ -239,6 +254,7 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	slot = gx_slot_acquire(wait);
 	if (slot < 0)
 		return false;
+	gx_unpin_batch(b);
 	INSTR_TIME_SET_CURRENT(t0);
 	b->slot = slot;
 	b->generation = gx_service_generation();
@@ -307,7 +323,17 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 					break;
 			}
 		}
-		b->tids[n] = rs->tts_tid;
+		{
+			BufferHeapTupleTableSlot *bs = (BufferHeapTupleTableSlot *) rs;
+
+			if (b->npins == 0 || b->pins[b->npins - 1] != bs->buffer)
+			{
+				IncrBufferRefCount(bs->buffer);
+				b->pins[b->npins++] = bs->buffer;
+			}
+			b->tups[n] = *bs->base.tuple;
+			b->rowbuf[n] = bs->buffer;
+		}
 		n++;
 	}
 	ExecClearTuple(rs);
@@ -418,8 +444,6 @@ gx_next_row(ScanState *ss)
 {
 	GxScanState *st = (GxScanState *) ss;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
-	Snapshot	snapshot = ss->ps.state->es_snapshot;
-
 	for (;;)
 	{
 		GxBatch    *b = st->consuming;
@@ -428,12 +452,9 @@ gx_next_row(ScanState *ss)
 		{
 			while (b->pos < b->nsel)
 			{
-				ItemPointerData tid = b->tids[b->sel[b->pos++]];
+				uint32		row = b->sel[b->pos++];
 
-				if (table_tuple_fetch_row_version(st->rel, &tid, snapshot, slot))
-					return slot;
-				elog(ERROR, "gpuext: row (%u,%u) vanished from the scan's snapshot",
-					 ItemPointerGetBlockNumber(&tid), ItemPointerGetOffsetNumber(&tid));
+				return ExecStoreBufferHeapTuple(&b->tups[row], slot, b->rowbuf[row]);
 			}
 			if (b->error != GX_ERR_NONE)
 			{
@@ -509,6 +530,7 @@ gx_drop_batches(GxScanState *st)
 		b->inflight = false;
 		b->nsel = b->pos = 0;
 		b->error = GX_ERR_NONE;
+		gx_unpin_batch(b);
 	}
 	st->consuming = NULL;
 }
@@ -519,6 +541,8 @@ gx_end_scan(CustomScanState *node)
 {
 	GxScanState *st = (GxScanState *) node;
 
+	if (st->css.ss.ss_ScanTupleSlot)
+		ExecClearTuple(st->css.ss.ss_ScanTupleSlot);
 	gx_drop_batches(st);
 	if (st->scan)
 		table_endscan(st->scan);
