@@ -34,20 +34,20 @@ typedef struct gx_reg
 } gx_reg;
 
 GX_HD int
-gx_col_isnull(const gx_chunk *c, const gx_column *col, uint32_t row)
+gx_col_isnull(const char *base, const gx_column *col, uint32_t row)
 {
 	if (col->nulls_off == 0)
 		return 0;
-	const uint8_t *bm = (const uint8_t *) c + col->nulls_off;
+	const uint8_t *bm = (const uint8_t *) base + col->nulls_off;
 	return (bm[row >> 3] >> (row & 7)) & 1;
 }
 
 /* load a column value into a register */
 GX_HD void
-gx_load_col(const gx_chunk *c, const gx_column *col, uint32_t row, gx_reg *r)
+gx_load_col(const char *chunk_base, const gx_column *col, uint32_t row, gx_reg *r)
 {
-	const char *base = (const char *) c + col->values_off;
-	r->isnull = gx_col_isnull(c, col, row);
+	const char *base = chunk_base + col->values_off;
+	r->isnull = gx_col_isnull(chunk_base, col, row);
 	switch (col->type)
 	{
 		case GX_BOOL:
@@ -357,12 +357,14 @@ gx_cast(int from, int to, gx_reg *r)
 }
 
 /*
- * Run the program on one row.  Returns 1 when the row passes, 0 when it is
+ * Run the program on one row.  'c' holds the program (it may be a copy of
+ * the chunk header in GPU shared memory); 'base' is the chunk itself, where
+ * column offsets point.  Returns 1 when the row passes, 0 when it is
  * rejected; *err receives a gx_error when evaluation raised one (the row
  * then counts as rejected).
  */
 GX_HD int
-gx_eval_row(const gx_chunk *c, uint32_t row, int *err)
+gx_eval_row_at(const gx_chunk *c, const char *base, uint32_t row, int *err)
 {
 	gx_reg		regs[GX_MAX_REGS];
 	uint32_t	pc = 0;
@@ -381,7 +383,7 @@ gx_eval_row(const gx_chunk *c, uint32_t row, int *err)
 		switch (in->op)
 		{
 			case GX_OP_LDCOL:
-				gx_load_col(c, &c->cols[in->arg], row, d);
+				gx_load_col(base, &c->cols[in->arg], row, d);
 				break;
 			case GX_OP_LDCONST:
 				d->isnull = c->consts[in->arg].isnull;
@@ -568,6 +570,13 @@ gx_eval_row(const gx_chunk *c, uint32_t row, int *err)
 		}
 	}
 	return 1;
+}
+
+/* run the program of chunk c on one of its rows */
+GX_HD int
+gx_eval_row(const gx_chunk *c, uint32_t row, int *err)
+{
+	return gx_eval_row_at(c, (const char *) c, row, err);
 }
 
 #endif							/* GX_EVAL_CUH */

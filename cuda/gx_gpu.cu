@@ -58,6 +58,7 @@ gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
 	__shared__ uint32_t s_pre[32];	/* exclusive prefix of s_cnt */
 	__shared__ uint32_t s_base;
 	__shared__ uint32_t s_err_row;
+	__shared__ gx_chunk s_prog;	/* program, constants, column directory */
 
 	const uint32_t nrows = c->nrows;
 	const uint32_t ntiles = (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
@@ -69,6 +70,26 @@ gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
 	uint32_t   *seg_off = (uint32_t *) ((char *) res + GX_ALIGN_UP(sizeof(gx_result)));
 	uint32_t   *seg_cnt = seg_off + ntiles;
 	uint32_t   *sel = (uint32_t *) ((char *) seg_off + GX_ALIGN_UP((uint64_t) ntiles * 8));
+
+	/* stage the program in shared memory: every row reads it */
+	{
+		const uint32_t ni = c->ninstr, nk = c->nconsts, nc = c->ncols;
+
+		for (uint32_t i = tid; i < ni; i += GX_BLOCK)
+			s_prog.code[i] = c->code[i];
+		for (uint32_t i = tid; i < nk; i += GX_BLOCK)
+			s_prog.consts[i] = c->consts[i];
+		for (uint32_t i = tid; i < nc; i += GX_BLOCK)
+			s_prog.cols[i] = c->cols[i];
+		if (tid == 0)
+		{
+			s_prog.ninstr = ni;
+			s_prog.nconsts = nk;
+			s_prog.ncols = nc;
+			s_prog.nrows = nrows;
+		}
+		__syncthreads();
+	}
 
 	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
 	{
@@ -88,7 +109,7 @@ gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
 			{
 				int			err;
 
-				if (gx_eval_row(c, row, &err))
+				if (gx_eval_row_at(&s_prog, (const char *) c, row, &err))
 					pass |= 1u << k;
 				else if (err != GX_ERR_NONE)
 				{
