@@ -188,6 +188,13 @@ typedef struct GxScanState
 	TupleTableSlot *read_slot;
 	bool		heap_done;
 	bool		started;
+	bool		pagemode;		/* read pages through heapgetpage() */
+	BlockNumber next_block;		/* pagemode: next block to read */
+	int			cur_line;		/* pagemode: next entry of rs_vistuples */
+	bool		page_valid;		/* pagemode: rs_vistuples is loaded */
+	int			maxatt;			/* highest attribute the program reads */
+	int			fast_off[GX_MAX_COLS];	/* fixed offset in a tuple without
+										 * NULLs, or -1 */
 	uint32		rows_per_chunk;
 	uint64		col_values_off[GX_MAX_COLS];
 	uint64		col_nulls_off[GX_MAX_COLS];

@@ -3,11 +3,13 @@
  *
  * Design note
  * -----------
- * The backend reads the heap in the scan's snapshot (table_scan_getnextslot,
- * so pages that are not all-visible are handled by heapam), deforms the
- * columns the device program needs and writes them column-major, with a
- * null bitmap per column, straight into a staging slot in shared memory,
- * remembering each row's TID.  The slot goes to the gpuext service, which
+ * The backend reads the heap page by page with heapgetpage(), which decides
+ * visibility in the scan's snapshot exactly as a sequential scan does
+ * (all-visible pages skip the per-tuple check; SSI conflicts are checked),
+ * deforms the columns the device program needs (directly at their fixed
+ * offset when the tuple has no NULL, else with heap_getattr) and writes
+ * them column-major, with a null bitmap per column, straight into a staging
+ * slot in shared memory.  The slot goes to the gpuext service, which
  * runs the program on the GPU or the CPU device and writes back the
  * selected row indexes per tile, in row order.  Two chunks are kept in
  * flight: while the device filters one, the backend reads the next.
@@ -177,6 +179,38 @@ gx_plan_layout(GxScanState *st)
 		elog(ERROR, "gpuext: chunk layout does not fit a staging slot");
 }
 
+/* fixed offsets of the needed columns in tuples without NULLs */
+static void
+gx_fast_offsets(GxScanState *st)
+{
+	TupleDesc	desc = RelationGetDescr(st->rel);
+	int			off = 0;
+	int			valid_upto = 0;
+	int		   *offs = (int *) palloc(sizeof(int) * (desc->natts + 1));
+
+	st->maxatt = 0;
+	for (int i = 0; i < st->prog->ncols; i++)
+		st->maxatt = Max(st->maxatt, st->prog->col_attno[i]);
+	for (int a = 1; a <= desc->natts && a <= st->maxatt; a++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, a - 1);
+
+		if (att->attlen <= 0)
+			break;
+		off = att_align_nominal(off, att->attalign);
+		offs[a] = off;
+		off += att->attlen;
+		valid_upto = a;
+	}
+	for (int i = 0; i < st->prog->ncols; i++)
+	{
+		int			a = st->prog->col_attno[i];
+
+		st->fast_off[i] = (a <= valid_upto) ? offs[a] : -1;
+	}
+	pfree(offs);
+}
+
 /* BeginCustomScan */
 static void
 gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
@@ -213,6 +247,7 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 
 	st->device = gx_resolve_device();
 	gx_plan_layout(st);
+	gx_fast_offsets(st);
 	for (int i = 0; i < 2; i++)
 	{
 		st->batch[i].slot = -1;
@@ -226,6 +261,128 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	st->read_slot = table_slot_create(st->rel, NULL);
+}
+
+/* write the needed columns of one tuple as row n of the chunk */
+static inline void
+gx_deform_row(GxScanState *st, gx_chunk *c, uint32 n, HeapTuple tup,
+			  TupleDesc desc, bool *has_nulls)
+{
+	GxProgram  *p = st->prog;
+	HeapTupleHeader th = tup->t_data;
+	bool		fast = !HeapTupleHasNulls(tup) &&
+		HeapTupleHeaderGetNatts(th) >= st->maxatt;
+	const char *tp = (const char *) th + th->t_hoff;
+
+	for (int i = 0; i < p->ncols; i++)
+	{
+		char	   *vals = (char *) c + st->col_values_off[i];
+		Datum		d;
+		bool		isnull = false;
+
+		if (fast && st->fast_off[i] >= 0)
+		{
+			const char *src = tp + st->fast_off[i];
+
+			switch (p->col_type[i])
+			{
+				case GX_BOOL:
+					((uint8 *) vals)[n] = *(const uint8 *) src != 0;
+					break;
+				case GX_INT2:
+					((int16 *) vals)[n] = *(const int16 *) src;
+					break;
+				case GX_INT4:
+				case GX_FLOAT4:
+					((int32 *) vals)[n] = *(const int32 *) src;
+					break;
+				default:
+					((int64 *) vals)[n] = *(const int64 *) src;
+					break;
+			}
+			continue;
+		}
+		d = heap_getattr(tup, p->col_attno[i], desc, &isnull);
+		if (isnull)
+		{
+			uint8	   *bm = (uint8 *) c + st->col_nulls_off[i];
+
+			bm[n >> 3] |= (uint8) (1 << (n & 7));
+			has_nulls[i] = true;
+		}
+		switch (p->col_type[i])
+		{
+			case GX_BOOL:
+				((uint8 *) vals)[n] = isnull ? 0 : DatumGetBool(d);
+				break;
+			case GX_INT2:
+				((int16 *) vals)[n] = isnull ? 0 : DatumGetInt16(d);
+				break;
+			case GX_INT4:
+				((int32 *) vals)[n] = isnull ? 0 : DatumGetInt32(d);
+				break;
+			case GX_FLOAT4:
+				((float4 *) vals)[n] = isnull ? 0 : DatumGetFloat4(d);
+				break;
+			case GX_FLOAT8:
+				((float8 *) vals)[n] = isnull ? 0 : DatumGetFloat8(d);
+				break;
+			default:
+				((int64 *) vals)[n] = isnull ? 0 : DatumGetInt64(d);
+				break;
+		}
+	}
+}
+
+/*
+ * Page mode: fill rows from heap pages read with heapgetpage().  The scan
+ * keeps its pin on the current page; the batch takes one more per page.
+ */
+static uint32
+gx_fill_pages(GxScanState *st, GxBatch *b, gx_chunk *c, bool *has_nulls)
+{
+	HeapScanDesc hs = (HeapScanDesc) st->scan;
+	TupleDesc	desc = RelationGetDescr(st->rel);
+	Oid			relid = RelationGetRelid(st->rel);
+	uint32		n = 0;
+
+	while (n < st->rows_per_chunk)
+	{
+		if (st->page_valid && st->cur_line < hs->rs_ntuples)
+		{
+			Page		page = BufferGetPage(hs->rs_cbuf);
+
+			if (b->npins == 0 || b->pins[b->npins - 1] != hs->rs_cbuf)
+			{
+				IncrBufferRefCount(hs->rs_cbuf);
+				b->pins[b->npins++] = hs->rs_cbuf;
+			}
+			while (n < st->rows_per_chunk && st->cur_line < hs->rs_ntuples)
+			{
+				OffsetNumber off = hs->rs_vistuples[st->cur_line++];
+				ItemId		lpp = PageGetItemId(page, off);
+				HeapTuple	t = &b->tups[n];
+
+				t->t_data = (HeapTupleHeader) PageGetItem(page, lpp);
+				t->t_len = ItemIdGetLength(lpp);
+				t->t_tableOid = relid;
+				ItemPointerSet(&t->t_self, hs->rs_cblock, off);
+				b->rowbuf[n] = hs->rs_cbuf;
+				gx_deform_row(st, c, n, t, desc, has_nulls);
+				n++;
+			}
+			continue;
+		}
+		if (st->next_block >= hs->rs_nblocks)
+		{
+			st->heap_done = true;
+			break;
+		}
+		heapgetpage(st->scan, st->next_block++);
+		st->cur_line = 0;
+		st->page_valid = true;
+	}
+	return n;
 }
 
 /* drop the page pins a consumed batch holds */
@@ -279,7 +436,9 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	}
 
 	/* rows: deform the needed attributes into the columns */
-	while (n < st->rows_per_chunk)
+	if (st->pagemode)
+		n = gx_fill_pages(st, b, c, has_nulls);
+	while (!st->pagemode && n < st->rows_per_chunk)
 	{
 		if (!table_scan_getnextslot(st->scan, ForwardScanDirection, rs))
 		{
@@ -499,7 +658,15 @@ gx_start(GxScanState *st)
 
 	gx_eval_params(st);
 	if (st->scan == NULL)
-		st->scan = table_beginscan(st->rel, estate->es_snapshot, 0, NULL);
+	{
+		/* no syncscan: rows come in block order, like a fresh seqscan */
+		st->scan = table_beginscan_strat(st->rel, estate->es_snapshot, 0, NULL,
+										 true, false);
+		st->pagemode = (st->scan->rs_flags & SO_ALLOW_PAGEMODE) != 0;
+	}
+	st->next_block = 0;
+	st->cur_line = 0;
+	st->page_valid = false;
 	st->heap_done = false;
 	st->consuming = NULL;
 	st->started = true;
@@ -561,6 +728,7 @@ gx_rescan(CustomScanState *node)
 	gx_drop_batches(st);
 	if (st->scan)
 		table_rescan(st->scan, NULL);
+	st->page_valid = false;
 	st->started = false;
 	ExecScanReScan(&node->ss);
 }
