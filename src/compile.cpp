@@ -256,6 +256,37 @@ gx_cx_cast(GxCx *cx, int r, int from, int to)
 	return r;
 }
 
+/*
+ * Integer / and % by a constant can fail only for 0 (division by zero)
+ * and, for /, -1 (overflow of the minimum value; % by -1 gives 0).
+ */
+static bool
+gx_int_divisor_safe(const GxOpEntry *e, Node *r)
+{
+	Const	   *c;
+	int64		v;
+
+	if ((e->op != GX_OP_DIV && e->op != GX_OP_MOD) || !gx_is_int(e->type) ||
+		!IsA(r, Const) || ((Const *) r)->constisnull)
+		return false;
+	c = (Const *) r;
+	switch (c->consttype)
+	{
+		case INT2OID:
+			v = DatumGetInt16(c->constvalue);
+			break;
+		case INT4OID:
+			v = DatumGetInt32(c->constvalue);
+			break;
+		case INT8OID:
+			v = DatumGetInt64(c->constvalue);
+			break;
+		default:
+			return false;
+	}
+	return v != 0 && (e->op == GX_OP_MOD || v != -1);
+}
+
 /* binary operator on two expressions, computed as 'ctype' */
 static int
 gx_cx_binop(GxCx *cx, const GxOpEntry *e, Node *l, Node *r, int *type)
@@ -276,7 +307,8 @@ gx_cx_binop(GxCx *cx, const GxOpEntry *e, Node *l, Node *r, int *type)
 		return -1;
 	if (e->op >= GX_OP_ADD && e->op <= GX_OP_MOD)
 	{
-		cx->may_error = true;
+		if (!gx_int_divisor_safe(e, r))
+			cx->may_error = true;
 		*type = e->type;
 	}
 	else

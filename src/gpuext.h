@@ -180,6 +180,7 @@ typedef struct GxScanState
 	CustomScanState css;
 	List	   *device_quals;
 	List	   *host_quals;
+	ExprState  *device_recheck;	/* device quals on the host, for EvalPlanQual */
 	GxProgram  *prog;
 	List	   *param_states;	/* ExprState per prog->params */
 	int			device;			/* GxDevKind */

@@ -224,11 +224,12 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	st->device_quals = (List *) linitial(cscan->custom_exprs);
 	st->host_quals = (List *) lsecond(cscan->custom_exprs);
 
-	/* scan slot: a buffer heap slot, refilled by TID */
+	/* scan slot: a buffer heap slot holding the pinned tuple */
 	ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(st->rel),
 						  table_slot_callbacks(st->rel));
 	ExecAssignScanProjectionInfoWithVarno(&node->ss, relid);
 	node->ss.ps.qual = ExecInitQual(st->host_quals, &node->ss.ps);
+	st->device_recheck = ExecInitQual(st->device_quals, &node->ss.ps);
 
 	/* compile the device program */
 	st->prog = (GxProgram *) palloc(sizeof(GxProgram));
@@ -643,11 +644,19 @@ gx_next_row(ScanState *ss)
 	}
 }
 
-/* ExecScan recheck method: nothing to recheck (no lossy quals) */
+/*
+ * ExecScan recheck method, used by EvalPlanQual: a row version updated
+ * concurrently must still pass the device quals, evaluated here on the host
+ * (ExecScan then applies the host quals).
+ */
 static bool
 gx_recheck(ScanState *ss, TupleTableSlot *slot)
 {
-	return true;
+	GxScanState *st = (GxScanState *) ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+
+	econtext->ecxt_scantuple = slot;
+	return ExecQualAndReset(st->device_recheck, econtext);
 }
 
 /* start the heap scan on first use */

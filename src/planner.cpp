@@ -241,11 +241,12 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	cpath->path.pathtype = T_CustomScan;
 	cpath->path.parent = rel;
 	cpath->path.pathtarget = rel->reltarget;
-	cpath->path.param_info = NULL;
+	/* a rel with lateral references is parameterized by them, like a seqscan */
+	cpath->path.param_info = get_baserel_parampathinfo(root, rel, rel->lateral_relids);
 	cpath->path.parallel_aware = false;
 	cpath->path.parallel_safe = false;
 	cpath->path.parallel_workers = 0;
-	cpath->path.rows = rel->rows;
+	cpath->path.rows = cpath->path.param_info ? cpath->path.param_info->ppi_rows : rel->rows;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;			/* no backward scan, no mark/restore */
 	cpath->custom_paths = NIL;

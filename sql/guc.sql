@@ -1,0 +1,70 @@
+--
+-- guc: the gpuext.* settings, their defaults, ranges and contexts, the
+-- reserved prefix, gpuext_devices(), and device selection per session
+--
+
+SELECT name, setting, unit, context, vartype, min_val, max_val, enumvals
+FROM pg_settings WHERE name LIKE 'gpuext.%' AND name NOT IN ('gpuext.device', 'gpuext.staging_size')
+ORDER BY name;
+-- device and staging_size are set by the test runner; their definitions
+SELECT name, context, vartype, enumvals, boot_val, min_val, unit
+FROM pg_settings WHERE name IN ('gpuext.device', 'gpuext.staging_size') ORDER BY name;
+
+-- invalid values are rejected
+SET gpuext.device = 'tpu';
+SET gpuext.chunk_rows = 10;
+SET gpuext.chunk_rows = 100000000;
+SET gpuext.gpu_setup_cost = -1;
+SET gpuext.enabled = 'maybe';
+-- postmaster settings cannot change at run time
+SET gpuext.staging_size = '512MB';
+SET gpuext.cpu_threads = 4;
+-- the prefix is reserved: unknown gpuext.* names are errors
+SET gpuext.no_such_setting = 1;
+-- other prefixes still accept placeholders
+SET gpuext_other.x = 1;
+SHOW gpuext_other.x;
+RESET gpuext_other.x;
+
+-- valid changes take effect per session
+SET gpuext.chunk_rows = 4096;
+SHOW gpuext.chunk_rows;
+SET gpuext.chunk_rows = '1048576';
+SHOW gpuext.chunk_rows;
+RESET gpuext.chunk_rows;
+SHOW gpuext.chunk_rows;
+SET gpuext.device = cpu;
+SHOW gpuext.device;
+RESET gpuext.device;
+
+-- the CPU device is always listed, GPUs (if any) with memory and capability
+SELECT kind, name ~ '^CPU device \([0-9]+ threads\)$' AS cpu_name_ok, multiprocessors > 0 AS has_threads
+FROM gpuext_devices() WHERE kind = 'cpu';
+SELECT count(*) FILTER (WHERE kind = 'cpu') = 1 AS one_cpu_device,
+       bool_and(memory_mb > 0 AND compute_capability ~ '^[0-9]+\.[0-9]+$')
+           FILTER (WHERE kind = 'gpu') IS NOT FALSE AS gpus_described
+FROM gpuext_devices();
+
+-- device = cpu runs on the CPU device, whatever the host has
+SET gpuext.device = cpu;
+SET gpuext.force = on;
+EXPLAIN (COSTS OFF) SELECT id FROM gx_num WHERE i4 > 0;
+RESET ALL;
+
+-- gpuext.enabled = off and enable_scan = off plan as PostgreSQL does
+SET gpuext.force = on;
+SET gpuext.enabled = off;
+EXPLAIN (COSTS OFF) SELECT id FROM gx_num WHERE i4 > 0;
+SET gpuext.enabled = on;
+SET gpuext.enable_scan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM gx_num WHERE i4 > 0;
+RESET ALL;
+
+-- without the extension in a database, nothing is planned there
+DROP EXTENSION gpuext;
+SET gpuext.force = on;
+EXPLAIN (COSTS OFF) SELECT id FROM gx_num WHERE i4 > 0;
+SELECT count(*) FROM gx_num WHERE i4 > 0;
+CREATE EXTENSION gpuext;
+SELECT gx_explain('SELECT id FROM gx_num WHERE i4 > 0');
+RESET ALL;

@@ -1,0 +1,174 @@
+--
+-- setup: helpers of the differential regression suite, and shared tables.
+--
+-- Every data query of the suite goes through gx_check() or gx_error(),
+-- which run it three ways: gpuext off (PostgreSQL's own plan), GpuScan
+-- forced on the CPU device, and GpuScan forced on the configured device
+-- (gpuext.device of the cluster: cpu in CI, gpu on the GPU host).  The
+-- three results must be the same multiset of rows (or the same error);
+-- the output says how many rows and whether the forced plan used GpuScan,
+-- so the same expected files hold on every device.
+--
+
+-- the result of q as a sorted array of row texts (EXECUTE goes through CTAS)
+CREATE FUNCTION gx_rows(q text) RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+    r text[];
+BEGIN
+    IF q ~* '^\s*EXECUTE\s' THEN
+        EXECUTE 'CREATE TEMP TABLE gx_rows_tmp AS ' || q;
+        SELECT coalesce(array_agg(t::text ORDER BY t::text), '{}') INTO r FROM gx_rows_tmp t;
+        DROP TABLE gx_rows_tmp;
+    ELSE
+        EXECUTE format('SELECT coalesce(array_agg(t::text ORDER BY t::text), ''{}'') FROM (%s) t', q)
+            INTO r;
+    END IF;
+    RETURN r;
+END $$;
+
+-- does the plan of q contain a GpuScan?
+CREATE FUNCTION gx_uses_gpuscan(q text) RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line LIKE '%Custom Scan (GpuScan)%' THEN
+            RETURN true;
+        END IF;
+    END LOOP;
+    RETURN false;
+END $$;
+
+-- how two sorted row arrays differ (first missing and first extra row)
+CREATE FUNCTION gx_diff(ref text[], got text[]) RETURNS text LANGUAGE sql AS $$
+    SELECT format('expected %s rows, got %s; missing %s; extra %s',
+                  cardinality(ref), cardinality(got),
+                  (SELECT min(x) FROM (SELECT unnest(ref) EXCEPT ALL SELECT unnest(got)) m(x)),
+                  (SELECT min(x) FROM (SELECT unnest(got) EXCEPT ALL SELECT unnest(ref)) e(x)))
+$$;
+
+-- the devices q runs on with GpuScan forced: cpu, then the configured one
+CREATE FUNCTION gx_devices() RETURNS text[] LANGUAGE sql AS $$
+    SELECT CASE WHEN current_setting('gpuext.device') = 'cpu' THEN ARRAY['cpu']
+                ELSE ARRAY['cpu', current_setting('gpuext.device')] END
+$$;
+
+-- differential check of a query: off vs forced GpuScan on each device
+CREATE FUNCTION gx_check(q text) RETURNS text LANGUAGE plpgsql
+    SET gpuext.enabled = off SET gpuext.force = off AS $$
+DECLARE
+    configured text := current_setting('gpuext.device');
+    ref text[];
+    got text[];
+    dev text;
+    plan text;
+BEGIN
+    ref := gx_rows(q);
+    PERFORM set_config('gpuext.enabled', 'on', true);
+    PERFORM set_config('gpuext.force', 'on', true);
+    plan := CASE WHEN gx_uses_gpuscan(q) THEN 'GpuScan' ELSE 'no GpuScan' END;
+    FOREACH dev IN ARRAY gx_devices() LOOP
+        PERFORM set_config('gpuext.device', dev, true);
+        got := gx_rows(q);
+        IF got IS DISTINCT FROM ref THEN
+            PERFORM set_config('gpuext.device', configured, true);
+            RETURN format('MISMATCH on %s: %s', dev, gx_diff(ref, got));
+        END IF;
+    END LOOP;
+    PERFORM set_config('gpuext.device', configured, true);
+    RETURN format('%s rows, %s', cardinality(ref), plan);
+END $$;
+
+-- run q: its row count and rows, or its error (SQLSTATE and message)
+CREATE FUNCTION gx_try(q text, OUT summary text, OUT r text[]) LANGUAGE plpgsql AS $$
+DECLARE
+    st text;
+    msg text;
+BEGIN
+    r := gx_rows(q);
+    summary := format('%s rows', cardinality(r));
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+    summary := format('ERROR %s: %s', st, msg);
+    r := NULL;
+END $$;
+
+-- differential check of a query that may fail: same rows or same error.
+-- With q_on given, q runs with gpuext off and q_on with GpuScan forced
+-- (two prepared statements of the same text: a cached plan keeps its GUCs)
+CREATE FUNCTION gx_error(q text, q_on text DEFAULT NULL) RETURNS text LANGUAGE plpgsql
+    SET gpuext.enabled = off SET gpuext.force = off AS $$
+DECLARE
+    configured text := current_setting('gpuext.device');
+    ref record;
+    got record;
+    dev text;
+    plan text;
+BEGIN
+    ref := gx_try(q);
+    PERFORM set_config('gpuext.enabled', 'on', true);
+    PERFORM set_config('gpuext.force', 'on', true);
+    FOREACH dev IN ARRAY gx_devices() LOOP
+        PERFORM set_config('gpuext.device', dev, true);
+        got := gx_try(coalesce(q_on, q));
+        IF got.summary IS DISTINCT FROM ref.summary OR got.r IS DISTINCT FROM ref.r THEN
+            PERFORM set_config('gpuext.device', configured, true);
+            RETURN format('MISMATCH on %s: off gave "%s", on gave "%s"%s', dev, ref.summary,
+                          got.summary, CASE WHEN got.r IS NOT NULL AND ref.r IS NOT NULL
+                                            THEN ': ' || gx_diff(ref.r, got.r) END);
+        END IF;
+    END LOOP;
+    PERFORM set_config('gpuext.device', configured, true);
+    plan := CASE WHEN gx_uses_gpuscan(coalesce(q_on, q)) THEN 'GpuScan' ELSE 'no GpuScan' END;
+    RETURN format('%s, %s', ref.summary, plan);
+END $$;
+
+-- EXPLAIN q; "Device: GPU|CPU" reads "Device: (configured)" when it is the
+-- configured device (auto accepts either), so plans compare across hosts
+CREATE FUNCTION gx_explain(q text, opts text DEFAULT 'COSTS OFF') RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    want text := upper(current_setting('gpuext.device'));
+BEGIN
+    FOR line IN EXECUTE format('EXPLAIN (%s) %s', opts, q) LOOP
+        IF line ~ 'Device: (GPU|CPU)$' AND (want = 'AUTO' OR line LIKE '%Device: ' || want) THEN
+            line := regexp_replace(line, 'Device: (GPU|CPU)$', 'Device: (configured)');
+        END IF;
+        RETURN NEXT line;
+    END LOOP;
+END $$;
+
+-- the shared data table: every device type, NULLs in every column, and
+-- the special float and date values; text is for host-only quals
+CREATE TABLE gx_num (
+    id int4, i2 int2, i4 int4, i8 int8, f4 float4, f8 float8,
+    b bool, d date, ts timestamp, tz timestamptz, t text);
+INSERT INTO gx_num
+SELECT g,
+       CASE WHEN g % 17 = 0 THEN NULL ELSE (g * 7 % 201 - 100) END,
+       CASE WHEN g % 19 = 0 THEN NULL ELSE (g * 13 % 2001 - 1000) END,
+       CASE WHEN g % 23 = 0 THEN NULL ELSE (g::int8 * 7919 % 200001 - 100000) END,
+       CASE WHEN g % 29 = 0 THEN NULL ELSE ((g * 37 % 2001 - 1000) / 8.0)::float4 END,
+       CASE WHEN g % 31 = 0 THEN NULL ELSE ((g * 41 % 2001 - 1000) / 16.0)::float8 END,
+       CASE WHEN g % 7 = 0 THEN NULL ELSE g % 3 = 0 END,
+       CASE WHEN g % 11 = 0 THEN NULL ELSE date '2020-01-01' + (g * 3 % 1500) END,
+       CASE WHEN g % 13 = 0 THEN NULL
+            ELSE timestamp '2020-01-01' + (g * 7919 % 100000) * interval '1 minute' END,
+       CASE WHEN g % 37 = 0 THEN NULL
+            ELSE timestamptz '2020-01-01 00:00:00+00' + (g * 104729 % 1000000) * interval '1 second' END,
+       'r' || g
+FROM generate_series(1, 3000) g;
+INSERT INTO gx_num VALUES
+    (3001, 0, 0, 0, 'NaN', 'NaN', true, 'infinity', 'infinity', 'infinity', 'nan'),
+    (3002, 1, 1, 1, 'Infinity', 'Infinity', false, '-infinity', '-infinity', '-infinity', 'inf'),
+    (3003, -1, -1, -1, '-Infinity', '-Infinity', NULL, '2021-06-15', '2021-06-15 12:00', '2021-06-15 12:00+00', '-inf'),
+    (3004, 2, 2, 2, '-0', '-0', true, '2021-06-15', '2021-06-15 12:00', '2021-06-15 12:00+00', 'minus zero'),
+    (3005, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+ANALYZE gx_num;
+
+-- the helpers themselves: a differential check reports rows and plan
+SELECT gx_check('SELECT id FROM gx_num WHERE i4 > 0');
+SELECT gx_check('SELECT id FROM gx_num WHERE t LIKE ''r1%''');
+SELECT gx_error('SELECT id FROM gx_num WHERE 1 / (i4 - i4) = 0');
+SELECT gx_diff('{a,b,b}', '{b,c}');
