@@ -118,6 +118,11 @@ for c in 0 1 2 3; do
     PGOPTIONS="${CFG_OPTS[$c]}" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/q1.sql")" \
         >"$OUT/explain_q1_$name.txt" 2>&1
 done
+# the GPU at the largest chunk size: kernel time per byte on big chunks
+if cfg_enabled gpu; then
+    PGOPTIONS="${CFG_OPTS[3]} -c gpuext.chunk_rows=1048576" gx_psql -d "$DB" \
+        -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/q1.sql")" >"$OUT/explain_q1_gpu_1m.txt" 2>&1
+fi
 
 for q in "${QUERIES[@]}"; do
     sql=$(cat "$QDIR/$q.sql")

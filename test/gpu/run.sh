@@ -64,6 +64,9 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     [ "$rc" = 0 ] && rc=$brc
 fi
 
+# at most 8 files come back from the GPU host: keep the main ones, pack the rest
+(cd "$OUT" && ls | grep -vxE 'test\.log|bench\.(log|md|json)|nvidia-smi\.txt|explain_q1_gpu(_1m)?\.txt|extra\.tgz' |
+    tar -czf extra.tgz -T - --remove-files 2>/dev/null)
 echo "==> outputs in $OUT:"
 ls -l "$OUT"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
