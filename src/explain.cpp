@@ -1,8 +1,9 @@
 /*
  * explain.cpp - EXPLAIN output of GpuScan: the device and host quals, the
- * device, and with ANALYZE the chunk, row, byte and time counters that say
- * where the time went (heap reading and deforming, waiting for the
- * device, transfers, kernels, re-fetching result rows).
+ * device, and with ANALYZE the rows removed by the host filter, the chunks
+ * and the rows removed on the device; with TIMING also the bytes moved to
+ * and from the device and where the time went (heap reading, deforming and
+ * staging, waiting for the device, transfers, kernels).
  */
 #include "gpuext.h"
 

@@ -172,7 +172,6 @@ typedef struct GxScanStats
 	double		d2h_ms;
 	double		fill_ms;		/* heap reading + deforming + staging */
 	double		wait_ms;		/* waiting for the device */
-	double		fetch_ms;		/* re-fetching selected rows into slots */
 } GxScanStats;
 
 typedef struct GxScanState
