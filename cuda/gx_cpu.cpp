@@ -4,16 +4,63 @@
  * layout: per tile of GX_TILE_ROWS rows, the selected row indexes in row
  * order, placed at an offset obtained with one atomic add per tile.
  *
+ * A chunk of raw heap pages is deformed tile by tile first (gx_deform.cuh),
+ * by the thread that then filters the tile.
+ *
  * Threads take tiles from a shared counter.  No PostgreSQL API is used
  * here: the service calls this from its main thread, which waits.
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
+#include "gx_deform.cuh"
+
+#include <string.h>
 
 #include <atomic>
 #include <chrono>
 #include <thread>
 #include <vector>
+
+/* record the error of row 'row' if it is the first one so far */
+static void
+gx_cpu_record_error(std::atomic<uint64_t> *error, uint32_t row, int err)
+{
+	uint64_t	code = ((uint64_t) row << 8) | (uint64_t) err;
+	uint64_t	cur = error->load();
+
+	while (code < cur && !error->compare_exchange_weak(cur, code))
+		;
+}
+
+/*
+ * Deform rows [lo, hi) of a page chunk into its columns and null bitmaps
+ * (a tile starts on a byte of every bitmap, so threads share no byte).
+ * Returns the first row that could not be deformed, or hi.
+ */
+static uint32_t
+gx_cpu_deform_tile(gx_chunk *c, uint32_t lo, uint32_t hi, std::atomic<uint64_t> *error)
+{
+	const gx_deform_hdr *d = gx_chunk_deform(c);
+	char	   *base = (char *) c;
+
+	for (uint32_t i = 0; i < c->ncols; i++)
+		memset(base + c->cols[i].nulls_off + lo / 8, 0, (hi - lo + 7) / 8);
+	for (uint32_t row = lo; row < hi; row++)
+	{
+		int			err;
+		uint64_t	nulls = gx_deform_row(base, d, row, &err);
+
+		if (err != GX_ERR_NONE)
+		{
+			gx_cpu_record_error(error, row, err);
+			return row;
+		}
+		for (uint32_t i = 0; nulls != 0; i++, nulls >>= 1)
+			if (nulls & 1)
+				base[c->cols[i].nulls_off + (row >> 3)] |= (char) (1 << (row & 7));
+	}
+	return hi;
+}
 
 /* evaluate tiles [next..) until none are left */
 static void
@@ -36,8 +83,11 @@ gx_cpu_worker(gx_chunk *c, std::atomic<uint32_t> *next_tile,
 		uint32_t	lo = t * GX_TILE_ROWS;
 		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint32_t	cnt = 0;
+		uint32_t	stop = hi;
 
-		for (uint32_t row = lo; row < hi; row++)
+		if (c->deform_off != 0)
+			stop = gx_cpu_deform_tile(c, lo, hi, error);
+		for (uint32_t row = lo; row < stop; row++)
 		{
 			int			err;
 
@@ -45,11 +95,7 @@ gx_cpu_worker(gx_chunk *c, std::atomic<uint32_t> *next_tile,
 				local[cnt++] = row;
 			else if (err != GX_ERR_NONE)
 			{
-				uint64_t	code = ((uint64_t) row << 8) | (uint64_t) err;
-				uint64_t	cur = error->load();
-
-				while (code < cur && !error->compare_exchange_weak(cur, code))
-					;
+				gx_cpu_record_error(error, row, err);
 				break;			/* later rows of this tile cannot matter */
 			}
 		}

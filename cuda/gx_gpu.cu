@@ -6,7 +6,8 @@
  * Per staging slot there is one device buffer, one non-blocking stream and
  * a few timing events.  gx_gpu_submit() queues, on the slot's stream:
  *   H2D copy of the chunk input -> reset of the device result header ->
- *   fused filter kernel -> D2H copy of the result header + seg arrays.
+ *   [deform kernel, for a chunk of raw heap pages] -> fused filter kernel
+ *   -> D2H copy of the result header + seg arrays.
  * gx_gpu_poll() waits for that first copy, reads nsel and then queues the
  * D2H copy of sel[0..nsel); the slot is done once that copy completes.
  *
@@ -21,6 +22,7 @@
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
+#include "gx_deform.cuh"
 
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -49,6 +51,41 @@ gx_reset_kernel(gx_result *res, uint32_t ntiles)
 	res->d2h_ns = 0;
 	res->bytes_h2d = 0;
 	res->bytes_d2h = 0;
+}
+
+/*
+ * Deform the visible tuples of a page chunk into its columns: one thread
+ * per row; each warp writes one 32-bit word of every null bitmap (rows of a
+ * warp are consecutive and start on a multiple of 32).
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_deform_kernel(char *chunk, gx_result *res)
+{
+	const gx_chunk *c = (const gx_chunk *) chunk;
+	const gx_deform_hdr *d = (const gx_deform_hdr *) (chunk + c->deform_off);
+	const uint32_t nrows = c->nrows;
+	const uint32_t ncols = c->ncols;
+	const uint32_t lane = threadIdx.x & 31;
+
+	for (uint32_t base = blockIdx.x * GX_BLOCK; base < nrows; base += gridDim.x * GX_BLOCK)
+	{
+		uint32_t	row = base + threadIdx.x;
+		uint64_t	nulls = 0;
+		int			err = GX_ERR_NONE;
+
+		if (row < nrows)
+			nulls = gx_deform_row(chunk, d, row, &err);
+		if (err != GX_ERR_NONE)
+			atomicMin((unsigned long long *) &res->error,
+					  (unsigned long long) (((uint64_t) row << 8) | (uint64_t) err));
+		for (uint32_t i = 0; i < ncols; i++)
+		{
+			uint32_t	m = __ballot_sync(0xFFFFFFFFu, (uint32_t) (nulls >> i) & 1u);
+
+			if (lane == 0 && row < nrows)
+				((uint32_t *) (chunk + c->cols[i].nulls_off))[row >> 5] = m;
+		}
+	}
 }
 
 __global__ void __launch_bounds__(GX_BLOCK)
@@ -421,6 +458,57 @@ gx_type_size(uint32_t t)
 }
 
 /*
+ * Check the page section of a chunk of raw heap pages: the deform kernel
+ * checks every tuple against its page, this checks the pages, the row map
+ * and the columns it writes against the slot.
+ */
+static gx_status
+gx_validate_pages(const gx_chunk *c, char *err, size_t errlen)
+{
+	const gx_deform_hdr *d = (const gx_deform_hdr *) ((const char *) c + c->deform_off);
+	uint64_t	in = c->input_bytes;
+
+	if (c->deform_off < sizeof(gx_chunk) || c->deform_off % 8 != 0 ||
+		c->deform_off + sizeof(gx_deform_hdr) > in ||
+		d->natts > GX_MAX_DEFORM_ATTS || d->page_size < 64 || d->page_size > 32768 ||
+		d->pages_off > in || (uint64_t) d->npages * d->page_size > in - d->pages_off ||
+		d->rowmap_off % 4 != 0 || d->rowmap_off > in ||
+		(uint64_t) c->nrows * 4 > in - d->rowmap_off)
+	{
+		snprintf(err, errlen, "chunk page section does not fit its slot");
+		return GX_INVALID;
+	}
+	for (uint32_t a = 0; a < d->natts; a++)
+	{
+		const gx_attr *at = &d->atts[a];
+
+		if ((at->attalign != 1 && at->attalign != 2 && at->attalign != 4 && at->attalign != 8) ||
+			at->attlen == 0 || at->attlen < -2 ||
+			(at->col >= 0 && ((uint32_t) at->col >= c->ncols ||
+							  at->attlen != gx_type_size(c->cols[at->col].type))) ||
+			(at->fixed_off >= 0 && (uint32_t) at->fixed_off + 8 > d->page_size))
+		{
+			snprintf(err, errlen, "chunk attribute %u is malformed", a + 1);
+			return GX_INVALID;
+		}
+	}
+	for (uint32_t i = 0; i < c->ncols; i++)
+	{
+		const gx_column *col = &c->cols[i];
+
+		if (col->nulls_off == 0 || col->nulls_off % 4 != 0 || col->nulls_off < in ||
+			col->nulls_off > c->result_off ||
+			((uint64_t) c->nrows + 31) / 32 * 4 > c->result_off - col->nulls_off ||
+			col->values_off < in)
+		{
+			snprintf(err, errlen, "chunk column %u of a page chunk is misplaced", i);
+			return GX_INVALID;
+		}
+	}
+	return GX_OK;
+}
+
+/*
  * Check that the chunk cannot make the kernel read out of its buffer or
  * loop: a fault would poison the CUDA context for every later chunk.
  */
@@ -446,6 +534,11 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 		snprintf(err, errlen, "chunk layout does not fit its slot");
 		return GX_INVALID;
 	}
+	/* columns lie in the input, or (page chunks) between input and result */
+	uint64_t	col_limit = c->deform_off != 0 ? c->result_off : c->input_bytes;
+
+	if (c->deform_off != 0 && gx_validate_pages(c, err, errlen) != GX_OK)
+		return GX_INVALID;
 	for (uint32_t pc = 0; pc < c->ninstr; pc++)
 	{
 		const gx_instr *in = &c->code[pc];
@@ -480,11 +573,11 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 			col = &c->cols[in->arg];
 			sz = gx_type_size(col->type);
 			if (sz == 0 || col->values_off % sz != 0 ||
-				col->values_off > c->input_bytes ||
-				(uint64_t) c->nrows * sz > c->input_bytes - col->values_off ||
+				col->values_off > col_limit ||
+				(uint64_t) c->nrows * sz > col_limit - col->values_off ||
 				(col->nulls_off != 0 &&
-				 (col->nulls_off > c->input_bytes ||
-				  ((uint64_t) c->nrows + 7) / 8 > c->input_bytes - col->nulls_off)))
+				 (col->nulls_off > col_limit ||
+				  ((uint64_t) c->nrows + 7) / 8 > col_limit - col->nulls_off)))
 			{
 				snprintf(err, errlen, "chunk column %d lies outside the chunk", in->arg);
 				return GX_INVALID;
@@ -534,6 +627,16 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 
 	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, ntiles);
 	GX_CHECK(cudaGetLastError(), "reset kernel launch");
+	if (c->deform_off != 0 && c->nrows > 0)
+	{
+		uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
+		uint32_t	maxgrid = (uint32_t) G.sm_count * 16;
+
+		if (grid > maxgrid)
+			grid = maxgrid;
+		gx_deform_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, dres);
+		GX_CHECK(cudaGetLastError(), "deform kernel launch");
+	}
 	if (ntiles > 0)
 	{
 		uint32_t	grid = ntiles;

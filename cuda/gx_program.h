@@ -13,6 +13,14 @@
  * selected row indexes) follows the input, so the input region is one
  * contiguous host-to-device copy.
  *
+ * A chunk may instead carry raw heap pages (deform_off != 0): a
+ * gx_deform_hdr with the attribute layout of the relation, the page
+ * images, and a row map (page index << 16 | line pointer offset) of the
+ * visible tuples, in scan order.  The device then deforms the needed
+ * attributes of those tuples into the column area itself (gx_deform.cuh)
+ * before running the program; the column area and the result area follow
+ * the input and are not copied to the device.
+ *
  * This header includes no PostgreSQL header and is valid C and C++.
  */
 #ifndef GX_PROGRAM_H
@@ -26,6 +34,7 @@
 #define GX_MAX_REGS 64
 #define GX_TILE_ROWS 1024		/* rows per block-local compaction tile */
 #define GX_ALIGN 16
+#define GX_MAX_DEFORM_ATTS 256	/* attributes walked when deforming pages */
 
 /* value types of registers, columns and constants */
 enum gx_type
@@ -81,7 +90,8 @@ enum gx_error
 	GX_ERR_DIV_ZERO,			/* 22012 division by zero */
 	GX_ERR_FLOAT_OVERFLOW,		/* 22003 value out of range: overflow */
 	GX_ERR_FLOAT_UNDERFLOW,		/* 22003 value out of range: underflow */
-	GX_ERR_BAD_PROGRAM			/* internal: malformed program */
+	GX_ERR_BAD_PROGRAM,			/* internal: malformed program */
+	GX_ERR_BAD_PAGE				/* internal: a heap page fails its checks */
 };
 
 typedef struct gx_instr
@@ -127,12 +137,42 @@ typedef struct gx_chunk
 	uint64_t	input_bytes;	/* header + columns: the host-to-device copy */
 	uint64_t	result_off;		/* gx_result offset */
 	uint64_t	capacity;		/* slot size in bytes */
+	uint64_t	deform_off;		/* gx_deform_hdr offset, 0: columns are given */
 	gx_column	cols[GX_MAX_COLS];
 	gx_const	consts[GX_MAX_CONSTS];
 	gx_instr	code[GX_MAX_INSTR];
 } gx_chunk;
 
 #define GX_CHUNK_MAGIC 0x67707865u
+
+/* one attribute of the relation, as the page deformer walks it */
+typedef struct gx_attr
+{
+	int16_t		attlen;			/* > 0 fixed, -1 varlena, -2 cstring */
+	uint8_t		attalign;		/* 1, 2, 4 or 8 */
+	uint8_t		has_missing;	/* value for tuples with fewer attributes */
+	int16_t		col;			/* chunk column it fills, or -1 */
+	int16_t		fixed_off;		/* offset in a tuple without NULLs, or -1 */
+	int64_t		missing;		/* the missing value (fixed width, by value) */
+} gx_attr;
+
+/* raw heap pages to deform: at chunk->deform_off */
+typedef struct gx_deform_hdr
+{
+	uint32_t	npages;
+	uint32_t	page_size;		/* BLCKSZ */
+	uint32_t	natts;			/* attributes walked: 1 .. natts */
+	uint32_t	pad;
+	uint64_t	pages_off;		/* page images, from chunk start */
+	uint64_t	rowmap_off;		/* uint32 per row: page << 16 | offset */
+	gx_attr		atts[GX_MAX_DEFORM_ATTS];
+} gx_deform_hdr;
+
+static inline gx_deform_hdr *
+gx_chunk_deform(gx_chunk *c)
+{
+	return (gx_deform_hdr *) ((char *) c + c->deform_off);
+}
 
 /* result area; followed by seg_off[ntiles], seg_cnt[ntiles], sel[nrows] */
 typedef struct gx_result

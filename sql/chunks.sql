@@ -73,6 +73,51 @@ SELECT q, gx_check('SELECT a, f, g FROM gx_layout WHERE ' || q)
 FROM (VALUES ('f = 42'), ('f <> 42'), ('f IS NULL'), ('g IS NOT NULL'), ('g > 7'),
              ('a > 290 AND f > 0'), ('b > 4000000 AND g IS NULL')) v(q);
 
+-- every varlena form before the filtered columns: NULL, short (1-byte
+-- header), long (4-byte header), compressed inline, external TOAST pointer;
+-- and a fixed-width name column
+CREATE TABLE gx_varlena (id int4, t text, a int8, n name, u text, b float8);
+INSERT INTO gx_varlena
+SELECT g,
+       CASE g % 5 WHEN 0 THEN NULL WHEN 1 THEN 'x' || g
+            WHEN 2 THEN (SELECT string_agg(md5(g::text || i), '') FROM generate_series(1, 5) i)
+            WHEN 3 THEN (SELECT string_agg(md5(g::text || i), '') FROM generate_series(1, 100) i)
+            ELSE repeat('ab', 3000) END,
+       CASE WHEN g % 11 = 0 THEN NULL ELSE g * 3 END,
+       'n' || g,
+       CASE g % 3 WHEN 0 THEN (SELECT string_agg(md5(i::text || g), '') FROM generate_series(1, 80) i)
+            WHEN 1 THEN NULL ELSE 'short' END,
+       g / 7.0
+FROM generate_series(1, 3000) g;
+SELECT count(*) FILTER (WHERE pg_column_compression(t) IS NOT NULL) AS compressed_t,
+       count(*) FILTER (WHERE octet_length(t) BETWEEN 127 AND 2000) AS long_t
+FROM gx_varlena;
+CREATE FUNCTION gx_external_values(rel regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    n bigint;
+BEGIN
+    EXECUTE format('SELECT count(DISTINCT chunk_id) FROM %s',
+                   (SELECT reltoastrelid::regclass FROM pg_class WHERE oid = rel)) INTO n;
+    RETURN n;
+END $$;
+SELECT gx_external_values('gx_varlena');
+SELECT q, gx_check('SELECT id, a, b, length(t), length(u) FROM gx_varlena WHERE ' || q)
+FROM (VALUES ('a % 7 = 1'), ('b > 300 AND a IS NOT NULL'), ('a IS NULL OR b < 1'),
+             ('id % 5 = 3 AND a > 6000'), ('id % 5 = 4 AND b > 200')) v(q);
+
+-- the same checks with the backend deforming (gpuext.device_deform = off)
+SET gpuext.device_deform = off;
+SELECT q, gx_check('SELECT id, a, b FROM gx_varlena WHERE ' || q)
+FROM (VALUES ('a % 7 = 1'), ('b > 300 AND a IS NOT NULL')) v(q);
+SELECT q, gx_check('SELECT a, b, d FROM gx_layout WHERE ' || q)
+FROM (VALUES ('a > 250'), ('e > 1200 AND a IS NULL'), ('f = 42'), ('g > 7')) v(q);
+SELECT q, gx_check('SELECT id FROM gx_big WHERE ' || q)
+FROM (VALUES ('u > 99.5'), ('flag IS NULL AND u < -99')) v(q);
+SET gpuext.force = on;
+SELECT gx_explain('SELECT id FROM gx_varlena WHERE a % 7 = 1', 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
+RESET gpuext.force;
+RESET gpuext.device_deform;
+
 -- a table of many columns, filtering on the last ones
 SELECT format('CREATE TABLE gx_wide (%s)',
               string_agg(format('c%s int4', i), ', ' ORDER BY i)) FROM generate_series(1, 100) i \gexec

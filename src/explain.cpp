@@ -52,6 +52,7 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	if (!es->analyze)
 		return;
+	ExplainPropertyText("Deform", st->device_deform ? "device" : "backend", es);
 	ExplainPropertyInteger("Chunks", NULL, s->chunks, es);
 	ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 						   s->rows_in - s->rows_selected, es);
@@ -59,7 +60,8 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	{
 		ExplainPropertyInteger("Bytes to Device", "kB", s->bytes_h2d / 1024, es);
 		ExplainPropertyInteger("Bytes from Device", "kB", s->bytes_d2h / 1024, es);
-		ExplainPropertyFloat("Heap Read and Deform Time", "ms", s->fill_ms, 3, es);
+		ExplainPropertyFloat(st->device_deform ? "Heap Read and Page Copy Time" :
+							 "Heap Read and Deform Time", "ms", s->fill_ms, 3, es);
 		ExplainPropertyFloat("Device Wait Time", "ms", s->wait_ms, 3, es);
 		ExplainPropertyFloat("Transfer to Device Time", "ms", s->h2d_ms, 3, es);
 		ExplainPropertyFloat("Kernel Time", "ms", s->kernel_ms, 3, es);

@@ -39,6 +39,7 @@ extern bool gx_enabled;
 extern int	gx_device_choice;
 extern bool gx_force;
 extern bool gx_enable_scan;
+extern bool gx_device_deform;
 extern double gx_gpu_setup_cost;
 extern double gx_gpu_operator_cost;
 extern double gx_gpu_tuple_cost;
@@ -154,8 +155,10 @@ typedef struct GxBatch
 	int			error;			/* gx_error raised after the selection */
 	HeapTupleData *tups;		/* nrows entries, t_data points into a page */
 	Buffer	   *rowbuf;			/* nrows entries: the page's buffer */
-	Buffer	   *pins;			/* buffers pinned for this batch */
+	Buffer	   *pins;			/* buffers pinned for this batch (device
+								 * deform: one per page, indexed as in map) */
 	int			npins;
+	uint32	   *map;			/* device deform: nrows entries, page << 16 | offset */
 	uint32	   *sel;			/* nsel entries, row order */
 	int64		seq;			/* submission order */
 } GxBatch;
@@ -193,6 +196,9 @@ typedef struct GxScanState
 	int			cur_line;		/* pagemode: next entry of rs_vistuples */
 	bool		page_valid;		/* pagemode: rs_vistuples is loaded */
 	int			maxatt;			/* highest attribute the program reads */
+	bool		device_deform;	/* pages go to the device, which deforms them */
+	gx_attr    *atts;			/* device deform: attributes 1 .. maxatt */
+	HeapTupleData cur_tup;		/* device deform: the row the scan slot holds */
 	int			fast_off[GX_MAX_COLS];	/* fixed offset in a tuple without
 										 * NULLs, or -1 */
 	uint32		rows_per_chunk;

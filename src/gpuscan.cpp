@@ -30,6 +30,7 @@
 extern "C"
 {
 #include "access/heapam.h"
+#include "access/tupdesc_details.h"
 #include "executor/nodeCustom.h"
 #include "storage/bufmgr.h"
 #include "miscadmin.h"
@@ -91,6 +92,9 @@ gx_raise_error(int code)
 			break;
 		case GX_ERR_FLOAT_UNDERFLOW:
 			float_underflow_error();
+			break;
+		case GX_ERR_BAD_PAGE:
+			elog(ERROR, "gpuext: a heap page failed the checks of the device deformer");
 			break;
 		default:
 			elog(ERROR, "gpuext: device program failed with code %d", code);
@@ -211,6 +215,81 @@ gx_fast_offsets(GxScanState *st)
 	pfree(offs);
 }
 
+/* alignment in bytes of an attalign code */
+static uint8
+gx_align_bytes(char attalign)
+{
+	switch (attalign)
+	{
+		case TYPALIGN_SHORT:
+			return 2;
+		case TYPALIGN_INT:
+			return 4;
+		case TYPALIGN_DOUBLE:
+			return 8;
+		default:
+			return 1;
+	}
+}
+
+/*
+ * Device deforming: describe attributes 1 .. maxatt for the deformer
+ * (gx_deform.cuh).  Off when disabled, when the snapshot is not an MVCC
+ * one (no page mode) or when the needed attributes lie too far.
+ */
+static void
+gx_plan_deform(GxScanState *st, EState *estate)
+{
+	TupleDesc	desc = RelationGetDescr(st->rel);
+	int			off = 0;
+	bool		fixed = true;
+
+	st->device_deform = gx_device_deform && IsMVCCSnapshot(estate->es_snapshot) &&
+		st->maxatt <= GX_MAX_DEFORM_ATTS && st->maxatt <= desc->natts;
+	if (!st->device_deform)
+		return;
+	st->atts = (gx_attr *) palloc0(sizeof(gx_attr) * Max(st->maxatt, 1));
+	for (int a = 1; a <= st->maxatt; a++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, a - 1);
+		gx_attr    *ga = &st->atts[a - 1];
+
+		ga->attlen = att->attlen;
+		ga->attalign = gx_align_bytes(att->attalign);
+		ga->col = -1;
+		ga->fixed_off = -1;
+		if (fixed && att->attlen > 0)
+		{
+			off = att_align_nominal(off, att->attalign);
+			ga->fixed_off = off;
+			off += att->attlen;
+		}
+		else
+			fixed = false;
+		if (att->atthasmissing && desc->constr && desc->constr->missing &&
+			desc->constr->missing[a - 1].am_present)
+		{
+			ga->has_missing = 1;
+			ga->missing = (int64) desc->constr->missing[a - 1].am_value;
+		}
+	}
+	for (int i = 0; i < st->prog->ncols; i++)
+	{
+		gx_attr    *ga = &st->atts[st->prog->col_attno[i] - 1];
+		int			w = (st->prog->col_type[i] == GX_BOOL) ? 1 :
+			(st->prog->col_type[i] == GX_INT2) ? 2 :
+			(st->prog->col_type[i] == GX_INT4 || st->prog->col_type[i] == GX_FLOAT4) ? 4 : 8;
+
+		/* only fixed-width by-value attributes are read into columns */
+		if (ga->attlen != w || !TupleDescAttr(desc, st->prog->col_attno[i] - 1)->attbyval)
+		{
+			st->device_deform = false;
+			return;
+		}
+		ga->col = (int16) i;
+	}
+}
+
 /* BeginCustomScan */
 static void
 gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
@@ -249,6 +328,7 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	st->device = gx_resolve_device();
 	gx_plan_layout(st);
 	gx_fast_offsets(st);
+	gx_plan_deform(st, estate);
 	for (int i = 0; i < 2; i++)
 	{
 		st->batch[i].slot = -1;
@@ -258,6 +338,8 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 		st->batch[i].pins = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
 		st->batch[i].npins = 0;
 		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk);
+		st->batch[i].map = st->device_deform ?
+			(uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk) : NULL;
 	}
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -386,6 +468,102 @@ gx_fill_pages(GxScanState *st, GxBatch *b, gx_chunk *c, bool *has_nulls)
 	return n;
 }
 
+/* bytes of the column area plus the result area of a page chunk of n rows */
+static uint64
+gx_device_cols_bytes(GxScanState *st, uint32 n)
+{
+	uint64		bytes = gx_result_bytes(n);
+
+	for (int i = 0; i < st->prog->ncols; i++)
+		bytes += GX_ALIGN_UP((uint64) st->atts[st->prog->col_attno[i] - 1].attlen * n) +
+			GX_ALIGN_UP(((uint64) n + 31) / 32 * 4);
+	return bytes;
+}
+
+/*
+ * Device deform: copy whole heap pages read with heapgetpage() into the
+ * chunk and list their visible tuples in b->map; the device deforms them.
+ * The batch keeps a pin on each page (b->pins, indexed like the map), so
+ * selected rows are returned from the shared buffer.  Pages are copied
+ * without the content lock, as heapgettup_pagemode() reads them: the pin
+ * keeps visible tuples in place and nothing the deformer reads of them
+ * (line pointer, natts, HEAP_HASNULL, t_hoff, null bitmap, data) changes.
+ * Fills the page section and the column directory; returns the rows.
+ */
+static uint32
+gx_fill_device_pages(GxScanState *st, GxBatch *b, gx_chunk *c)
+{
+	HeapScanDesc hs = (HeapScanDesc) st->scan;
+	uint64		slot_bytes = gx_shared->slot_bytes;
+	uint64		deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
+	uint64		pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
+	gx_deform_hdr *d = (gx_deform_hdr *) ((char *) c + deform_off);
+	uint32		n = 0;
+	uint32		np = 0;
+	uint64		off;
+
+	for (;;)
+	{
+		if (st->page_valid && st->cur_line < hs->rs_ntuples)
+		{
+			uint32		k = (uint32) hs->rs_ntuples;
+			uint64		need = pages_off + (uint64) (np + 1) * BLCKSZ +
+				GX_ALIGN_UP((uint64) (n + k) * 4) + gx_device_cols_bytes(st, n + k);
+
+			if (n + k > st->rows_per_chunk || need > slot_bytes)
+			{
+				if (n == 0)
+					elog(ERROR, "gpuext: a heap page does not fit a staging slot");
+				break;			/* this page starts the next chunk */
+			}
+			memcpy((char *) c + pages_off + (uint64) np * BLCKSZ,
+				   BufferGetPage(hs->rs_cbuf), BLCKSZ);
+			IncrBufferRefCount(hs->rs_cbuf);
+			b->pins[np] = hs->rs_cbuf;
+			for (uint32 i = 0; i < k; i++)
+				b->map[n++] = (np << 16) | hs->rs_vistuples[i];
+			np++;
+			st->cur_line = hs->rs_ntuples;
+			continue;
+		}
+		if (st->next_block >= hs->rs_nblocks)
+		{
+			st->heap_done = true;
+			break;
+		}
+		heapgetpage(st->scan, st->next_block++);
+		st->cur_line = 0;
+		st->page_valid = true;
+	}
+	b->npins = np;
+
+	d->npages = np;
+	d->page_size = BLCKSZ;
+	d->natts = st->maxatt;
+	d->pad = 0;
+	d->pages_off = pages_off;
+	d->rowmap_off = pages_off + (uint64) np * BLCKSZ;
+	memcpy(d->atts, st->atts, sizeof(gx_attr) * st->maxatt);
+	memcpy((char *) c + d->rowmap_off, b->map, sizeof(uint32) * n);
+	c->deform_off = deform_off;
+	c->input_bytes = GX_ALIGN_UP(d->rowmap_off + (uint64) n * 4);
+
+	/* the device writes the columns after the input, then the result */
+	off = c->input_bytes;
+	for (int i = 0; i < st->prog->ncols; i++)
+	{
+		c->cols[i].values_off = off;
+		off = GX_ALIGN_UP(off + (uint64) st->atts[st->prog->col_attno[i] - 1].attlen * n);
+		c->cols[i].nulls_off = off;
+		off = GX_ALIGN_UP(off + ((uint64) n + 31) / 32 * 4);
+		c->cols[i].type = st->prog->col_type[i];
+		c->cols[i].width = 0;
+	}
+	c->result_off = off;
+	Assert(off + gx_result_bytes(n) <= slot_bytes);
+	return n;
+}
+
 /* drop the page pins a consumed batch holds */
 static void
 gx_unpin_batch(GxBatch *b)
@@ -427,17 +605,20 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	c->capacity = gx_shared->slot_bytes;
 	c->result_off = st->result_off;
 	c->input_bytes = st->input_bytes;
+	c->deform_off = 0;
 	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
 	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
-	for (int i = 0; i < p->ncols; i++)
+	for (int i = 0; i < p->ncols && !st->device_deform; i++)
 	{
 		maxatt = Max(maxatt, p->col_attno[i]);
 		has_nulls[i] = false;
 		memset((char *) c + st->col_nulls_off[i], 0, (st->rows_per_chunk + 7) / 8);
 	}
 
-	/* rows: deform the needed attributes into the columns */
-	if (st->pagemode)
+	/* rows: heap pages for the device, or deform the needed attributes */
+	if (st->device_deform)
+		n = gx_fill_device_pages(st, b, c);
+	else if (st->pagemode)
 		n = gx_fill_pages(st, b, c, has_nulls);
 	while (!st->pagemode && n < st->rows_per_chunk)
 	{
@@ -498,7 +679,7 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	}
 	ExecClearTuple(rs);
 
-	for (int i = 0; i < p->ncols; i++)
+	for (int i = 0; i < p->ncols && !st->device_deform; i++)
 	{
 		c->cols[i].values_off = st->col_values_off[i];
 		c->cols[i].nulls_off = has_nulls[i] ? st->col_nulls_off[i] : 0;
@@ -610,6 +791,22 @@ gx_next_row(ScanState *ss)
 
 		if (b != NULL)
 		{
+			if (b->pos < b->nsel && b->map != NULL && st->device_deform)
+			{
+				/* device deform: the tuple from its pinned page */
+				uint32		m = b->map[b->sel[b->pos++]];
+				Buffer		buf = b->pins[m >> 16];
+				OffsetNumber off = (OffsetNumber) (m & 0xFFFF);
+				Page		page = BufferGetPage(buf);
+				ItemId		lpp = PageGetItemId(page, off);
+				HeapTuple	t = &st->cur_tup;
+
+				t->t_data = (HeapTupleHeader) PageGetItem(page, lpp);
+				t->t_len = ItemIdGetLength(lpp);
+				t->t_tableOid = RelationGetRelid(st->rel);
+				ItemPointerSet(&t->t_self, BufferGetBlockNumber(buf), off);
+				return ExecStoreBufferHeapTuple(t, slot, buf);
+			}
 			while (b->pos < b->nsel)
 			{
 				uint32		row = b->sel[b->pos++];
@@ -672,6 +869,8 @@ gx_start(GxScanState *st)
 		st->scan = table_beginscan_strat(st->rel, estate->es_snapshot, 0, NULL,
 										 true, false);
 		st->pagemode = (st->scan->rs_flags & SO_ALLOW_PAGEMODE) != 0;
+		if (!st->pagemode)
+			st->device_deform = false;
 	}
 	st->next_block = 0;
 	st->cur_line = 0;

@@ -16,6 +16,7 @@ bool		gx_enabled = true;
 int			gx_device_choice = GX_DEVICE_AUTO;
 bool		gx_force = false;
 bool		gx_enable_scan = true;
+bool		gx_device_deform = true;
 double		gx_gpu_setup_cost = 1000.0;
 double		gx_gpu_operator_cost = 0.00005;
 double		gx_gpu_tuple_cost = 0.002;
@@ -50,6 +51,10 @@ gx_define_gucs(void)
 	DefineCustomBoolVariable("gpuext.enable_scan",
 							 "Enables GpuScan (filters on the device).",
 							 NULL, &gx_enable_scan, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.device_deform",
+							 "Sends heap pages to the device, which deforms them (else the backend deforms).",
+							 NULL, &gx_device_deform, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("gpuext.gpu_setup_cost",
 							 "Planner cost of starting a device operator.",

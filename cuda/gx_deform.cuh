@@ -1,0 +1,246 @@
+/*
+ * gx_deform.cuh - deforms one heap tuple of a raw page into the chunk's
+ * columns; compiled by nvcc (the deform kernel) and by g++ (the CPU device),
+ * like gx_eval.cuh.
+ *
+ * Design note
+ * -----------
+ * The backend copies heap pages, as they are in shared buffers, into the
+ * chunk and lists the tuples its snapshot sees (gx_deform_hdr row map), so
+ * visibility stays PostgreSQL's own.  This file only reads the on-disk
+ * format of PostgreSQL 15 (bufpage.h, itemid.h, htup_details.h,
+ * varatt.h), restated here because cuda/ includes no PostgreSQL header:
+ *  - page header: 24 bytes, then 4-byte line pointers: lp_off (15 bits),
+ *    lp_flags (2), lp_len (15), low bits first;
+ *  - tuple header: t_infomask2 at 18 (natts in the low 11 bits),
+ *    t_infomask at 20 (HEAP_HASNULL = 1), t_hoff at 22, null bitmap at 23
+ *    (bit set = not null);
+ *  - attributes follow from t_hoff, each aligned to its attalign, except a
+ *    varlena whose first byte is not zero (a 1-byte header: short or TOAST
+ *    pointer), which is not padded; sizes: 1-byte header (b >> 1) & 127,
+ *    TOAST pointer 2 + size of its tag (18: 16 bytes), 4-byte header
+ *    (w >> 2) & 0x3FFFFFFF, cstring strlen + 1;
+ *  - an attribute past the tuple's natts has the column's missing value
+ *    (ALTER TABLE ... ADD COLUMN ... DEFAULT) or is NULL.
+ * Only fixed-width by-value attributes are ever stored into columns, so a
+ * compressed or external value is only skipped, never read.  Every offset
+ * is checked against the page, so a corrupt page yields GX_ERR_BAD_PAGE
+ * instead of a stray read.
+ */
+#ifndef GX_DEFORM_CUH
+#define GX_DEFORM_CUH
+
+#include "gx_program.h"
+
+#ifndef GX_HD
+#ifdef __CUDACC__
+#define GX_HD __host__ __device__ __forceinline__
+#else
+#define GX_HD static inline
+#endif
+#endif
+
+#define GX_PAGE_HEADER 24
+#define GX_TUP_INFOMASK2 18
+#define GX_TUP_INFOMASK 20
+#define GX_TUP_HOFF 22
+#define GX_TUP_BITS 23
+#define GX_TUP_MIN_HEADER 23
+
+GX_HD uint32_t
+gx_rd16(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8);
+}
+
+GX_HD uint32_t
+gx_rd32(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
+		((uint32_t) p[3] << 24);
+}
+
+/* store a fixed-width value of 'len' bytes as column 'col' of row 'row' */
+GX_HD void
+gx_store_value(char *chunk, const gx_column *col, uint32_t row, const uint8_t *src,
+			   int64_t missing, int from_missing)
+{
+	char	   *dst = chunk + col->values_off;
+
+	switch (col->type)
+	{
+		case GX_BOOL:
+			((uint8_t *) dst)[row] = from_missing ? (missing != 0) : (src[0] != 0);
+			break;
+		case GX_INT2:
+			((uint16_t *) dst)[row] = from_missing ? (uint16_t) missing : (uint16_t) gx_rd16(src);
+			break;
+		case GX_INT4:
+		case GX_FLOAT4:
+			((uint32_t *) dst)[row] = from_missing ? (uint32_t) missing : gx_rd32(src);
+			break;
+		default:
+			((uint64_t *) dst)[row] = from_missing ? (uint64_t) missing :
+				((uint64_t) gx_rd32(src) | ((uint64_t) gx_rd32(src + 4) << 32));
+			break;
+	}
+}
+
+/*
+ * Deform row 'row' of a page chunk: store each needed attribute into its
+ * column and return the bit mask (by column index) of the NULL ones.
+ * *err is set to GX_ERR_BAD_PAGE when the tuple fails a bounds check.
+ */
+GX_HD uint64_t
+gx_deform_row(char *chunk, const gx_deform_hdr *d, uint32_t row, int *err)
+{
+	const gx_chunk *c = (const gx_chunk *) chunk;
+	uint32_t	map = ((const uint32_t *) (chunk + d->rowmap_off))[row];
+	uint32_t	pg = map >> 16;
+	uint32_t	lineoff = map & 0xFFFF;
+	uint64_t	nulls = 0;
+
+	*err = GX_ERR_NONE;
+	if (pg >= d->npages || lineoff == 0 ||
+		GX_PAGE_HEADER + lineoff * 4 > d->page_size)
+	{
+		*err = GX_ERR_BAD_PAGE;
+		return 0;
+	}
+	const uint8_t *page = (const uint8_t *) chunk + d->pages_off + (uint64_t) pg * d->page_size;
+	uint32_t	lp = gx_rd32(page + GX_PAGE_HEADER + (lineoff - 1) * 4);
+	uint32_t	lp_off = lp & 0x7FFF;
+	uint32_t	lp_len = lp >> 17;
+
+	if (lp_len < GX_TUP_MIN_HEADER || lp_off + lp_len > d->page_size)
+	{
+		*err = GX_ERR_BAD_PAGE;
+		return 0;
+	}
+	const uint8_t *tup = page + lp_off;
+	uint32_t	natts = gx_rd16(tup + GX_TUP_INFOMASK2) & 0x07FF;
+	int			hasnull = gx_rd16(tup + GX_TUP_INFOMASK) & 0x0001;
+	uint32_t	hoff = tup[GX_TUP_HOFF];
+
+	if (hoff > lp_len || (hasnull && GX_TUP_BITS + (natts + 7) / 8 > hoff))
+	{
+		*err = GX_ERR_BAD_PAGE;
+		return 0;
+	}
+	const uint8_t *data = tup + hoff;
+	uint32_t	len = lp_len - hoff;
+	uint32_t	off = 0;
+	int			fast = !hasnull && natts >= d->natts;
+
+	for (uint32_t a = 0; a < d->natts; a++)
+	{
+		const gx_attr *at = &d->atts[a];
+
+		if (fast && at->fixed_off >= 0)
+		{
+			/* no NULL in this tuple and a fixed offset: read directly */
+			if (at->col >= 0)
+			{
+				if ((uint32_t) at->fixed_off + (uint32_t) at->attlen > len)
+				{
+					*err = GX_ERR_BAD_PAGE;
+					return 0;
+				}
+				gx_store_value(chunk, &c->cols[at->col], row, data + at->fixed_off, 0, 0);
+			}
+			off = (uint32_t) at->fixed_off + (uint32_t) at->attlen;
+			continue;
+		}
+		if (a >= natts)
+		{
+			/* not in this tuple: the missing value, else NULL */
+			if (at->col >= 0)
+			{
+				if (at->has_missing)
+					gx_store_value(chunk, &c->cols[at->col], row, data, at->missing, 1);
+				else
+				{
+					gx_store_value(chunk, &c->cols[at->col], row, data, 0, 1);
+					nulls |= (uint64_t) 1 << at->col;
+				}
+			}
+			continue;
+		}
+		if (hasnull && !((tup[GX_TUP_BITS + (a >> 3)] >> (a & 7)) & 1))
+		{
+			if (at->col >= 0)
+			{
+				gx_store_value(chunk, &c->cols[at->col], row, data, 0, 1);
+				nulls |= (uint64_t) 1 << at->col;
+			}
+			continue;
+		}
+		uint32_t	size;
+
+		if (at->attlen > 0)
+		{
+			off = (off + at->attalign - 1) & ~(uint32_t) (at->attalign - 1);
+			size = (uint32_t) at->attlen;
+		}
+		else if (at->attlen == -1)
+		{
+			if (off >= len)
+			{
+				*err = GX_ERR_BAD_PAGE;
+				return 0;
+			}
+			if (data[off] == 0)
+				off = (off + at->attalign - 1) & ~(uint32_t) (at->attalign - 1);
+			if (off >= len)
+			{
+				*err = GX_ERR_BAD_PAGE;
+				return 0;
+			}
+			uint8_t		b = data[off];
+
+			if (b == 0x01)
+			{
+				/* TOAST pointer: 2 header bytes + the tag's payload */
+				if (off + 2 > len)
+				{
+					*err = GX_ERR_BAD_PAGE;
+					return 0;
+				}
+				uint8_t		tag = data[off + 1];
+
+				size = 2 + (tag == 18 ? 16 : 8);
+			}
+			else if (b & 0x01)
+				size = (b >> 1) & 0x7F;
+			else
+			{
+				if (off + 4 > len)
+				{
+					*err = GX_ERR_BAD_PAGE;
+					return 0;
+				}
+				size = (gx_rd32(data + off) >> 2) & 0x3FFFFFFF;
+			}
+		}
+		else
+		{
+			/* cstring */
+			uint32_t	e = off;
+
+			while (e < len && data[e] != 0)
+				e++;
+			size = e - off + 1;
+		}
+		if (off + size > len || size == 0)
+		{
+			*err = GX_ERR_BAD_PAGE;
+			return 0;
+		}
+		if (at->col >= 0)
+			gx_store_value(chunk, &c->cols[at->col], row, data + off, 0, 0);
+		off += size;
+	}
+	return nulls;
+}
+
+#endif							/* GX_DEFORM_CUH */
