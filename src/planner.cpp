@@ -128,7 +128,7 @@ gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	cost_qual_eval(&host_cost, host_quals, root);
 
 	startup = gx_gpu_setup_cost + host_cost.startup;
-	/* heap reading and deforming stay on the CPU: like a seqscan's */
+	/* heap reading stays on the CPU (and deforming with device_deform off): charged like a seqscan */
 	run = spc_seq_page_cost * rel->pages + cpu_tuple_cost * ntuples;
 	/* the program on the device */
 	run += gx_gpu_operator_cost * ninstr * ntuples;
