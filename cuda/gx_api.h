@@ -45,6 +45,15 @@ typedef struct gx_gpu_info
 /* run a chunk's program on nthreads CPU threads; fills the result area */
 gx_status	gx_cpu_run_chunk(gx_chunk *chunk, int nthreads);
 
+/*
+ * Cache pools (device-resident column cache): nunits entries of
+ * unit_bytes each, owned by the service.  The CPU device's pool is host
+ * memory, the GPU's is device memory; both are taken once (a second call
+ * with the same sizes is a no-op) and live until the service exits.
+ */
+gx_status	gx_cpu_cache_open(size_t unit_bytes, int nunits);
+gx_status	gx_gpu_cache_open(size_t unit_bytes, int nunits, char *err, size_t errlen);
+
 /* 1 when the library carries CUDA kernels */
 int			gx_gpu_built(void);
 

@@ -7,13 +7,21 @@
  * A chunk of raw heap pages is deformed tile by tile first (gx_deform.cuh),
  * by the thread that then filters the tile.
  *
+ * Cache operations (gx_chunk_ext): a SCAN chunk reads its columns from an
+ * entry of the CPU device's cache pool (host memory of the service, taken
+ * by gx_cpu_cache_open) and selects row map values; a LOAD chunk is
+ * deformed and filtered like any page chunk (it has no program), then its
+ * rows are appended to the entry from one thread.
+ *
  * Threads take tiles from a shared counter.  No PostgreSQL API is used
  * here: the service calls this from its main thread, which waits.
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
 #include "gx_deform.cuh"
+#include "gx_cache.cuh"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <atomic>
@@ -62,11 +70,70 @@ gx_cpu_deform_tile(gx_chunk *c, uint32_t lo, uint32_t hi, std::atomic<uint64_t> 
 	return hi;
 }
 
+/* the CPU device's cache pool */
+static struct
+{
+	char	   *base;
+	int			nunits;
+	uint64_t	unit_bytes;
+} gx_cpu_pool;
+
+extern "C" gx_status
+gx_cpu_cache_open(size_t unit_bytes, int nunits)
+{
+	if (gx_cpu_pool.base != NULL)
+		return (gx_cpu_pool.unit_bytes == unit_bytes && gx_cpu_pool.nunits == nunits) ?
+			GX_OK : GX_INVALID;
+	if (unit_bytes == 0 || nunits <= 0)
+		return GX_INVALID;
+	/* untouched pages cost nothing until an entry is loaded */
+	gx_cpu_pool.base = (char *) malloc(unit_bytes * (size_t) nunits);
+	if (gx_cpu_pool.base == NULL)
+		return GX_INVALID;
+	gx_cpu_pool.unit_bytes = unit_bytes;
+	gx_cpu_pool.nunits = nunits;
+	return GX_OK;
+}
+
+/* base of entry e of the pool */
+static char *
+gx_cpu_entry(int e)
+{
+	return gx_cpu_pool.base + (size_t) e * gx_cpu_pool.unit_bytes;
+}
+
+/* append the rows of a deformed LOAD chunk to its entry */
+static void
+gx_cpu_cache_append(gx_chunk *c)
+{
+	char	   *entry = gx_cpu_entry(c->ext.entry);
+
+	for (uint32_t row = 0; row < c->nrows; row++)
+	{
+		uint64_t	nulls = gx_cache_append_row((const char *) c, entry, row);
+		uint64_t	dst = (uint64_t) c->ext.row0 + row;
+
+		for (uint32_t i = 0; i < c->ncols; i++)
+		{
+			uint32_t   *w = (uint32_t *) (entry + c->ext.nulls_off[i]) + (dst >> 5);
+			uint32_t	bit = 1u << (dst & 31);
+
+			if ((nulls >> i) & 1)
+				*w |= bit;
+			else
+				*w &= ~bit;
+		}
+	}
+}
+
 /* evaluate tiles [next..) until none are left */
 static void
-gx_cpu_worker(gx_chunk *c, std::atomic<uint32_t> *next_tile,
+gx_cpu_worker(gx_chunk *c, const char *colbase, std::atomic<uint32_t> *next_tile,
 			  std::atomic<uint32_t> *nsel, std::atomic<uint64_t> *error)
 {
+	const uint32_t *rowmap = (c->ext.op == GX_CHUNK_CACHE_SCAN && c->ext.map_sel) ?
+		(const uint32_t *) (colbase + c->ext.rowmap_off) : NULL;
+
 	gx_result  *res = gx_chunk_result(c);
 	uint32_t   *seg_off = gx_result_seg_off(res);
 	uint32_t   *seg_cnt = gx_result_seg_cnt(res);
@@ -91,8 +158,8 @@ gx_cpu_worker(gx_chunk *c, std::atomic<uint32_t> *next_tile,
 		{
 			int			err;
 
-			if (gx_eval_row(c, row, &err))
-				local[cnt++] = row;
+			if (gx_eval_row_at(c, colbase, row, &err))
+				local[cnt++] = rowmap ? rowmap[row] : row;
 			else if (err != GX_ERR_NONE)
 			{
 				gx_cpu_record_error(error, row, err);
@@ -113,9 +180,15 @@ gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 {
 	if (c->magic != GX_CHUNK_MAGIC)
 		return GX_INVALID;
+	if (c->ext.op != GX_CHUNK_FILTER &&
+		(gx_cpu_pool.base == NULL ||
+		 gx_cache_check_chunk(c, gx_cpu_pool.nunits, gx_cpu_pool.unit_bytes) != 0))
+		return GX_INVALID;
 	try
 	{
 		gx_result  *res = gx_chunk_result(c);
+		const char *colbase = c->ext.op == GX_CHUNK_CACHE_SCAN ?
+			gx_cpu_entry(c->ext.entry) : (const char *) c;
 		std::atomic<uint32_t> next_tile(0), nsel(0);
 		std::atomic<uint64_t> error(GX_NO_ERROR);
 		auto		t0 = std::chrono::steady_clock::now();
@@ -127,18 +200,23 @@ gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 			nthreads = res->ntiles ? res->ntiles : 1;
 
 		if (nthreads == 1)
-			gx_cpu_worker(c, &next_tile, &nsel, &error);
+			gx_cpu_worker(c, colbase, &next_tile, &nsel, &error);
 		else
 		{
 			std::vector<std::thread> pool;
 
 			for (int i = 0; i < nthreads; i++)
-				pool.emplace_back(gx_cpu_worker, c, &next_tile, &nsel, &error);
+				pool.emplace_back(gx_cpu_worker, c, colbase, &next_tile, &nsel, &error);
 			for (auto &th : pool)
 				th.join();
 		}
 		res->nsel = nsel.load();
 		res->error = error.load();
+		res->error_key = 0;
+		if (res->error != GX_NO_ERROR && c->ext.op == GX_CHUNK_CACHE_SCAN && c->ext.map_sel)
+			res->error_key = ((const uint32_t *) (colbase + c->ext.rowmap_off))[res->error >> 8];
+		if (c->ext.op == GX_CHUNK_CACHE_LOAD && res->error == GX_NO_ERROR)
+			gx_cpu_cache_append(c);
 		res->kernel_ns = (uint64_t) std::chrono::duration_cast<std::chrono::nanoseconds>(
 			std::chrono::steady_clock::now() - t0).count();
 		res->h2d_ns = res->d2h_ns = 0;

@@ -45,3 +45,12 @@ extern "C" void
 gx_gpu_close(void)
 {
 }
+
+extern "C" gx_status
+gx_gpu_cache_open(size_t unit_bytes, int nunits, char *err, size_t errlen)
+{
+	(void) unit_bytes;
+	(void) nunits;
+	snprintf(err, errlen, "gpuext was built without CUDA");
+	return GX_NO_CUDA;
+}

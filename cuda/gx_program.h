@@ -35,6 +35,7 @@
 #define GX_TILE_ROWS 1024		/* rows per block-local compaction tile */
 #define GX_ALIGN 16
 #define GX_MAX_DEFORM_ATTS 256	/* attributes walked when deforming pages */
+#define GX_CACHE_MAX_COLS 32	/* columns of one cache entry */
 
 /* value types of registers, columns and constants */
 enum gx_type
@@ -125,6 +126,44 @@ typedef struct gx_column
 	uint32_t	width;			/* bytes per value */
 } gx_column;
 
+/* what a chunk asks of the device besides filtering (gx_chunk_ext.op) */
+enum gx_chunk_op
+{
+	GX_CHUNK_FILTER = 0,		/* filter the chunk's own rows */
+	GX_CHUNK_CACHE_LOAD,		/* deform a page chunk, append to an entry */
+	GX_CHUNK_CACHE_SCAN			/* filter the columns of a cache entry */
+};
+
+/*
+ * Cache part of a chunk header (device-resident column cache, see
+ * src/cache.cpp).  An entry is one fixed-size unit of the cache pool the
+ * service owns; its columns lie at entry-relative offsets, each with a
+ * null bitmap of 32-bit words, and its row map (uint32 per row: block
+ * delta from the entry's first block << 16 | line pointer offset) tells
+ * which heap tuple each row is.
+ *  - LOAD: the device deforms the chunk's pages (deform_off != 0), then
+ *    appends rows [0, nrows) as entry rows [row0, row0 + nrows): values to
+ *    values_off[i], NULL bits to nulls_off[i], and the row map with
+ *    block0 added to the page index.
+ *  - SCAN: cols[i] offsets are entry-relative; the filter reads the entry
+ *    and writes row map values, not row numbers, into the selection (the
+ *    map is increasing, so row order is kept); error_key is the map value
+ *    of the erroring row.
+ */
+typedef struct gx_chunk_ext
+{
+	uint32_t	op;				/* enum gx_chunk_op */
+	uint32_t	count_only;		/* 1: the selection is not copied back */
+	int32_t		entry;			/* cache entry (pool unit), or -1 */
+	uint32_t	row0;			/* LOAD: first entry row this chunk fills */
+	uint32_t	block0;			/* LOAD: block delta of the chunk's first page */
+	uint32_t	map_sel;		/* SCAN: selection holds row map values */
+	uint64_t	rowmap_off;		/* entry-relative row map */
+	uint64_t	entry_rows;		/* LOAD: entry row capacity */
+	uint64_t	values_off[GX_CACHE_MAX_COLS];	/* LOAD: entry-relative */
+	uint64_t	nulls_off[GX_CACHE_MAX_COLS];	/* LOAD: entry-relative */
+} gx_chunk_ext;
+
 /* header at the start of every chunk */
 typedef struct gx_chunk
 {
@@ -138,12 +177,14 @@ typedef struct gx_chunk
 	uint64_t	result_off;		/* gx_result offset */
 	uint64_t	capacity;		/* slot size in bytes */
 	uint64_t	deform_off;		/* gx_deform_hdr offset, 0: columns are given */
+	gx_chunk_ext ext;			/* cache operation, selection options */
 	gx_column	cols[GX_MAX_COLS];
 	gx_const	consts[GX_MAX_CONSTS];
 	gx_instr	code[GX_MAX_INSTR];
 } gx_chunk;
 
 #define GX_CHUNK_MAGIC 0x67707865u
+
 
 /* one attribute of the relation, as the page deformer walks it */
 typedef struct gx_attr
@@ -186,6 +227,8 @@ typedef struct gx_result
 	uint64_t	d2h_ns;
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
+	uint32_t	error_key;		/* SCAN with map_sel: map value of the error row */
+	uint32_t	pad;
 } gx_result;
 
 #define GX_NO_ERROR (~(uint64_t) 0)

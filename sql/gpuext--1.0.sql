@@ -14,3 +14,26 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'gpuext_devices'
 LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION gpuext_devices() IS 'devices the gpuext service found (the GPU, if any, and the CPU device)';
+
+-- device-resident column cache
+CREATE FUNCTION gpuext_cache_load(rel regclass) RETURNS bigint
+AS 'MODULE_PATHNAME', 'gpuext_cache_load'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_cache_load(regclass) IS 'load the all-visible blocks of a table into the gpuext cache; returns the rows cached';
+
+CREATE FUNCTION gpuext_cache_evict(rel regclass) RETURNS integer
+AS 'MODULE_PATHNAME', 'gpuext_cache_evict'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_cache_evict(regclass) IS 'drop a table''s entries from the gpuext cache; returns how many';
+
+CREATE FUNCTION gpuext_cache_info(
+    OUT "table" regclass, OUT columns text, OUT chunks int, OUT rows bigint,
+    OUT bytes bigint, OUT hits bigint, OUT state text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_cache_info'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE VIEW gpuext_cache AS SELECT * FROM gpuext_cache_info();
+COMMENT ON VIEW gpuext_cache IS 'tables in the gpuext cache that the current user may read';
+-- every user may look: the rows are filtered by SELECT privilege
+GRANT SELECT ON gpuext_cache TO PUBLIC;

@@ -4,11 +4,11 @@
 --
 
 SELECT name, setting, unit, context, vartype, min_val, max_val, enumvals
-FROM pg_settings WHERE name LIKE 'gpuext.%' AND name NOT IN ('gpuext.device', 'gpuext.staging_size')
+FROM pg_settings WHERE name LIKE 'gpuext.%' AND name NOT IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size')
 ORDER BY name;
--- device and staging_size are set by the test runner; their definitions
+-- device, staging_size and cache_size are set by the test runner; their definitions
 SELECT name, context, vartype, enumvals, boot_val, min_val, unit
-FROM pg_settings WHERE name IN ('gpuext.device', 'gpuext.staging_size') ORDER BY name;
+FROM pg_settings WHERE name IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size') ORDER BY name;
 
 -- invalid values are rejected
 SET gpuext.device = 'tpu';
@@ -19,6 +19,7 @@ SET gpuext.enabled = 'maybe';
 -- postmaster settings cannot change at run time
 SET gpuext.staging_size = '512MB';
 SET gpuext.cpu_threads = 4;
+SET gpuext.cache_size = 128;
 -- the prefix is reserved: unknown gpuext.* names are errors
 SET gpuext.no_such_setting = 1;
 -- other prefixes still accept placeholders

@@ -54,6 +54,11 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		return;
 	ExplainPropertyText("Deform", st->device_deform ? "device" : "backend", es);
 	ExplainPropertyInteger("Chunks", NULL, s->chunks, es);
+	if (s->cache_chunks > 0 || s->cache_invalid > 0)
+	{
+		ExplainPropertyInteger("Cached Chunks", NULL, s->cache_chunks, es);
+		ExplainPropertyInteger("Cache Entries Not Valid", NULL, s->cache_invalid, es);
+	}
 	ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 						   s->rows_in - s->rows_selected, es);
 	if (es->timing)

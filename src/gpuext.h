@@ -19,7 +19,10 @@ extern "C"
 #include "executor/executor.h"
 #include "nodes/extensible.h"
 #include "nodes/pathnodes.h"
+#include "access/xlogdefs.h"
+#include "port/atomics.h"
 #include "storage/condition_variable.h"
+#include "storage/lwlock.h"
 #include "storage/latch.h"
 #include "storage/spin.h"
 }
@@ -46,6 +49,8 @@ extern double gx_gpu_tuple_cost;
 extern int	gx_chunk_rows;
 extern int	gx_staging_size_mb;
 extern int	gx_cpu_threads;
+extern int	gx_cache_size_mb;
+extern bool gx_use_cache;
 
 void		gx_define_gucs(void);
 
@@ -74,6 +79,7 @@ typedef struct GxSlot
 	int			state;			/* GxSlotState */
 	int			owner_pid;
 	int			device;			/* GxDevKind requested */
+	int			cache_entry;	/* cache entry the chunk reads or fills, or -1 */
 	int			failed;			/* device reported an error */
 	char		errmsg[256];
 } GxSlot;
@@ -111,6 +117,79 @@ void		gx_slot_wait(int slot, uint32 generation);
 void		gx_slot_release(int slot);
 int			gx_resolve_device(void);
 uint32		gx_service_generation(void);
+
+/* ---- device-resident column cache (cache.cpp) ---- */
+#define GX_CACHE_UNIT_BYTES ((Size) 32 * 1024 * 1024)
+#define GX_CACHE_MAX_VM 2		/* VM pages an entry's blocks may span */
+
+typedef enum GxCacheState
+{
+	GX_CE_FREE = 0,
+	GX_CE_LOADING,				/* being filled by loader_pid */
+	GX_CE_READY
+} GxCacheState;
+
+/* one entry: the cached columns of a range of heap blocks, all-visible */
+typedef struct GxCacheEntry
+{
+	int			state;			/* GxCacheState */
+	uint32		generation;		/* bumped whenever the entry is (re)taken */
+	int			loader_pid;
+	Oid			dbid;
+	Oid			relid;
+	Oid			relfilenode;
+	BlockNumber start;			/* first heap block */
+	uint32		nblocks;
+	uint32		nrows;
+	uint32		cap_rows;
+	int			nvm;			/* VM pages covering the blocks */
+	BlockNumber vm_block[GX_CACHE_MAX_VM];	/* VM page numbers */
+	XLogRecPtr	vm_lsn[GX_CACHE_MAX_VM];	/* their LSN when loaded */
+	int			ncols;
+	int16		attnum[GX_CACHE_MAX_COLS];
+	Oid			typid[GX_CACHE_MAX_COLS];
+	uint8		gxtype[GX_CACHE_MAX_COLS];
+	uint64		values_off[GX_CACHE_MAX_COLS];	/* entry-relative */
+	uint64		nulls_off[GX_CACHE_MAX_COLS];
+	uint64		rowmap_off;
+	uint64		bytes;			/* used part of the unit */
+	pg_atomic_uint64 hits;
+	pg_atomic_uint64 last_used;
+} GxCacheEntry;
+
+typedef struct GxCache
+{
+	LWLock	   *lock;			/* entries' state and keys */
+	int			nunits;
+	int			device;			/* GxDevKind holding the pool, -1 none */
+	pg_atomic_uint64 clock;		/* LRU clock */
+	GxCacheEntry entries[FLEXIBLE_ARRAY_MEMBER];
+} GxCache;
+
+/* what a scan remembers of an entry it may read */
+typedef struct GxCacheRef
+{
+	int			idx;
+	uint32		generation;
+	BlockNumber start;
+	uint32		nblocks;
+	uint32		nrows;
+	int			nvm;
+	BlockNumber vm_block[GX_CACHE_MAX_VM];
+	XLogRecPtr	vm_lsn[GX_CACHE_MAX_VM];
+	uint64		values_off[GX_MAX_COLS];	/* per program column */
+	uint64		nulls_off[GX_MAX_COLS];
+	uint64		rowmap_off;
+} GxCacheRef;
+
+extern GxCache *gx_cache;
+
+Size		gx_cache_shmem_size(void);
+void		gx_cache_shmem_request(void);
+void		gx_cache_shmem_init(void);
+void		gx_cache_service_reset(int device);
+void		gx_cache_backend_exit(void);
+bool		gx_cache_slot_in_use(int idx);
 
 /* ---- service (service.cpp) ---- */
 void		gx_register_service(void);
@@ -161,6 +240,9 @@ typedef struct GxBatch
 	uint32	   *map;			/* device deform: nrows entries, page << 16 | offset */
 	uint32	   *sel;			/* nsel entries, row order */
 	int64		seq;			/* submission order */
+	bool		cached;			/* rows come from a cache entry */
+	bool		count_only;		/* no selection: nsel rows without columns */
+	BlockNumber cache_start;	/* cached: first block of the entry */
 } GxBatch;
 
 typedef struct GxScanStats
@@ -175,6 +257,8 @@ typedef struct GxScanStats
 	double		d2h_ms;
 	double		fill_ms;		/* heap reading + deforming + staging */
 	double		wait_ms;		/* waiting for the device */
+	int64		cache_chunks;	/* chunks read from the cache */
+	int64		cache_invalid;	/* cache entries found not valid */
 } GxScanStats;
 
 typedef struct GxScanState
@@ -206,6 +290,14 @@ typedef struct GxScanState
 	uint64		col_nulls_off[GX_MAX_COLS];
 	uint64		input_bytes;
 	uint64		result_off;
+	bool		need_tuples;	/* plan reads columns of returned rows */
+	GxCacheRef *crefs;			/* cache entries of the relation, by block */
+	int			ncrefs;
+	int			cidx;			/* next cache entry ahead of the scan */
+	BlockNumber stop_block;		/* heap reading stops here (next entry) */
+	Buffer		vmbuf;			/* visibility map page in use */
+	Buffer		fetch_buf;		/* cached rows: heap page of the last row */
+	BlockNumber fetch_blk;
 	GxBatch		batch[2];
 	GxBatch    *consuming;
 	int64		next_seq;
@@ -216,5 +308,14 @@ void		gx_explain_scan(CustomScanState *node, List *ancestors,
 							struct ExplainState *es);
 Node	   *gx_create_scan_state(CustomScan *cscan);
 void		gx_raise_error(int code);
+bool		gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
+						   const int *gxtype, gx_attr *atts, int *maxatt);
+int			gx_type_width(int gxtype);
+
+/* cache use by a scan (cache.cpp) */
+void		gx_cache_scan_begin(GxScanState *st);
+bool		gx_cache_pin(int slot, GxCacheRef *r);
+bool		gx_cache_valid(Relation rel, Buffer *vmbuf, const GxCacheRef *r);
+void		gx_cache_touch(int idx);
 
 #endif							/* GPUEXT_H */

@@ -34,6 +34,7 @@ extern "C"
 #include "executor/nodeCustom.h"
 #include "storage/bufmgr.h"
 #include "miscadmin.h"
+#include "optimizer/optimizer.h"
 #include "portability/instr_time.h"
 #include "utils/float.h"
 #include "utils/memutils.h"
@@ -232,27 +233,50 @@ gx_align_bytes(char attalign)
 	}
 }
 
-/*
- * Device deforming: describe attributes 1 .. maxatt for the deformer
- * (gx_deform.cuh).  Off when disabled, when the snapshot is not an MVCC
- * one (no page mode) or when the needed attributes lie too far.
- */
-static void
-gx_plan_deform(GxScanState *st, EState *estate)
+/* bytes of a value of a gx_type */
+int
+gx_type_width(int gxtype)
 {
-	TupleDesc	desc = RelationGetDescr(st->rel);
+	switch (gxtype)
+	{
+		case GX_BOOL:
+			return 1;
+		case GX_INT2:
+			return 2;
+		case GX_INT4:
+		case GX_FLOAT4:
+			return 4;
+		default:
+			return 8;
+	}
+}
+
+/*
+ * Describe attributes 1 .. max(attno) of a relation for the page deformer
+ * (gx_deform.cuh); column i of the chunk is attribute attno[i] of type
+ * gxtype[i].  False when the deformer cannot produce them: an attribute
+ * beyond GX_MAX_DEFORM_ATTS or the relation, or a needed attribute that is
+ * not fixed-width by-value of the column's width.  atts has room for
+ * GX_MAX_DEFORM_ATTS entries.
+ */
+bool
+gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
+			   const int *gxtype, gx_attr *atts, int *maxatt)
+{
 	int			off = 0;
 	bool		fixed = true;
+	int			maxa = 0;
 
-	st->device_deform = gx_device_deform && IsMVCCSnapshot(estate->es_snapshot) &&
-		st->maxatt <= GX_MAX_DEFORM_ATTS && st->maxatt <= desc->natts;
-	if (!st->device_deform)
-		return;
-	st->atts = (gx_attr *) palloc0(sizeof(gx_attr) * Max(st->maxatt, 1));
-	for (int a = 1; a <= st->maxatt; a++)
+	for (int i = 0; i < ncols; i++)
+		maxa = Max(maxa, attno[i]);
+	*maxatt = maxa;
+	if (maxa > GX_MAX_DEFORM_ATTS || maxa > desc->natts)
+		return false;
+	memset(atts, 0, sizeof(gx_attr) * Max(maxa, 1));
+	for (int a = 1; a <= maxa; a++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, a - 1);
-		gx_attr    *ga = &st->atts[a - 1];
+		gx_attr    *ga = &atts[a - 1];
 
 		ga->attlen = att->attlen;
 		ga->attalign = gx_align_bytes(att->attalign);
@@ -273,21 +297,35 @@ gx_plan_deform(GxScanState *st, EState *estate)
 			ga->missing = (int64) desc->constr->missing[a - 1].am_value;
 		}
 	}
-	for (int i = 0; i < st->prog->ncols; i++)
+	for (int i = 0; i < ncols; i++)
 	{
-		gx_attr    *ga = &st->atts[st->prog->col_attno[i] - 1];
-		int			w = (st->prog->col_type[i] == GX_BOOL) ? 1 :
-			(st->prog->col_type[i] == GX_INT2) ? 2 :
-			(st->prog->col_type[i] == GX_INT4 || st->prog->col_type[i] == GX_FLOAT4) ? 4 : 8;
+		gx_attr    *ga = &atts[attno[i] - 1];
 
 		/* only fixed-width by-value attributes are read into columns */
-		if (ga->attlen != w || !TupleDescAttr(desc, st->prog->col_attno[i] - 1)->attbyval)
-		{
-			st->device_deform = false;
-			return;
-		}
+		if (attno[i] < 1 || ga->attlen != gx_type_width(gxtype[i]) ||
+			!TupleDescAttr(desc, attno[i] - 1)->attbyval)
+			return false;
 		ga->col = (int16) i;
 	}
+	return true;
+}
+
+/*
+ * Device deforming: describe attributes 1 .. maxatt for the deformer.
+ * Off when disabled or when the snapshot is not an MVCC one (no page mode).
+ */
+static void
+gx_plan_deform(GxScanState *st, EState *estate)
+{
+	int			maxatt;
+
+	st->device_deform = gx_device_deform && IsMVCCSnapshot(estate->es_snapshot);
+	if (!st->device_deform)
+		return;
+	st->atts = (gx_attr *) palloc0(sizeof(gx_attr) * GX_MAX_DEFORM_ATTS);
+	st->device_deform = gx_deform_atts(RelationGetDescr(st->rel), st->prog->ncols,
+									   st->prog->col_attno, st->prog->col_type,
+									   st->atts, &maxatt);
 }
 
 /* BeginCustomScan */
@@ -324,6 +362,19 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	foreach(lc, st->prog->params)
 		st->param_states = lappend(st->param_states,
 								   ExecInitExpr((Expr *) lfirst(lc), &node->ss.ps));
+
+	/* does anything above read columns of the rows we return? */
+	{
+		Bitmapset  *attrs = NULL;
+
+		pull_varattnos((Node *) cscan->scan.plan.targetlist, relid, &attrs);
+		pull_varattnos((Node *) st->host_quals, relid, &attrs);
+		st->need_tuples = !bms_is_empty(attrs) || estate->es_epq_active != NULL;
+	}
+	st->vmbuf = InvalidBuffer;
+	st->fetch_buf = InvalidBuffer;
+	st->fetch_blk = InvalidBlockNumber;
+	st->stop_block = InvalidBlockNumber;
 
 	st->device = gx_resolve_device();
 	gx_plan_layout(st);
@@ -531,6 +582,8 @@ gx_fill_device_pages(GxScanState *st, GxBatch *b, gx_chunk *c)
 			st->heap_done = true;
 			break;
 		}
+		if (st->next_block >= st->stop_block)
+			break;				/* a cache entry starts here */
 		heapgetpage(st->scan, st->next_block++);
 		st->cur_line = 0;
 		st->page_valid = true;
@@ -562,6 +615,113 @@ gx_fill_device_pages(GxScanState *st, GxBatch *b, gx_chunk *c)
 	c->result_off = off;
 	Assert(off + gx_result_bytes(n) <= slot_bytes);
 	return n;
+}
+
+/* block where heap reading must stop: the next cache entry, if any */
+static void
+gx_set_stop_block(GxScanState *st)
+{
+	st->stop_block = st->cidx < st->ncrefs ? st->crefs[st->cidx].start : InvalidBlockNumber;
+}
+
+/*
+ * If the scan stands at the first block of a cache entry, fill the chunk
+ * with a reference to it (program + entry-relative column directory) and
+ * return its rows; the entry is pinned through the slot.  An entry that is
+ * no longer valid is skipped: its blocks are read from the heap.  Returns
+ * false when no entry was used.
+ */
+static bool
+gx_fill_cached(GxScanState *st, GxBatch *b, gx_chunk *c, int slot)
+{
+	HeapScanDesc hs = (HeapScanDesc) st->scan;
+	GxCacheRef *r;
+
+	while (st->cidx < st->ncrefs && st->crefs[st->cidx].start < st->next_block)
+		st->cidx++;
+	if (st->cidx >= st->ncrefs || st->crefs[st->cidx].start != st->next_block ||
+		(st->page_valid && st->cur_line < hs->rs_ntuples))
+	{
+		gx_set_stop_block(st);
+		return false;
+	}
+	r = &st->crefs[st->cidx++];
+	gx_set_stop_block(st);
+	if (r->start + r->nblocks > hs->rs_nblocks || !gx_cache_pin(slot, r))
+	{
+		st->stats.cache_invalid++;
+		return false;
+	}
+	if (!gx_cache_valid(st->rel, &st->vmbuf, r))
+	{
+		gx_shared->slots[slot].cache_entry = -1;
+		st->stats.cache_invalid++;
+		return false;
+	}
+	gx_cache_touch(r->idx);
+
+	c->deform_off = 0;
+	c->nrows = r->nrows;
+	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+	c->result_off = c->input_bytes;
+	for (int i = 0; i < st->prog->ncols; i++)
+	{
+		c->cols[i].values_off = r->values_off[i];
+		c->cols[i].nulls_off = r->nulls_off[i];
+		c->cols[i].type = st->prog->col_type[i];
+		c->cols[i].width = 0;
+	}
+	c->ext.op = GX_CHUNK_CACHE_SCAN;
+	c->ext.entry = r->idx;
+	c->ext.map_sel = st->need_tuples ? 1 : 0;
+	c->ext.rowmap_off = r->rowmap_off;
+	b->cached = true;
+	b->cache_start = r->start;
+	b->npins = 0;
+	st->next_block = r->start + r->nblocks;
+	st->page_valid = false;
+	st->stats.cache_chunks++;
+	return true;
+}
+
+/*
+ * A row selected from a cache entry: the tuple at (block, offset) of the
+ * heap, returned from its pinned buffer.  The entry was valid when the
+ * chunk was sent, so the tuple is there and visible to the scan.
+ */
+static TupleTableSlot *
+gx_fetch_cached(GxScanState *st, GxBatch *b, uint32 m, TupleTableSlot *slot)
+{
+	BlockNumber blk = b->cache_start + (m >> 16);
+	OffsetNumber off = (OffsetNumber) (m & 0xFFFF);
+	HeapTuple	t = &st->cur_tup;
+	Page		page;
+	ItemId		lpp;
+
+	if (blk != st->fetch_blk || !BufferIsValid(st->fetch_buf))
+	{
+		if (BufferIsValid(st->fetch_buf))
+			ReleaseBuffer(st->fetch_buf);
+		st->fetch_buf = InvalidBuffer;
+		st->fetch_buf = ReadBufferExtended(st->rel, MAIN_FORKNUM, blk, RBM_NORMAL, NULL);
+		st->fetch_blk = blk;
+	}
+	LockBuffer(st->fetch_buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(st->fetch_buf);
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
+		!ItemIdIsNormal(PageGetItemId(page, off)))
+	{
+		LockBuffer(st->fetch_buf, BUFFER_LOCK_UNLOCK);
+		elog(ERROR, "gpuext: cached row (%u,%u) of \"%s\" is not in the heap",
+			 blk, off, RelationGetRelationName(st->rel));
+	}
+	lpp = PageGetItemId(page, off);
+	t->t_data = (HeapTupleHeader) PageGetItem(page, lpp);
+	t->t_len = ItemIdGetLength(lpp);
+	t->t_tableOid = RelationGetRelid(st->rel);
+	ItemPointerSet(&t->t_self, blk, off);
+	LockBuffer(st->fetch_buf, BUFFER_LOCK_UNLOCK);
+	return ExecStoreBufferHeapTuple(t, slot, st->fetch_buf);
 }
 
 /* drop the page pins a consumed batch holds */
@@ -606,6 +766,11 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	c->result_off = st->result_off;
 	c->input_bytes = st->input_bytes;
 	c->deform_off = 0;
+	memset(&c->ext, 0, sizeof(c->ext));
+	c->ext.entry = -1;
+	c->ext.count_only = st->need_tuples ? 0 : 1;
+	b->cached = false;
+	b->count_only = !st->need_tuples;
 	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
 	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
 	for (int i = 0; i < p->ncols && !st->device_deform; i++)
@@ -617,7 +782,28 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 
 	/* rows: heap pages for the device, or deform the needed attributes */
 	if (st->device_deform)
-		n = gx_fill_device_pages(st, b, c);
+	{
+		for (;;)
+		{
+			if (gx_fill_cached(st, b, c, slot))
+			{
+				n = c->nrows;
+				if (n > 0)
+					break;
+				/* an entry of empty pages: nothing to filter */
+				gx_shared->slots[slot].cache_entry = -1;
+				b->cached = false;
+				memset(&c->ext, 0, sizeof(c->ext));
+				c->ext.entry = -1;
+				c->ext.count_only = st->need_tuples ? 0 : 1;
+				continue;
+			}
+			n = gx_fill_device_pages(st, b, c);
+			/* stopped at a cache entry before any row: use or skip it */
+			if (n > 0 || st->heap_done)
+				break;
+		}
+	}
 	else if (st->pagemode)
 		n = gx_fill_pages(st, b, c, has_nulls);
 	while (!st->pagemode && n < st->rows_per_chunk)
@@ -716,6 +902,7 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 			   *sel;
 	uint32		n = 0;
 	uint32		errrow = UINT32_MAX;
+	uint32		errkey = UINT32_MAX;
 	instr_time	t0,
 				t1;
 
@@ -734,21 +921,29 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	if (res->error != GX_NO_ERROR)
 	{
 		errrow = (uint32) (res->error >> 8);
+		/* a cached chunk's selection holds row map values */
+		errkey = (b->cached && !b->count_only) ? res->error_key : errrow;
 		b->error = (int) (res->error & 0xff);
 	}
 	for (uint32 t = 0; t < res->ntiles && n < b->nrows; t++)
 	{
-		for (uint32 k = 0; k < seg_cnt[t]; k++)
+		if (b->count_only)
+			n += seg_cnt[t];	/* rows of a tile stop at its error */
+		else
 		{
-			uint32		row = sel[seg_off[t] + k];
+			for (uint32 k = 0; k < seg_cnt[t]; k++)
+			{
+				uint32		row = sel[seg_off[t] + k];
 
-			if (row >= errrow)
-				break;
-			b->sel[n++] = row;
+				if (row >= errkey)
+					break;
+				b->sel[n++] = row;
+			}
 		}
 		if ((uint64) (t + 1) * GX_TILE_ROWS > errrow)
 			break;
 	}
+	n = Min(n, b->nrows);
 	b->nsel = n;
 	b->pos = 0;
 	st->stats.rows_selected += n;
@@ -791,6 +986,14 @@ gx_next_row(ScanState *ss)
 
 		if (b != NULL)
 		{
+			if (b->pos < b->nsel && b->count_only)
+			{
+				/* nothing reads the row's columns: an empty row will do */
+				b->pos++;
+				return ExecStoreAllNullTuple(slot);
+			}
+			if (b->pos < b->nsel && b->cached)
+				return gx_fetch_cached(st, b, b->sel[b->pos++], slot);
 			if (b->pos < b->nsel && b->map != NULL && st->device_deform)
 			{
 				/* device deform: the tuple from its pinned page */
@@ -878,6 +1081,8 @@ gx_start(GxScanState *st)
 	st->heap_done = false;
 	st->consuming = NULL;
 	st->started = true;
+	gx_cache_scan_begin(st);
+	gx_set_stop_block(st);
 }
 
 /* ExecCustomScan */
@@ -908,6 +1113,10 @@ gx_drop_batches(GxScanState *st)
 		gx_unpin_batch(b);
 	}
 	st->consuming = NULL;
+	if (BufferIsValid(st->fetch_buf))
+		ReleaseBuffer(st->fetch_buf);
+	st->fetch_buf = InvalidBuffer;
+	st->fetch_blk = InvalidBlockNumber;
 }
 
 /* EndCustomScan */
@@ -919,6 +1128,9 @@ gx_end_scan(CustomScanState *node)
 	if (st->css.ss.ss_ScanTupleSlot)
 		ExecClearTuple(st->css.ss.ss_ScanTupleSlot);
 	gx_drop_batches(st);
+	if (BufferIsValid(st->vmbuf))
+		ReleaseBuffer(st->vmbuf);
+	st->vmbuf = InvalidBuffer;
 	if (st->scan)
 		table_endscan(st->scan);
 	st->scan = NULL;

@@ -23,6 +23,8 @@ double		gx_gpu_tuple_cost = 0.002;
 int			gx_chunk_rows = 65536;
 int			gx_staging_size_mb = 256;
 int			gx_cpu_threads = 0;
+int			gx_cache_size_mb = 1024;
+bool		gx_use_cache = true;
 
 static const struct config_enum_entry gx_device_options[] = {
 	{"auto", GX_DEVICE_AUTO, false},
@@ -82,5 +84,15 @@ gx_define_gucs(void)
 							"Threads of the CPU device in the gpuext service (0 = all cores).",
 							NULL, &gx_cpu_threads, 0, 0, 1024,
 							PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.cache_size",
+							"Size of the device-resident column cache (0 turns it off).",
+							"Taken on the device that runs filters when a table is first loaded "
+							"with gpuext_cache_load(); split into 32 MB entries.",
+							&gx_cache_size_mb, 1024, 0, INT_MAX / 2,
+							PGC_POSTMASTER, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.use_cache",
+							 "Lets scans read cached columns instead of heap pages where the cache is valid.",
+							 NULL, &gx_use_cache, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gpuext");
 }

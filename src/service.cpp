@@ -64,6 +64,54 @@ gx_finish_slot(int i, bool failed, const char *msg)
 	SpinLockRelease(&s->mutex);
 }
 
+/*
+ * Cache chunks: the pool must exist on the chunk's device (taken at first
+ * use) and the entry must be in the state the operation needs.  Returns an
+ * error message, or NULL.
+ */
+static const char *
+gx_check_cache_chunk(gx_chunk *c, int device, bool gpu_ok, char *err, size_t errlen)
+{
+	static bool pool_open[2];
+	const GxCacheEntry *e;
+
+	if (c->ext.op == GX_CHUNK_FILTER)
+		return NULL;
+	if (gx_cache->nunits == 0 || device != gx_cache->device ||
+		c->ext.entry < 0 || c->ext.entry >= gx_cache->nunits)
+		return "chunk refers to a cache entry that does not exist";
+	e = &gx_cache->entries[c->ext.entry];
+	if (e->state != (c->ext.op == GX_CHUNK_CACHE_LOAD ? GX_CE_LOADING : GX_CE_READY))
+		return "chunk refers to a cache entry in the wrong state";
+	if (!pool_open[device])
+	{
+		gx_status	st;
+
+		if (device == GX_DEV_GPU && gpu_ok)
+			st = gx_gpu_cache_open(GX_CACHE_UNIT_BYTES, gx_cache->nunits, err, errlen);
+		else
+		{
+			st = gx_cpu_cache_open(GX_CACHE_UNIT_BYTES, gx_cache->nunits);
+			if (st != GX_OK)
+				snprintf(err, errlen, "out of memory");
+		}
+		if (st != GX_OK)
+		{
+			char		msg[256];
+
+			snprintf(msg, sizeof(msg), "cannot allocate the gpuext cache (%d MB): %s",
+					 gx_cache->nunits * (int) (GX_CACHE_UNIT_BYTES >> 20), err);
+			strlcpy(err, msg, errlen);
+			return err;
+		}
+		pool_open[device] = true;
+		ereport(LOG, (errmsg("gpuext service: cache of %d MB on the %s",
+							 gx_cache->nunits * (int) (GX_CACHE_UNIT_BYTES >> 20),
+							 device == GX_DEV_GPU ? "GPU" : "CPU device")));
+	}
+	return NULL;
+}
+
 /* fill the chunk's error-free result for an empty or invalid chunk */
 static bool
 gx_chunk_valid(gx_chunk *c)
@@ -98,6 +146,7 @@ gpuext_service_main(Datum arg)
 		GxSlot	   *s = &gx_shared->slots[i];
 
 		SpinLockAcquire(&s->mutex);
+		s->cache_entry = -1;
 		if (s->state == GX_SLOT_RUNNING || s->state == GX_SLOT_SUBMITTED)
 		{
 			s->failed = 1;
@@ -128,6 +177,9 @@ gpuext_service_main(Datum arg)
 		else
 			ereport(LOG, (errmsg("gpuext service: no GPU, CPU device only: %s", err)));
 	}
+
+	/* the cache pool died with the previous service, if any */
+	gx_cache_service_reset(gpu_ok ? GX_DEV_GPU : GX_DEV_CPU);
 
 	SpinLockAcquire(&gx_shared->mutex);
 	gx_shared->cpu_threads = nthreads;
@@ -174,6 +226,16 @@ gpuext_service_main(Datum arg)
 			{
 				gx_finish_slot(i, true, "malformed chunk");
 				continue;
+			}
+			{
+				const char *msg = gx_check_cache_chunk(c, device, gpu_ok, err, sizeof(err));
+
+				if (msg != NULL)
+				{
+					gx_finish_slot(i, true, msg);
+					ConditionVariableBroadcast(&gx_shared->done_cv);
+					continue;
+				}
 			}
 			if (device == GX_DEV_GPU && gpu_ok)
 			{

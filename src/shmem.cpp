@@ -62,6 +62,8 @@ gx_shmem_request(void)
 		prev_shmem_request_hook();
 	RequestAddinShmemSpace(gx_control_size());
 	RequestAddinShmemSpace(gx_staging_bytes());
+	RequestAddinShmemSpace(gx_cache_shmem_size());
+	gx_cache_shmem_request();
 }
 
 /* shmem_startup_hook: create or attach */
@@ -90,8 +92,10 @@ gx_shmem_startup(void)
 		{
 			SpinLockInit(&gx_shared->slots[i].mutex);
 			gx_shared->slots[i].state = GX_SLOT_FREE;
+			gx_shared->slots[i].cache_entry = -1;
 		}
 	}
+	gx_cache_shmem_init();
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -152,6 +156,7 @@ gx_resource_release(ResourceReleasePhase phase, bool isCommit, bool isTopLevel,
 static void
 gx_backend_exit(int code, Datum arg)
 {
+	gx_cache_backend_exit();
 	if (gx_slot_owner == NULL || gx_shared == NULL)
 		return;
 	for (int i = 0; i < gx_shared->nslots; i++)
@@ -208,6 +213,7 @@ gx_slot_acquire(bool wait)
 			{
 				s->state = GX_SLOT_FILLING;
 				s->owner_pid = MyProcPid;
+				s->cache_entry = -1;
 				s->failed = 0;
 				s->errmsg[0] = '\0';
 				got = true;

@@ -17,6 +17,8 @@
 #                      a GPU host)
 #   GPUEXT_TEST_PORT   port of the test cluster (default 54329)
 #   GPUEXT_STAGING_MB  gpuext.staging_size (default 64)
+#   GPUEXT_CACHE_MB    gpuext.cache_size (default 64: two entries, so that
+#                      sql/cache.sql sees eviction)
 #   GPUEXT_TEST_USER   OS user for the cluster when run as root (default gpuext)
 #   GPUEXT_NO_CLEAN=1  do not "make clean" first;  GPUEXT_KEEP=1 keep the cluster dir
 
@@ -89,6 +91,7 @@ gx_setup_user || fail_out "no OS user for the cluster"
 gx_cluster_init "$PORT" \
     "gpuext.device = '$DEVICE'" \
     "gpuext.staging_size = $STAGING" \
+    "gpuext.cache_size = ${GPUEXT_CACHE_MB:-64}" \
     "max_worker_processes = 16" \
     "max_prepared_transactions = 10" || fail_out "initdb failed"
 gx_cluster_start || fail_out "cluster start failed"

@@ -1,0 +1,207 @@
+-- cache: the device-resident column cache (gpuext_cache_load, the
+-- gpuext_cache view, validity under every kind of change).  Each query is
+-- checked against gpuext off (gx_check) with the cache in use, and the
+-- scan's EXPLAIN ANALYZE counters show whether cached chunks were read.
+-- The test cluster runs with gpuext.cache_size = 64MB: two entries.
+
+-- cached / not-valid chunk counters of a query's GpuScan
+CREATE FUNCTION gx_cache_use(q text) RETURNS text LANGUAGE plpgsql
+    SET gpuext.force = on AS $$
+DECLARE
+    line text;
+    hit text := '0';
+    bad text := '0';
+    chunks text := '?';
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ 'Cached Chunks: ' THEN hit := substring(line from 'Cached Chunks: (\d+)'); END IF;
+        IF line ~ 'Cache Entries Not Valid: ' THEN bad := substring(line from 'Not Valid: (\d+)'); END IF;
+        IF line ~ ' Chunks: ' AND line !~ 'Cached' THEN chunks := substring(line from 'Chunks: (\d+)'); END IF;
+    END LOOP;
+    RETURN format('chunks %s, cached %s, not valid %s', chunks, hit, bad);
+END $$;
+
+-- the view, without sizes that depend on the row layout
+CREATE FUNCTION gx_cache_view() RETURNS TABLE(tab text, cols text, chunks int, rows bigint, state text)
+LANGUAGE sql AS $$
+    SELECT "table"::text, columns, chunks, rows, state FROM gpuext_cache
+    WHERE state <> 'stale' ORDER BY 1
+$$;
+
+SET max_parallel_workers_per_gather = 0;
+SELECT current_setting('gpuext.cache_size') AS cache_size;
+
+CREATE TABLE gx_ct (
+    id int4, i2 int2, i4 int4, i8 int8, f4 float4, f8 float8, b bool, d date,
+    ts timestamp, t text, w text);
+ALTER TABLE gx_ct ALTER COLUMN w SET STORAGE EXTERNAL;
+INSERT INTO gx_ct
+SELECT g,
+       CASE WHEN g % 17 = 0 THEN NULL ELSE (g * 7 % 201 - 100) END,
+       CASE WHEN g % 19 = 0 THEN NULL ELSE (g * 13 % 2001 - 1000) END,
+       CASE WHEN g % 23 = 0 THEN NULL ELSE (g::int8 * 7919 % 200001 - 100000) END,
+       CASE WHEN g % 29 = 0 THEN NULL ELSE ((g * 37 % 2001 - 1000) / 8.0)::float4 END,
+       CASE WHEN g % 31 = 0 THEN NULL ELSE ((g * 41 % 2001 - 1000) / 16.0)::float8 END,
+       CASE WHEN g % 7 = 0 THEN NULL ELSE g % 3 = 0 END,
+       CASE WHEN g % 11 = 0 THEN NULL ELSE date '2020-01-01' + (g * 3 % 1500) END,
+       CASE WHEN g % 13 = 0 THEN NULL
+            ELSE timestamp '2020-01-01' + (g * 7919 % 100000) * interval '1 minute' END,
+       CASE WHEN g % 5 = 0 THEN NULL ELSE repeat('t', g % 40) END,
+       CASE WHEN g % 1000 = 1 THEN repeat('w', 3000) END
+FROM generate_series(1, 20000) g;
+VACUUM (FREEZE, ANALYZE) gx_ct;
+
+-- loading: every fixed-width column, all blocks all-visible
+SELECT gpuext_cache_load('gx_ct');
+SELECT * FROM gx_cache_view();
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+
+-- results equal gpuext off, with the cache in use: count-only scans,
+-- scans returning rows (fetched from the heap), NULLs, every type
+SELECT gx_check('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_check('SELECT id, t FROM gx_ct WHERE i2 < -50 AND f8 > 10');
+SELECT gx_check('SELECT id FROM gx_ct WHERE i8 IS NULL OR b');
+SELECT gx_check('SELECT id, length(w) FROM gx_ct WHERE d > date ''2023-01-01'' AND ts < timestamp ''2020-02-01''');
+SELECT gx_check('SELECT count(*), sum(i8) FROM gx_ct WHERE f4 * 2 > 100 OR i2 IS NULL');
+SELECT gx_check('SELECT * FROM gx_ct WHERE id % 1000 = 1 AND i4 <> 0');
+SELECT gx_cache_use('SELECT id, t FROM gx_ct WHERE i2 < -50 AND f8 > 10');
+-- errors: rows before the erroring row, then the same ERROR
+SELECT gx_error('SELECT id FROM gx_ct WHERE 100 / (i4 - 24) > 0');
+SELECT gx_error('SELECT count(*) FROM gx_ct WHERE i2 * 1000 > 0 AND i2 * 1000 * 1000 * 1000 > 0');
+-- a parameterized rescan (nested loop) reads the cache at every loop
+SELECT gx_check('SELECT o.x, (SELECT count(*) FROM gx_ct WHERE i2 = o.x) FROM (VALUES (1), (5), (-7)) o(x)');
+-- with the cache off, the same results from the heap
+SET gpuext.use_cache = off;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_check('SELECT id, t FROM gx_ct WHERE i2 < -50 AND f8 > 10');
+RESET gpuext.use_cache;
+SELECT hits > 0 AS hit FROM gpuext_cache WHERE "table" = 'gx_ct'::regclass;
+
+-- own uncommitted changes: the changed blocks are no longer all-visible
+BEGIN;
+UPDATE gx_ct SET i4 = 5000 WHERE id = 100;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_check('SELECT id, i4 FROM gx_ct WHERE i4 >= 999');
+DELETE FROM gx_ct WHERE id BETWEEN 200 AND 210;
+INSERT INTO gx_ct (id, i4) VALUES (30000, 7777);
+SELECT gx_check('SELECT id, i4 FROM gx_ct WHERE i4 >= 999 OR id BETWEEN 195 AND 215');
+ROLLBACK;
+-- the aborted changes are gone; the entry stays not valid (bits cleared)
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT * FROM gx_cache_view();
+SELECT gx_check('SELECT id, i4 FROM gx_ct WHERE i4 >= 999 OR id BETWEEN 195 AND 215');
+-- VACUUM sets the bits again, with a new VM page LSN: still not valid
+VACUUM gx_ct;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_check('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+-- reloading makes it valid again
+SELECT gpuext_cache_load('gx_ct');
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+
+-- committed changes by this session
+UPDATE gx_ct SET i2 = 42 WHERE id % 1000 = 7;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i2 = 42');
+SELECT gx_check('SELECT id FROM gx_ct WHERE i2 = 42');
+VACUUM (FREEZE) gx_ct;
+SELECT gpuext_cache_load('gx_ct');
+
+-- COPY into the table
+COPY gx_ct (id, i2, i4) FROM stdin;
+40001	42	1
+40002	42	\N
+\.
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i2 = 42');
+SELECT gx_check('SELECT id FROM gx_ct WHERE i2 = 42');
+
+-- blocks that are not all-visible are read from the heap, between
+-- cached entries: a table whose middle block changed before the load
+CREATE TABLE gx_cm (id int4, v int4);
+INSERT INTO gx_cm SELECT g, g % 100 FROM generate_series(1, 30000) g;
+VACUUM (FREEZE) gx_cm;
+UPDATE gx_cm SET v = 1000 WHERE id = 15000;
+SELECT gpuext_cache_load('gx_cm');
+SELECT * FROM gx_cache_view();
+SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
+SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 99');
+SELECT gx_check('SELECT count(*), sum(id) FROM gx_cm WHERE v < 3');
+-- a change in the second entry: the first stays valid
+DELETE FROM gx_cm WHERE id = 29000;
+SELECT * FROM gx_cache_view();
+SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
+SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 98');
+
+-- eviction: the cache holds two entries; loading gx_cm's two evicted
+-- gx_ct, and gx_c3 takes the place of gx_cm's least recently used one
+SELECT gpuext_cache_evict('gx_ct');
+CREATE TABLE gx_c3 (id int4, v int8);
+INSERT INTO gx_c3 SELECT g, g FROM generate_series(1, 1000) g;
+VACUUM (FREEZE) gx_c3;
+SELECT gpuext_cache_load('gx_c3');
+SELECT * FROM gx_cache_view();
+SELECT gx_check('SELECT count(*) FROM gx_c3 WHERE v > 500');
+SELECT gx_cache_use('SELECT count(*) FROM gx_c3 WHERE v > 500');
+
+-- TRUNCATE, VACUUM FULL, CLUSTER, rewriting ALTER TABLE: a new relfilenode
+SELECT gpuext_cache_evict('gx_cm');
+SELECT gpuext_cache_load('gx_ct');
+TRUNCATE gx_c3;
+INSERT INTO gx_c3 VALUES (1, 1000), (2, 2000);
+SELECT gx_cache_use('SELECT count(*) FROM gx_c3 WHERE v > 500');
+SELECT gx_check('SELECT id FROM gx_c3 WHERE v > 500');
+SELECT "table", state FROM gpuext_cache WHERE "table" = 'gx_c3'::regclass;
+VACUUM FULL gx_ct;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_check('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gpuext_cache_load('gx_ct');
+CREATE INDEX gx_ct_id ON gx_ct (id);
+CLUSTER gx_ct USING gx_ct_id;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_check('SELECT id FROM gx_ct WHERE i4 > 990');
+VACUUM (FREEZE) gx_ct;
+SELECT gpuext_cache_load('gx_ct');
+-- ADD COLUMN keeps the relfilenode: the cached columns stay valid,
+-- the new one is not cached (the scan reads the heap)
+ALTER TABLE gx_ct ADD COLUMN z int4 DEFAULT 3;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE z = 3 AND i4 > 0');
+SELECT gx_check('SELECT count(*) FROM gx_ct WHERE z = 3 AND i4 > 0');
+ALTER TABLE gx_ct ALTER COLUMN i4 TYPE int8;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_check('SELECT id FROM gx_ct WHERE i4 > 990');
+-- DROP: the entries are found by nobody; the view shows them as stale
+-- (to superusers only: the table is gone)
+VACUUM (FREEZE) gx_c3;
+SELECT gpuext_cache_load('gx_c3');
+DROP TABLE gx_c3;
+SELECT * FROM gx_cache_view();
+SELECT count(*) FROM gpuext_cache WHERE state = 'stale';
+
+-- privileges: loading, evicting and seeing a table need SELECT on it
+CREATE ROLE gx_cache_user;
+SET ROLE gx_cache_user;
+SELECT gpuext_cache_load('gx_cm');
+SELECT gpuext_cache_evict('gx_cm');
+SELECT count(*) FROM gpuext_cache;
+RESET ROLE;
+GRANT SELECT ON gx_cm TO gx_cache_user;
+SELECT gpuext_cache_evict('gx_ct');
+SET ROLE gx_cache_user;
+SELECT gpuext_cache_load('gx_cm');
+SELECT "table", state FROM gpuext_cache;
+RESET ROLE;
+
+-- what cannot be cached
+CREATE TEMP TABLE gx_ctemp (a int4);
+SELECT gpuext_cache_load('gx_ctemp');
+CREATE UNLOGGED TABLE gx_cunl (a int4);
+SELECT gpuext_cache_load('gx_cunl');
+CREATE VIEW gx_cview AS SELECT 1 AS a;
+SELECT gpuext_cache_load('gx_cview');
+CREATE TABLE gx_ctext (t text);
+SELECT gpuext_cache_load('gx_ctext');
+
+SELECT gpuext_cache_evict('gx_cm');
+SELECT * FROM gx_cache_view();
+DROP TABLE gx_ct, gx_cm, gx_cunl, gx_ctext;
+DROP VIEW gx_cview;
+DROP ROLE gx_cache_user;
