@@ -11,6 +11,9 @@
 #   (d) gpuext GPU    gpuext.force=on, gpuext.device=gpu (n/a without GPU)
 #   (e) GPU, backend deform: (d) with gpuext.device_deform=off (only with
 #                     BENCH_HOSTDEFORM=1)
+#   (f) DuckDB 16t    DuckDB, 16 threads, on an in-memory copy of tablet
+#                     (bench/duckdb/README.md; when .carry/libduckdb.so.xz
+#                     exists): all queries in one run before (a)-(e)
 # checks that all configurations return the same result, then TPC-B
 # (pgbench -i -s 10) with and without gpuext in shared_preload_libraries.
 #
@@ -25,6 +28,9 @@
 #   BENCH_T       pgbench transactions per query (default 5; 3 if ROWS>=1e7)
 #   BENCH_SKIP    configurations to leave out, e.g. "cpu" (serial always runs)
 #   BENCH_HOSTDEFORM  1: also run (e)
+#   BENCH_DUCKDB  1: run (f), 0: not (default: when .carry/libduckdb.so.xz
+#                 exists); BENCH_DUCKDB_THREADS (16); BENCH_DUCKDB_TMP: where
+#                 the CSV export goes (default $OUT; removed afterwards)
 #   BENCH_DB      database (default bench)
 #   BENCH_PORT    port of the own cluster (default 54330)
 #   PG_CONFIG     as in test/run.sh
@@ -52,6 +58,7 @@ gx_find_pg_config || exit 1
 PGBENCH=$PGBIN/pgbench
 
 cleanup() {
+    [ -n "${GXD_TMP:-}" ] && rm -rf "$GXD_TMP"   # DuckDB CSV export (bench/duckdb/lib.sh)
     if [ "$BENCH_START" = 1 ]; then
         gx_cluster_stop
         gx_cluster_remove
@@ -136,6 +143,45 @@ if cfg_enabled gpu; then
         -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/q1.sql")" >"$OUT/explain_q1_gpu_1m.txt" 2>&1
 fi
 
+# >>> DuckDB (f) ---------------------------------------------------------
+# bench/duckdb/README.md: export tablet to CSV, load it into an in-memory
+# DuckDB, run all queries there (BENCH_T timed runs after a warm-up);
+# MS/RES[q,duckdb], checked against PG serial in the loop below.  Any
+# failure only marks DuckDB n/a.
+DUCKDB_THREADS=${BENCH_DUCKDB_THREADS:-16}
+DUCKDB_TITLE="DuckDB ${DUCKDB_THREADS}t"
+DUCKDB_VERSION=n/a; DUCKDB_LOAD_MS=n/a; DUCKDB_EXPORT_S=n/a; DUCKDB_NOTE="not run"
+for q in "${QUERIES[@]}"; do MS[$q,duckdb]="n/a"; RES[$q,duckdb]="n/a"; done
+# shellcheck source=bench/duckdb/lib.sh
+if ! . "$GX_ROOT/bench/duckdb/lib.sh"; then
+    DUCKDB_NOTE="bench/duckdb/lib.sh missing"
+elif [ "${BENCH_DUCKDB:-}" = 0 ] || case " ${BENCH_SKIP:-} " in *" duckdb "*) true ;; *) false ;; esac; then
+    DUCKDB_NOTE="skipped (BENCH_DUCKDB=0 / BENCH_SKIP)"
+elif [ "${BENCH_DUCKDB:-}" != 1 ] && ! gxd_available; then
+    DUCKDB_NOTE="no .carry/libduckdb.so.xz (bench/duckdb/fetch.sh)"
+else
+    gx_log "$DUCKDB_TITLE: export tablet, load, run ${#QUERIES[@]} queries"
+    if GXD_PGOPTIONS="${CFG_OPTS[0]}" gxd_bench "$DB" "$OUT/duckdb.log" "$DUCKDB_THREADS" "$BENCH_T" \
+            "${BENCH_DUCKDB_TMP:-$OUT}" "${QUERIES[@]}"; then
+        DUCKDB_NOTE=""
+        DUCKDB_VERSION=$(gxd_field "$OUT/duckdb.log" version)
+        DUCKDB_LOAD_MS=$(gxd_field "$OUT/duckdb.log" load_ms)
+        DUCKDB_EXPORT_S=$GXD_EXPORT_S
+        drows=$(gxd_field "$OUT/duckdb.log" rows)
+        [ "$drows" = "$ROWS" ] || echo "duckdb: WARNING: DuckDB holds '$drows' rows, ROWS=$ROWS"
+        for q in "${QUERIES[@]}"; do
+            ms=$(gxd_query_ms "$OUT/duckdb.log" "$q")
+            r=$(gxd_query_result "$OUT/duckdb.log" "$q") || r=err
+            MS[$q,duckdb]=${ms:-err}; RES[$q,duckdb]=$r
+        done
+        gx_log "$DUCKDB_TITLE: DuckDB $DUCKDB_VERSION, export $DUCKDB_EXPORT_S s, load $DUCKDB_LOAD_MS ms, $drows rows"
+    else
+        DUCKDB_NOTE="failed (see the duckdb: lines of the benchmark output)"
+        gx_log "$DUCKDB_TITLE: failed, marked n/a"
+    fi
+fi
+# <<< DuckDB --------------------------------------------------------------
+
 for q in "${QUERIES[@]}"; do
     sql=$(cat "$QDIR/$q.sql")
     gx_log "$q: $sql"
@@ -171,6 +217,15 @@ for q in "${QUERIES[@]}"; do
         printf '   %-11s %10s ms  plan=%-7s result=%s\n' "${CFG_TITLES[$c]}" "$ms" "${PLAN[$q,$name]}" "$r"
     done
     unset PGOPTIONS
+    # >>> DuckDB (f): result of the run above, checked against PG serial
+    if [ "${RES[$q,duckdb]}" != n/a ]; then
+        if [ "${RES[$q,duckdb]}" != "${RES[$q,serial]}" ]; then
+            echo "!!!!!!!! MISMATCH $q: $DUCKDB_TITLE returned '${RES[$q,duckdb]}', PG serial '${RES[$q,serial]}' !!!!!!!!"
+            MISMATCH=1
+        fi
+        printf '   %-11s %10s ms  plan=%-7s result=%s\n' "$DUCKDB_TITLE" "${MS[$q,duckdb]}" duckdb "${RES[$q,duckdb]}"
+    fi
+    # <<< DuckDB
 done
 
 # ------------------------------------------------------------------ TPC-B
@@ -207,6 +262,7 @@ fi
 
 # ------------------------------------------------------------------ report
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", a / b; else print "n/a" }'; }
+ratio_num() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "null" }'; }
 num_or_null() { case "$1" in ''|n/a|err) echo null ;; *) echo "$1" ;; esac; }
 json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t' '  ')"; }
 
@@ -220,26 +276,40 @@ MD=$OUT/bench.md
     echo
     echo "- $PGVER, CPU: ${CPU_NAME:-?} ($(gx_nproc) cores), GPU: ${GPU_NAME:-none}"
     echo "- per-statement latency from \`pgbench -n -t $BENCH_T -r\` (ms, mean); table \`tablet\` warmed by a first run"
-    echo "- speedups: serial/GPU, par8/GPU, serial/gpuext-CPU, GPU backend deform/GPU device deform (higher is better for gpuext)"
+    echo "- speedups: serial/GPU, par8/GPU, DuckDB/GPU, serial/gpuext-CPU, GPU backend deform/GPU device deform (higher is better for gpuext)"
+    if [ -z "$DUCKDB_NOTE" ]; then   # DuckDB (f)
+        echo "- $DUCKDB_TITLE: DuckDB $DUCKDB_VERSION, $DUCKDB_THREADS threads, in-memory table loaded from CSV in $DUCKDB_LOAD_MS ms (CSV export from PG: $DUCKDB_EXPORT_S s); mean of $BENCH_T timed run(s) after a warm-up"
+    else
+        echo "- $DUCKDB_TITLE: n/a, $DUCKDB_NOTE"
+    fi
     echo
-    echo "| query | PG serial ms | PG par8 ms | gpuext CPU ms | gpuext GPU ms | GPU bk-deform ms | GPU vs serial | GPU vs par8 | CPU vs serial | dev/bk deform | result | same |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+    echo "| query | PG serial ms | PG par8 ms | gpuext CPU ms | gpuext GPU ms | GPU bk-deform ms | $DUCKDB_TITLE ms | GPU vs serial | GPU vs par8 | GPU vs DuckDB | CPU vs serial | dev/bk deform | result | same |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
     for q in "${QUERIES[@]}"; do
         same=yes
-        for name in par8 cpu gpu gpuhd; do
+        for name in par8 cpu gpu gpuhd duckdb; do
             r=${RES[$q,$name]}
             [ "$r" = n/a ] || [ "$r" = "${RES[$q,serial]}" ] || same="**MISMATCH**"
         done
         note=""
         [ "${PLAN[$q,cpu]}" = pg ] && note=" (cpu: no GpuScan)"
         [ "${PLAN[$q,gpu]}" = pg ] && note="$note (gpu: no GpuScan)"
-        echo "| $q | ${MS[$q,serial]} | ${MS[$q,par8]} | ${MS[$q,cpu]} | ${MS[$q,gpu]} | ${MS[$q,gpuhd]} | $(ratio "${MS[$q,serial]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,serial]}" "${MS[$q,cpu]}") | $(ratio "${MS[$q,gpuhd]}" "${MS[$q,gpu]}") | ${RES[$q,serial]//|/, } | $same$note |"
+        echo "| $q | ${MS[$q,serial]} | ${MS[$q,par8]} | ${MS[$q,cpu]} | ${MS[$q,gpu]} | ${MS[$q,gpuhd]} | ${MS[$q,duckdb]} | $(ratio "${MS[$q,serial]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,duckdb]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,serial]}" "${MS[$q,cpu]}") | $(ratio "${MS[$q,gpuhd]}" "${MS[$q,gpu]}") | ${RES[$q,serial]//|/, } | $same$note |"
     done
     echo
     echo "Queries:"
     echo
     for q in "${QUERIES[@]}"; do echo "- $q: \`$(cat "$QDIR/$q.sql")\`"; done
     echo
+    if [ -z "$DUCKDB_NOTE" ]; then   # DuckDB (f): its translations
+        echo "DuckDB translations (bench/duckdb/queries/README.md; the other queries run as they are):"
+        echo
+        for q in "${QUERIES[@]}"; do
+            f=$GXD_DIR/queries/$q.sql
+            [ -f "$f" ] && echo "- $q: \`$(cat "$f")\`"
+        done
+        echo
+    fi
     echo "## TPC-B (pgbench -s 10, -c 8 -j 8 -M prepared)"
     echo
     echo "| gpuext preloaded tps | not preloaded tps | ratio |"
@@ -257,14 +327,16 @@ JS=$OUT/bench.json
     echo "  \"cores\": $(gx_nproc),"
     echo "  \"gpu\": $(json_str "${GPU_NAME:-}"),"
     echo "  \"mismatch\": $([ "$MISMATCH" = 1 ] && echo true || echo false),"
+    echo "  \"duckdb\": {\"title\": $(json_str "$DUCKDB_TITLE"), \"version\": $(json_str "$DUCKDB_VERSION"), \"threads\": $DUCKDB_THREADS, \"load_ms\": $(num_or_null "$DUCKDB_LOAD_MS"), \"export_s\": $(num_or_null "$DUCKDB_EXPORT_S"), \"note\": $(json_str "$DUCKDB_NOTE")},"
     echo "  \"queries\": ["
     n=0
     for q in "${QUERIES[@]}"; do
         n=$((n + 1))
         echo "    {\"query\": \"$q\", \"sql\": $(json_str "$(cat "$QDIR/$q.sql")"),"
-        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}")},"
+        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}"), \"duckdb\": $(num_or_null "${MS[$q,duckdb]}")},"
+        echo "     \"gpu_vs_duckdb\": $(ratio_num "${MS[$q,duckdb]}" "${MS[$q,gpu]}"),"
         echo "     \"plan\": {\"gpuext_cpu\": \"${PLAN[$q,cpu]}\", \"gpuext_gpu\": \"${PLAN[$q,gpu]}\"},"
-        echo "     \"result\": {\"pg_serial\": $(json_str "${RES[$q,serial]}"), \"pg_par8\": $(json_str "${RES[$q,par8]}"), \"gpuext_cpu\": $(json_str "${RES[$q,cpu]}"), \"gpuext_gpu\": $(json_str "${RES[$q,gpu]}")}}$([ "$n" -lt "${#QUERIES[@]}" ] && echo ,)"
+        echo "     \"result\": {\"pg_serial\": $(json_str "${RES[$q,serial]}"), \"pg_par8\": $(json_str "${RES[$q,par8]}"), \"gpuext_cpu\": $(json_str "${RES[$q,cpu]}"), \"gpuext_gpu\": $(json_str "${RES[$q,gpu]}"), \"duckdb\": $(json_str "${RES[$q,duckdb]}")}}$([ "$n" -lt "${#QUERIES[@]}" ] && echo ,)"
     done
     echo "  ],"
     echo "  \"tpcb\": {\"scale\": 10, \"tps_with_gpuext\": $(num_or_null "$TPS_WITH"), \"tps_without_gpuext\": $(num_or_null "$TPS_WITHOUT"), \"ratio\": $(num_or_null "$TPS_RATIO")}"

@@ -1,0 +1,1 @@
+SELECT count(*) FROM tablet WHERE CAST(uf AS DOUBLE) * 2 + CAST(nf5 AS DOUBLE) > 195;
