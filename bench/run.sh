@@ -4,18 +4,24 @@
 #   ROWS=1000000 bench/run.sh                 # starts its own cluster
 #   BENCH_START=0 PGHOST=... PGPORT=... bench/run.sh   # use a running one
 #
-# For each query bench/queries/qN.sql: pgbench -n -f qN.sql -t T -r under
-#   (a) PG serial     gpuext.enabled=off, max_parallel_workers_per_gather=0
-#   (b) PG parallel 8 gpuext.enabled=off, 8 workers per gather
-#   (c) gpuext CPU    gpuext.force=on, gpuext.device=cpu, no parallel workers
-#   (d) gpuext GPU    gpuext.force=on, gpuext.device=gpu (n/a without GPU)
-#   (e) GPU, backend deform: (d) with gpuext.device_deform=off (only with
-#                     BENCH_HOSTDEFORM=1)
-#   (f) DuckDB 16t    DuckDB, 16 threads, on an in-memory copy of tablet
-#                     (bench/duckdb/README.md; when .carry/libduckdb.so.xz
-#                     exists): all queries in one run before (a)-(e)
-# checks that all configurations return the same result, then TPC-B
-# (pgbench -i -s 10) with and without gpuext in shared_preload_libraries.
+# For each query bench/queries/qN.sql (the Tablet paper's ten filter
+# queries: its Tables 1 and 2), timed with pgbench -n -f qN.sql -t T -r, or
+# with BENCH_T=0 as the single result-check run (faster on 100M rows):
+#   serial    PG serial        gpuext.enabled=off, no parallel workers
+#   par8      PG parallel 8    gpuext.enabled=off, 8 workers per gather
+#   cpu       gpuext CPU       the CPU device of the gpuext service
+#   gpuhd     GPU bk-deform    GPU, the backend deforms (device_deform=off)
+#   gpu       GPU copy         GPU, device deforming, transfer = copy
+#   gpumap    GPU mapped       GPU, device deforming, transfer = mapped
+#   gpucache  GPU cached       GPU, tablet loaded with gpuext_cache_load()
+#   duckdb    DuckDB 16t       DuckDB, 16 threads, on an in-memory copy of
+#                     tablet (bench/duckdb/README.md; when
+#                     .carry/libduckdb.so.xz exists): all queries in one run
+# (the GPU configurations other than gpucache run with use_cache = off),
+# checks that all configurations return the same result, reports the
+# cached kernel's memory bandwidth and the cold scan's PCIe rate from
+# EXPLAIN ANALYZE of q1, then TPC-B (pgbench -i -s 10) with and without
+# gpuext in shared_preload_libraries.
 #
 # Environment:
 #   ROWS          table rows (default 1000000)
@@ -25,10 +31,11 @@
 #   BENCH_BUILD   1: build and install first (default: only when gpuext is
 #                 not installed)
 #   BENCH_TPCB    0 to skip TPC-B (always skipped without own cluster)
-#   BENCH_T       pgbench transactions per query (default 5; 3 if ROWS>=1e7)
-#   BENCH_SKIP    configurations to leave out, e.g. "cpu" (serial always runs)
-#   BENCH_HOSTDEFORM  1: also run (e)
-#   BENCH_DUCKDB  1: run (f), 0: not (default: when .carry/libduckdb.so.xz
+#   BENCH_T       pgbench transactions per query (default 5; 3 if ROWS>=1e7);
+#                 0: one run per query and configuration, timed by the client
+#   BENCH_SKIP    configurations to leave out, e.g. "cpu gpuhd" (serial
+#                 always runs)
+#   BENCH_DUCKDB  1: run duckdb, 0: not (default: when .carry/libduckdb.so.xz
 #                 exists); BENCH_DUCKDB_THREADS (16); BENCH_DUCKDB_TMP: where
 #                 the CSV export goes (default $OUT; removed afterwards)
 #   BENCH_DB      database (default bench)
@@ -80,6 +87,10 @@ if [ "$BENCH_START" = 1 ]; then
     [ "$sb_mb" -lt 1024 ] && sb_mb=1024
     mem_mb=$(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo 2>/dev/null)
     if [ -n "$mem_mb" ] && [ "$sb_mb" -gt $((mem_mb / 2)) ]; then sb_mb=$((mem_mb / 2)); fi
+    # device cache: ~33 bytes a row for tablet's 7 columns and row map, in
+    # 32 MB entries of about a million rows: 48 bytes a row, >= 1 GB
+    cache_mb=$(( ROWS / 20000 ))
+    [ "$cache_mb" -lt 1024 ] && cache_mb=1024
     gx_cluster_init "${BENCH_PORT:-54330}" \
         "shared_buffers = ${sb_mb}MB" \
         "max_worker_processes = 16" \
@@ -89,7 +100,8 @@ if [ "$BENCH_START" = 1 ]; then
         "checkpoint_timeout = 30min" \
         "synchronous_commit = off" \
         "work_mem = 64MB" \
-        "gpuext.staging_size = ${GPUEXT_STAGING_MB:-256}" || exit 1
+        "gpuext.staging_size = ${GPUEXT_STAGING_MB:-256}" \
+        "gpuext.cache_size = ${cache_mb}MB" || exit 1
     gx_cluster_start || exit 1
 fi
 
@@ -104,23 +116,41 @@ gx_psql -d "$DB" -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1
     gx_psql -d "$DB" -Atc "SELECT pg_prewarm('tablet')" >/dev/null 2>&1
 
 # ------------------------------------------------------------------ configs
-CFG_NAMES=(serial par8 cpu gpu gpuhd)
-CFG_TITLES=("PG serial" "PG par8" "gpuext CPU" "gpuext GPU" "GPU bk-deform")
+# every GPU configuration but "gpucache" runs with gpuext.use_cache = off
+NOCACHE="-c gpuext.use_cache=off"
+CFG_NAMES=(serial par8 cpu gpuhd gpu gpumap gpucache)
+CFG_TITLES=("PG serial" "PG par8" "gpuext CPU" "GPU bk-deform" "GPU copy" "GPU mapped" "GPU cached")
 CFG_OPTS=(
     "-c gpuext.enabled=off -c max_parallel_workers_per_gather=0"
     "-c gpuext.enabled=off -c max_parallel_workers_per_gather=8 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0"
-    "-c gpuext.force=on -c gpuext.device=cpu -c max_parallel_workers_per_gather=0"
-    "-c gpuext.force=on -c gpuext.device=gpu -c max_parallel_workers_per_gather=0"
-    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.device_deform=off -c max_parallel_workers_per_gather=0"
+    "-c gpuext.force=on -c gpuext.device=cpu -c max_parallel_workers_per_gather=0 $NOCACHE"
+    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.device_deform=off -c max_parallel_workers_per_gather=0 $NOCACHE"
+    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=copy -c max_parallel_workers_per_gather=0 $NOCACHE"
+    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=mapped -c max_parallel_workers_per_gather=0 $NOCACHE"
+    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.use_cache=on -c max_parallel_workers_per_gather=0"
 )
+NCFG=${#CFG_NAMES[@]}
+cfg_index() { local i; for i in $(seq 0 $((NCFG - 1))); do [ "${CFG_NAMES[$i]}" = "$1" ] && echo "$i"; done; }
 cfg_enabled() {
     case " ${BENCH_SKIP:-} " in *" $1 "*) [ "$1" = serial ] || return 1 ;; esac
     case "$1" in
-        gpu) [ "$NGPU" -gt 0 ] ;;
-        gpuhd) [ "$NGPU" -gt 0 ] && [ "${BENCH_HOSTDEFORM:-0}" = 1 ] ;;
+        gpu|gpumap|gpucache|gpuhd) [ "$NGPU" -gt 0 ] ;;
         *) true ;;
     esac
 }
+
+# the cached configuration reads the device cache: load tablet into it
+CACHE_LOAD_MS=n/a
+if cfg_enabled gpucache; then
+    t0=$(date +%s%N)
+    if PGOPTIONS="-c gpuext.device=gpu" gx_psql -d "$DB" -Atc "SELECT gpuext_cache_load('tablet')" >"$OUT/cache_load.txt" 2>&1; then
+        CACHE_LOAD_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
+        gx_log "cache load: $(tr '\n' ' ' <"$OUT/cache_load.txt") rows in $CACHE_LOAD_MS ms"
+        gx_psql -d "$DB" -c "SELECT * FROM gpuext_cache" | tee -a "$OUT/cache_load.txt"
+    else
+        gx_log "cache load failed: $(tail -n 3 "$OUT/cache_load.txt")"
+    fi
+fi
 
 QUERIES=()
 for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -131,7 +161,7 @@ MISMATCH=0
 declare -A MS RES PLAN
 
 # explain of q1 per configuration (where the time goes)
-for c in 0 1 2 3 4; do
+for c in $(seq 0 $((NCFG - 1))); do
     name=${CFG_NAMES[$c]}
     cfg_enabled "$name" || continue
     PGOPTIONS="${CFG_OPTS[$c]}" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/q1.sql")" \
@@ -139,7 +169,7 @@ for c in 0 1 2 3 4; do
 done
 # the GPU at the largest chunk size: kernel time per byte on big chunks
 if cfg_enabled gpu; then
-    PGOPTIONS="${CFG_OPTS[3]} -c gpuext.chunk_rows=1048576" gx_psql -d "$DB" \
+    PGOPTIONS="${CFG_OPTS[$(cfg_index gpu)]} -c gpuext.chunk_rows=1048576" gx_psql -d "$DB" \
         -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/q1.sql")" >"$OUT/explain_q1_gpu_1m.txt" 2>&1
 fi
 
@@ -186,7 +216,7 @@ for q in "${QUERIES[@]}"; do
     sql=$(cat "$QDIR/$q.sql")
     gx_log "$q: $sql"
     ref=""
-    for c in 0 1 2 3 4; do
+    for c in $(seq 0 $((NCFG - 1))); do
         name=${CFG_NAMES[$c]}
         if ! cfg_enabled "$name"; then
             MS[$q,$name]="n/a"; RES[$q,$name]="n/a"; PLAN[$q,$name]="n/a"
@@ -199,8 +229,10 @@ for q in "${QUERIES[@]}"; do
         else
             PLAN[$q,$name]=pg
         fi
-        # result check (also warms the caches)
+        # result check (also warms the caches); BENCH_T=0: its time is the figure
+        t0=$(date +%s%N)
         r=$(gx_psql -d "$DB" -At -f "$QDIR/$q.sql" 2>&1 | tr '\n' ' ' | sed 's/ *$//')
+        t1=$(date +%s%N)
         RES[$q,$name]=$r
         if [ -z "$ref" ]; then
             ref=$r
@@ -209,10 +241,15 @@ for q in "${QUERIES[@]}"; do
             MISMATCH=1
         fi
         log=$OUT/pgbench_${q}_$name.log
-        "$PGBENCH" -n -f "$QDIR/$q.sql" -t "$BENCH_T" -r "$DB" >"$log" 2>&1
-        ms=$(awk '/statement latencies/ {f = 1; next} f && $1 ~ /^[0-9]+(\.[0-9]+)?$/ {print $1; exit}' "$log")
-        [ -n "$ms" ] || ms=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$log" | head -n 1)
-        [ -n "$ms" ] || { ms=err; echo "pgbench failed for $q/$name:"; tail -n 5 "$log"; }
+        if [ "$BENCH_T" = 0 ]; then
+            # one run, timed by the client (includes connecting: a few ms)
+            ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
+        else
+            "$PGBENCH" -n -f "$QDIR/$q.sql" -t "$BENCH_T" -r "$DB" >"$log" 2>&1
+            ms=$(awk '/statement latencies/ {f = 1; next} f && $1 ~ /^[0-9]+(\.[0-9]+)?$/ {print $1; exit}' "$log")
+            [ -n "$ms" ] || ms=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$log" | head -n 1)
+            [ -n "$ms" ] || { ms=err; echo "pgbench failed for $q/$name:"; tail -n 5 "$log"; }
+        fi
         MS[$q,$name]=$ms
         printf '   %-11s %10s ms  plan=%-7s result=%s\n' "${CFG_TITLES[$c]}" "$ms" "${PLAN[$q,$name]}" "$r"
     done
@@ -275,27 +312,54 @@ MD=$OUT/bench.md
     echo "# gpuext benchmark ($ROWS rows)"
     echo
     echo "- $PGVER, CPU: ${CPU_NAME:-?} ($(gx_nproc) cores), GPU: ${GPU_NAME:-none}"
-    echo "- per-statement latency from \`pgbench -n -t $BENCH_T -r\` (ms, mean); table \`tablet\` warmed by a first run"
-    echo "- speedups: serial/GPU, par8/GPU, DuckDB/GPU, serial/gpuext-CPU, GPU backend deform/GPU device deform (higher is better for gpuext)"
+    if [ "$BENCH_T" = 0 ]; then
+        echo "- ms: one run per query and configuration (the result check), timed by the client; table \`tablet\` prewarmed in shared buffers"
+    else
+        echo "- ms: per-statement latency from \`pgbench -n -t $BENCH_T -r\` (mean), after a first (result check) run"
+    fi
+    echo "- speedups: PG parallel 8 / GPU and DuckDB / GPU for the cold (copy) and cached GPU scans (higher is better for gpuext)"
+    echo "- GPU cached: \`gpuext_cache_load('tablet')\` took $CACHE_LOAD_MS ms before the runs"
     if [ -z "$DUCKDB_NOTE" ]; then   # DuckDB (f)
         echo "- $DUCKDB_TITLE: DuckDB $DUCKDB_VERSION, $DUCKDB_THREADS threads, in-memory table loaded from CSV in $DUCKDB_LOAD_MS ms (CSV export from PG: $DUCKDB_EXPORT_S s); mean of $BENCH_T timed run(s) after a warm-up"
     else
         echo "- $DUCKDB_TITLE: n/a, $DUCKDB_NOTE"
     fi
     echo
-    echo "| query | PG serial ms | PG par8 ms | gpuext CPU ms | gpuext GPU ms | GPU bk-deform ms | $DUCKDB_TITLE ms | GPU vs serial | GPU vs par8 | GPU vs DuckDB | CPU vs serial | dev/bk deform | result | same |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+    hdr="| query"
+    sep="|---"
+    for c in $(seq 0 $((NCFG - 1))); do hdr="$hdr | ${CFG_TITLES[$c]} ms"; sep="$sep|---:"; done
+    echo "$hdr | $DUCKDB_TITLE ms | copy vs par8 | cached vs par8 | cached vs DuckDB | copy vs DuckDB | same |"
+    echo "$sep|---:|---:|---:|---:|---:|---|"
     for q in "${QUERIES[@]}"; do
         same=yes
-        for name in par8 cpu gpu gpuhd duckdb; do
+        for name in "${CFG_NAMES[@]}" duckdb; do
             r=${RES[$q,$name]}
             [ "$r" = n/a ] || [ "$r" = "${RES[$q,serial]}" ] || same="**MISMATCH**"
         done
-        note=""
-        [ "${PLAN[$q,cpu]}" = pg ] && note=" (cpu: no GpuScan)"
-        [ "${PLAN[$q,gpu]}" = pg ] && note="$note (gpu: no GpuScan)"
-        echo "| $q | ${MS[$q,serial]} | ${MS[$q,par8]} | ${MS[$q,cpu]} | ${MS[$q,gpu]} | ${MS[$q,gpuhd]} | ${MS[$q,duckdb]} | $(ratio "${MS[$q,serial]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,duckdb]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,serial]}" "${MS[$q,cpu]}") | $(ratio "${MS[$q,gpuhd]}" "${MS[$q,gpu]}") | ${RES[$q,serial]//|/, } | $same$note |"
+        for name in cpu gpuhd gpu gpumap gpucache; do
+            [ "${PLAN[$q,$name]}" = pg ] && same="$same ($name: no GpuScan)"
+        done
+        row="| $q"
+        for name in "${CFG_NAMES[@]}"; do row="$row | ${MS[$q,$name]}"; done
+        echo "$row | ${MS[$q,duckdb]} | $(ratio "${MS[$q,par8]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpucache]}") | $(ratio "${MS[$q,duckdb]}" "${MS[$q,gpucache]}") | $(ratio "${MS[$q,duckdb]}" "${MS[$q,gpu]}") | $same |"
     done
+    echo
+    echo "Results (PG serial): $(for q in "${QUERIES[@]}"; do printf '%s=%s; ' "$q" "${RES[$q,serial]}"; done)"
+    echo
+    # bandwidth: cached kernel vs HBM, cold scan vs PCIe (EXPLAIN ANALYZE of q1)
+    bw_line() {   # file -> "bytes kernel_ms h2d_kb h2d_ms exec_ms"
+        awk '/Cache Bytes Scanned:/ {cb=$4} /Kernel Time:/ {k=$3} /Bytes to Device:/ {b=$4}
+             /Transfer to Device Time:/ {t=$5} /Execution Time:/ {e=$3}
+             END {printf "%s %s %s %s %s", cb+0, k+0, b+0, t+0, e+0}' "$1" 2>/dev/null
+    }
+    if [ -f "$OUT/explain_q1_gpucache.txt" ]; then
+        read -r cb km _ _ ce <<<"$(bw_line "$OUT/explain_q1_gpucache.txt")"
+        echo "- cached q1: $cb bytes of cached columns scanned in $km ms of kernel time: $(awk -v b="$cb" -v k="$km" 'BEGIN { if (k > 0) printf "%.1f GB/s", b / k / 1e6; else print "n/a" }') (read kernel on this device: see test_kernel in test.log); query $ce ms"
+    fi
+    if [ -f "$OUT/explain_q1_gpu.txt" ]; then
+        read -r _ _ hk ht he <<<"$(bw_line "$OUT/explain_q1_gpu.txt")"
+        echo "- cold q1 (copy): $hk kB to the device in $ht ms of copies: $(awk -v b="$hk" -v t="$ht" 'BEGIN { if (t > 0) printf "%.1f GB/s", b * 1024 / t / 1e6; else print "n/a" }'); over the whole query ($he ms): $(awk -v b="$hk" -v t="$he" 'BEGIN { if (t > 0) printf "%.1f GB/s", b * 1024 / t / 1e6; else print "n/a" }')"
+    fi
     echo
     echo "Queries:"
     echo
@@ -333,7 +397,7 @@ JS=$OUT/bench.json
     for q in "${QUERIES[@]}"; do
         n=$((n + 1))
         echo "    {\"query\": \"$q\", \"sql\": $(json_str "$(cat "$QDIR/$q.sql")"),"
-        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}"), \"duckdb\": $(num_or_null "${MS[$q,duckdb]}")},"
+        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}"), \"gpu_mapped\": $(num_or_null "${MS[$q,gpumap]}"), \"gpu_cached\": $(num_or_null "${MS[$q,gpucache]}"), \"duckdb\": $(num_or_null "${MS[$q,duckdb]}")},"
         echo "     \"gpu_vs_duckdb\": $(ratio_num "${MS[$q,duckdb]}" "${MS[$q,gpu]}"),"
         echo "     \"plan\": {\"gpuext_cpu\": \"${PLAN[$q,cpu]}\", \"gpuext_gpu\": \"${PLAN[$q,gpu]}\"},"
         echo "     \"result\": {\"pg_serial\": $(json_str "${RES[$q,serial]}"), \"pg_par8\": $(json_str "${RES[$q,par8]}"), \"gpuext_cpu\": $(json_str "${RES[$q,cpu]}"), \"gpuext_gpu\": $(json_str "${RES[$q,gpu]}"), \"duckdb\": $(json_str "${RES[$q,duckdb]}")}}$([ "$n" -lt "${#QUERIES[@]}" ] && echo ,)"

@@ -71,5 +71,7 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Transfer to Device Time", "ms", s->h2d_ms, 3, es);
 		ExplainPropertyFloat("Kernel Time", "ms", s->kernel_ms, 3, es);
 		ExplainPropertyFloat("Transfer from Device Time", "ms", s->d2h_ms, 3, es);
+		if (s->cache_chunks > 0)
+			ExplainPropertyInteger("Cache Bytes Scanned", "bytes", s->cache_bytes, es);
 	}
 }

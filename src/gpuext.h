@@ -259,6 +259,7 @@ typedef struct GxScanStats
 	double		wait_ms;		/* waiting for the device */
 	int64		cache_chunks;	/* chunks read from the cache */
 	int64		cache_invalid;	/* cache entries found not valid */
+	int64		cache_bytes;	/* bytes of cached columns the program reads */
 } GxScanStats;
 
 typedef struct GxScanState

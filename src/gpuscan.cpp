@@ -681,6 +681,8 @@ gx_fill_cached(GxScanState *st, GxBatch *b, gx_chunk *c, int slot)
 	st->next_block = r->start + r->nblocks;
 	st->page_valid = false;
 	st->stats.cache_chunks++;
+	for (int i = 0; i < st->prog->ncols; i++)
+		st->stats.cache_bytes += (int64) r->nrows * gx_type_width(st->prog->col_type[i]);
 	return true;
 }
 
