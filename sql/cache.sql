@@ -124,6 +124,14 @@ SELECT * FROM gx_cache_view();
 SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
 SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 99');
 SELECT gx_check('SELECT count(*), sum(id) FROM gx_cm WHERE v < 3');
+-- the planner charges no heap reading for cached blocks: GpuScan wins
+-- without gpuext.force once the table is cached
+SET gpuext.gpu_setup_cost = 200;
+SELECT gx_uses_gpuscan('SELECT count(*) FROM gx_cm WHERE v >= 99') AS cached_plan;
+SET gpuext.use_cache = off;
+SELECT gx_uses_gpuscan('SELECT count(*) FROM gx_cm WHERE v >= 99') AS uncached_plan;
+RESET gpuext.use_cache;
+RESET gpuext.gpu_setup_cost;
 -- a change in the second entry: the first stays valid
 DELETE FROM gx_cm WHERE id = 29000;
 SELECT * FROM gx_cache_view();

@@ -379,6 +379,44 @@ gx_cache_pin(int slot, GxCacheRef *r)
 	return ok;
 }
 
+/*
+ * Planner: the fraction of a relation's blocks held by ready cache entries
+ * of its current relfilenode (not checked for validity), when scans on
+ * the configured device would read them; else 0.
+ */
+double
+gx_cache_fraction(Oid relid, BlockNumber pages)
+{
+	Relation	rel;
+	double		blocks = 0;
+	Oid			filenode;
+	int			device;
+
+	if (!gx_use_cache || gx_cache == NULL || gx_cache->nunits == 0 || pages == 0 ||
+		gx_shared == NULL || gx_shared->gpu_state == 0)
+		return 0.0;
+	device = (gx_device_choice == GX_DEVICE_CPU || gx_shared->gpu_state != 1) ?
+		GX_DEV_CPU : GX_DEV_GPU;
+	if (device != gx_cache->device)
+		return 0.0;
+	rel = RelationIdGetRelation(relid);
+	if (rel == NULL)
+		return 0.0;
+	filenode = rel->rd_node.relNode;
+	RelationClose(rel);
+	LWLockAcquire(gx_cache->lock, LW_SHARED);
+	for (int i = 0; i < gx_cache->nunits; i++)
+	{
+		GxCacheEntry *e = &gx_cache->entries[i];
+
+		if (e->state == GX_CE_READY && e->dbid == MyDatabaseId && e->relid == relid &&
+			e->relfilenode == filenode)
+			blocks += e->nblocks;
+	}
+	LWLockRelease(gx_cache->lock);
+	return Min(blocks / pages, 1.0);
+}
+
 /* ---------------------------------------------------------------------- */
 /* loading                                                                 */
 /* ---------------------------------------------------------------------- */

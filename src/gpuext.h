@@ -190,6 +190,7 @@ void		gx_cache_shmem_init(void);
 void		gx_cache_service_reset(int device);
 void		gx_cache_backend_exit(void);
 bool		gx_cache_slot_in_use(int idx);
+double		gx_cache_fraction(Oid relid, BlockNumber pages);
 
 /* ---- service (service.cpp) ---- */
 void		gx_register_service(void);

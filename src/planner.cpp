@@ -23,6 +23,7 @@ extern "C"
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
+#include "parser/parsetree.h"
 #include "storage/proc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -118,6 +119,7 @@ gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	double		ntuples = rel->tuples;
 	double		dev_sel;
 	double		dev_rows;
+	double		cached;
 	QualCost	host_cost;
 	Cost		startup,
 				run;
@@ -128,8 +130,14 @@ gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	cost_qual_eval(&host_cost, host_quals, root);
 
 	startup = gx_gpu_setup_cost + host_cost.startup;
-	/* heap reading stays on the CPU (and deforming with device_deform off): charged like a seqscan */
-	run = spc_seq_page_cost * rel->pages + cpu_tuple_cost * ntuples;
+	/*
+	 * heap reading stays on the CPU (and deforming with device_deform off):
+	 * charged like a seqscan, except for the blocks the device cache holds
+	 * (assumed valid); rows selected there are fetched from their pages
+	 */
+	cached = gx_cache_fraction(planner_rt_fetch(rel->relid, root)->relid, rel->pages);
+	run = (spc_seq_page_cost * rel->pages + cpu_tuple_cost * ntuples) * (1.0 - cached);
+	run += cpu_tuple_cost * dev_rows * cached;
 	/* the program on the device */
 	run += gx_gpu_operator_cost * ninstr * ntuples;
 	/* rows handed back, then host quals on them */
