@@ -44,14 +44,16 @@ gx_cache_type_width(uint32_t type)
 
 /*
  * Copy the values of deformed row 'row' of a LOAD chunk to entry row
- * row0 + row, and its row map value (page index + block0).  Returns the
- * NULL flags of the row, bit i for column i.
+ * row0 + row, and its row map value (page index + block0).  'in' is the
+ * chunk input (header, row map), 'colbase' where its columns were deformed
+ * (the same pointer on the CPU device and in the GPU's copy mode).
+ * Returns the NULL flags of the row, bit i for column i.
  */
 GX_HD uint64_t
-gx_cache_append_row(const char *chunk, char *entry, uint32_t row)
+gx_cache_append_row(const char *in, const char *colbase, char *entry, uint32_t row)
 {
-	const gx_chunk *c = (const gx_chunk *) chunk;
-	const gx_deform_hdr *d = (const gx_deform_hdr *) (chunk + c->deform_off);
+	const gx_chunk *c = (const gx_chunk *) in;
+	const gx_deform_hdr *d = (const gx_deform_hdr *) (in + c->deform_off);
 	uint64_t	dst = (uint64_t) c->ext.row0 + row;
 	uint64_t	nulls = 0;
 
@@ -59,7 +61,7 @@ gx_cache_append_row(const char *chunk, char *entry, uint32_t row)
 	{
 		const gx_column *col = &c->cols[i];
 		uint32_t	w = gx_cache_type_width(col->type);
-		const char *src = chunk + col->values_off + (uint64_t) row * w;
+		const char *src = colbase + col->values_off + (uint64_t) row * w;
 		char	   *to = entry + c->ext.values_off[i] + dst * w;
 
 		switch (w)
@@ -77,11 +79,11 @@ gx_cache_append_row(const char *chunk, char *entry, uint32_t row)
 				*(uint64_t *) to = *(const uint64_t *) src;
 				break;
 		}
-		if ((((const uint8_t *) chunk + col->nulls_off)[row >> 3] >> (row & 7)) & 1)
+		if ((((const uint8_t *) colbase + col->nulls_off)[row >> 3] >> (row & 7)) & 1)
 			nulls |= (uint64_t) 1 << i;
 	}
 	((uint32_t *) (entry + c->ext.rowmap_off))[dst] =
-		((const uint32_t *) (chunk + d->rowmap_off))[row] + (c->ext.block0 << 16);
+		((const uint32_t *) (in + d->rowmap_off))[row] + (c->ext.block0 << 16);
 	return nulls;
 }
 

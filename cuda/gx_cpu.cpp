@@ -110,7 +110,7 @@ gx_cpu_cache_append(gx_chunk *c)
 
 	for (uint32_t row = 0; row < c->nrows; row++)
 	{
-		uint64_t	nulls = gx_cache_append_row((const char *) c, entry, row);
+		uint64_t	nulls = gx_cache_append_row((const char *) c, (const char *) c, entry, row);
 		uint64_t	dst = (uint64_t) c->ext.row0 + row;
 
 		for (uint32_t i = 0; i < c->ncols; i++)
