@@ -177,6 +177,8 @@ typedef struct GxScanStats
 	double		wait_ms;		/* waiting for the device */
 } GxScanStats;
 
+typedef struct GxParallelState GxParallelState;
+
 typedef struct GxScanState
 {
 	CustomScanState css;
@@ -193,6 +195,7 @@ typedef struct GxScanState
 	bool		started;
 	bool		pagemode;		/* read pages through heapgetpage() */
 	BlockNumber next_block;		/* pagemode: next block to read */
+	GxParallelState *par;		/* parallel-aware scan (parallel.cpp) */
 	int			cur_line;		/* pagemode: next entry of rs_vistuples */
 	bool		page_valid;		/* pagemode: rs_vistuples is loaded */
 	int			maxatt;			/* highest attribute the program reads */
@@ -216,5 +219,16 @@ void		gx_explain_scan(CustomScanState *node, List *ancestors,
 							struct ExplainState *es);
 Node	   *gx_create_scan_state(CustomScan *cscan);
 void		gx_raise_error(int code);
+
+/* ---- parallel-aware GpuScan (parallel.cpp) ---- */
+bool		gx_scan_next_block(GxScanState *st, BlockNumber *blk);
+Size		gx_par_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+void		gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt,
+							void *coordinate);
+void		gx_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt,
+							  void *coordinate);
+void		gx_par_init_worker(CustomScanState *node, shm_toc *toc,
+							   void *coordinate);
+void		gx_par_shutdown(CustomScanState *node);
 
 #endif							/* GPUEXT_H */
