@@ -118,6 +118,18 @@ SELECT gx_error('SELECT id FROM gx_par WHERE 2147483647 + id / 299999 > 0');
 SELECT gx_par_plan('SELECT count(*) FROM gx_par WHERE a = 7'),
        gx_check('SELECT count(*) FROM gx_par WHERE a = 7');
 
+-- Params reach the workers: a generic plan's parameters, an initplan's
+-- output (evaluated by the leader)
+SET plan_cache_mode = force_generic_plan;
+PREPARE gx_par_p(int4) AS SELECT count(*) FROM gx_par WHERE a > $1;
+SELECT gx_explain('EXECUTE gx_par_p(490)');
+EXECUTE gx_par_p(490);
+EXECUTE gx_par_p(-1000);
+DEALLOCATE gx_par_p;
+RESET plan_cache_mode;
+SELECT gx_explain('SELECT id FROM gx_par WHERE a > (SELECT 490)');
+SELECT gx_check('SELECT id FROM gx_par WHERE a > (SELECT 490)');
+
 -- rescan: a Gather under a nested loop is run three times
 SET enable_material = off;
 SELECT gx_explain('SELECT * FROM (SELECT count(*) FROM gx_par WHERE a < 0) ss RIGHT JOIN (VALUES (1), (2), (3)) v(x) ON true');
