@@ -311,7 +311,7 @@ gx_cache_scan_begin(GxScanState *st)
 	st->cidx = 0;
 	if (!gx_use_cache || gx_cache == NULL || gx_cache->nunits == 0 ||
 		gx_cache->device != st->device || !st->device_deform || !st->pagemode ||
-		p->ncols == 0 || !gx_cache_rel_ok(rel))
+		st->scan->rs_parallel != NULL || p->ncols == 0 || !gx_cache_rel_ok(rel))
 		return;
 	if (st->crefs == NULL)
 		st->crefs = (GxCacheRef *) palloc(sizeof(GxCacheRef) * gx_cache->nunits);

@@ -263,6 +263,8 @@ typedef struct GxScanStats
 	int64		cache_bytes;	/* bytes of cached columns the program reads */
 } GxScanStats;
 
+typedef struct GxParallelState GxParallelState;
+
 typedef struct GxScanState
 {
 	CustomScanState css;
@@ -279,6 +281,7 @@ typedef struct GxScanState
 	bool		started;
 	bool		pagemode;		/* read pages through heapgetpage() */
 	BlockNumber next_block;		/* pagemode: next block to read */
+	GxParallelState *par;		/* parallel-aware scan (parallel.cpp) */
 	int			cur_line;		/* pagemode: next entry of rs_vistuples */
 	bool		page_valid;		/* pagemode: rs_vistuples is loaded */
 	int			maxatt;			/* highest attribute the program reads */
@@ -319,5 +322,16 @@ void		gx_cache_scan_begin(GxScanState *st);
 bool		gx_cache_pin(int slot, GxCacheRef *r);
 bool		gx_cache_valid(Relation rel, Buffer *vmbuf, const GxCacheRef *r);
 void		gx_cache_touch(int idx);
+
+/* ---- parallel-aware GpuScan (parallel.cpp) ---- */
+bool		gx_scan_next_block(GxScanState *st, BlockNumber *blk);
+Size		gx_par_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+void		gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt,
+							void *coordinate);
+void		gx_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt,
+							  void *coordinate);
+void		gx_par_init_worker(CustomScanState *node, shm_toc *toc,
+							   void *coordinate);
+void		gx_par_shutdown(CustomScanState *node);
 
 #endif							/* GPUEXT_H */

@@ -52,7 +52,12 @@ static CustomExecMethods gx_scan_exec_methods = {
 	gx_exec_scan,
 	gx_end_scan,
 	gx_rescan,
-	NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	NULL, NULL,
+	gx_par_estimate_dsm,
+	gx_par_init_dsm,
+	gx_par_reinit_dsm,
+	gx_par_init_worker,
+	gx_par_shutdown,
 	gx_explain_scan
 };
 
@@ -507,12 +512,14 @@ gx_fill_pages(GxScanState *st, GxBatch *b, gx_chunk *c, bool *has_nulls)
 			}
 			continue;
 		}
-		if (st->next_block >= hs->rs_nblocks)
+		BlockNumber blk;
+
+		if (!gx_scan_next_block(st, &blk))
 		{
 			st->heap_done = true;
 			break;
 		}
-		heapgetpage(st->scan, st->next_block++);
+		heapgetpage(st->scan, blk);
 		st->cur_line = 0;
 		st->page_valid = true;
 	}
@@ -577,14 +584,17 @@ gx_fill_device_pages(GxScanState *st, GxBatch *b, gx_chunk *c)
 			st->cur_line = hs->rs_ntuples;
 			continue;
 		}
-		if (st->next_block >= hs->rs_nblocks)
+		BlockNumber blk;
+
+		/* a cache entry starts here (serial scans only use the cache) */
+		if (st->next_block >= st->stop_block && st->next_block < hs->rs_nblocks)
+			break;
+		if (!gx_scan_next_block(st, &blk))
 		{
 			st->heap_done = true;
 			break;
 		}
-		if (st->next_block >= st->stop_block)
-			break;				/* a cache entry starts here */
-		heapgetpage(st->scan, st->next_block++);
+		heapgetpage(st->scan, blk);
 		st->cur_line = 0;
 		st->page_valid = true;
 	}

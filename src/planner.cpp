@@ -30,6 +30,12 @@ extern "C"
 #include "utils/spccache.h"
 }
 
+/*
+ * gpuext.force: the total cost of the serial GpuScan path when a partial
+ * one is offered too (see gx_set_rel_pathlist)
+ */
+#define GX_FORCE_SERIAL_COST 1e-6
+
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
 static Plan *gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel,
@@ -110,7 +116,39 @@ gx_split_quals(List *rinfos, Index relid, List **device, List **host,
 	return list_length(*device);
 }
 
-/* cost the GpuScan path */
+/*
+ * The share of a partial path's rows one process handles: the workers plus
+ * the leader's contribution.  A copy of costsize.c's static
+ * get_parallel_divisor(), so that a partial GpuScan is costed like a
+ * partial seqscan.
+ */
+static double
+gx_parallel_divisor(Path *path)
+{
+	double		parallel_divisor = path->parallel_workers;
+
+	/* the leader spends 30% of its time servicing each worker */
+	if (parallel_leader_participation)
+	{
+		double		leader_contribution;
+
+		leader_contribution = 1.0 - (0.3 * path->parallel_workers);
+		if (leader_contribution > 0)
+			parallel_divisor += leader_contribution;
+	}
+	return parallel_divisor;
+}
+
+/*
+ * Cost the GpuScan path.  For a partial path (parallel_workers > 0) the
+ * work done by each process (heap tuples, rows handed back, host quals,
+ * projection) is divided by the parallel divisor, and so are the rows, as
+ * cost_seqscan() does; the disk cost is not divided (cost_seqscan's
+ * reasoning), nor is the device program: all the processes submit their
+ * chunks to the one gpuext service, whose device (one GPU, or the CPU
+ * device's thread pool) does the same total work whatever the number of
+ * processes.
+ */
 static void
 gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 			 List *device_rinfos, List *host_quals, int ninstr)
@@ -122,7 +160,9 @@ gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	double		cached;
 	QualCost	host_cost;
 	Cost		startup,
-				run;
+				disk_run,
+				cpu_run,
+				dev_run;
 
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
 	dev_sel = clauselist_selectivity(root, device_rinfos, rel->relid, JOIN_INNER, NULL);
@@ -133,21 +173,32 @@ gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	/*
 	 * heap reading stays on the CPU (and deforming with device_deform off):
 	 * charged like a seqscan, except for the blocks the device cache holds
-	 * (assumed valid); rows selected there are fetched from their pages
+	 * (assumed valid; serial scans only); rows selected there are fetched
+	 * from their pages
 	 */
-	cached = gx_cache_fraction(planner_rt_fetch(rel->relid, root)->relid, rel->pages);
-	run = (spc_seq_page_cost * rel->pages + cpu_tuple_cost * ntuples) * (1.0 - cached);
-	run += cpu_tuple_cost * dev_rows * cached;
+	cached = path->parallel_workers > 0 ? 0.0 :
+		gx_cache_fraction(planner_rt_fetch(rel->relid, root)->relid, rel->pages);
+	disk_run = spc_seq_page_cost * rel->pages * (1.0 - cached);
+	cpu_run = cpu_tuple_cost * ntuples * (1.0 - cached) + cpu_tuple_cost * dev_rows * cached;
 	/* the program on the device */
-	run += gx_gpu_operator_cost * ninstr * ntuples;
+	dev_run = gx_gpu_operator_cost * ninstr * ntuples;
 	/* rows handed back, then host quals on them */
-	run += (gx_gpu_tuple_cost + host_cost.per_tuple) * dev_rows;
+	cpu_run += (gx_gpu_tuple_cost + host_cost.per_tuple) * dev_rows;
 	/* projection, like any scan */
-	run += path->pathtarget->cost.per_tuple * path->rows;
+	cpu_run += path->pathtarget->cost.per_tuple * path->rows;
 	startup += path->pathtarget->cost.startup;
 
+	if (path->parallel_workers > 0)
+	{
+		double		parallel_divisor = gx_parallel_divisor(path);
+
+		cpu_run /= parallel_divisor;
+		/* a partial path's rows are the rows of one process */
+		path->rows = clamp_row_est(path->rows / parallel_divisor);
+	}
+
 	path->startup_cost = startup;
-	path->total_cost = startup + run;
+	path->total_cost = startup + disk_run + cpu_run + dev_run;
 }
 
 /*
@@ -194,6 +245,46 @@ gx_order_quals(PlannerInfo *root, List *rinfos)
 	return result;
 }
 
+/*
+ * A GpuScan path over rel; parallel_workers > 0 makes a partial
+ * (parallel-aware) path, run under Gather by the leader and the workers,
+ * each taking blocks from a shared parallel heap scan.
+ */
+static CustomPath *
+gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
+			 List *host, int ninstr, int parallel_workers)
+{
+	CustomPath *cpath = makeNode(CustomPath);
+
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = rel;
+	cpath->path.pathtarget = rel->reltarget;
+	if (parallel_workers > 0)
+	{
+		/* the caller checked rel->consider_parallel and lateral_relids */
+		cpath->path.param_info = NULL;
+		cpath->path.parallel_aware = true;
+		cpath->path.parallel_safe = true;
+		cpath->path.parallel_workers = parallel_workers;
+	}
+	else
+	{
+		/* a rel with lateral references is parameterized by them, like a seqscan */
+		cpath->path.param_info = get_baserel_parampathinfo(root, rel, rel->lateral_relids);
+		cpath->path.parallel_aware = false;
+		cpath->path.parallel_safe = false;
+		cpath->path.parallel_workers = 0;
+	}
+	cpath->path.rows = cpath->path.param_info ? cpath->path.param_info->ppi_rows : rel->rows;
+	cpath->path.pathkeys = NIL;
+	cpath->flags = 0;			/* no backward scan, no mark/restore */
+	cpath->custom_paths = NIL;
+	cpath->custom_private = NIL;
+	cpath->methods = &gx_scan_path_methods;
+	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, ninstr);
+	return cpath;
+}
+
 /* set_rel_pathlist_hook: offer a GpuScan for plain heap relations */
 static void
 gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
@@ -204,6 +295,7 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 			   *device_rinfos = NIL;
 	List	   *ordered;
 	CustomPath *cpath;
+	CustomPath *ppath = NULL;
 	int			ninstr = 0;
 	ListCell   *lc;
 
@@ -245,22 +337,22 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	if (gx_split_quals(ordered, rel->relid, &device, &host, &device_rinfos, &ninstr) == 0)
 		return;
 
-	cpath = makeNode(CustomPath);
-	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = rel;
-	cpath->path.pathtarget = rel->reltarget;
-	/* a rel with lateral references is parameterized by them, like a seqscan */
-	cpath->path.param_info = get_baserel_parampathinfo(root, rel, rel->lateral_relids);
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
-	cpath->path.rows = cpath->path.param_info ? cpath->path.param_info->ppi_rows : rel->rows;
-	cpath->path.pathkeys = NIL;
-	cpath->flags = 0;			/* no backward scan, no mark/restore */
-	cpath->custom_paths = NIL;
-	cpath->custom_private = NIL;
-	cpath->methods = &gx_scan_path_methods;
-	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, ninstr);
+	cpath = gx_make_path(root, rel, device_rinfos, host, ninstr, 0);
+
+	/*
+	 * A partial path for parallel query, as create_plain_partial_paths()
+	 * makes for a seqscan: only when the rel's quals and target are
+	 * parallel-safe (rel->consider_parallel) and it has no lateral
+	 * references (a partial path is never parameterized).
+	 */
+	if (rel->consider_parallel && bms_is_empty(rel->lateral_relids))
+	{
+		int			workers = compute_parallel_worker(rel, rel->pages, -1,
+													  max_parallel_workers_per_gather);
+
+		if (workers > 0)
+			ppath = gx_make_path(root, rel, device_rinfos, host, ninstr, workers);
+	}
 
 	if (gx_force)
 	{
@@ -268,8 +360,24 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		rel->partial_pathlist = NIL;
 		cpath->path.startup_cost = 0;
 		cpath->path.total_cost = 0;
+		if (ppath != NULL)
+		{
+			/*
+			 * Both GpuScan paths cost nothing, so the choice between them
+			 * is PostgreSQL's own cost of parallelism: a Gather over the
+			 * partial path costs parallel_setup_cost + parallel_tuple_cost
+			 * per row.  The serial path costs a hair more than nothing so
+			 * that free parallelism (both set to 0) makes the Gather win
+			 * rather than tie.
+			 */
+			cpath->path.total_cost = GX_FORCE_SERIAL_COST;
+			ppath->path.startup_cost = 0;
+			ppath->path.total_cost = 0;
+		}
 	}
 	add_path(rel, &cpath->path);
+	if (ppath != NULL)
+		add_partial_path(rel, &ppath->path);
 }
 
 /* turn the path into a CustomScan; custom_exprs = (device quals, host quals) */

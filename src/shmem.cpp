@@ -188,45 +188,71 @@ gx_free_slots_hint(void)
 	return n;
 }
 
+/* take a free slot if there is one: its index, else -1 */
+static int
+gx_slot_try_take(void)
+{
+	for (int i = 0; i < gx_shared->nslots; i++)
+	{
+		GxSlot	   *s = &gx_shared->slots[i];
+		bool		got = false;
+
+		if (s->state != GX_SLOT_FREE)
+			continue;
+		SpinLockAcquire(&s->mutex);
+		if (s->state == GX_SLOT_FREE)
+		{
+			s->state = GX_SLOT_FILLING;
+			s->owner_pid = MyProcPid;
+			s->cache_entry = -1;
+			s->failed = 0;
+			s->errmsg[0] = '\0';
+			got = true;
+		}
+		SpinLockRelease(&s->mutex);
+		if (got)
+			return i;
+	}
+	return -1;
+}
+
 /*
- * Take a free slot.  With wait = false, return -1 unless a slot is free and
- * at least two others remain free (prefetching must not starve other scans
- * of this or another backend).
+ * Take a free slot.  With wait = false (a prefetch), return -1 unless a
+ * slot is free and at least two others remain free, so that prefetching
+ * does not starve other scans of this or another backend.
+ *
+ * Prefetches count and take under the control block's lock: then slots
+ * taken by prefetches never exceed nslots - 2.  A scan only waits for a
+ * slot when it holds none, and a process that blocks on another one
+ * (a parallel worker whose tuple queue is full, waiting for its leader)
+ * holds at most prefetched slots; so a process waiting for a slot always
+ * finds one freed by a process that is not waiting for it.
  */
 int
 gx_slot_acquire(bool wait)
 {
+	int			slot;
+
 	gx_backend_setup();
-	if (!wait && gx_free_slots_hint() < 3)
-		return -1;
+	if (!wait)
+	{
+		slot = -1;
+		SpinLockAcquire(&gx_shared->mutex);
+		if (gx_free_slots_hint() >= 3)
+			slot = gx_slot_try_take();
+		SpinLockRelease(&gx_shared->mutex);
+		if (slot >= 0)
+			gx_slot_owner[slot] = CurrentResourceOwner;
+		return slot;
+	}
 	for (;;)
 	{
-		for (int i = 0; i < gx_shared->nslots; i++)
+		slot = gx_slot_try_take();
+		if (slot >= 0)
 		{
-			GxSlot	   *s = &gx_shared->slots[i];
-			bool		got = false;
-
-			if (s->state != GX_SLOT_FREE)
-				continue;
-			SpinLockAcquire(&s->mutex);
-			if (s->state == GX_SLOT_FREE)
-			{
-				s->state = GX_SLOT_FILLING;
-				s->owner_pid = MyProcPid;
-				s->cache_entry = -1;
-				s->failed = 0;
-				s->errmsg[0] = '\0';
-				got = true;
-			}
-			SpinLockRelease(&s->mutex);
-			if (got)
-			{
-				gx_slot_owner[i] = CurrentResourceOwner;
-				return i;
-			}
+			gx_slot_owner[slot] = CurrentResourceOwner;
+			return slot;
 		}
-		if (!wait)
-			return -1;
 		ConditionVariableTimedSleep(&gx_shared->done_cv, 10, PG_WAIT_EXTENSION);
 		CHECK_FOR_INTERRUPTS();
 	}
