@@ -11,6 +11,9 @@
 #   (d) gpuext GPU    gpuext.force=on, gpuext.device=gpu (n/a without GPU)
 #   (e) GPU, backend deform: (d) with gpuext.device_deform=off (only with
 #                     BENCH_HOSTDEFORM=1)
+#   (f) GPU mapped    (d) with gpuext.transfer=mapped (only with BENCH_MAPPED=1)
+#   (g) GPU bk-deform mapped: (e) with gpuext.transfer=mapped (only with
+#                     BENCH_MAPPED=1 and BENCH_HOSTDEFORM=1)
 # checks that all configurations return the same result, then TPC-B
 # (pgbench -i -s 10) with and without gpuext in shared_preload_libraries.
 #
@@ -25,6 +28,7 @@
 #   BENCH_T       pgbench transactions per query (default 5; 3 if ROWS>=1e7)
 #   BENCH_SKIP    configurations to leave out, e.g. "cpu" (serial always runs)
 #   BENCH_HOSTDEFORM  1: also run (e)
+#   BENCH_MAPPED  1: also run (f) (and (g) with BENCH_HOSTDEFORM=1)
 #   BENCH_DB      database (default bench)
 #   BENCH_PORT    port of the own cluster (default 54330)
 #   PG_CONFIG     as in test/run.sh
@@ -97,20 +101,24 @@ gx_psql -d "$DB" -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1
     gx_psql -d "$DB" -Atc "SELECT pg_prewarm('tablet')" >/dev/null 2>&1
 
 # ------------------------------------------------------------------ configs
-CFG_NAMES=(serial par8 cpu gpu gpuhd)
-CFG_TITLES=("PG serial" "PG par8" "gpuext CPU" "gpuext GPU" "GPU bk-deform")
+CFG_NAMES=(serial par8 cpu gpu gpuhd gpumap gpuhdmap)
+CFG_TITLES=("PG serial" "PG par8" "gpuext CPU" "gpuext GPU" "GPU bk-deform" "GPU mapped" "GPU bk-def mapped")
 CFG_OPTS=(
     "-c gpuext.enabled=off -c max_parallel_workers_per_gather=0"
     "-c gpuext.enabled=off -c max_parallel_workers_per_gather=8 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0"
     "-c gpuext.force=on -c gpuext.device=cpu -c max_parallel_workers_per_gather=0"
     "-c gpuext.force=on -c gpuext.device=gpu -c max_parallel_workers_per_gather=0"
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.device_deform=off -c max_parallel_workers_per_gather=0"
+    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=mapped -c max_parallel_workers_per_gather=0"
+    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.device_deform=off -c gpuext.transfer=mapped -c max_parallel_workers_per_gather=0"
 )
 cfg_enabled() {
     case " ${BENCH_SKIP:-} " in *" $1 "*) [ "$1" = serial ] || return 1 ;; esac
     case "$1" in
         gpu) [ "$NGPU" -gt 0 ] ;;
         gpuhd) [ "$NGPU" -gt 0 ] && [ "${BENCH_HOSTDEFORM:-0}" = 1 ] ;;
+        gpumap) [ "$NGPU" -gt 0 ] && [ "${BENCH_MAPPED:-0}" = 1 ] ;;
+        gpuhdmap) [ "$NGPU" -gt 0 ] && [ "${BENCH_MAPPED:-0}" = 1 ] && [ "${BENCH_HOSTDEFORM:-0}" = 1 ] ;;
         *) true ;;
     esac
 }
@@ -124,7 +132,7 @@ MISMATCH=0
 declare -A MS RES PLAN
 
 # explain of q1 per configuration (where the time goes)
-for c in 0 1 2 3 4; do
+for c in "${!CFG_NAMES[@]}"; do
     name=${CFG_NAMES[$c]}
     cfg_enabled "$name" || continue
     PGOPTIONS="${CFG_OPTS[$c]}" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/q1.sql")" \
@@ -140,7 +148,7 @@ for q in "${QUERIES[@]}"; do
     sql=$(cat "$QDIR/$q.sql")
     gx_log "$q: $sql"
     ref=""
-    for c in 0 1 2 3 4; do
+    for c in "${!CFG_NAMES[@]}"; do
         name=${CFG_NAMES[$c]}
         if ! cfg_enabled "$name"; then
             MS[$q,$name]="n/a"; RES[$q,$name]="n/a"; PLAN[$q,$name]="n/a"
@@ -220,20 +228,20 @@ MD=$OUT/bench.md
     echo
     echo "- $PGVER, CPU: ${CPU_NAME:-?} ($(gx_nproc) cores), GPU: ${GPU_NAME:-none}"
     echo "- per-statement latency from \`pgbench -n -t $BENCH_T -r\` (ms, mean); table \`tablet\` warmed by a first run"
-    echo "- speedups: serial/GPU, par8/GPU, serial/gpuext-CPU, GPU backend deform/GPU device deform (higher is better for gpuext)"
+    echo "- speedups: serial/GPU, par8/GPU, serial/gpuext-CPU, GPU backend deform/GPU device deform, GPU copy/GPU mapped (higher is better for gpuext, for device deform, for mapped)"
     echo
-    echo "| query | PG serial ms | PG par8 ms | gpuext CPU ms | gpuext GPU ms | GPU bk-deform ms | GPU vs serial | GPU vs par8 | CPU vs serial | dev/bk deform | result | same |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+    echo "| query | PG serial ms | PG par8 ms | gpuext CPU ms | gpuext GPU ms | GPU bk-deform ms | GPU mapped ms | GPU bk-def mapped ms | GPU vs serial | GPU vs par8 | CPU vs serial | dev/bk deform | copy/mapped | result | same |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
     for q in "${QUERIES[@]}"; do
         same=yes
-        for name in par8 cpu gpu gpuhd; do
+        for name in par8 cpu gpu gpuhd gpumap gpuhdmap; do
             r=${RES[$q,$name]}
             [ "$r" = n/a ] || [ "$r" = "${RES[$q,serial]}" ] || same="**MISMATCH**"
         done
         note=""
         [ "${PLAN[$q,cpu]}" = pg ] && note=" (cpu: no GpuScan)"
         [ "${PLAN[$q,gpu]}" = pg ] && note="$note (gpu: no GpuScan)"
-        echo "| $q | ${MS[$q,serial]} | ${MS[$q,par8]} | ${MS[$q,cpu]} | ${MS[$q,gpu]} | ${MS[$q,gpuhd]} | $(ratio "${MS[$q,serial]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,serial]}" "${MS[$q,cpu]}") | $(ratio "${MS[$q,gpuhd]}" "${MS[$q,gpu]}") | ${RES[$q,serial]//|/, } | $same$note |"
+        echo "| $q | ${MS[$q,serial]} | ${MS[$q,par8]} | ${MS[$q,cpu]} | ${MS[$q,gpu]} | ${MS[$q,gpuhd]} | ${MS[$q,gpumap]} | ${MS[$q,gpuhdmap]} | $(ratio "${MS[$q,serial]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,serial]}" "${MS[$q,cpu]}") | $(ratio "${MS[$q,gpuhd]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,gpu]}" "${MS[$q,gpumap]}") | ${RES[$q,serial]//|/, } | $same$note |"
     done
     echo
     echo "Queries:"
@@ -262,7 +270,7 @@ JS=$OUT/bench.json
     for q in "${QUERIES[@]}"; do
         n=$((n + 1))
         echo "    {\"query\": \"$q\", \"sql\": $(json_str "$(cat "$QDIR/$q.sql")"),"
-        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}")},"
+        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}"), \"gpu_mapped\": $(num_or_null "${MS[$q,gpumap]}"), \"gpu_backend_deform_mapped\": $(num_or_null "${MS[$q,gpuhdmap]}")},"
         echo "     \"plan\": {\"gpuext_cpu\": \"${PLAN[$q,cpu]}\", \"gpuext_gpu\": \"${PLAN[$q,gpu]}\"},"
         echo "     \"result\": {\"pg_serial\": $(json_str "${RES[$q,serial]}"), \"pg_par8\": $(json_str "${RES[$q,par8]}"), \"gpuext_cpu\": $(json_str "${RES[$q,cpu]}"), \"gpuext_gpu\": $(json_str "${RES[$q,gpu]}")}}$([ "$n" -lt "${#QUERIES[@]}" ] && echo ,)"
     done

@@ -35,11 +35,18 @@ typedef enum GxDeviceChoice
 	GX_DEVICE_CPU
 } GxDeviceChoice;
 
+typedef enum GxTransfer
+{
+	GX_TRANSFER_COPY,			/* chunk copied to GPU memory, result back */
+	GX_TRANSFER_MAPPED			/* kernels work on the mapped staging slot */
+} GxTransfer;
+
 extern bool gx_enabled;
 extern int	gx_device_choice;
 extern bool gx_force;
 extern bool gx_enable_scan;
 extern bool gx_device_deform;
+extern int	gx_transfer;
 extern double gx_gpu_setup_cost;
 extern double gx_gpu_operator_cost;
 extern double gx_gpu_tuple_cost;
@@ -166,6 +173,8 @@ typedef struct GxBatch
 typedef struct GxScanStats
 {
 	int64		chunks;
+	int64		chunks_gpu;		/* chunks the GPU ran ... */
+	int64		chunks_mapped;	/* ... of which in mapped mode */
 	int64		rows_in;
 	int64		rows_selected;
 	int64		bytes_h2d;
@@ -173,8 +182,10 @@ typedef struct GxScanStats
 	double		h2d_ms;
 	double		kernel_ms;
 	double		d2h_ms;
+	double		device_ms;		/* sum of per-chunk device busy time */
 	double		fill_ms;		/* heap reading + deforming + staging */
 	double		wait_ms;		/* waiting for the device */
+	double		wall_ms;		/* scan start to end, summed over loops */
 } GxScanStats;
 
 typedef struct GxScanState
@@ -186,6 +197,7 @@ typedef struct GxScanState
 	GxProgram  *prog;
 	List	   *param_states;	/* ExprState per prog->params */
 	int			device;			/* GxDevKind */
+	int			transfer;		/* GxTransfer requested for the GPU */
 	Relation	rel;
 	TableScanDesc scan;
 	TupleTableSlot *read_slot;
@@ -210,6 +222,8 @@ typedef struct GxScanState
 	GxBatch    *consuming;
 	int64		next_seq;
 	GxScanStats stats;
+	bool		loop_open;		/* a scan loop started and has not ended */
+	instr_time	loop_start;		/* when it started */
 } GxScanState;
 
 void		gx_explain_scan(CustomScanState *node, List *ancestors,
