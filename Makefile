@@ -48,10 +48,10 @@ NVCCFLAGS ?= -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -Icuda
 
 $(info $(GX_BUILD_MSG))
 
-cuda/gx_gpu.o: cuda/gx_gpu.cu cuda/gx_eval.cuh cuda/gx_program.h cuda/gx_api.h
+cuda/gx_gpu.o: cuda/gx_gpu.cu cuda/gx_eval.cuh cuda/gx_deform.cuh cuda/gx_program.h cuda/gx_api.h
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-cuda/gx_cpu.o: cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_program.h cuda/gx_api.h
+cuda/gx_cpu.o: cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_deform.cuh cuda/gx_program.h cuda/gx_api.h
 	$(CXX) $(CXXFLAGS) -O2 -ffp-contract=off -fPIC -Icuda -c $< -o $@
 
 $(HOST_OBJS): src/gpuext.h cuda/gx_program.h cuda/gx_api.h
@@ -62,10 +62,10 @@ ifneq ($(strip $(NVCC)),)
 UNIT_BIN += test/unit/test_kernel
 endif
 
-test/unit/test_interp: test/unit/test_interp.cpp cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_program.h
+test/unit/test_interp: test/unit/test_interp.cpp cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_deform.cuh cuda/gx_program.h cuda/gx_api.h
 	$(CXX) -std=c++17 -O2 -ffp-contract=off -Icuda -o $@ test/unit/test_interp.cpp cuda/gx_cpu.cpp -lpthread
 
-test/unit/test_kernel: test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp cuda/gx_eval.cuh
+test/unit/test_kernel: test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_deform.cuh cuda/gx_program.h cuda/gx_api.h
 	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) -Icuda -o $@ test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp
 
 unittest: $(UNIT_BIN)

@@ -7,7 +7,10 @@
  *  - the CPU device: gx_cpu_run_chunk(), multi-threaded, synchronous;
  *  - the GPU device: gx_gpu_*(), asynchronous per staging slot, one CUDA
  *    stream and one device buffer per slot; the staging area is pinned
- *    with cudaHostRegister so copies run at PCIe speed.
+ *    with cudaHostRegister so copies run at PCIe speed, and mapped into
+ *    the device's address space so that chunks asking for the mapped
+ *    transfer mode (GX_CHUNK_MAPPED) are read and answered in place,
+ *    without copies.
  * Without nvcc the library is built with gx_gpu_none.cpp, whose
  * gx_gpu_open() reports that the build has no CUDA.
  */
@@ -40,6 +43,8 @@ typedef struct gx_gpu_info
 	int			cc_minor;
 	int			sm_count;
 	double		mem_bandwidth_gbs;	/* theoretical, from clock and bus width */
+	int			mapped;			/* 1: the staging area is mapped (zero-copy
+								 * chunks run mapped), 0: copy mode only */
 } gx_gpu_info;
 
 /* run a chunk's program on nthreads CPU threads; fills the result area */
@@ -58,17 +63,25 @@ gx_status	gx_gpu_cache_open(size_t unit_bytes, int nunits, char *err, size_t err
 int			gx_gpu_built(void);
 
 /*
- * Open the first GPU: create the context, pin the staging area
- * [staging, staging + nslots * slot_bytes) and allocate one device buffer
- * and stream per slot.  *info describes the device.
+ * Open the first GPU: create the context, pin and map the staging area
+ * [staging, staging + nslots * slot_bytes) (only pin it if mapping fails:
+ * info->mapped = 0) and allocate one device buffer and stream per slot.
+ * *info describes the device.  GX_OK with a message in err is a warning.
  */
 gx_status	gx_gpu_open(void *staging, int nslots, size_t slot_bytes,
 						gx_gpu_info *info, char *err, size_t errlen);
 
-/* start: copy the chunk's input to the device, run the kernel, copy back */
+/*
+ * start a slot's chunk: copy mode copies the input to the device, runs the
+ * kernels and copies the result back; mapped mode (GX_CHUNK_MAPPED, when
+ * info->mapped) runs the kernels on the staging area in place
+ */
 gx_status	gx_gpu_submit(int slot, char *err, size_t errlen);
 
-/* poll a submitted slot; *done = 1 once its result area is in host memory */
+/*
+ * poll a submitted slot; *done = 1 once its result area is in host memory
+ * (gx_result.flags: GX_RESULT_GPU, and GX_RESULT_MAPPED if it ran mapped)
+ */
 gx_status	gx_gpu_poll(int slot, int *done, char *err, size_t errlen);
 
 /* release everything gx_gpu_open() took */

@@ -14,7 +14,9 @@
  * rows are appended to the entry from one thread.
  *
  * Threads take tiles from a shared counter.  No PostgreSQL API is used
- * here: the service calls this from its main thread, which waits.
+ * here: the service calls this from its main thread, which waits.  The
+ * transfer mode of the chunk (GX_CHUNK_MAPPED) means nothing here: the
+ * chunk is run in place and the result says so (flags 0, no bytes moved).
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -56,7 +58,7 @@ gx_cpu_deform_tile(gx_chunk *c, uint32_t lo, uint32_t hi, std::atomic<uint64_t> 
 	for (uint32_t row = lo; row < hi; row++)
 	{
 		int			err;
-		uint64_t	nulls = gx_deform_row(base, d, row, &err);
+		uint64_t	nulls = gx_deform_row(base, d, c->cols, base, row, &err);
 
 		if (err != GX_ERR_NONE)
 		{
@@ -126,7 +128,7 @@ gx_cpu_cache_append(gx_chunk *c)
 	}
 }
 
-/* evaluate tiles [next..) until none are left */
+/* take tiles from next_tile and run them (deform, filter) until none are left */
 static void
 gx_cpu_worker(gx_chunk *c, const char *colbase, std::atomic<uint32_t> *next_tile,
 			  std::atomic<uint32_t> *nsel, std::atomic<uint64_t> *error)
@@ -175,6 +177,7 @@ gx_cpu_worker(gx_chunk *c, const char *colbase, std::atomic<uint32_t> *next_tile
 	}
 }
 
+/* run chunk c in place on nthreads threads; fills its result area */
 extern "C" gx_status
 gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 {
@@ -221,6 +224,8 @@ gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 			std::chrono::steady_clock::now() - t0).count();
 		res->h2d_ns = res->d2h_ns = 0;
 		res->bytes_h2d = res->bytes_d2h = 0;
+		res->flags = 0;
+		res->pad = 0;
 		return GX_OK;
 	}
 	catch (...)

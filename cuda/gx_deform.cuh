@@ -26,6 +26,10 @@
  * compressed or external value is only skipped, never read.  Every offset
  * is checked against the page, so a corrupt page yields GX_ERR_BAD_PAGE
  * instead of a stray read.
+ *
+ * The input (page images, row map) and the columns written are separate
+ * bases: the GPU in mapped mode reads the pages from host memory and
+ * writes the columns into device memory, at the same offsets.
  */
 #ifndef GX_DEFORM_CUH
 #define GX_DEFORM_CUH
@@ -47,25 +51,38 @@
 #define GX_TUP_BITS 23
 #define GX_TUP_MIN_HEADER 23
 
+/*
+ * read a little-endian 16-bit value: one load when aligned (pages are read
+ * over PCIe in mapped mode, where every load is a request), else bytewise
+ * (a corrupt page may hold any offset; a misaligned load faults on a GPU)
+ */
 GX_HD uint32_t
 gx_rd16(const uint8_t *p)
 {
+	if (((uintptr_t) p & 1) == 0)
+		return *(const uint16_t *) p;
 	return (uint32_t) p[0] | ((uint32_t) p[1] << 8);
 }
 
+/* read a little-endian 32-bit value, as gx_rd16 */
 GX_HD uint32_t
 gx_rd32(const uint8_t *p)
 {
+	if (((uintptr_t) p & 3) == 0)
+		return *(const uint32_t *) p;
 	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
 		((uint32_t) p[3] << 24);
 }
 
-/* store a fixed-width value of 'len' bytes as column 'col' of row 'row' */
+/*
+ * store the fixed-width value at src (or the missing value) as row 'row'
+ * of column 'col', whose values lie at colbase + col->values_off
+ */
 GX_HD void
-gx_store_value(char *chunk, const gx_column *col, uint32_t row, const uint8_t *src,
+gx_store_value(char *colbase, const gx_column *col, uint32_t row, const uint8_t *src,
 			   int64_t missing, int from_missing)
 {
-	char	   *dst = chunk + col->values_off;
+	char	   *dst = colbase + col->values_off;
 
 	switch (col->type)
 	{
@@ -89,13 +106,16 @@ gx_store_value(char *chunk, const gx_column *col, uint32_t row, const uint8_t *s
 /*
  * Deform row 'row' of a page chunk: store each needed attribute into its
  * column and return the bit mask (by column index) of the NULL ones.
- * *err is set to GX_ERR_BAD_PAGE when the tuple fails a bounds check.
+ * 'in' is the chunk input (page images and row map at the offsets of d),
+ * 'cols' the column directory (cols[at->col]), 'colbase' where column
+ * offsets point; d and cols may be copies (GPU shared memory).  *err is
+ * set to GX_ERR_BAD_PAGE when the tuple fails a bounds check.
  */
 GX_HD uint64_t
-gx_deform_row(char *chunk, const gx_deform_hdr *d, uint32_t row, int *err)
+gx_deform_row(const char *in, const gx_deform_hdr *d, const gx_column *cols,
+			  char *colbase, uint32_t row, int *err)
 {
-	const gx_chunk *c = (const gx_chunk *) chunk;
-	uint32_t	map = ((const uint32_t *) (chunk + d->rowmap_off))[row];
+	uint32_t	map = ((const uint32_t *) (in + d->rowmap_off))[row];
 	uint32_t	pg = map >> 16;
 	uint32_t	lineoff = map & 0xFFFF;
 	uint64_t	nulls = 0;
@@ -107,7 +127,7 @@ gx_deform_row(char *chunk, const gx_deform_hdr *d, uint32_t row, int *err)
 		*err = GX_ERR_BAD_PAGE;
 		return 0;
 	}
-	const uint8_t *page = (const uint8_t *) chunk + d->pages_off + (uint64_t) pg * d->page_size;
+	const uint8_t *page = (const uint8_t *) in + d->pages_off + (uint64_t) pg * d->page_size;
 	uint32_t	lp = gx_rd32(page + GX_PAGE_HEADER + (lineoff - 1) * 4);
 	uint32_t	lp_off = lp & 0x7FFF;
 	uint32_t	lp_len = lp >> 17;
@@ -146,7 +166,7 @@ gx_deform_row(char *chunk, const gx_deform_hdr *d, uint32_t row, int *err)
 					*err = GX_ERR_BAD_PAGE;
 					return 0;
 				}
-				gx_store_value(chunk, &c->cols[at->col], row, data + at->fixed_off, 0, 0);
+				gx_store_value(colbase, &cols[at->col], row, data + at->fixed_off, 0, 0);
 			}
 			off = (uint32_t) at->fixed_off + (uint32_t) at->attlen;
 			continue;
@@ -157,10 +177,10 @@ gx_deform_row(char *chunk, const gx_deform_hdr *d, uint32_t row, int *err)
 			if (at->col >= 0)
 			{
 				if (at->has_missing)
-					gx_store_value(chunk, &c->cols[at->col], row, data, at->missing, 1);
+					gx_store_value(colbase, &cols[at->col], row, data, at->missing, 1);
 				else
 				{
-					gx_store_value(chunk, &c->cols[at->col], row, data, 0, 1);
+					gx_store_value(colbase, &cols[at->col], row, data, 0, 1);
 					nulls |= (uint64_t) 1 << at->col;
 				}
 			}
@@ -170,7 +190,7 @@ gx_deform_row(char *chunk, const gx_deform_hdr *d, uint32_t row, int *err)
 		{
 			if (at->col >= 0)
 			{
-				gx_store_value(chunk, &c->cols[at->col], row, data, 0, 1);
+				gx_store_value(colbase, &cols[at->col], row, data, 0, 1);
 				nulls |= (uint64_t) 1 << at->col;
 			}
 			continue;
@@ -237,7 +257,7 @@ gx_deform_row(char *chunk, const gx_deform_hdr *d, uint32_t row, int *err)
 			return 0;
 		}
 		if (at->col >= 0)
-			gx_store_value(chunk, &c->cols[at->col], row, data + off, 0, 0);
+			gx_store_value(colbase, &cols[at->col], row, data + off, 0, 0);
 		off += size;
 	}
 	return nulls;

@@ -358,8 +358,9 @@ gx_cast(int from, int to, gx_reg *r)
 
 /*
  * Run the program on one row.  'c' holds the program (it may be a copy of
- * the chunk header in GPU shared memory); 'base' is the chunk itself, where
- * column offsets point.  Returns 1 when the row passes, 0 when it is
+ * the chunk header in GPU shared memory); 'base' is where column offsets
+ * point: the chunk itself, or (GPU) the device buffer the columns of a
+ * page chunk were deformed into, or the chunk's mapped alias.  Returns 1 when the row passes, 0 when it is
  * rejected; *err receives a gx_error when evaluation raised one (the row
  * then counts as rejected).
  */

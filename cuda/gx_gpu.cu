@@ -4,25 +4,57 @@
  * result layout as the CPU device (gx_cpu.cpp).
  *
  * Per staging slot there is one device buffer, one non-blocking stream and
- * a few timing events.  gx_gpu_submit() queues, on the slot's stream:
+ * a few timing events.  A chunk runs in one of two transfer modes
+ * (gx_chunk.flags; the mode that ran goes to gx_result.flags):
+ *
+ * copy (default): gx_gpu_submit() queues, on the slot's stream:
  *   H2D copy of the chunk input -> reset of the device result header ->
  *   [deform kernel, for a chunk of raw heap pages] -> fused filter kernel
  *   -> D2H copy of the result header + seg arrays.
  * gx_gpu_poll() waits for that first copy, reads nsel and then queues the
  * D2H copy of sel[0..nsel); the slot is done once that copy completes.
  *
+ * mapped (GX_CHUNK_MAPPED; zero-copy): gx_gpu_open() registers the staging
+ * area with cudaHostRegisterMapped and takes its device alias
+ * (cudaHostGetDevicePointer); if that fails the area is only pinned and
+ * mapped chunks run in copy mode.  No copy is queued: reset -> [deform] ->
+ * filter -> publish kernels read the chunk input from host memory through
+ * the alias (the filter kernel stages the program in shared memory; the
+ * deform kernel the attribute layout), the deform kernel writes the
+ * columns into the slot's device buffer (never into host memory), and the
+ * filter kernel writes the seg arrays and the selection (one contiguous
+ * coalesced range per tile) into the host result area.  The atomics
+ * (error, nsel) run on the result header in device memory; the one-thread
+ * publish kernel then writes that header into the host result.  The slot
+ * is done when the event recorded after the last kernel has completed:
+ * the host reads no byte of the result before cudaEventQuery() says so,
+ * and kernel completion makes every kernel write to mapped memory visible
+ * to the host (nothing on the host reads it while kernels run, so no
+ * __threadfence_system() is needed).  Timing: no H2D/D2H; kernel time is
+ * the span of the kernels, bytes to the device the input they may read
+ * over PCIe, bytes from the device the result they write.
+ *
+ * Kernels take separate bases, so the same code serves both modes: 'in'
+ * (chunk header, program, page images, row map, backend-deformed columns),
+ * 'colbase' (where column offsets point: device-deformed columns, or 'in'
+ * for backend-deformed chunks), the device result header 'dres' (atomics)
+ * and 'out' (where the result area is written).  In copy mode all of them
+ * point into the slot's device buffer and out == dres.
+ *
  * The kernel runs one block of GX_BLOCK threads per tile of GX_TILE_ROWS
  * rows; thread t evaluates rows tile_base + t + k * GX_BLOCK, so column
  * loads are coalesced.  Rows passing are compacted in row order inside the
- * tile (warp ballots + a scan of the per-32-row counts), one atomicAdd per
- * tile reserves the tile's range of sel.  Like the CPU device, rows of a
- * tile after its first erroring row are not selected.
+ * tile (warp ballots + a scan of the per-32-row counts) into shared memory,
+ * one atomicAdd per tile reserves the tile's range of sel, and the block
+ * writes the range with consecutive threads.  Like the CPU device, rows of
+ * a tile after its first erroring row are not selected.
  *
  * No PostgreSQL header, no C++ exception leaves this file.
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
 #include "gx_deform.cuh"
+#include "gx_cache.cuh"
 
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -40,12 +72,17 @@ static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask"
 /* kernels                                                                */
 /* ---------------------------------------------------------------------- */
 
+/* reset the device result header of a chunk of ntiles tiles */
 __global__ void
 gx_reset_kernel(gx_result *res, uint32_t ntiles)
 {
 	res->error = GX_NO_ERROR;
 	res->nsel = 0;
 	res->ntiles = ntiles;
+	res->flags = 0;
+	res->pad = 0;
+	res->error_key = 0;
+	res->pad2 = 0;
 	res->h2d_ns = 0;
 	res->kernel_ns = 0;
 	res->d2h_ns = 0;
@@ -56,25 +93,60 @@ gx_reset_kernel(gx_result *res, uint32_t ntiles)
 /*
  * Deform the visible tuples of a page chunk into its columns: one thread
  * per row; each warp writes one 32-bit word of every null bitmap (rows of a
- * warp are consecutive and start on a multiple of 32).
+ * warp are consecutive and start on a multiple of 32).  'in' is the chunk
+ * input (header, page images, row map), 'colbase' where the columns are
+ * written (the slot's device buffer, in both modes), 'res' the device
+ * result header (first error).  The attribute layout and the column
+ * directory are staged in shared memory: every row reads them.
  */
 __global__ void __launch_bounds__(GX_BLOCK)
-gx_deform_kernel(char *chunk, gx_result *res)
+gx_deform_kernel(const char *__restrict__ in, char *colbase, uint32_t nrows, gx_result *res)
 {
-	const gx_chunk *c = (const gx_chunk *) chunk;
-	const gx_deform_hdr *d = (const gx_deform_hdr *) (chunk + c->deform_off);
-	const uint32_t nrows = c->nrows;
-	const uint32_t ncols = c->ncols;
-	const uint32_t lane = threadIdx.x & 31;
+	__shared__ gx_deform_hdr s_d;	/* only atts[0 .. natts) are staged */
+	__shared__ gx_column s_cols[GX_MAX_COLS];
+	__shared__ uint32_t s_ncols;
+	__shared__ uint64_t s_doff;
+
+	const gx_chunk *c = (const gx_chunk *) in;
+	const uint32_t tid = threadIdx.x;
+	const uint32_t lane = tid & 31;
+
+	if (tid == 0)
+	{
+		s_ncols = c->ncols;
+		s_doff = c->deform_off;
+	}
+	__syncthreads();
+	{
+		const gx_deform_hdr *d = (const gx_deform_hdr *) (in + s_doff);
+
+		if (tid == 0)
+		{
+			s_d.npages = d->npages;
+			s_d.page_size = d->page_size;
+			s_d.natts = d->natts;
+			s_d.pad = 0;
+			s_d.pages_off = d->pages_off;
+			s_d.rowmap_off = d->rowmap_off;
+		}
+		__syncthreads();
+		for (uint32_t i = tid; i < s_d.natts; i += GX_BLOCK)
+			s_d.atts[i] = d->atts[i];
+		for (uint32_t i = tid; i < s_ncols; i += GX_BLOCK)
+			s_cols[i] = c->cols[i];
+		__syncthreads();
+	}
+
+	const uint32_t ncols = s_ncols;
 
 	for (uint32_t base = blockIdx.x * GX_BLOCK; base < nrows; base += gridDim.x * GX_BLOCK)
 	{
-		uint32_t	row = base + threadIdx.x;
+		uint32_t	row = base + tid;
 		uint64_t	nulls = 0;
 		int			err = GX_ERR_NONE;
 
 		if (row < nrows)
-			nulls = gx_deform_row(chunk, d, row, &err);
+			nulls = gx_deform_row(in, &s_d, s_cols, colbase, row, &err);
 		if (err != GX_ERR_NONE)
 			atomicMin((unsigned long long *) &res->error,
 					  (unsigned long long) (((uint64_t) row << 8) | (uint64_t) err));
@@ -83,34 +155,69 @@ gx_deform_kernel(char *chunk, gx_result *res)
 			uint32_t	m = __ballot_sync(0xFFFFFFFFu, (uint32_t) (nulls >> i) & 1u);
 
 			if (lane == 0 && row < nrows)
-				((uint32_t *) (chunk + c->cols[i].nulls_off))[row >> 5] = m;
+				((uint32_t *) (colbase + s_cols[i].nulls_off))[row >> 5] = m;
 		}
 	}
 }
 
+/*
+ * Filter the rows of a chunk: 'in' holds the program (staged in shared
+ * memory by every block), the columns are at colbase + values_off, 'res'
+ * is the device result header (atomics: first error, nsel; it holds the
+ * deform kernel's first error, if any, when this kernel starts) and the
+ * seg arrays and the selection are written to the result area at 'out'
+ * (gx_result layout; its header is not written here).  A cache SCAN chunk
+ * passes the entry's row map: the selection holds its values, not row
+ * numbers; a count-only chunk (write_sel = 0) writes no selection.
+ */
 __global__ void __launch_bounds__(GX_BLOCK)
-gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
+gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
+				 uint32_t nrows, gx_result *res, char *out,
+				 const uint32_t *__restrict__ rowmap, int write_sel)
 {
 	__shared__ uint32_t s_cnt[32];	/* selected rows per group of 32 rows */
 	__shared__ uint32_t s_pre[32];	/* exclusive prefix of s_cnt */
 	__shared__ uint32_t s_base;
+	__shared__ uint32_t s_total;	/* rows the tile selects */
 	__shared__ uint32_t s_err_row;
+	__shared__ uint32_t s_limit;	/* rows evaluated: [0, s_limit) */
+	__shared__ uint32_t s_sel[GX_TILE_ROWS];	/* the tile's selection */
 	__shared__ gx_chunk s_prog;	/* program, constants, column directory */
 
-	const uint32_t nrows = c->nrows;
+	const gx_chunk *c = (const gx_chunk *) in;
 	const uint32_t ntiles = (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
 	const uint32_t tid = threadIdx.x;
 	const uint32_t lane = tid & 31;
 	const uint32_t warp = tid >> 5;
 	const uint32_t lt_mask = (1u << lane) - 1u;
 
-	uint32_t   *seg_off = (uint32_t *) ((char *) res + GX_ALIGN_UP(sizeof(gx_result)));
-	uint32_t   *seg_cnt = seg_off + ntiles;
-	uint32_t   *sel = (uint32_t *) ((char *) seg_off + GX_ALIGN_UP((uint64_t) ntiles * 8));
+	/* result area: seg_off[ntiles], seg_cnt[ntiles], then sel (computed where used) */
+	const uint64_t seg_at = GX_ALIGN_UP(sizeof(gx_result));
+	const uint64_t sel_at = seg_at + GX_ALIGN_UP((uint64_t) ntiles * 8);
 
-	/* stage the program in shared memory: every row reads it */
+	/*
+	 * Stage the program in shared memory: every row reads it.  Rows from
+	 * the first row the deform kernel failed on are not evaluated (their
+	 * columns are not written), so the first error is the CPU device's.
+	 * That row is in the header if its error is GX_ERR_BAD_PAGE, which
+	 * only the deformer raises: the deform kernel is complete, and blocks
+	 * of this kernel may only have lowered the error to a program error
+	 * at an earlier row, which then is the first error anyway.
+	 */
+	if (tid == 0)
 	{
-		const uint32_t ni = c->ninstr, nk = c->nconsts, nc = c->ncols;
+		uint64_t	derr = res->error;
+
+		s_prog.ninstr = c->ninstr;
+		s_prog.nconsts = c->nconsts;
+		s_prog.ncols = c->ncols;
+		s_prog.nrows = nrows;
+		s_limit = derr != GX_NO_ERROR && (derr & 0xff) == GX_ERR_BAD_PAGE &&
+			(derr >> 8) < nrows ? (uint32_t) (derr >> 8) : nrows;
+	}
+	__syncthreads();
+	{
+		const uint32_t ni = s_prog.ninstr, nk = s_prog.nconsts, nc = s_prog.ncols;
 
 		for (uint32_t i = tid; i < ni; i += GX_BLOCK)
 			s_prog.code[i] = c->code[i];
@@ -118,15 +225,10 @@ gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
 			s_prog.consts[i] = c->consts[i];
 		for (uint32_t i = tid; i < nc; i += GX_BLOCK)
 			s_prog.cols[i] = c->cols[i];
-		if (tid == 0)
-		{
-			s_prog.ninstr = ni;
-			s_prog.nconsts = nk;
-			s_prog.ncols = nc;
-			s_prog.nrows = nrows;
-		}
 		__syncthreads();
 	}
+
+	const uint32_t limit = s_limit;
 
 	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
 	{
@@ -142,11 +244,11 @@ gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
 		{
 			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
 
-			if (row < nrows)
+			if (row < limit)
 			{
 				int			err;
 
-				if (gx_eval_row_at(&s_prog, (const char *) c, row, &err))
+				if (gx_eval_row_at(&s_prog, colbase, row, &err))
 					pass |= 1u << k;
 				else if (err != GX_ERR_NONE)
 				{
@@ -192,16 +294,17 @@ gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
 			if (lane == 31)
 			{
 				uint32_t	base = atomicAdd(&res->nsel, incl);
+				uint32_t   *seg_off = (uint32_t *) (out + seg_at);
 
 				s_base = base;
+				s_total = incl;
 				seg_off[tile] = base;
-				seg_cnt[tile] = incl;
+				seg_off[ntiles + tile] = incl;	/* seg_cnt[tile] */
 			}
 		}
 		__syncthreads();
 
-		const uint32_t base = s_base;
-
+		/* compact in shared memory, in row order ... */
 #pragma unroll
 		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
 		{
@@ -209,12 +312,87 @@ gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
 			{
 				uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
 
-				sel[base + s_pre[k * GX_NWARPS + warp] + __popc(ballots[k] & lt_mask)] = row;
+				s_sel[s_pre[k * GX_NWARPS + warp] + __popc(ballots[k] & lt_mask)] = row;
 			}
 		}
-		/* s_pre / s_base / s_err_row are rewritten next iteration */
+		__syncthreads();
+
+		/* ... then write the tile's range with consecutive threads */
+		{
+			const uint32_t base = s_base,
+						total = s_total;
+			uint32_t   *sel = (uint32_t *) (out + sel_at);
+
+			if (write_sel)
+				for (uint32_t i = tid; i < total; i += GX_BLOCK)
+					sel[base + i] = rowmap ? rowmap[s_sel[i]] : s_sel[i];
+		}
+		/* s_pre / s_base / s_total / s_sel / s_err_row are rewritten next iteration */
 		__syncthreads();
 	}
+}
+
+/*
+ * Cache LOAD: append the deformed rows of a chunk to its entry (one thread
+ * per row); NULL bits are set or cleared with atomics, since a bitmap word
+ * may hold rows of the previous chunk of the entry.  Rows from the
+ * deformer's first failure on are left out (the load then fails).
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_cache_append_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
+					   char *entry, uint32_t nrows, const gx_result *res)
+{
+	const gx_chunk *c = (const gx_chunk *) in;
+	uint64_t	derr = res->error;
+	uint32_t	limit = derr != GX_NO_ERROR && (derr >> 8) < nrows ? (uint32_t) (derr >> 8) : nrows;
+
+	for (uint32_t row = blockIdx.x * GX_BLOCK + threadIdx.x; row < limit;
+		 row += gridDim.x * GX_BLOCK)
+	{
+		uint64_t	nulls = gx_cache_append_row(in, colbase, entry, row);
+		uint64_t	dst = (uint64_t) c->ext.row0 + row;
+
+		for (uint32_t i = 0; i < c->ncols; i++)
+		{
+			unsigned int *w = (unsigned int *) (entry + c->ext.nulls_off[i]) + (dst >> 5);
+			unsigned int bit = 1u << (dst & 31);
+
+			if ((nulls >> i) & 1)
+				atomicOr(w, bit);
+			else
+				atomicAnd(w, ~bit);
+		}
+	}
+}
+
+/* cache SCAN: the row map value of the first erroring row, for the host */
+__global__ void
+gx_error_key_kernel(gx_result *res, const uint32_t *rowmap, uint32_t nrows)
+{
+	uint64_t	e = res->error;
+
+	res->error_key = (e != GX_NO_ERROR && (e >> 8) < nrows) ? rowmap[e >> 8] : 0;
+}
+
+/*
+ * Mapped mode: write the device result header (its atomics ran in device
+ * memory) into the host result area, through the mapped alias.  Launched
+ * after the filter kernel, on the same stream.
+ */
+__global__ void
+gx_publish_kernel(const gx_result *dres, gx_result *hres)
+{
+	hres->error = dres->error;
+	hres->nsel = dres->nsel;
+	hres->ntiles = dres->ntiles;
+	hres->error_key = dres->error_key;
+	hres->flags = 0;
+	hres->pad = 0;
+	hres->h2d_ns = 0;
+	hres->kernel_ns = 0;
+	hres->d2h_ns = 0;
+	hres->bytes_h2d = 0;
+	hres->bytes_d2h = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -224,16 +402,18 @@ gx_filter_kernel(const gx_chunk *__restrict__ c, gx_result *res)
 enum gx_slot_state
 {
 	GX_SLOT_IDLE = 0,
-	GX_SLOT_STAGE1,				/* input copy, kernel, header copy queued */
-	GX_SLOT_STAGE2,				/* sel copy queued */
+	GX_SLOT_STAGE1,				/* copy: input copy, kernels, header copy queued */
+	GX_SLOT_STAGE2,				/* copy: sel copy queued */
+	GX_SLOT_MAPPED,				/* mapped: kernels queued, no copy */
 	GX_SLOT_DONE
 };
 
 enum
 {
 	GX_EV_H2D_START = 0,
-	GX_EV_H2D_END,
-	GX_EV_KERNEL_END,
+	GX_EV_H2D_END,				/* copy: also the start of the kernels */
+	GX_EV_KERNEL_START,			/* mapped: before the first kernel */
+	GX_EV_KERNEL_END,			/* after the last kernel */
 	GX_EV_S1_END,
 	GX_EV_S2_START,
 	GX_EV_S2_END,
@@ -242,7 +422,7 @@ enum
 
 typedef struct gx_slot
 {
-	char	   *dev;
+	char	   *dev;			/* device buffer of slot_bytes */
 	cudaStream_t stream;
 	cudaEvent_t ev[GX_NEVENTS];
 	int			state;
@@ -256,11 +436,17 @@ static struct
 	char	   *staging;
 	int			nslots;
 	size_t		slot_bytes;
-	int			pinned;
+	int			pinned;			/* staging area registered with CUDA */
+	int			mapped;			/* ... and mapped: staging_dev is its alias */
+	char	   *staging_dev;	/* device address of the staging area */
 	int			sm_count;
 	gx_slot    *slots;
+	char	   *cache_base;		/* cache pool: cache_nunits entries */
+	int			cache_nunits;
+	size_t		cache_unit;
 } G;
 
+/* write the message of CUDA error e in 'what' to err; returns GX_CUDA_ERROR */
 static gx_status
 gx_cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen)
 {
@@ -277,6 +463,7 @@ gx_cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen)
 			return gx_cuda_fail(gx_e_, (what), err, errlen); \
 	} while (0)
 
+/* release everything gx_gpu_open() took (also after a partial open) */
 static void
 gx_release_all(void)
 {
@@ -301,22 +488,31 @@ gx_release_all(void)
 	}
 	if (G.pinned)
 		cudaHostUnregister(G.staging);
+	if (G.cache_base)
+		cudaFree(G.cache_base);
 	cudaGetLastError();			/* clear non-sticky errors of the above */
 	memset(&G, 0, sizeof(G));
 }
 
+/* this build carries the CUDA kernels */
 extern "C" int
 gx_gpu_built(void)
 {
 	return 1;
 }
 
+/*
+ * Open GPU 0: context, registration of the staging area (mapped when
+ * possible), one device buffer, stream and event set per slot.  On success
+ * err may hold a warning (pinning or mapping failed: slower or copy only).
+ */
 extern "C" gx_status
 gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 			char *err, size_t errlen)
 {
 	int			ndev = 0;
 	cudaError_t e;
+	char		warn[200] = "";
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -379,15 +575,64 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 		G.slot_bytes = slot_bytes;
 		G.sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
 
-		/* pin the staging area; without it copies still work, only slower */
-		e = cudaHostRegister(staging, (size_t) nslots * slot_bytes, cudaHostRegisterDefault);
-		if (e == cudaSuccess)
-			G.pinned = 1;
-		else
+		/*
+		 * Pin the staging area and map it into the device's address space,
+		 * so that mapped chunks are read in place (zero-copy).  If mapping
+		 * fails, pin it only: mapped chunks then run in copy mode.  Without
+		 * pinning copies still work, only slower.
+		 */
+		size_t		area = (size_t) nslots * slot_bytes;
+
+		G.pinned = G.mapped = 0;
+		G.staging_dev = NULL;
+		if (prop.canMapHostMemory)
 		{
-			G.pinned = 0;
-			cudaGetLastError();
+			e = cudaHostRegister(staging, area, cudaHostRegisterMapped | cudaHostRegisterPortable);
+			if (e == cudaSuccess)
+			{
+				void	   *dp = NULL;
+
+				G.pinned = 1;
+				e = cudaHostGetDevicePointer(&dp, staging, 0);
+				if (e == cudaSuccess && dp != NULL)
+				{
+					G.mapped = 1;
+					G.staging_dev = (char *) dp;
+				}
+				else
+				{
+					snprintf(warn, sizeof(warn),
+							 "cudaHostGetDevicePointer of the staging area failed: %s (%s); mapped transfer unavailable",
+							 cudaGetErrorString(e), cudaGetErrorName(e));
+					cudaGetLastError();
+				}
+			}
+			else
+			{
+				snprintf(warn, sizeof(warn),
+						 "cudaHostRegister (mapped) of the staging area failed: %s (%s); mapped transfer unavailable",
+						 cudaGetErrorString(e), cudaGetErrorName(e));
+				cudaGetLastError();
+			}
 		}
+		else
+			snprintf(warn, sizeof(warn),
+					 "the GPU cannot map host memory; mapped transfer unavailable");
+		if (!G.pinned)
+		{
+			e = cudaHostRegister(staging, area, cudaHostRegisterDefault);
+			if (e == cudaSuccess)
+				G.pinned = 1;
+			else
+			{
+				snprintf(warn, sizeof(warn),
+						 "cudaHostRegister of the staging area failed: %s (%s); copies are unpinned, mapped transfer unavailable",
+						 cudaGetErrorString(e), cudaGetErrorName(e));
+				cudaGetLastError();
+			}
+		}
+		if (info)
+			info->mapped = G.mapped;
 
 		G.slots = new gx_slot[nslots];
 		memset(G.slots, 0, sizeof(gx_slot) * nslots);
@@ -425,8 +670,8 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 			s->state = GX_SLOT_IDLE;
 		}
 		G.open = 1;
-		if (!G.pinned && err && errlen)
-			snprintf(err, errlen, "warning: cudaHostRegister of the staging area failed, copies are unpinned");
+		if (warn[0] && err && errlen)
+			snprintf(err, errlen, "warning: %s", warn);
 		return GX_OK;
 	}
 	catch (...)
@@ -435,6 +680,39 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 		snprintf(err, errlen, "out of memory opening the GPU device");
 		return GX_CUDA_ERROR;
 	}
+}
+
+/* bytes of a value of gx_type t, 0 for an unknown type */
+/* take the cache pool in device memory (once; the same sizes again: no-op) */
+extern "C" gx_status
+gx_gpu_cache_open(size_t unit_bytes, int nunits, char *err, size_t errlen)
+{
+	cudaError_t e;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!G.open || unit_bytes == 0 || nunits <= 0)
+	{
+		snprintf(err, errlen, "GPU device is not open");
+		return GX_INVALID;
+	}
+	if (G.cache_base != NULL)
+	{
+		if (G.cache_unit == unit_bytes && G.cache_nunits == nunits)
+			return GX_OK;
+		snprintf(err, errlen, "GPU cache pool is already open with other sizes");
+		return GX_INVALID;
+	}
+	e = cudaMalloc((void **) &G.cache_base, unit_bytes * (size_t) nunits);
+	if (e != cudaSuccess)
+	{
+		G.cache_base = NULL;
+		cudaGetLastError();
+		return gx_cuda_fail(e, "cudaMalloc of the cache pool", err, errlen);
+	}
+	G.cache_unit = unit_bytes;
+	G.cache_nunits = nunits;
+	return GX_OK;
 }
 
 static int
@@ -526,6 +804,11 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 		snprintf(err, errlen, "chunk program exceeds limits");
 		return GX_INVALID;
 	}
+	if ((c->flags & ~GX_CHUNK_MAPPED) != 0)
+	{
+		snprintf(err, errlen, "chunk has unknown flags 0x%x", c->flags);
+		return GX_INVALID;
+	}
 	if (c->input_bytes < sizeof(gx_chunk) || c->input_bytes > G.slot_bytes ||
 		c->result_off < c->input_bytes || (c->result_off & 15) != 0 ||
 		c->result_off > G.slot_bytes ||
@@ -534,8 +817,18 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 		snprintf(err, errlen, "chunk layout does not fit its slot");
 		return GX_INVALID;
 	}
+	/* cache operations: the pool exists, the entry and its offsets fit */
+	if (c->ext.op != GX_CHUNK_FILTER &&
+		(G.cache_base == NULL ||
+		 gx_cache_check_chunk(c, G.cache_nunits, G.cache_unit) != 0))
+	{
+		snprintf(err, errlen, "chunk has a malformed cache part");
+		return GX_INVALID;
+	}
 	/* columns lie in the input, or (page chunks) between input and result */
 	uint64_t	col_limit = c->deform_off != 0 ? c->result_off : c->input_bytes;
+	/* ... or in a cache entry (checked above) */
+	const int	cache_cols = c->ext.op == GX_CHUNK_CACHE_SCAN;
 
 	if (c->deform_off != 0 && gx_validate_pages(c, err, errlen) != GX_OK)
 		return GX_INVALID;
@@ -560,7 +853,15 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 			snprintf(err, errlen, "chunk program: bad constant at %u", pc);
 			return GX_INVALID;
 		}
-		if (in->op == GX_OP_LDCOL)
+		if (in->op == GX_OP_LDCOL && cache_cols)
+		{
+			if (in->arg < 0 || (uint32_t) in->arg >= c->ncols)
+			{
+				snprintf(err, errlen, "chunk program: bad column at %u", pc);
+				return GX_INVALID;
+			}
+		}
+		else if (in->op == GX_OP_LDCOL)
 		{
 			const gx_column *col;
 			int			sz;
@@ -587,6 +888,10 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 	return GX_OK;
 }
 
+/*
+ * Queue a chunk on its slot's stream, in the mode it asks for (copy, or
+ * mapped when the staging area is mapped); gx_gpu_poll() completes it.
+ */
 extern "C" gx_status
 gx_gpu_submit(int slot, char *err, size_t errlen)
 {
@@ -599,7 +904,8 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	}
 	gx_slot    *s = &G.slots[slot];
 
-	if (s->state == GX_SLOT_STAGE1 || s->state == GX_SLOT_STAGE2)
+	if (s->state == GX_SLOT_STAGE1 || s->state == GX_SLOT_STAGE2 ||
+		s->state == GX_SLOT_MAPPED)
 	{
 		snprintf(err, errlen, "GPU slot %d is busy", slot);
 		return GX_INVALID;
@@ -611,43 +917,93 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	if (st != GX_OK)
 		return st;
 
-	uint32_t	ntiles = gx_ntiles(c->nrows);
-	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	/* cache chunks always run in copy mode (their header is all the input) */
+	const int	mapped = (c->flags & GX_CHUNK_MAPPED) != 0 && G.mapped &&
+		c->ext.op == GX_CHUNK_FILTER;
+	char	   *entry = c->ext.op != GX_CHUNK_FILTER ?
+		G.cache_base + (size_t) c->ext.entry * G.cache_unit : NULL;
+	const uint32_t *rowmap = c->ext.op == GX_CHUNK_CACHE_SCAN && c->ext.map_sel ?
+		(const uint32_t *) (entry + c->ext.rowmap_off) : NULL;
+	const uint32_t nrows = c->nrows;
+	const uint32_t ntiles = gx_ntiles(nrows);
+	const int	deform = c->deform_off != 0;
 	size_t		hdr_bytes = GX_ALIGN_UP(sizeof(gx_result)) + (size_t) ntiles * 8;
 
-	/* the host header must not look finished before the copy lands */
+	/*
+	 * Bases: the input is the device buffer (copy) or the slot's mapped
+	 * alias; deformed columns always go to the device buffer; the result
+	 * header with the atomics is in the device buffer, the result area is
+	 * written there (copy) or into host memory (mapped).
+	 */
+	char	   *alias = mapped ? G.staging_dev + (size_t) slot * G.slot_bytes : NULL;
+	const char *in = mapped ? alias : s->dev;
+	const char *colbase = c->ext.op == GX_CHUNK_CACHE_SCAN ? entry : deform ? s->dev : in;
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	char	   *out = mapped ? alias + c->result_off : s->dev + c->result_off;
 	gx_result  *hres = gx_chunk_result(c);
 
+	/* the host header must not look finished before the kernels ran */
 	hres->ntiles = ntiles;
+	hres->flags = 0;
 
-	GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_START], s->stream), "cudaEventRecord");
-	GX_CHECK(cudaMemcpyAsync(s->dev, c, c->input_bytes, cudaMemcpyHostToDevice, s->stream),
-			 "cudaMemcpyAsync (input)");
-	GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_END], s->stream), "cudaEventRecord");
+	uint32_t	dgrid = (nrows + GX_BLOCK - 1) / GX_BLOCK;
+	uint32_t	fgrid = ntiles;
+
+	if (dgrid > (uint32_t) G.sm_count * 16)
+		dgrid = (uint32_t) G.sm_count * 16;
+	if (fgrid > (uint32_t) G.sm_count * 64)
+		fgrid = (uint32_t) G.sm_count * 64;	/* the kernel strides over the rest */
+
+	if (mapped)
+		GX_CHECK(cudaEventRecord(s->ev[GX_EV_KERNEL_START], s->stream), "cudaEventRecord");
+	else
+	{
+		GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_START], s->stream), "cudaEventRecord");
+		GX_CHECK(cudaMemcpyAsync(s->dev, c, c->input_bytes, cudaMemcpyHostToDevice, s->stream),
+				 "cudaMemcpyAsync (input)");
+		GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_END], s->stream), "cudaEventRecord");
+	}
 
 	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, ntiles);
 	GX_CHECK(cudaGetLastError(), "reset kernel launch");
-	if (c->deform_off != 0 && c->nrows > 0)
+	if (deform && nrows > 0)
 	{
-		uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
-		uint32_t	maxgrid = (uint32_t) G.sm_count * 16;
-
-		if (grid > maxgrid)
-			grid = maxgrid;
-		gx_deform_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, dres);
+		gx_deform_kernel<<<dgrid, GX_BLOCK, 0, s->stream>>>(in, s->dev, nrows, dres);
 		GX_CHECK(cudaGetLastError(), "deform kernel launch");
 	}
-	if (ntiles > 0)
+	if (c->ext.op == GX_CHUNK_CACHE_LOAD)
 	{
-		uint32_t	grid = ntiles;
-		uint32_t	maxgrid = (uint32_t) G.sm_count * 64;
-
-		if (grid > maxgrid)
-			grid = maxgrid;		/* the kernel strides over the rest */
-		gx_filter_kernel<<<grid, GX_BLOCK, 0, s->stream>>>((const gx_chunk *) s->dev, dres);
+		if (nrows > 0)
+		{
+			gx_cache_append_kernel<<<dgrid, GX_BLOCK, 0, s->stream>>>(in, s->dev, entry, nrows, dres);
+			GX_CHECK(cudaGetLastError(), "cache append kernel launch");
+		}
+	}
+	else if (ntiles > 0)
+	{
+		gx_filter_kernel<<<fgrid, GX_BLOCK, 0, s->stream>>>(in, colbase, nrows, dres, out,
+															rowmap, !c->ext.count_only);
 		GX_CHECK(cudaGetLastError(), "filter kernel launch");
+		if (rowmap)
+		{
+			gx_error_key_kernel<<<1, 1, 0, s->stream>>>(dres, rowmap, nrows);
+			GX_CHECK(cudaGetLastError(), "error key kernel launch");
+		}
+	}
+	if (mapped)
+	{
+		gx_publish_kernel<<<1, 1, 0, s->stream>>>(dres, (gx_result *) out);
+		GX_CHECK(cudaGetLastError(), "publish kernel launch");
 	}
 	GX_CHECK(cudaEventRecord(s->ev[GX_EV_KERNEL_END], s->stream), "cudaEventRecord");
+
+	if (mapped)
+	{
+		s->bytes_h2d = c->input_bytes;
+		s->bytes_d2h = hdr_bytes;	/* + the selection, known when done */
+		s->state = GX_SLOT_MAPPED;
+		return GX_OK;
+	}
 	GX_CHECK(cudaMemcpyAsync(hres, dres, hdr_bytes, cudaMemcpyDeviceToHost, s->stream),
 			 "cudaMemcpyAsync (result header)");
 	GX_CHECK(cudaEventRecord(s->ev[GX_EV_S1_END], s->stream), "cudaEventRecord");
@@ -658,6 +1014,7 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	return GX_OK;
 }
 
+/* nanoseconds between two completed events; 0 when they cannot be timed */
 static uint64_t
 gx_elapsed_ns(cudaEvent_t a, cudaEvent_t b)
 {
@@ -671,6 +1028,10 @@ gx_elapsed_ns(cudaEvent_t a, cudaEvent_t b)
 	return ms > 0.0f ? (uint64_t) ((double) ms * 1e6) : 0;
 }
 
+/*
+ * Advance a submitted slot without blocking: *done = 1 once its result
+ * area (with statistics and the mode that ran in flags) is in host memory.
+ */
 extern "C" gx_status
 gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 {
@@ -697,6 +1058,33 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 		case GX_SLOT_DONE:
 			*done = 1;
 			return GX_OK;
+		case GX_SLOT_MAPPED:
+			e = cudaEventQuery(s->ev[GX_EV_KERNEL_END]);
+			if (e == cudaErrorNotReady)
+				return GX_OK;
+			if (e != cudaSuccess)
+			{
+				s->state = GX_SLOT_IDLE;
+				return gx_cuda_fail(e, "GPU filter (mapped)", err, errlen);
+			}
+			/* the kernels are complete: their writes to the host are visible */
+			if (hres->nsel > c->nrows || hres->ntiles != gx_ntiles(c->nrows))
+			{
+				s->state = GX_SLOT_IDLE;
+				snprintf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
+						 hres->nsel, c->nrows);
+				return GX_CUDA_ERROR;
+			}
+			hres->h2d_ns = 0;
+			hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_START], s->ev[GX_EV_KERNEL_END]);
+			hres->d2h_ns = 0;
+			hres->bytes_h2d = s->bytes_h2d;
+			hres->bytes_d2h = s->bytes_d2h +
+				(c->ext.count_only ? 0 : (uint64_t) hres->nsel * 4);
+			hres->flags = GX_RESULT_GPU | GX_RESULT_MAPPED;
+			s->state = GX_SLOT_DONE;
+			*done = 1;
+			return GX_OK;
 		case GX_SLOT_STAGE1:
 			e = cudaEventQuery(s->ev[GX_EV_S1_END]);
 			if (e == cudaErrorNotReady)
@@ -712,6 +1100,19 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 				snprintf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
 						 hres->nsel, c->nrows);
 				return GX_CUDA_ERROR;
+			}
+			if (c->ext.count_only)
+			{
+				/* no selection to copy: the header and seg arrays are all */
+				hres->h2d_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_START], s->ev[GX_EV_H2D_END]);
+				hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_END], s->ev[GX_EV_KERNEL_END]);
+				hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]);
+				hres->bytes_h2d = s->bytes_h2d;
+				hres->bytes_d2h = s->bytes_d2h;
+				hres->flags = GX_RESULT_GPU;
+				s->state = GX_SLOT_DONE;
+				*done = 1;
+				return GX_OK;
 			}
 			{
 				size_t		sel_off = (char *) gx_result_sel(hres) - (char *) c;
@@ -744,6 +1145,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 				gx_elapsed_ns(s->ev[GX_EV_S2_START], s->ev[GX_EV_S2_END]);
 			hres->bytes_h2d = s->bytes_h2d;
 			hres->bytes_d2h = s->bytes_d2h;
+			hres->flags = GX_RESULT_GPU;
 			s->state = GX_SLOT_DONE;
 			*done = 1;
 			return GX_OK;
@@ -752,6 +1154,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 	return GX_INVALID;
 }
 
+/* release the GPU: wait for every stream, free buffers, unregister */
 extern "C" void
 gx_gpu_close(void)
 {

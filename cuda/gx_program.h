@@ -21,6 +21,14 @@
  * before running the program; the column area and the result area follow
  * the input and are not copied to the device.
  *
+ * Transfer modes (gx_chunk.flags): by default the GPU copies the input to
+ * its own memory and the result back (copy).  With GX_CHUNK_MAPPED the
+ * kernels read the input straight from the (mapped, pinned) staging area
+ * over PCIe and write the result area into it: no copies (zero-copy); the
+ * columns a page chunk is deformed into stay in device memory.  The
+ * result records the mode that ran (gx_result.flags); the CPU device
+ * ignores the mode.
+ *
  * This header includes no PostgreSQL header and is valid C and C++.
  */
 #ifndef GX_PROGRAM_H
@@ -173,6 +181,8 @@ typedef struct gx_chunk
 	uint32_t	ninstr;
 	uint32_t	nconsts;
 	uint32_t	nregs;
+	uint32_t	flags;			/* GX_CHUNK_*: transfer mode requested */
+	uint32_t	pad;
 	uint64_t	input_bytes;	/* header + columns: the host-to-device copy */
 	uint64_t	result_off;		/* gx_result offset */
 	uint64_t	capacity;		/* slot size in bytes */
@@ -185,6 +195,8 @@ typedef struct gx_chunk
 
 #define GX_CHUNK_MAGIC 0x67707865u
 
+/* gx_chunk.flags */
+#define GX_CHUNK_MAPPED 0x1u	/* GPU: zero-copy through the mapped staging area */
 
 /* one attribute of the relation, as the page deformer walks it */
 typedef struct gx_attr
@@ -221,17 +233,28 @@ typedef struct gx_result
 	uint64_t	error;			/* (row << 8 | code) of the first error, or ~0 */
 	uint32_t	nsel;			/* rows selected */
 	uint32_t	ntiles;
-	/* statistics filled by the executor of the chunk */
+	uint32_t	flags;			/* GX_RESULT_*: how the chunk ran */
+	uint32_t	pad;
+	/*
+	 * statistics filled by the executor of the chunk; in mapped mode there
+	 * is no copy: h2d_ns = d2h_ns = 0, kernel_ns spans the kernels,
+	 * bytes_h2d is the input the kernels read over PCIe, bytes_d2h the
+	 * result they wrote
+	 */
 	uint64_t	h2d_ns;
 	uint64_t	kernel_ns;
 	uint64_t	d2h_ns;
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
 	uint32_t	error_key;		/* SCAN with map_sel: map value of the error row */
-	uint32_t	pad;
+	uint32_t	pad2;
 } gx_result;
 
 #define GX_NO_ERROR (~(uint64_t) 0)
+
+/* gx_result.flags */
+#define GX_RESULT_GPU 0x1u		/* ran on the GPU (else the CPU device) */
+#define GX_RESULT_MAPPED 0x2u	/* ran on the GPU in mapped (zero-copy) mode */
 
 #define GX_ALIGN_UP(x) (((x) + (GX_ALIGN - 1)) & ~((uint64_t) (GX_ALIGN - 1)))
 

@@ -1,7 +1,8 @@
 --
 -- chunks: empty tables, tables of many chunks, row order, tuple layouts
 -- (NULLs, variable-width columns before fixed ones, dropped and added
--- columns, TOASTed values in other columns), cancel between chunks
+-- columns, TOASTed values in other columns), backend deforming, mapped
+-- transfer, cancel between chunks
 --
 
 -- empty tables, and a table whose every row is deleted
@@ -117,6 +118,35 @@ SET gpuext.force = on;
 SELECT gx_explain('SELECT id FROM gx_varlena WHERE a % 7 = 1', 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
 RESET gpuext.force;
 RESET gpuext.device_deform;
+
+-- the same checks with mapped transfer (gpuext.transfer = mapped: the GPU
+-- reads the chunks and writes the results in the staging area, no copy;
+-- the CPU device ignores it): many chunks, an error in a middle chunk and
+-- the rows before it, both deform modes
+SET gpuext.transfer = mapped;
+SET gpuext.chunk_rows = 1024;
+SELECT q, gx_check('SELECT id FROM gx_big WHERE ' || q)
+FROM (VALUES ('u > 99.5'), ('k % 1000 = 7'), ('v BETWEEN -0.5 AND 0.5 AND flag'),
+             ('flag IS NULL AND u < -99'), ('id > 0')) v(q);
+SELECT gx_error('SELECT id FROM gx_big WHERE id * 100000 > 0');
+SELECT gx_check('SELECT id FROM gx_big WHERE id * 100000 > 0 LIMIT 20000');
+RESET gpuext.chunk_rows;
+SELECT gx_check('SELECT id FROM gx_big WHERE u > 0 LIMIT 10');
+SELECT q, gx_check('SELECT id, a, b, length(t), length(u) FROM gx_varlena WHERE ' || q)
+FROM (VALUES ('a % 7 = 1'), ('b > 300 AND a IS NOT NULL'), ('a IS NULL OR b < 1')) v(q);
+SELECT q, gx_check('SELECT a, f, g FROM gx_layout WHERE ' || q)
+FROM (VALUES ('f = 42'), ('g IS NOT NULL'), ('a > 290 AND f > 0')) v(q);
+SET gpuext.device_deform = off;
+SELECT q, gx_check('SELECT id FROM gx_big WHERE ' || q)
+FROM (VALUES ('u > 99.5'), ('flag IS NULL AND u < -99')) v(q);
+SELECT gx_error('SELECT id FROM gx_big WHERE id * 100000 > 0');
+SELECT q, gx_check('SELECT a, b, d FROM gx_layout WHERE ' || q)
+FROM (VALUES ('e > 1200 AND a IS NULL'), ('g > 7')) v(q);
+RESET gpuext.device_deform;
+SET gpuext.force = on;
+SELECT gx_explain('SELECT id FROM gx_big WHERE id % 1024 = 0', 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
+RESET gpuext.force;
+RESET gpuext.transfer;
 
 -- a table of many columns, filtering on the last ones
 SELECT format('CREATE TABLE gx_wide (%s)',

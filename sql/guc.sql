@@ -4,14 +4,17 @@
 --
 
 SELECT name, setting, unit, context, vartype, min_val, max_val, enumvals
-FROM pg_settings WHERE name LIKE 'gpuext.%' AND name NOT IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size')
+FROM pg_settings WHERE name LIKE 'gpuext.%'
+    AND name NOT IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size', 'gpuext.transfer')
 ORDER BY name;
--- device, staging_size and cache_size are set by the test runner; their definitions
+-- device, staging_size, cache_size and transfer may be set by the test runner; their definitions
 SELECT name, context, vartype, enumvals, boot_val, min_val, unit
-FROM pg_settings WHERE name IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size') ORDER BY name;
+FROM pg_settings WHERE name IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size', 'gpuext.transfer')
+ORDER BY name;
 
 -- invalid values are rejected
 SET gpuext.device = 'tpu';
+SET gpuext.transfer = 'zerocopy';
 SET gpuext.chunk_rows = 10;
 SET gpuext.chunk_rows = 100000000;
 SET gpuext.gpu_setup_cost = -1;
@@ -37,6 +40,11 @@ SHOW gpuext.chunk_rows;
 SET gpuext.device = cpu;
 SHOW gpuext.device;
 RESET gpuext.device;
+SET gpuext.transfer = mapped;
+SHOW gpuext.transfer;
+SET gpuext.transfer = copy;
+SHOW gpuext.transfer;
+RESET gpuext.transfer;
 
 -- the CPU device is always listed, GPUs (if any) with memory and capability
 SELECT kind, name ~ '^CPU device \([0-9]+ threads\)$' AS cpu_name_ok, multiprocessors > 0 AS has_threads
@@ -50,6 +58,47 @@ FROM gpuext_devices();
 SET gpuext.device = cpu;
 SET gpuext.force = on;
 EXPLAIN (COSTS OFF) SELECT id FROM gx_num WHERE i4 > 0;
+RESET ALL;
+
+-- gpuext.transfer: mapped gives the same rows (and errors) as copy and as
+-- PostgreSQL, on every device (the CPU device ignores the mode)
+SET gpuext.transfer = mapped;
+SELECT gx_check('SELECT id FROM gx_num WHERE i4 > 0 AND f8 < 10');
+SELECT gx_check('SELECT id FROM gx_num WHERE i2 IS NULL OR (b AND d > ''2021-01-01'')');
+SELECT gx_error('SELECT id FROM gx_num WHERE i2 * 1000::int2 > 0');
+SET gpuext.device_deform = off;
+SELECT gx_check('SELECT id FROM gx_num WHERE i4 > 0 AND f8 < 10');
+RESET gpuext.device_deform;
+RESET gpuext.transfer;
+
+-- EXPLAIN ANALYZE with TIMING says which transfer ran: none on the CPU
+-- device; on the GPU the mode asked for (mapped runs as copy when the
+-- service could not map the staging area, and says so)
+CREATE FUNCTION gx_transfer_ran(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    dev text;
+    tr text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, SUMMARY OFF) ' || q LOOP
+        dev := coalesce(substring(line from 'Device: (GPU|CPU)$'), dev);
+        tr := coalesce(substring(line from 'Transfer: (.*)$'), tr);
+    END LOOP;
+    RETURN CASE WHEN dev = 'CPU' AND tr = 'none' THEN 'as asked'
+                WHEN dev = 'GPU' AND tr = current_setting('gpuext.transfer') THEN 'as asked'
+                WHEN dev = 'GPU' AND tr = 'copy (mapped unavailable)'
+                     AND current_setting('gpuext.transfer') = 'mapped' THEN 'as asked'
+                ELSE format('unexpected: Device %s, Transfer %s', dev, tr) END;
+END $$;
+SET gpuext.force = on;
+SELECT gx_transfer_ran('SELECT id FROM gx_num WHERE i4 > 0');
+SET gpuext.transfer = mapped;
+SELECT gx_transfer_ran('SELECT id FROM gx_num WHERE i4 > 0');
+SET gpuext.device = cpu;
+SELECT gx_transfer_ran('SELECT id FROM gx_num WHERE i4 > 0');
+-- with TIMING OFF there is no Transfer line: plans compare across devices
+SELECT gx_explain('SELECT id FROM gx_num WHERE i4 > 0', 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
+DROP FUNCTION gx_transfer_ran(text);
 RESET ALL;
 
 -- gpuext.enabled = off and enable_scan = off plan as PostgreSQL does

@@ -1,9 +1,11 @@
 /*
  * explain.cpp - EXPLAIN output of GpuScan: the device and host quals, the
  * device, and with ANALYZE the rows removed by the host filter, the chunks
- * and the rows removed on the device; with TIMING also the bytes moved to
- * and from the device and where the time went (heap reading, deforming and
- * staging, waiting for the device, transfers, kernels).
+ * and the rows removed on the device; with TIMING also the transfer mode
+ * that ran (copy, mapped; none on the CPU device), the bytes moved to and
+ * from the device and where the time went (heap reading, deforming and
+ * staging, waiting for the device, transfers, kernels), the device time
+ * hidden behind the backend's work, and the scan's wall time.
  */
 #include "gpuext.h"
 
@@ -30,6 +32,65 @@ gx_show_quals(const char *label, List *quals, PlanState *ps, List *ancestors,
 	context = set_deparse_context_plan(es->deparse_cxt, ps->plan, ancestors);
 	str = deparse_expression(expr, context, es->verbose, false);
 	ExplainPropertyText(label, str, es);
+}
+
+/*
+ * The transfer mode the GPU chunks ran in: "none" on the CPU device,
+ * "copy" or "mapped", "copy (mapped unavailable)" when mapped was asked
+ * for but the service could not map the staging area, and "mapped for N of
+ * M chunks" when the mode changed during the scan (service restart).
+ */
+static const char *
+gx_transfer_label(GxScanState *st)
+{
+	GxScanStats *s = &st->stats;
+	bool		want_mapped = st->transfer == GX_TRANSFER_MAPPED;
+
+	if (st->device != GX_DEV_GPU)
+		return "none";
+	if (s->chunks_gpu == 0)
+		return want_mapped ? "mapped" : "copy";
+	if (s->chunks_mapped == s->chunks_gpu)
+		return "mapped";
+	if (s->chunks_mapped == 0)
+		return want_mapped ? "copy (mapped unavailable)" : "copy";
+	return psprintf("mapped for " INT64_FORMAT " of " INT64_FORMAT " chunks",
+					s->chunks_mapped, s->chunks_gpu);
+}
+
+/*
+ * The device's busy time X (per-chunk copies and kernels, summed), the
+ * part of it hidden behind the backend's own work (X - Device Wait Time:
+ * the backend only waited for the rest), and the scan's wall time.
+ */
+static void
+gx_explain_overlap(GxScanState *st, ExplainState *es)
+{
+	GxScanStats *s = &st->stats;
+	double		device = s->device_ms;
+	double		hidden = Max(0.0, device - s->wait_ms);
+	double		pct = device > 0 ? 100.0 * hidden / device : 0.0;
+	double		wall = s->wall_ms;
+
+	if (st->loop_open)
+	{
+		instr_time	now;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, st->loop_start);
+		wall += INSTR_TIME_GET_MILLISEC(now);
+	}
+	if (es->format == EXPLAIN_FORMAT_TEXT)
+		ExplainPropertyText("Device Time",
+							psprintf("%.3f ms (hidden behind backend work: %.3f ms, %.0f%%)",
+									 device, hidden, pct), es);
+	else
+	{
+		ExplainPropertyFloat("Device Time", "ms", device, 3, es);
+		ExplainPropertyFloat("Hidden Device Time", "ms", hidden, 3, es);
+		ExplainPropertyFloat("Hidden Device Time Percent", NULL, pct, 0, es);
+	}
+	ExplainPropertyFloat("Scan Wall Time", "ms", wall, 3, es);
 }
 
 /* ExplainCustomScan callback */
@@ -63,6 +124,8 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 						   s->rows_in - s->rows_selected, es);
 	if (es->timing)
 	{
+		/* device-dependent: only with TIMING, like the measurements */
+		ExplainPropertyText("Transfer", gx_transfer_label(st), es);
 		ExplainPropertyInteger("Bytes to Device", "kB", s->bytes_h2d / 1024, es);
 		ExplainPropertyInteger("Bytes from Device", "kB", s->bytes_d2h / 1024, es);
 		ExplainPropertyFloat(st->device_deform ? "Heap Read and Page Copy Time" :
@@ -73,5 +136,6 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Transfer from Device Time", "ms", s->d2h_ms, 3, es);
 		if (s->cache_chunks > 0)
 			ExplainPropertyInteger("Cache Bytes Scanned", "bytes", s->cache_bytes, es);
+		gx_explain_overlap(st, es);
 	}
 }

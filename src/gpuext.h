@@ -38,11 +38,18 @@ typedef enum GxDeviceChoice
 	GX_DEVICE_CPU
 } GxDeviceChoice;
 
+typedef enum GxTransfer
+{
+	GX_TRANSFER_COPY,			/* chunk copied to GPU memory, result back */
+	GX_TRANSFER_MAPPED			/* kernels work on the mapped staging slot */
+} GxTransfer;
+
 extern bool gx_enabled;
 extern int	gx_device_choice;
 extern bool gx_force;
 extern bool gx_enable_scan;
 extern bool gx_device_deform;
+extern int	gx_transfer;
 extern double gx_gpu_setup_cost;
 extern double gx_gpu_operator_cost;
 extern double gx_gpu_tuple_cost;
@@ -249,6 +256,8 @@ typedef struct GxBatch
 typedef struct GxScanStats
 {
 	int64		chunks;
+	int64		chunks_gpu;		/* chunks the GPU ran ... */
+	int64		chunks_mapped;	/* ... of which in mapped mode */
 	int64		rows_in;
 	int64		rows_selected;
 	int64		bytes_h2d;
@@ -256,11 +265,13 @@ typedef struct GxScanStats
 	double		h2d_ms;
 	double		kernel_ms;
 	double		d2h_ms;
+	double		device_ms;		/* sum of per-chunk device busy time */
 	double		fill_ms;		/* heap reading + deforming + staging */
 	double		wait_ms;		/* waiting for the device */
 	int64		cache_chunks;	/* chunks read from the cache */
 	int64		cache_invalid;	/* cache entries found not valid */
 	int64		cache_bytes;	/* bytes of cached columns the program reads */
+	double		wall_ms;		/* scan start to end, summed over loops */
 } GxScanStats;
 
 typedef struct GxParallelState GxParallelState;
@@ -274,6 +285,7 @@ typedef struct GxScanState
 	GxProgram  *prog;
 	List	   *param_states;	/* ExprState per prog->params */
 	int			device;			/* GxDevKind */
+	int			transfer;		/* GxTransfer requested for the GPU */
 	Relation	rel;
 	TableScanDesc scan;
 	TupleTableSlot *read_slot;
@@ -307,6 +319,8 @@ typedef struct GxScanState
 	GxBatch    *consuming;
 	int64		next_seq;
 	GxScanStats stats;
+	bool		loop_open;		/* a scan loop started and has not ended */
+	instr_time	loop_start;		/* when it started */
 } GxScanState;
 
 void		gx_explain_scan(CustomScanState *node, List *ancestors,

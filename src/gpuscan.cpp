@@ -12,7 +12,11 @@
  * slot in shared memory.  The slot goes to the gpuext service, which
  * runs the program on the GPU or the CPU device and writes back the
  * selected row indexes per tile, in row order.  Two chunks are kept in
- * flight: while the device filters one, the backend reads the next.
+ * flight: while the device filters one, the backend reads the next.  Each
+ * chunk carries the transfer mode of gpuext.transfer (the GPU copies it
+ * to its memory, or reads it in place: mapped); the result says which
+ * mode ran, and EXPLAIN ANALYZE reports it with how much of the device's
+ * time was hidden behind the backend's own work.
  *
  * The selection is copied out of the slot (which is then freed).  The
  * backend keeps a pin on every heap page of a chunk until the chunk is
@@ -45,6 +49,7 @@ static void gx_begin_scan(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *gx_exec_scan(CustomScanState *node);
 static void gx_end_scan(CustomScanState *node);
 static void gx_rescan(CustomScanState *node);
+static void gx_end_loop(GxScanState *st);
 
 static CustomExecMethods gx_scan_exec_methods = {
 	"GpuScan",
@@ -382,6 +387,7 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	st->stop_block = InvalidBlockNumber;
 
 	st->device = gx_resolve_device();
+	st->transfer = gx_transfer;
 	gx_plan_layout(st);
 	gx_fast_offsets(st);
 	gx_plan_deform(st, estate);
@@ -774,6 +780,8 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	c->ninstr = p->ninstr;
 	c->nconsts = p->nconsts;
 	c->nregs = p->nregs;
+	c->flags = st->transfer == GX_TRANSFER_MAPPED ? GX_CHUNK_MAPPED : 0;
+	c->pad = 0;
 	c->capacity = gx_shared->slot_bytes;
 	c->result_off = st->result_off;
 	c->input_bytes = st->input_bytes;
@@ -964,6 +972,12 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	st->stats.h2d_ms += res->h2d_ns / 1e6;
 	st->stats.kernel_ms += res->kernel_ns / 1e6;
 	st->stats.d2h_ms += res->d2h_ns / 1e6;
+	/* device busy time: copies + kernels (mapped: the kernels' span) */
+	st->stats.device_ms += (res->h2d_ns + res->kernel_ns + res->d2h_ns) / 1e6;
+	if (res->flags & GX_RESULT_GPU)
+		st->stats.chunks_gpu++;
+	if (res->flags & GX_RESULT_MAPPED)
+		st->stats.chunks_mapped++;
 	gx_slot_release(b->slot);
 	b->slot = -1;
 	b->inflight = false;
@@ -1048,7 +1062,10 @@ gx_next_row(ScanState *ss)
 			if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
 				next = &st->batch[i];
 		if (next == NULL)
+		{
+			gx_end_loop(st);
 			return ExecClearTuple(slot);
+		}
 		gx_collect_batch(st, next);
 		st->consuming = next;
 		/* refill the other buffer while this one is consumed */
@@ -1071,11 +1088,28 @@ gx_recheck(ScanState *ss, TupleTableSlot *slot)
 	return ExecQualAndReset(st->device_recheck, econtext);
 }
 
+/* end the current scan loop: add its wall time to the statistics */
+static void
+gx_end_loop(GxScanState *st)
+{
+	instr_time	now;
+
+	if (!st->loop_open)
+		return;
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, st->loop_start);
+	st->stats.wall_ms += INSTR_TIME_GET_MILLISEC(now);
+	st->loop_open = false;
+}
+
 /* start the heap scan on first use */
 static void
 gx_start(GxScanState *st)
 {
 	EState	   *estate = st->css.ss.ps.state;
+
+	INSTR_TIME_SET_CURRENT(st->loop_start);
+	st->loop_open = true;
 
 	gx_eval_params(st);
 	if (st->scan == NULL)
@@ -1139,6 +1173,7 @@ gx_end_scan(CustomScanState *node)
 
 	if (st->css.ss.ss_ScanTupleSlot)
 		ExecClearTuple(st->css.ss.ss_ScanTupleSlot);
+	gx_end_loop(st);
 	gx_drop_batches(st);
 	if (BufferIsValid(st->vmbuf))
 		ReleaseBuffer(st->vmbuf);
@@ -1157,6 +1192,7 @@ gx_rescan(CustomScanState *node)
 {
 	GxScanState *st = (GxScanState *) node;
 
+	gx_end_loop(st);
 	gx_drop_batches(st);
 	if (st->scan)
 		table_rescan(st->scan, NULL);

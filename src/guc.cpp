@@ -17,6 +17,7 @@ int			gx_device_choice = GX_DEVICE_AUTO;
 bool		gx_force = false;
 bool		gx_enable_scan = true;
 bool		gx_device_deform = true;
+int			gx_transfer = GX_TRANSFER_COPY;
 double		gx_gpu_setup_cost = 1000.0;
 double		gx_gpu_operator_cost = 0.00005;
 double		gx_gpu_tuple_cost = 0.002;
@@ -30,6 +31,12 @@ static const struct config_enum_entry gx_device_options[] = {
 	{"auto", GX_DEVICE_AUTO, false},
 	{"gpu", GX_DEVICE_GPU, false},
 	{"cpu", GX_DEVICE_CPU, false},
+	{NULL, 0, false}
+};
+
+static const struct config_enum_entry gx_transfer_options[] = {
+	{"copy", GX_TRANSFER_COPY, false},
+	{"mapped", GX_TRANSFER_MAPPED, false},
 	{NULL, 0, false}
 };
 
@@ -57,6 +64,13 @@ gx_define_gucs(void)
 	DefineCustomBoolVariable("gpuext.device_deform",
 							 "Sends heap pages to the device, which deforms them (else the backend deforms).",
 							 NULL, &gx_device_deform, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpuext.transfer",
+							 "How chunks reach the GPU: copy or mapped.",
+							 "copy copies each chunk to GPU memory and the result back; "
+							 "mapped lets the kernels read the chunk and write the result "
+							 "in pinned host memory over PCIe (zero-copy).",
+							 &gx_transfer, GX_TRANSFER_COPY, gx_transfer_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("gpuext.gpu_setup_cost",
 							 "Planner cost of starting a device operator.",

@@ -86,6 +86,11 @@ gx_stats_add(GxScanStats *a, const GxScanStats *b)
 	a->d2h_ms += b->d2h_ms;
 	a->fill_ms += b->fill_ms;
 	a->wait_ms += b->wait_ms;
+	a->device_ms += b->device_ms;
+	/* wall_ms stays the leader's: the processes ran side by side */
+	a->cache_chunks += b->cache_chunks;
+	a->cache_invalid += b->cache_invalid;
+	a->cache_bytes += b->cache_bytes;
 }
 
 /* the local state of st, allocated on first use in the executor's memory */

@@ -1,10 +1,11 @@
 /*
  * service.cpp - the gpuext service, a background worker started by the
  * postmaster.  It is the only process that initialises CUDA: it opens the
- * GPU, pins the staging area, and then loops: pick SUBMITTED slots, run
- * them on the requested device (GPU: asynchronous per-slot streams, polled;
- * CPU: the multi-threaded interpreter, synchronous), mark them DONE and
- * wake the waiting backends.  A CUDA error fails the slots in flight with
+ * GPU, pins (and maps, for gpuext.transfer = mapped) the staging area, and
+ * then loops: pick SUBMITTED slots, run them on the requested device (GPU:
+ * asynchronous per-slot streams, polled, in the transfer mode the chunk
+ * asks for; CPU: the multi-threaded interpreter, synchronous), mark them
+ * DONE and wake the waiting backends.  A CUDA error fails the slots in flight with
  * its message and restarts the service (exit 1), so that a fresh context
  * serves the next query.  Only this main thread calls PostgreSQL.
  */
@@ -170,9 +171,12 @@ gpuext_service_main(Datum arg)
 		if (gpu_ok)
 		{
 			gx_shared->gpu = info;
-			ereport(LOG, (errmsg("gpuext service: using GPU \"%s\" (%d SMs, %llu MB)",
+			ereport(LOG, (errmsg("gpuext service: using GPU \"%s\" (%d SMs, %llu MB, mapped transfer %s)",
 								 info.name, info.sm_count,
-								 (unsigned long long) (info.total_mem >> 20))));
+								 (unsigned long long) (info.total_mem >> 20),
+								 info.mapped ? "available" : "unavailable")));
+			if (err[0] != '\0')
+				ereport(LOG, (errmsg("gpuext service: %s", err)));
 		}
 		else
 			ereport(LOG, (errmsg("gpuext service: no GPU, CPU device only: %s", err)));

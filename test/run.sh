@@ -15,6 +15,8 @@
 #                      are taken from its --bindir (works with a relocated tree)
 #   GPUEXT_DEVICE      gpuext.device of the test cluster (default cpu; gpu on
 #                      a GPU host)
+#   GPUEXT_TRANSFER    gpuext.transfer of the test cluster (copy or mapped;
+#                      default: not set, i.e. the GUC's default)
 #   GPUEXT_TEST_PORT   port of the test cluster (default 54329)
 #   GPUEXT_STAGING_MB  gpuext.staging_size (default 64)
 #   GPUEXT_CACHE_MB    gpuext.cache_size (default 64: two entries, so that
@@ -31,6 +33,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$GX_ROOT" || exit 1
 
 DEVICE=${GPUEXT_DEVICE:-cpu}
+TRANSFER=${GPUEXT_TRANSFER:-}
 PORT=${GPUEXT_TEST_PORT:-54329}
 STAGING=${GPUEXT_STAGING_MB:-64}
 
@@ -92,6 +95,7 @@ gx_cluster_init "$PORT" \
     "gpuext.device = '$DEVICE'" \
     "gpuext.staging_size = $STAGING" \
     "gpuext.cache_size = ${GPUEXT_CACHE_MB:-64}" \
+    ${TRANSFER:+"gpuext.transfer = '$TRANSFER'"} \
     "max_worker_processes = 16" \
     "max_prepared_transactions = 10" || fail_out "initdb failed"
 gx_cluster_start || fail_out "cluster start failed"
@@ -106,7 +110,7 @@ tar -C "$GX_ROOT" --exclude=./.git --exclude=./.carry --exclude='*.o' --exclude=
     --exclude='*.bc' --exclude=./results -cf - . | tar -C "$IC_DIR" -xf -
 gx_is_root && chown -R "$GX_USER" "$IC_DIR"
 
-gx_log "regression tests: make installcheck (gpuext.device=$DEVICE)"
+gx_log "regression tests: make installcheck (gpuext.device=$DEVICE${TRANSFER:+, gpuext.transfer=$TRANSFER})"
 RG_LOG=$(mktemp /tmp/gpuext-regress.XXXXXX)
 (cd "$IC_DIR" && gx_as env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER="$PGUSER" \
     make PG_CONFIG="$PG_CONFIG" PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER="$PGUSER" installcheck) 2>&1 | tee "$RG_LOG"

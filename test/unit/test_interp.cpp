@@ -844,6 +844,23 @@ test_cpu_layout(void)
 		}
 	}
 
+	/* the CPU device ignores the transfer mode and says it ran on the CPU */
+	{
+		gx_chunk   *c = b.build();
+		gx_result  *res = gx_chunk_result(c);
+
+		c->flags = GX_CHUNK_MAPPED;
+		res->flags = ~0u;
+		CHECK(gx_cpu_run_chunk(c, 4) == GX_OK, "run_chunk ok (mapped asked)");
+		bool		ok;
+		std::vector<uint32_t> got = concat_sel(c, &ok);
+
+		CHECK(ok && got == want, "mapped asked: same selection on the CPU device");
+		CHECK(res->flags == 0, "CPU device result flags %x", res->flags);
+		CHECK(res->bytes_h2d == 0 && res->bytes_d2h == 0 && res->h2d_ns == 0 && res->d2h_ns == 0,
+			  "CPU device moves no bytes");
+	}
+
 	/* errors: 1000 / b where b has zeros at a few rows; error = min row */
 	{
 		std::vector<int64_t> d(N);

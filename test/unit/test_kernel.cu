@@ -1,8 +1,11 @@
 /*
  * test_kernel.cu - compares the GPU device (gx_gpu.cu) with the CPU device
- * (gx_cpu.cpp) on random programs and chunks, and measures the filter
- * kernel's memory bandwidth against a device-to-device copy and a plain
- * read kernel.  Built with nvcc:  make test/unit/test_kernel
+ * (gx_cpu.cpp) on random programs and chunks (column chunks and chunks of
+ * raw heap pages), in both transfer modes (copy, and mapped: zero-copy
+ * through the mapped staging area) and with both modes in flight together,
+ * and measures the filter kernel's memory bandwidth against a
+ * device-to-device copy and a plain read kernel, and reading the chunk
+ * over PCIe in mapped mode.  Built with nvcc:  make test/unit/test_kernel
  * Without a GPU it prints "test_kernel: skipped (no GPU)" and exits 0.
  */
 #include "gx_api.h"
@@ -452,9 +455,55 @@ poll_until_done(int slot, char *err, size_t errlen)
 	}
 }
 
+/* transfer modes a test runs in */
+enum
+{
+	MODE_COPY = 0,
+	MODE_MAPPED,
+	MODE_MIXED,					/* slots alternate copy and mapped */
+	NMODES
+};
+
+static const char *const mode_name[NMODES] = {"copy", "mapped", "mixed"};
+
+/* is mapped transfer available (gx_gpu_info.mapped of the open device) */
+static int	g_mapped_ok = 0;
+
+/* chunk flags for slot s in mode m */
+static uint32_t
+mode_flags(int m, int s)
+{
+	if (m == MODE_MAPPED || (m == MODE_MIXED && s % 2 == 1))
+		return GX_CHUNK_MAPPED;
+	return 0;
+}
+
+/*
+ * Check the mode that ran and its statistics: the result flags say GPU,
+ * and mapped exactly when mapped was asked for and is available; mapped
+ * runs move no bytes by copy (bytes_h2d: the input the kernels read).
+ */
+static void
+check_mode(gx_chunk *gc, uint32_t flags, const char *what)
+{
+	gx_result  *gr = gx_chunk_result(gc);
+	bool		mapped = (flags & GX_CHUNK_MAPPED) && g_mapped_ok;
+	uint32_t	want = GX_RESULT_GPU | (mapped ? GX_RESULT_MAPPED : 0);
+	uint64_t	hdr = GX_ALIGN_UP(sizeof(gx_result)) + (uint64_t) gx_ntiles(gc->nrows) * 8;
+
+	CHECK(gr->flags == want, "%s: result flags %x, want %x", what, gr->flags, want);
+	CHECK(gr->bytes_h2d == gc->input_bytes, "%s: bytes_h2d %llu, input %llu", what,
+		  (unsigned long long) gr->bytes_h2d, (unsigned long long) gc->input_bytes);
+	CHECK(gr->bytes_d2h == hdr + (uint64_t) gr->nsel * 4, "%s: bytes_d2h %llu", what,
+		  (unsigned long long) gr->bytes_d2h);
+	if (mapped)
+		CHECK(gr->h2d_ns == 0 && gr->d2h_ns == 0, "%s: mapped run has no copy time", what);
+	CHECK(gr->kernel_ns > 0 || gc->nrows == 0, "%s: kernel_ns set", what);
+}
+
 /* int8 + - * and int4 / % on edge values, one row per chunk, GPU vs CPU */
 static void
-test_int_edges(void *staging, size_t slot_bytes)
+test_int_edges(void *staging, size_t slot_bytes, int mode)
 {
 	const int64_t I8MAX = std::numeric_limits<int64_t>::max();
 	const int64_t I8MIN = std::numeric_limits<int64_t>::min();
@@ -490,59 +539,48 @@ test_int_edges(void *staging, size_t slot_bytes)
 					gx_chunk   *c = b.build();
 
 					memcpy(staging, c, c->capacity);
+					((gx_chunk *) staging)->flags = mode_flags(mode, runs);
 					gx_cpu_run_chunk(c, 1);
 					bool		ok = gx_gpu_submit(0, err, sizeof(err)) == GX_OK &&
 						poll_until_done(0, err, sizeof(err));
 					gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
 					gx_result  *cr = gx_chunk_result(c);
+					bool		want_mapped = (mode_flags(mode, runs) & GX_CHUNK_MAPPED) && g_mapped_ok;
 
 					runs++;
-					if (!ok || gr->error != cr->error || gr->nsel != cr->nsel)
+					if (!ok || gr->error != cr->error || gr->nsel != cr->nsel ||
+						((gr->flags & GX_RESULT_MAPPED) != 0) != want_mapped)
 					{
 						if (mismatches++ < 10)
-							fprintf(stderr, "edge mismatch type %d op %d: %lld, %lld: cpu err %llx nsel %u, gpu err %llx nsel %u %s\n",
-									t, op, (long long) x, (long long) y,
+							fprintf(stderr, "edge mismatch (%s) type %d op %d: %lld, %lld: cpu err %llx nsel %u, gpu err %llx nsel %u flags %x %s\n",
+									mode_name[mode], t, op, (long long) x, (long long) y,
 									(unsigned long long) cr->error, cr->nsel,
-									(unsigned long long) gr->error, gr->nsel, ok ? "" : err);
+									(unsigned long long) gr->error, gr->nsel, gr->flags, ok ? "" : err);
 					}
 				}
 	(void) slot_bytes;
-	CHECK(mismatches == 0, "integer edge cases: %d of %d differ", mismatches, runs);
-	printf("integer edges: %d single-row chunks, %d mismatches\n", runs, mismatches);
+	CHECK(mismatches == 0, "integer edge cases (%s): %d of %d differ", mode_name[mode],
+		  mismatches, runs);
+	printf("integer edges (%s): %d single-row chunks, %d mismatches\n", mode_name[mode],
+		   runs, mismatches);
 }
 
+/* GPU vs CPU on random programs over random column chunks, in one mode */
 static void
-test_random(std::mt19937_64 &rng)
+test_random_mode(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_bytes,
+				 int mode, int rounds)
 {
-	const int	nslots = 4;
-	const size_t slot_bytes = 32u << 20;
 	char		err[512];
-	gx_gpu_info info;
-	void	   *staging = aligned_alloc(4096, nslots * slot_bytes);
-
-	memset(staging, 0, nslots * slot_bytes);
-	gx_status	st = gx_gpu_open(staging, nslots, slot_bytes, &info, err, sizeof(err));
-
-	CHECK(st == GX_OK, "gx_gpu_open: %s", err);
-	if (st != GX_OK)
-	{
-		free(staging);
-		return;
-	}
-	printf("device: %s, cc %d.%d, %d SMs, %.1f GiB, %.0f GB/s theoretical%s%s\n",
-		   info.name, info.cc_major, info.cc_minor, info.sm_count,
-		   info.total_mem / 1073741824.0, info.mem_bandwidth_gbs,
-		   err[0] ? "; " : "", err);
-
+	gx_status	st;
 	const uint32_t sizes[] = {1, 7, 1000, 1023, 1024, 1025, 4096, 5000, 65537, 100000, 250000};
 	int			nprog = 0,
 				nerr = 0;
 	uint64_t	total_sel = 0,
 				total_rows = 0;
 
-	for (int round = 0; round < 60; round++)
+	for (int round = 0; round < rounds; round++)
 	{
-		ChunkBuilder *bs[nslots];
+		std::vector<ChunkBuilder *> bs(nslots);
 
 		for (int s = 0; s < nslots; s++)
 		{
@@ -572,13 +610,14 @@ test_random(std::mt19937_64 &rng)
 				exit(2);
 			}
 			memcpy((char *) staging + s * slot_bytes, c, c->capacity);
+			((gx_chunk *) ((char *) staging + s * slot_bytes))->flags = mode_flags(mode, s);
 			bs[s] = b;
 		}
 		/* all slots in flight together */
 		for (int s = 0; s < nslots; s++)
 		{
 			st = gx_gpu_submit(s, err, sizeof(err));
-			CHECK(st == GX_OK, "gx_gpu_submit(%d): %s", s, err);
+			CHECK(st == GX_OK, "gx_gpu_submit(%d, %s): %s", s, mode_name[mode], err);
 		}
 		for (int s = 0; s < nslots; s++)
 		{
@@ -586,9 +625,12 @@ test_random(std::mt19937_64 &rng)
 			gx_chunk   *gc = (gx_chunk *) ((char *) staging + s * slot_bytes);
 			bool		ok = poll_until_done(s, err, sizeof(err));
 
-			CHECK(ok, "gx_gpu_poll(%d): %s", s, err);
+			CHECK(ok, "gx_gpu_poll(%d, %s): %s", s, mode_name[mode], err);
 			if (!ok)
+			{
+				delete bs[s];
 				continue;
+			}
 			CHECK(gx_cpu_run_chunk(cc, 1 + (int) (rng() % 4)) == GX_OK, "cpu run");
 
 			gx_result  *cr = gx_chunk_result(cc);
@@ -601,30 +643,803 @@ test_random(std::mt19937_64 &rng)
 			nerr += cr->error != GX_NO_ERROR;
 			total_sel += cr->nsel;
 			total_rows += cc->nrows;
-			CHECK(clay && glay, "round %d slot %d: layout cpu %d gpu %d", round, s, clay, glay);
-			CHECK(cr->error == gr->error, "round %d slot %d: error cpu %llx gpu %llx (nrows %u)",
-				  round, s, (unsigned long long) cr->error, (unsigned long long) gr->error, cc->nrows);
-			CHECK(cr->nsel == gr->nsel, "round %d slot %d: nsel cpu %u gpu %u (nrows %u)",
-				  round, s, cr->nsel, gr->nsel, cc->nrows);
-			CHECK(csel == gsel, "round %d slot %d: selections differ", round, s);
-			CHECK(gr->bytes_h2d == gc->input_bytes, "bytes_h2d %llu", (unsigned long long) gr->bytes_h2d);
-			CHECK(gr->bytes_d2h >= (uint64_t) gr->nsel * 4, "bytes_d2h %llu", (unsigned long long) gr->bytes_d2h);
-			CHECK(gr->kernel_ns > 0 || cc->nrows == 0, "kernel_ns set");
+			CHECK(clay && glay, "%s round %d slot %d: layout cpu %d gpu %d", mode_name[mode],
+				  round, s, clay, glay);
+			CHECK(cr->error == gr->error, "%s round %d slot %d: error cpu %llx gpu %llx (nrows %u)",
+				  mode_name[mode], round, s, (unsigned long long) cr->error,
+				  (unsigned long long) gr->error, cc->nrows);
+			CHECK(cr->nsel == gr->nsel, "%s round %d slot %d: nsel cpu %u gpu %u (nrows %u)",
+				  mode_name[mode], round, s, cr->nsel, gr->nsel, cc->nrows);
+			CHECK(csel == gsel, "%s round %d slot %d: selections differ", mode_name[mode], round, s);
+			check_mode(gc, mode_flags(mode, s), mode_name[mode]);
 			delete bs[s];
 		}
 	}
-	printf("random: %d programs (%d raised an error), %llu of %llu rows selected\n",
-		   nprog, nerr, (unsigned long long) total_sel, (unsigned long long) total_rows);
+	printf("random (%s): %d programs (%d raised an error), %llu of %llu rows selected\n",
+		   mode_name[mode], nprog, nerr, (unsigned long long) total_sel,
+		   (unsigned long long) total_rows);
+}
 
-	test_int_edges(staging, slot_bytes);
+/* ---------------------------------------------------------------------- */
+/* chunks of raw heap pages (device deforming)                            */
+/* ---------------------------------------------------------------------- */
 
-	/* a malformed chunk is refused without touching the GPU */
+/*
+ * An attribute of the test relation.  Fixed-width ones are by value; kind
+ * 'v' is a varlena (1-byte header, 4-byte header or TOAST pointer), 'c' a
+ * cstring.  col >= 0: the chunk column it fills.
+ */
+struct PageAtt
+{
+	int			attlen;
+	int			attalign;
+	int			gxtype;			/* for fixed-width attributes */
+	int			col;
+	int			has_missing;
+	int64_t		missing;
+};
+
+/* PostgreSQL 15 page / tuple constants the deformer restates */
+#define PG_BLCKSZ 8192
+#define PG_PAGE_HEADER 24
+#define PG_TUP_HEADER 23
+#define PG_MAXALIGN(x) (((x) + 7) & ~(uint32_t) 7)
+
+/*
+ * A chunk of raw heap pages whose needed attributes (one of every device
+ * type) are known, and the same rows as a column chunk (the reference the
+ * CPU device filters), both with the same program.
+ */
+struct PageChunk
+{
+	std::vector<PageAtt> atts;
+	ChunkBuilder ref;			/* the needed attributes as columns */
+	void	   *mem = nullptr;	/* the page chunk */
+	uint64_t	capacity = 0;
+
+	~PageChunk()
+	{
+		free(mem);
+	}
+};
+
+/* align off to a (1, 2, 4, 8) */
+static uint32_t
+align_to(uint32_t off, int a)
+{
+	return (off + (uint32_t) a - 1) & ~(uint32_t) (a - 1);
+}
+
+/*
+ * Build nrows random tuples on heap pages: every device type as a needed
+ * attribute, with varlena, cstring and unneeded fixed attributes between
+ * them, NULLs, and tuples with fewer attributes (missing values).  Fills
+ * pc.ref with the expected columns and a random program over them, and
+ * pc.mem with the page chunk (same program).
+ */
+static void
+build_page_chunk(PageChunk &pc, std::mt19937_64 &rng, uint32_t nrows)
+{
+	ProgGen		g(pc.ref, rng);
+	std::vector<std::vector<int64_t>> iv(GX_NTYPES);
+	std::vector<std::vector<double>> dv(GX_NTYPES);
+	std::vector<std::vector<uint8_t>> nl(GX_NTYPES);
+	double		nullfrac = g.u() < 0.5 ? 0.0 : g.u() * 0.3;
+	double		shortfrac = g.u() < 0.3 ? 0.0 : 0.2;	/* tuples of fewer atts */
+
+	/* layout: a varlena first in half of the relations (no fixed prefix) */
+	static const int fixed_len[GX_NTYPES] = {1, 2, 4, 8, 4, 8};
+	int			ncol = 0;
+
+	pc.atts.clear();
+	if (rng() % 2)
+		pc.atts.push_back({-1, 4, -1, -1, 0, 0});
+	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	{
+		if (rng() % 3 == 0)
+			pc.atts.push_back({4, 4, GX_INT4, -1, 0, 0});	/* unneeded int4 */
+		if (rng() % 4 == 0)
+			pc.atts.push_back({-1, 4, -1, -1, 0, 0});	/* text */
+		if (rng() % 8 == 0)
+			pc.atts.push_back({-2, 1, -1, -1, 0, 0});	/* cstring */
+		pc.atts.push_back({fixed_len[t], fixed_len[t], t, ncol++, 0, 0});
+		if (rng() % 3 == 0)
+		{
+			/* ALTER TABLE ... ADD COLUMN ... DEFAULT: the value's bits */
+			PageAtt    &at = pc.atts.back();
+			float		f = (float) (rng() % 50) - 10.5f;
+			double		d = (double) (rng() % 50) - 10.25;
+			uint32_t	fbits;
+
+			at.has_missing = 1;
+			at.missing = (int64_t) (rng() % 50);
+			if (t == GX_FLOAT4)
+			{
+				memcpy(&fbits, &f, 4);
+				at.missing = (int64_t) fbits;
+			}
+			else if (t == GX_FLOAT8)
+				memcpy(&at.missing, &d, 8);
+		}
+	}
+	const uint32_t natts = (uint32_t) pc.atts.size();
+
+	/* tuples and their pages */
+	std::vector<std::vector<uint8_t>> pages;
+	std::vector<uint32_t> rowmap;
+	std::vector<uint8_t> page(PG_BLCKSZ, 0);
+	uint32_t	nlp = 0,
+				upper = PG_BLCKSZ;
+
+	for (uint32_t r = 0; r < nrows; r++)
+	{
+		uint32_t	tnatts = g.u() < shortfrac ? (uint32_t) (rng() % natts) : natts;
+		std::vector<uint8_t> isnull(natts, 0);
+		bool		hasnull = false;
+
+		for (uint32_t a = 0; a < tnatts; a++)
+		{
+			isnull[a] = g.u() < nullfrac;
+			hasnull |= isnull[a] != 0;
+		}
+		uint32_t	hoff = PG_MAXALIGN(PG_TUP_HEADER + (hasnull ? (tnatts + 7) / 8 : 0));
+		std::vector<uint8_t> tup(hoff, 0);
+
+		tup[18] = (uint8_t) (tnatts & 0xFF);
+		tup[19] = (uint8_t) ((tnatts >> 8) & 0x07);
+		tup[20] = hasnull ? 1 : 0;
+		tup[22] = (uint8_t) hoff;
+		for (uint32_t a = 0; a < tnatts && hasnull; a++)
+			if (!isnull[a])
+				tup[PG_TUP_HEADER + a / 8] |= (uint8_t) (1u << (a % 8));
+
+		/* values of the needed attributes, as the deformer must read them */
+		int64_t		vi[GX_NTYPES] = {0};
+		double		vd[GX_NTYPES] = {0};
+		uint8_t		vn[GX_NTYPES] = {0};
+
+		for (uint32_t a = 0; a < natts; a++)
+		{
+			const PageAtt &at = pc.atts[a];
+			uint32_t	off = (uint32_t) tup.size() - hoff;
+
+			if (a >= tnatts)
+			{
+				if (at.col >= 0)
+				{
+					vn[at.gxtype] = !at.has_missing;
+					vi[at.gxtype] = at.has_missing ? at.missing : 0;
+					vd[at.gxtype] = 0.0;
+					if (at.has_missing && at.gxtype == GX_FLOAT4)
+					{
+						uint32_t	fbits = (uint32_t) at.missing;
+						float		f;
+
+						memcpy(&f, &fbits, 4);
+						vd[at.gxtype] = f;
+					}
+					else if (at.has_missing && at.gxtype == GX_FLOAT8)
+						memcpy(&vd[at.gxtype], &at.missing, 8);
+				}
+				continue;
+			}
+			if (isnull[a])
+			{
+				if (at.col >= 0)
+					vn[at.gxtype] = 1;
+				continue;
+			}
+			if (at.attlen == -1)
+			{
+				/* 1-byte header, 4-byte header (aligned), or TOAST pointer */
+				int			form = (int) (rng() % 3);
+
+				if (form == 0)
+				{
+					uint32_t	len = 1 + (uint32_t) (rng() % 20);
+
+					tup.push_back((uint8_t) ((len << 1) | 1));
+					for (uint32_t i = 1; i < len; i++)
+						tup.push_back('a' + (uint8_t) (i % 26));
+				}
+				else if (form == 1)
+				{
+					uint32_t	len = 4 + (uint32_t) (rng() % 40);
+					uint32_t	w = len << 2;
+
+					tup.resize(hoff + align_to(off, 4), 0);
+					for (int i = 0; i < 4; i++)
+						tup.push_back((uint8_t) (w >> (8 * i)));
+					for (uint32_t i = 4; i < len; i++)
+						tup.push_back('b');
+				}
+				else
+				{
+					tup.push_back(0x01);
+					tup.push_back(18);
+					for (int i = 0; i < 16; i++)
+						tup.push_back((uint8_t) (i + 1));
+				}
+				continue;
+			}
+			if (at.attlen == -2)
+			{
+				uint32_t	len = (uint32_t) (rng() % 10);
+
+				for (uint32_t i = 0; i < len; i++)
+					tup.push_back('c');
+				tup.push_back(0);
+				continue;
+			}
+			/* fixed width */
+			tup.resize(hoff + align_to(off, at.attalign), 0);
+			int64_t		v = 0;
+
+			switch (at.gxtype)
+			{
+				case GX_BOOL:
+					v = rng() & 1;
+					break;
+				case GX_INT2:
+					v = (int64_t) (rng() % 301) - 150;
+					break;
+				case GX_INT4:
+					v = (int64_t) (rng() % 80001) - 40000;
+					break;
+				case GX_INT8:
+					v = (int64_t) (rng() % 6000001) - 3000000;
+					break;
+				case GX_FLOAT4:
+					{
+						float		f = (float) ((g.u() - 0.5) * 2000.0);
+
+						memcpy(&v, &f, 4);
+						if (at.col >= 0)
+							vd[GX_FLOAT4] = f;
+					}
+					break;
+				default:
+					{
+						double		d = (g.u() - 0.5) * 2000.0;
+
+						memcpy(&v, &d, 8);
+						if (at.col >= 0)
+							vd[GX_FLOAT8] = d;
+					}
+					break;
+			}
+			for (int i = 0; i < at.attlen; i++)
+				tup.push_back((uint8_t) ((uint64_t) v >> (8 * i)));
+			if (at.col >= 0)
+			{
+				vi[at.gxtype] = v;
+				vn[at.gxtype] = 0;
+			}
+		}
+		for (int t = GX_BOOL; t < GX_NTYPES; t++)
+		{
+			iv[t].push_back(vi[t]);
+			dv[t].push_back(vd[t]);
+			nl[t].push_back(vn[t]);
+		}
+
+		/* place the tuple: a new page when it does not fit */
+		uint32_t	len = (uint32_t) tup.size();
+
+		if (upper < len || ((upper - len) & ~(uint32_t) 7) < PG_PAGE_HEADER + (nlp + 1) * 4)
+		{
+			pages.push_back(page);
+			std::fill(page.begin(), page.end(), 0);
+			nlp = 0;
+			upper = PG_BLCKSZ;
+		}
+		upper = (upper - len) & ~(uint32_t) 7;
+		memcpy(&page[upper], tup.data(), len);
+		uint32_t	lp = upper | (1u << 15) | (len << 17);
+
+		memcpy(&page[PG_PAGE_HEADER + nlp * 4], &lp, 4);
+		nlp++;
+		rowmap.push_back(((uint32_t) pages.size() << 16) | nlp);
+	}
+	if (nlp > 0)
+		pages.push_back(page);
+
+	/* the reference column chunk */
+	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+		g.colof[t] = t <= GX_INT8 ? pc.ref.add_int_col(t, iv[t], nl[t]) :
+			pc.ref.add_float_col(t, dv[t], nl[t]);
+	if (nrows == 0)
+		pc.ref.nrows = 0;
+	for (;;)
+	{
+		pc.ref.consts.clear();
+		pc.ref.code.clear();
+		pc.ref.nregs = 0;
+		g.nextreg = 0;
+		int			top = g.boolean(1 + (int) (rng() % 3));
+
+		pc.ref.emit(GX_OP_QUAL, GX_BOOL, 0, top);
+		if (g.nextreg < GX_MAX_REGS && pc.ref.code.size() <= GX_MAX_INSTR &&
+			pc.ref.consts.size() <= GX_MAX_CONSTS)
+			break;
+	}
+	gx_chunk   *rc = pc.ref.build();
+
+	/* the page chunk: header, deform header, pages, row map, columns, result */
+	uint32_t	npages = (uint32_t) pages.size();
+	uint64_t	deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
+	uint64_t	pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
+	uint64_t	rowmap_off = pages_off + (uint64_t) npages * PG_BLCKSZ;
+	uint64_t	input_bytes = GX_ALIGN_UP(rowmap_off + (uint64_t) nrows * 4);
+	uint64_t	off = input_bytes;
+	uint64_t	voff[GX_NTYPES],
+				noff[GX_NTYPES];
+
+	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	{
+		voff[t] = off;
+		off = GX_ALIGN_UP(off + (uint64_t) fixed_len[t] * nrows);
+		noff[t] = off;
+		off = GX_ALIGN_UP(off + ((uint64_t) nrows + 31) / 32 * 4);
+	}
+	uint64_t	result_off = off;
+
+	pc.capacity = result_off + gx_result_bytes(nrows);
+	free(pc.mem);
+	pc.mem = aligned_alloc(4096, (pc.capacity + 4095) & ~(uint64_t) 4095);
+	memset(pc.mem, 0, pc.capacity);
+	gx_chunk   *c = (gx_chunk *) pc.mem;
+
+	memcpy(c, rc, sizeof(gx_chunk));	/* program, constants */
+	c->nrows = nrows;
+	c->flags = 0;
+	c->input_bytes = input_bytes;
+	c->result_off = result_off;
+	c->capacity = pc.capacity;
+	c->deform_off = deform_off;
+	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	{
+		c->cols[t].values_off = voff[t];
+		c->cols[t].nulls_off = noff[t];
+		c->cols[t].type = t;
+		c->cols[t].width = 0;
+	}
+
+	gx_deform_hdr *d = gx_chunk_deform(c);
+	int			fixed = 1;
+	uint32_t	foff = 0;
+
+	d->npages = npages;
+	d->page_size = PG_BLCKSZ;
+	d->natts = natts;
+	d->pages_off = pages_off;
+	d->rowmap_off = rowmap_off;
+	for (uint32_t a = 0; a < natts; a++)
+	{
+		const PageAtt &at = pc.atts[a];
+		gx_attr    *ga = &d->atts[a];
+
+		ga->attlen = (int16_t) at.attlen;
+		ga->attalign = (uint8_t) at.attalign;
+		ga->col = (int16_t) at.col;
+		ga->has_missing = (uint8_t) at.has_missing;
+		ga->missing = at.missing;
+		ga->fixed_off = -1;
+		if (fixed && at.attlen > 0)
+		{
+			foff = align_to(foff, at.attalign);
+			ga->fixed_off = (int16_t) foff;
+			foff += (uint32_t) at.attlen;
+		}
+		else
+			fixed = 0;
+	}
+	for (uint32_t p = 0; p < npages; p++)
+		memcpy((char *) c + pages_off + (uint64_t) p * PG_BLCKSZ, pages[p].data(), PG_BLCKSZ);
+	memcpy((char *) c + rowmap_off, rowmap.data(), (size_t) nrows * 4);
+}
+
+/* the selection of a finished chunk truncated at its error, as the backend reads it */
+static std::vector<uint32_t>
+backend_selection(gx_chunk *c)
+{
+	gx_result  *res = gx_chunk_result(c);
+	uint32_t   *seg_off = gx_result_seg_off(res);
+	uint32_t   *seg_cnt = gx_result_seg_cnt(res);
+	uint32_t   *sel = gx_result_sel(res);
+	uint32_t	errrow = res->error != GX_NO_ERROR ? (uint32_t) (res->error >> 8) : UINT32_MAX;
+	std::vector<uint32_t> out;
+
+	for (uint32_t t = 0; t < res->ntiles; t++)
+	{
+		for (uint32_t k = 0; k < seg_cnt[t] && seg_off[t] + k < res->nsel; k++)
+		{
+			if (sel[seg_off[t] + k] >= errrow)
+				break;
+			out.push_back(sel[seg_off[t] + k]);
+		}
+		if ((uint64_t) (t + 1) * GX_TILE_ROWS > errrow)
+			break;
+	}
+	return out;
+}
+
+/*
+ * Page chunks: the GPU (both modes) deforms and filters like the CPU device
+ * does, and like the CPU device filtering the same rows given as columns;
+ * a corrupt row map entry raises GX_ERR_BAD_PAGE at the same row.
+ */
+static void
+test_pages(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_bytes)
+{
+	const uint32_t sizes[] = {0, 1, 31, 33, 1000, 1025, 5000, 40000};
+	char		err[512];
+	int			nchunks = 0,
+				nbad = 0;
+
+	for (int mode = 0; mode < NMODES; mode++)
+		for (int round = 0; round < 12; round++)
+		{
+			std::vector<PageChunk *> pcs(nslots);
+
+			for (int s = 0; s < nslots; s++)
+			{
+				PageChunk  *pc = new PageChunk();
+				uint32_t	nrows = sizes[rng() % (sizeof(sizes) / sizeof(sizes[0]))];
+
+				build_page_chunk(*pc, rng, nrows);
+				gx_chunk   *c = (gx_chunk *) pc->mem;
+
+				/* a corrupt row map entry in some chunks: past the page's line pointers */
+				if (nrows > 10 && rng() % 4 == 0)
+				{
+					uint32_t	r = (uint32_t) (rng() % nrows);
+					uint32_t   *map = (uint32_t *) ((char *) c + gx_chunk_deform(c)->rowmap_off);
+
+					map[r] = (map[r] & 0xFFFF0000u) | 0x7FFFu;
+					nbad++;
+				}
+				if (pc->capacity > slot_bytes)
+				{
+					fprintf(stderr, "page chunk too big for the slot\n");
+					exit(2);
+				}
+				memcpy((char *) staging + s * slot_bytes, c, pc->capacity);
+				((gx_chunk *) ((char *) staging + s * slot_bytes))->flags = mode_flags(mode, s);
+				pcs[s] = pc;
+			}
+			for (int s = 0; s < nslots; s++)
+			{
+				gx_status	st = gx_gpu_submit(s, err, sizeof(err));
+
+				CHECK(st == GX_OK, "pages: gx_gpu_submit(%d, %s): %s", s, mode_name[mode], err);
+			}
+			for (int s = 0; s < nslots; s++)
+			{
+				PageChunk  *pc = pcs[s];
+				gx_chunk   *cc = (gx_chunk *) pc->mem;
+				gx_chunk   *gc = (gx_chunk *) ((char *) staging + s * slot_bytes);
+				gx_chunk   *rc = (gx_chunk *) pc->ref.mem;
+				bool		ok = poll_until_done(s, err, sizeof(err));
+
+				CHECK(ok, "pages: gx_gpu_poll(%d, %s): %s", s, mode_name[mode], err);
+				if (!ok)
+				{
+					delete pc;
+					continue;
+				}
+				CHECK(gx_cpu_run_chunk(cc, 1 + (int) (rng() % 4)) == GX_OK, "pages: cpu run");
+				CHECK(gx_cpu_run_chunk(rc, 1) == GX_OK, "pages: cpu run of the columns");
+
+				gx_result  *cr = gx_chunk_result(cc);
+				gx_result  *gr = gx_chunk_result(gc);
+				gx_result  *rr = gx_chunk_result(rc);
+				std::vector<uint32_t> csel = backend_selection(cc);
+				std::vector<uint32_t> gsel = backend_selection(gc);
+				std::vector<uint32_t> rsel = backend_selection(rc);
+				bool		corrupt = cr->error != GX_NO_ERROR && (cr->error & 0xff) == GX_ERR_BAD_PAGE;
+
+				nchunks++;
+				CHECK(cr->error == gr->error, "pages %s round %d slot %d: error cpu %llx gpu %llx (nrows %u)",
+					  mode_name[mode], round, s, (unsigned long long) cr->error,
+					  (unsigned long long) gr->error, cc->nrows);
+				CHECK(csel == gsel, "pages %s round %d slot %d: selections differ (cpu %zu gpu %zu rows)",
+					  mode_name[mode], round, s, csel.size(), gsel.size());
+				check_mode(gc, mode_flags(mode, s), "pages");
+				/* the deformer reads what the builder wrote */
+				if (!corrupt)
+				{
+					CHECK(cr->error == rr->error, "pages %s round %d slot %d: error pages %llx columns %llx",
+						  mode_name[mode], round, s, (unsigned long long) cr->error,
+						  (unsigned long long) rr->error);
+					CHECK(csel == rsel, "pages %s round %d slot %d: pages and columns select differently (%zu, %zu rows)",
+						  mode_name[mode], round, s, csel.size(), rsel.size());
+				}
+				else
+				{
+					/* rows before the corrupt one agree with the columns */
+					uint32_t	bad = (uint32_t) (cr->error >> 8);
+					std::vector<uint32_t> rpre;
+
+					for (uint32_t r : rsel)
+						if (r < bad)
+							rpre.push_back(r);
+					CHECK(csel == rpre, "pages %s round %d slot %d: rows before the bad page differ",
+						  mode_name[mode], round, s);
+				}
+				delete pc;
+			}
+		}
+	printf("pages: %d page chunks in %d modes (%d with a corrupt row map entry)\n",
+		   nchunks, NMODES, nbad);
+}
+
+/* lay an entry of cap rows out for the columns of chunk c; returns its bytes */
+static uint64_t
+cache_layout(const gx_chunk *c, uint64_t cap, gx_chunk_ext *x)
+{
+	uint64_t	off = 0;
+
+	for (uint32_t i = 0; i < c->ncols; i++)
+	{
+		x->values_off[i] = off;
+		off = GX_ALIGN_UP(off + (uint64_t) type_width((int) c->cols[i].type) * cap);
+		x->nulls_off[i] = off;
+		off = GX_ALIGN_UP(off + (cap + 31) / 32 * 4);
+	}
+	x->rowmap_off = off;
+	return GX_ALIGN_UP(off + cap * 4);
+}
+
+/* the selection of a finished cache SCAN chunk, as the backend reads it */
+static std::vector<uint32_t>
+cache_selection(gx_chunk *c)
+{
+	gx_result  *res = gx_chunk_result(c);
+	uint32_t   *seg_off = gx_result_seg_off(res);
+	uint32_t   *seg_cnt = gx_result_seg_cnt(res);
+	uint32_t   *sel = gx_result_sel(res);
+	uint32_t	errrow = res->error != GX_NO_ERROR ? (uint32_t) (res->error >> 8) : UINT32_MAX;
+	uint32_t	errkey = res->error != GX_NO_ERROR ? res->error_key : UINT32_MAX;
+	std::vector<uint32_t> out;
+
+	for (uint32_t t = 0; t < res->ntiles; t++)
+	{
+		for (uint32_t k = 0; k < seg_cnt[t]; k++)
+		{
+			if (sel[seg_off[t] + k] >= errkey)
+				break;
+			out.push_back(sel[seg_off[t] + k]);
+		}
+		if ((uint64_t) (t + 1) * GX_TILE_ROWS > errrow)
+			break;
+	}
+	return out;
+}
+
+/* rows a count-only chunk returns: seg counts up to its error's tile */
+static uint64_t
+count_only_rows(gx_chunk *c)
+{
+	gx_result  *res = gx_chunk_result(c);
+	uint32_t   *seg_cnt = gx_result_seg_cnt(res);
+	uint32_t	errrow = res->error != GX_NO_ERROR ? (uint32_t) (res->error >> 8) : UINT32_MAX;
+	uint64_t	n = 0;
+
+	for (uint32_t t = 0; t < res->ntiles; t++)
+	{
+		n += seg_cnt[t];
+		if ((uint64_t) (t + 1) * GX_TILE_ROWS > errrow)
+			break;
+	}
+	return n;
+}
+
+/* run chunk c (capacity bytes) in GPU slot 0 and on the CPU device; false on failure */
+static bool
+run_both(void *staging, size_t slot_bytes, const gx_chunk *c, uint64_t capacity,
+		 gx_chunk *cpu, const char *what)
+{
+	char		err[512];
+
+	memcpy(staging, c, capacity);
+	memcpy(cpu, c, capacity);
+	CHECK(gx_gpu_submit(0, err, sizeof(err)) == GX_OK, "%s: gx_gpu_submit: %s", what, err);
+	if (!poll_until_done(0, err, sizeof(err)))
+	{
+		CHECK(false, "%s: gx_gpu_poll: %s", what, err);
+		return false;
+	}
+	CHECK(gx_cpu_run_chunk(cpu, 3) == GX_OK, "%s: gx_cpu_run_chunk", what);
+	(void) slot_bytes;
+	return true;
+}
+
+/*
+ * The device cache: a page chunk is loaded twice into one entry of each
+ * device's pool (rows [0, n) and [n, 2n), the second with block0 = its page
+ * count, so that NULL bitmap words are shared between the two loads), then
+ * the entry is filtered by a SCAN chunk with the page chunk's program: the
+ * GPU and the CPU device must agree (row map values, error and its key,
+ * count-only counts), and the first half must select the page chunk's own
+ * rows, mapped.
+ */
+static void
+test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	const uint32_t sizes[] = {1, 31, 33, 1000, 1025, 5000, 30000};
+	const size_t unit = 8u << 20;
+	char		err[512];
+	int			nscans = 0;
+	gx_chunk   *cpu = (gx_chunk *) malloc(slot_bytes);
+
+	CHECK(gx_gpu_cache_open(unit, 2, err, sizeof(err)) == GX_OK, "gx_gpu_cache_open: %s", err);
+	CHECK(gx_cpu_cache_open(unit, 2) == GX_OK, "gx_cpu_cache_open");
+	for (int round = 0; round < 24; round++)
+	{
+		PageChunk	pc;
+		uint32_t	n = sizes[rng() % (sizeof(sizes) / sizeof(sizes[0]))];
+
+		build_page_chunk(pc, rng, n);
+
+		gx_chunk   *pg = (gx_chunk *) pc.mem;
+		gx_chunk   *ld = (gx_chunk *) malloc(pc.capacity);
+		uint32_t	npages = gx_chunk_deform(pg)->npages;
+		int			entry = (int) (rng() % 2);
+		bool		ok = true;
+
+		if (pg->ncols > GX_CACHE_MAX_COLS || pc.capacity > slot_bytes)
+		{
+			free(ld);
+			continue;
+		}
+		/* the reference: the page chunk filtered by the CPU device */
+		CHECK(gx_cpu_run_chunk(pg, 2) == GX_OK, "cache: cpu run of the pages");
+		std::vector<uint32_t> ref = backend_selection(pg);
+		const uint32_t *map = (const uint32_t *) ((char *) pg + gx_chunk_deform(pg)->rowmap_off);
+
+		/* two LOADs of the same pages */
+		memcpy(ld, pg, pc.capacity);
+		ld->ninstr = 0;
+		ld->nconsts = 0;
+		ld->flags = 0;
+		memset(&ld->ext, 0, sizeof(ld->ext));
+		ld->ext.op = GX_CHUNK_CACHE_LOAD;
+		ld->ext.count_only = 1;
+		ld->ext.entry = entry;
+		ld->ext.entry_rows = 2 * (uint64_t) n;
+		CHECK(cache_layout(pg, 2 * (uint64_t) n, &ld->ext) <= unit, "cache: entry layout fits");
+		for (int part = 0; part < 2 && ok; part++)
+		{
+			ld->ext.row0 = part * n;
+			ld->ext.block0 = part * npages;
+			ok = run_both(staging, slot_bytes, ld, pc.capacity, cpu, "cache load");
+			if (ok)
+				CHECK(gx_chunk_result((gx_chunk *) staging)->error == GX_NO_ERROR &&
+					  gx_chunk_result(cpu)->error == GX_NO_ERROR, "cache load: no error");
+		}
+		/* SCAN the entry: selection of map values, then count only */
+		for (int count_only = 0; count_only < 2 && ok; count_only++)
+		{
+			gx_chunk   *sc = (gx_chunk *) calloc(1, slot_bytes);
+			gx_chunk_ext x;
+
+			memcpy(sc, pg, sizeof(gx_chunk));
+			memset(&x, 0, sizeof(x));
+			cache_layout(pg, 2 * (uint64_t) n, &x);
+			sc->deform_off = 0;
+			sc->flags = 0;
+			sc->nrows = 2 * n;
+			sc->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+			sc->result_off = sc->input_bytes;
+			for (uint32_t i = 0; i < sc->ncols; i++)
+			{
+				sc->cols[i].values_off = x.values_off[i];
+				sc->cols[i].nulls_off = x.nulls_off[i];
+			}
+			memset(&sc->ext, 0, sizeof(sc->ext));
+			sc->ext.op = GX_CHUNK_CACHE_SCAN;
+			sc->ext.entry = entry;
+			sc->ext.map_sel = count_only ? 0 : 1;
+			sc->ext.count_only = (uint32_t) count_only;
+			sc->ext.rowmap_off = x.rowmap_off;
+			ok = run_both(staging, slot_bytes, sc, sc->result_off + gx_result_bytes(sc->nrows),
+						  cpu, "cache scan");
+			if (ok)
+			{
+				gx_chunk   *gc = (gx_chunk *) staging;
+				gx_result  *gr = gx_chunk_result(gc);
+				gx_result  *cr = gx_chunk_result(cpu);
+
+				nscans++;
+				CHECK(gr->error == cr->error, "cache scan round %d: error gpu %llx cpu %llx",
+					  round, (unsigned long long) gr->error, (unsigned long long) cr->error);
+				if (count_only)
+					CHECK(count_only_rows(gc) == count_only_rows(cpu),
+						  "cache scan round %d: count-only rows gpu %llu cpu %llu", round,
+						  (unsigned long long) count_only_rows(gc), (unsigned long long) count_only_rows(cpu));
+				else
+				{
+					std::vector<uint32_t> gsel = cache_selection(gc);
+					std::vector<uint32_t> csel = cache_selection(cpu);
+					std::vector<uint32_t> first,
+								want;
+
+					CHECK(gr->error == GX_NO_ERROR || gr->error_key == cr->error_key,
+						  "cache scan round %d: error key gpu %u cpu %u", round,
+						  gr->error_key, cr->error_key);
+					CHECK(gsel == csel, "cache scan round %d: selections differ (gpu %zu cpu %zu)",
+						  round, gsel.size(), csel.size());
+					/* first half = the page chunk's selection through its row map */
+					for (uint32_t v : csel)
+						if ((v >> 16) < npages)
+							first.push_back(v);
+					for (uint32_t r : ref)
+						want.push_back(map[r]);
+					if (gx_chunk_result(pg)->error == GX_NO_ERROR)
+						CHECK(first == want, "cache scan round %d: first half selects %zu rows, pages %zu",
+							  round, first.size(), want.size());
+				}
+			}
+			free(sc);
+		}
+		free(ld);
+	}
+	free(cpu);
+	printf("cache: %d scans of loaded entries (GPU vs CPU device)\n", nscans);
+}
+
+/* open the GPU on a staging area and run every comparison in every mode */
+static void
+test_random(std::mt19937_64 &rng)
+{
+	const int	nslots = 4;
+	const size_t slot_bytes = 32u << 20;
+	char		err[512];
+	gx_gpu_info info;
+	void	   *staging = aligned_alloc(4096, nslots * slot_bytes);
+
+	memset(staging, 0, nslots * slot_bytes);
+	gx_status	st = gx_gpu_open(staging, nslots, slot_bytes, &info, err, sizeof(err));
+
+	CHECK(st == GX_OK, "gx_gpu_open: %s", err);
+	if (st != GX_OK)
+	{
+		free(staging);
+		return;
+	}
+	g_mapped_ok = info.mapped;
+	printf("device: %s, cc %d.%d, %d SMs, %.1f GiB, %.0f GB/s theoretical, mapped transfer %s%s%s\n",
+		   info.name, info.cc_major, info.cc_minor, info.sm_count,
+		   info.total_mem / 1073741824.0, info.mem_bandwidth_gbs,
+		   info.mapped ? "available" : "UNAVAILABLE (mapped runs fall back to copy)",
+		   err[0] ? "; " : "", err);
+	CHECK(info.mapped, "mapped transfer available: %s", err);
+
+	test_random_mode(rng, staging, nslots, slot_bytes, MODE_COPY, 60);
+	test_random_mode(rng, staging, nslots, slot_bytes, MODE_MAPPED, 60);
+	test_random_mode(rng, staging, nslots, slot_bytes, MODE_MIXED, 30);
+
+	for (int mode = MODE_COPY; mode <= MODE_MAPPED; mode++)
+		test_int_edges(staging, slot_bytes, mode);
+
+	test_pages(rng, staging, nslots, slot_bytes);
+	test_cache(rng, staging, slot_bytes);
+
+	/* a malformed chunk is refused without touching the GPU, in both modes */
+	for (int mode = MODE_COPY; mode <= MODE_MAPPED; mode++)
 	{
 		gx_chunk   *c = (gx_chunk *) staging;
 
+		c->flags = mode_flags(mode, 0);
 		c->magic = 0;
-		CHECK(gx_gpu_submit(0, err, sizeof(err)) == GX_INVALID, "bad magic refused");
+		CHECK(gx_gpu_submit(0, err, sizeof(err)) == GX_INVALID, "bad magic refused (%s)",
+			  mode_name[mode]);
 		c->magic = GX_CHUNK_MAGIC;
+		c->flags |= 0x100;
+		CHECK(gx_gpu_submit(0, err, sizeof(err)) == GX_INVALID, "unknown flags refused (%s)",
+			  mode_name[mode]);
+		c->flags = 0;
 	}
 	gx_gpu_close();
 	free(staging);
@@ -702,35 +1517,45 @@ test_bandwidth(std::mt19937_64 &rng)
 		free(staging);
 		return;
 	}
+	g_mapped_ok = info.mapped;
 	gx_result  *res = gx_chunk_result(c);
 	uint64_t	best_kernel = ~(uint64_t) 0;
+	uint64_t	best_mapped = ~(uint64_t) 0;
 	uint64_t	h2d = 0,
 				d2h = 0;
 
-	for (int it = 0; it < 3; it++)
+	for (int mode = MODE_COPY; mode <= MODE_MAPPED; mode++)
 	{
-		st = gx_gpu_submit(0, err, sizeof(err));
-		CHECK(st == GX_OK, "submit: %s", err);
-		CHECK(poll_until_done(0, err, sizeof(err)), "poll: %s", err);
-		CHECK(res->nsel == want && res->error == GX_NO_ERROR, "bandwidth run nsel %u want %u",
-			  res->nsel, want);
-		if (res->kernel_ns < best_kernel)
+		c->flags = mode_flags(mode, 0);
+		for (int it = 0; it < 3; it++)
 		{
-			best_kernel = res->kernel_ns;
-			h2d = res->h2d_ns;
-			d2h = res->d2h_ns;
+			st = gx_gpu_submit(0, err, sizeof(err));
+			CHECK(st == GX_OK, "submit (%s): %s", mode_name[mode], err);
+			CHECK(poll_until_done(0, err, sizeof(err)), "poll (%s): %s", mode_name[mode], err);
+			CHECK(res->nsel == want && res->error == GX_NO_ERROR,
+				  "bandwidth run (%s) nsel %u want %u", mode_name[mode], res->nsel, want);
+			if (mode == MODE_COPY && res->kernel_ns < best_kernel)
+			{
+				best_kernel = res->kernel_ns;
+				h2d = res->h2d_ns;
+				d2h = res->d2h_ns;
+			}
+			if (mode == MODE_MAPPED && res->kernel_ns < best_mapped)
+				best_mapped = res->kernel_ns;
+		}
+		check_mode(c, c->flags, "bandwidth");
+		/* the tile-ordered selection must be exactly the rows below the limit */
+		{
+			std::vector<uint32_t> sel;
+			bool		ok = tile_selection(c, sel);
+			bool		match = ok && sel.size() == want;
+
+			for (size_t i = 0; match && i < sel.size(); i++)
+				match = vals[sel[i]] < 500000 && (i == 0 || sel[i] > sel[i - 1]);
+			CHECK(match, "bandwidth run selection (%s)", mode_name[mode]);
 		}
 	}
-	/* the tile-ordered selection must be exactly the rows below the limit */
-	{
-		std::vector<uint32_t> sel;
-		bool		ok = tile_selection(c, sel);
-		bool		match = ok && sel.size() == want;
-
-		for (size_t i = 0; match && i < sel.size(); i++)
-			match = vals[sel[i]] < 500000 && (i == 0 || sel[i] > sel[i - 1]);
-		CHECK(match, "bandwidth run selection");
-	}
+	c->flags = 0;
 	gx_gpu_close();
 
 	/* references: D2D copy and a streaming read of the same byte count */
@@ -785,6 +1610,10 @@ test_bandwidth(std::mt19937_64 &rng)
 	printf("  read kernel     %8.3f ms  %7.1f GB/s\n", ms_read, read_gbs);
 	printf("  H2D %.3f ms (%.1f GB/s), D2H %.3f ms\n", h2d / 1e6,
 		   h2d ? (double) input_bytes / h2d : 0.0, d2h / 1e6);
+	printf("  copy   chunk    %8.3f ms  (H2D + kernel + D2H)\n", (h2d + best_kernel + d2h) / 1e6);
+	printf("  mapped chunk    %8.3f ms  %7.1f GB/s (kernels reading the input over PCIe)%s\n",
+		   best_mapped / 1e6, best_mapped ? (double) input_bytes / best_mapped : 0.0,
+		   g_mapped_ok ? "" : " [mapped unavailable: ran as copy]");
 	printf("  filter / read kernel = %.2f, filter / D2D copy = %.2f, filter / theoretical = %.2f\n",
 		   read_gbs > 0 ? kern_gbs / read_gbs : 0.0, copy_gbs > 0 ? kern_gbs / copy_gbs : 0.0,
 		   info.mem_bandwidth_gbs > 0 ? kern_gbs / info.mem_bandwidth_gbs : 0.0);
