@@ -13,6 +13,7 @@
 #   gpuhd     GPU bk-deform    GPU, the backend deforms (device_deform=off)
 #   gpu       GPU copy         GPU, device deforming, transfer = copy
 #   gpumap    GPU mapped       GPU, device deforming, transfer = mapped
+#   gpupar    GPU par8         GPU copy, parallel GpuScan with 8 workers
 #   gpucache  GPU cached       GPU, tablet loaded with gpuext_cache_load()
 #   duckdb    DuckDB 16t       DuckDB, 16 threads, on an in-memory copy of
 #                     tablet (bench/duckdb/README.md; when
@@ -118,8 +119,8 @@ gx_psql -d "$DB" -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1
 # ------------------------------------------------------------------ configs
 # every GPU configuration but "gpucache" runs with gpuext.use_cache = off
 NOCACHE="-c gpuext.use_cache=off"
-CFG_NAMES=(serial par8 cpu gpuhd gpu gpumap gpucache)
-CFG_TITLES=("PG serial" "PG par8" "gpuext CPU" "GPU bk-deform" "GPU copy" "GPU mapped" "GPU cached")
+CFG_NAMES=(serial par8 cpu gpuhd gpu gpumap gpupar gpucache)
+CFG_TITLES=("PG serial" "PG par8" "gpuext CPU" "GPU bk-deform" "GPU copy" "GPU mapped" "GPU par8" "GPU cached")
 CFG_OPTS=(
     "-c gpuext.enabled=off -c max_parallel_workers_per_gather=0"
     "-c gpuext.enabled=off -c max_parallel_workers_per_gather=8 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0"
@@ -127,6 +128,7 @@ CFG_OPTS=(
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.device_deform=off -c max_parallel_workers_per_gather=0 $NOCACHE"
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=copy -c max_parallel_workers_per_gather=0 $NOCACHE"
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=mapped -c max_parallel_workers_per_gather=0 $NOCACHE"
+    "-c gpuext.force=on -c gpuext.device=gpu -c max_parallel_workers_per_gather=8 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0 $NOCACHE"
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.use_cache=on -c max_parallel_workers_per_gather=0"
 )
 NCFG=${#CFG_NAMES[@]}
@@ -134,7 +136,7 @@ cfg_index() { local i; for i in $(seq 0 $((NCFG - 1))); do [ "${CFG_NAMES[$i]}" 
 cfg_enabled() {
     case " ${BENCH_SKIP:-} " in *" $1 "*) [ "$1" = serial ] || return 1 ;; esac
     case "$1" in
-        gpu|gpumap|gpucache|gpuhd) [ "$NGPU" -gt 0 ] ;;
+        gpu|gpumap|gpupar|gpucache|gpuhd) [ "$NGPU" -gt 0 ] ;;
         *) true ;;
     esac
 }
@@ -328,7 +330,7 @@ MD=$OUT/bench.md
     hdr="| query"
     sep="|---"
     for c in $(seq 0 $((NCFG - 1))); do hdr="$hdr | ${CFG_TITLES[$c]} ms"; sep="$sep|---:"; done
-    echo "$hdr | $DUCKDB_TITLE ms | copy vs par8 | cached vs par8 | cached vs DuckDB | copy vs DuckDB | same |"
+    echo "$hdr | $DUCKDB_TITLE ms | copy vs par8 | GPU par8 vs par8 | cached vs par8 | cached vs DuckDB | same |"
     echo "$sep|---:|---:|---:|---:|---:|---|"
     for q in "${QUERIES[@]}"; do
         same=yes
@@ -336,12 +338,12 @@ MD=$OUT/bench.md
             r=${RES[$q,$name]}
             [ "$r" = n/a ] || [ "$r" = "${RES[$q,serial]}" ] || same="**MISMATCH**"
         done
-        for name in cpu gpuhd gpu gpumap gpucache; do
+        for name in cpu gpuhd gpu gpumap gpupar gpucache; do
             [ "${PLAN[$q,$name]}" = pg ] && same="$same ($name: no GpuScan)"
         done
         row="| $q"
         for name in "${CFG_NAMES[@]}"; do row="$row | ${MS[$q,$name]}"; done
-        echo "$row | ${MS[$q,duckdb]} | $(ratio "${MS[$q,par8]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpucache]}") | $(ratio "${MS[$q,duckdb]}" "${MS[$q,gpucache]}") | $(ratio "${MS[$q,duckdb]}" "${MS[$q,gpu]}") | $same |"
+        echo "$row | ${MS[$q,duckdb]} | $(ratio "${MS[$q,par8]}" "${MS[$q,gpu]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpupar]}") | $(ratio "${MS[$q,par8]}" "${MS[$q,gpucache]}") | $(ratio "${MS[$q,duckdb]}" "${MS[$q,gpucache]}") | $same |"
     done
     echo
     echo "Results (PG serial): $(for q in "${QUERIES[@]}"; do printf '%s=%s; ' "$q" "${RES[$q,serial]}"; done)"
@@ -397,7 +399,7 @@ JS=$OUT/bench.json
     for q in "${QUERIES[@]}"; do
         n=$((n + 1))
         echo "    {\"query\": \"$q\", \"sql\": $(json_str "$(cat "$QDIR/$q.sql")"),"
-        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}"), \"gpu_mapped\": $(num_or_null "${MS[$q,gpumap]}"), \"gpu_cached\": $(num_or_null "${MS[$q,gpucache]}"), \"duckdb\": $(num_or_null "${MS[$q,duckdb]}")},"
+        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}"), \"gpu_mapped\": $(num_or_null "${MS[$q,gpumap]}"), \"gpu_par8\": $(num_or_null "${MS[$q,gpupar]}"), \"gpu_cached\": $(num_or_null "${MS[$q,gpucache]}"), \"duckdb\": $(num_or_null "${MS[$q,duckdb]}")},"
         echo "     \"gpu_vs_duckdb\": $(ratio_num "${MS[$q,duckdb]}" "${MS[$q,gpu]}"),"
         echo "     \"plan\": {\"gpuext_cpu\": \"${PLAN[$q,cpu]}\", \"gpuext_gpu\": \"${PLAN[$q,gpu]}\"},"
         echo "     \"result\": {\"pg_serial\": $(json_str "${RES[$q,serial]}"), \"pg_par8\": $(json_str "${RES[$q,par8]}"), \"gpuext_cpu\": $(json_str "${RES[$q,cpu]}"), \"gpuext_gpu\": $(json_str "${RES[$q,gpu]}"), \"duckdb\": $(json_str "${RES[$q,duckdb]}")}}$([ "$n" -lt "${#QUERIES[@]}" ] && echo ,)"

@@ -724,21 +724,21 @@ gx_fetch_cached(GxScanState *st, GxBatch *b, uint32 m, TupleTableSlot *slot)
 		st->fetch_buf = ReadBufferExtended(st->rel, MAIN_FORKNUM, blk, RBM_NORMAL, NULL);
 		st->fetch_blk = blk;
 	}
-	LockBuffer(st->fetch_buf, BUFFER_LOCK_SHARE);
+	/*
+	 * No content lock: like heapgettup_pagemode() reading a tuple after
+	 * heapgetpage(), the pin keeps the line pointer and the tuple in place
+	 * (pruning needs a cleanup lock); concurrent inserts only add items.
+	 */
 	page = BufferGetPage(st->fetch_buf);
 	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
 		!ItemIdIsNormal(PageGetItemId(page, off)))
-	{
-		LockBuffer(st->fetch_buf, BUFFER_LOCK_UNLOCK);
 		elog(ERROR, "gpuext: cached row (%u,%u) of \"%s\" is not in the heap",
 			 blk, off, RelationGetRelationName(st->rel));
-	}
 	lpp = PageGetItemId(page, off);
 	t->t_data = (HeapTupleHeader) PageGetItem(page, lpp);
 	t->t_len = ItemIdGetLength(lpp);
 	t->t_tableOid = RelationGetRelid(st->rel);
 	ItemPointerSet(&t->t_self, blk, off);
-	LockBuffer(st->fetch_buf, BUFFER_LOCK_UNLOCK);
 	return ExecStoreBufferHeapTuple(t, slot, st->fetch_buf);
 }
 
