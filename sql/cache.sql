@@ -113,8 +113,8 @@ COPY gx_ct (id, i2, i4) FROM stdin;
 SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i2 = 42');
 SELECT gx_check('SELECT id FROM gx_ct WHERE i2 = 42');
 
--- blocks that are not all-visible are read from the heap, between
--- cached entries: a table whose middle block changed before the load
+-- blocks that are not all-visible are holes of an entry: scans read them
+-- from the heap, and changes there leave the entry valid
 CREATE TABLE gx_cm (id int4, v int4);
 INSERT INTO gx_cm SELECT g, g % 100 FROM generate_series(1, 30000) g;
 VACUUM (FREEZE) gx_cm;
@@ -124,6 +124,9 @@ SELECT * FROM gx_cache_view();
 SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
 SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 99');
 SELECT gx_check('SELECT count(*), sum(id) FROM gx_cm WHERE v < 3');
+UPDATE gx_cm SET v = 2000 WHERE id = 15000;
+SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
+SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 99');
 -- the planner charges no heap reading for cached blocks: GpuScan wins
 -- without gpuext.force once the table is cached
 SET gpuext.gpu_setup_cost = 200;
@@ -132,8 +135,16 @@ SET gpuext.use_cache = off;
 SELECT gx_uses_gpuscan('SELECT count(*) FROM gx_cm WHERE v >= 99') AS uncached_plan;
 RESET gpuext.use_cache;
 RESET gpuext.gpu_setup_cost;
--- a change in the second entry: the first stays valid
-DELETE FROM gx_cm WHERE id = 29000;
+-- at most 64 holes an entry: a change in every other block
+-- makes two entries; a change in the second leaves the first
+-- valid
+VACUUM (FREEZE) gx_cm;
+UPDATE gx_cm SET v = v + 1 WHERE id % 452 = 5;
+SELECT gpuext_cache_load('gx_cm');
+SELECT * FROM gx_cache_view();
+SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
+SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 98');
+DELETE FROM gx_cm WHERE id = 29700;
 SELECT * FROM gx_cache_view();
 SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
 SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 98');

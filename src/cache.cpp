@@ -196,16 +196,17 @@ gx_cache_require(void)
 
 /*
  * Read the VM page covering heap blocks [lo, hi) (one VM page): its LSN,
- * and whether every block is all-visible.  *vmbuf stays pinned for the
- * next call.
+ * and whether every block but the holes is all-visible.  *vmbuf stays
+ * pinned for the next call.
  */
 static bool
 gx_vm_check_range(Relation rel, Buffer *vmbuf, BlockNumber lo, BlockNumber hi,
-				  XLogRecPtr *lsn)
+				  XLogRecPtr *lsn, const BlockNumber *holes, int nholes)
 {
 	Page		page;
 	uint8	   *map;
 	bool		ok = true;
+	int			h = 0;
 
 	(void) visibilitymap_get_status(rel, lo, vmbuf);
 	if (!BufferIsValid(*vmbuf))
@@ -217,6 +218,12 @@ gx_vm_check_range(Relation rel, Buffer *vmbuf, BlockNumber lo, BlockNumber hi,
 	for (BlockNumber b = lo; b < hi && ok; b++)
 	{
 		uint32		r = b % GX_VM_BLOCKS_PER_PAGE;
+
+		/* holes (ascending) are not in the entry: they may change */
+		while (h < nholes && holes[h] < b)
+			h++;
+		if (h < nholes && holes[h] == b)
+			continue;
 
 		if (((map[r / 4] >> ((r % 4) * 2)) & VISIBILITYMAP_ALL_VISIBLE) == 0)
 			ok = false;
@@ -231,7 +238,8 @@ gx_vm_check_range(Relation rel, Buffer *vmbuf, BlockNumber lo, BlockNumber hi,
  */
 static bool
 gx_vm_check(Relation rel, Buffer *vmbuf, BlockNumber start, uint32 nblocks,
-			int *nvm, BlockNumber *vm_block, XLogRecPtr *lsn, bool record)
+			int *nvm, BlockNumber *vm_block, XLogRecPtr *lsn, bool record,
+			const BlockNumber *holes, int nholes)
 {
 	BlockNumber end = start + nblocks;
 	int			k = 0;
@@ -244,7 +252,7 @@ gx_vm_check(Relation rel, Buffer *vmbuf, BlockNumber start, uint32 nblocks,
 
 		if (k >= GX_CACHE_MAX_VM)
 			return false;
-		if (!gx_vm_check_range(rel, vmbuf, lo, hi, &cur))
+		if (!gx_vm_check_range(rel, vmbuf, lo, hi, &cur, holes, nholes))
 			return false;
 		if (record)
 		{
@@ -270,7 +278,8 @@ gx_cache_valid(Relation rel, Buffer *vmbuf, const GxCacheRef *r)
 
 	memcpy(vm_block, r->vm_block, sizeof(vm_block));
 	memcpy(lsn, r->vm_lsn, sizeof(lsn));
-	return gx_vm_check(rel, vmbuf, r->start, r->nblocks, &nvm, vm_block, lsn, false);
+	return gx_vm_check(rel, vmbuf, r->start, r->nblocks, &nvm, vm_block, lsn, false,
+					   r->holes, r->nholes);
 }
 
 /* can this relation be cached / read from the cache at all? */
@@ -353,6 +362,8 @@ gx_cache_scan_begin(GxScanState *st)
 		r->nvm = e->nvm;
 		memcpy(r->vm_block, e->vm_block, sizeof(r->vm_block));
 		memcpy(r->vm_lsn, e->vm_lsn, sizeof(r->vm_lsn));
+		r->nholes = e->nholes;
+		memcpy(r->holes, e->holes, sizeof(BlockNumber) * e->nholes);
 		r->rowmap_off = e->rowmap_off;
 		n++;
 	}
@@ -551,7 +562,8 @@ gx_cache_take(GxLoadState *ls)
 /* end a load of entry idx: READY with its extent, or FREE */
 static void
 gx_cache_finish(int idx, bool ok, BlockNumber start, uint32 nblocks, uint32 nrows,
-				int nvm, const BlockNumber *vm_block, const XLogRecPtr *lsn)
+				int nvm, const BlockNumber *vm_block, const XLogRecPtr *lsn,
+				const BlockNumber *holes, int nholes)
 {
 	GxCacheEntry *e = &gx_cache->entries[idx];
 
@@ -564,6 +576,8 @@ gx_cache_finish(int idx, bool ok, BlockNumber start, uint32 nblocks, uint32 nrow
 		e->nvm = nvm;
 		memcpy(e->vm_block, vm_block, sizeof(BlockNumber) * GX_CACHE_MAX_VM);
 		memcpy(e->vm_lsn, lsn, sizeof(XLogRecPtr) * GX_CACHE_MAX_VM);
+		e->nholes = nholes;
+		memcpy(e->holes, holes, sizeof(BlockNumber) * nholes);
 		e->state = GX_CE_READY;
 	}
 	else
@@ -741,6 +755,8 @@ gx_load_entry(GxLoadState *ls, BlockNumber *blk, BlockNumber nblocks)
 	XLogRecPtr	lsn[GX_CACHE_MAX_VM];
 	uint32		rows = 0;
 	bool		ok;
+	BlockNumber holes[GX_CACHE_MAX_HOLES];
+	int			nholes = 0;
 
 	/* the VM pages' LSNs before any block is read (bits checked at the end) */
 	memset(vm_block, 0, sizeof(vm_block));
@@ -751,25 +767,44 @@ gx_load_entry(GxLoadState *ls, BlockNumber *blk, BlockNumber nblocks)
 		BlockNumber lo = Max(start, vp * GX_VM_BLOCKS_PER_PAGE);
 		XLogRecPtr	cur;
 
-		(void) gx_vm_check_range(ls->rel, &ls->vmbuf, lo, lo + 1, &cur);
+		(void) gx_vm_check_range(ls->rel, &ls->vmbuf, lo, lo + 1, &cur, NULL, 0);
 		vm_block[nvm] = vp;
 		lsn[nvm++] = cur;
 	}
 
+	/*
+	 * Chunks of consecutive all-visible blocks; a block that is not
+	 * all-visible becomes a hole of the entry (scans read it from the heap)
+	 * as long as there is room, else it ends the entry.
+	 */
 	for (;;)
 	{
-		uint32		n;
+		BlockNumber before = *blk;
 
 		CHECK_FOR_INTERRUPTS();
-		n = gx_load_chunk(ls, blk, end, start, rows);
-		rows += n;
-		if (n == 0 || *blk >= end || !gx_load_block_ok(ls, *blk) || rows >= ls->cap_rows)
+		if (*blk >= end || rows >= ls->cap_rows)
 			break;
+		if (!gx_load_block_ok(ls, *blk))
+		{
+			if (nholes >= GX_CACHE_MAX_HOLES)
+				break;
+			holes[nholes++] = (*blk)++;
+			continue;
+		}
+		rows += gx_load_chunk(ls, blk, end, start, rows);
+		if (*blk == before)
+			break;				/* the block does not fit the entry */
+	}
+	/* trailing holes are not part of the entry */
+	while (nholes > 0 && holes[nholes - 1] == *blk - 1)
+	{
+		nholes--;
+		(*blk)--;
 	}
 	if (*blk == start)
 	{
 		/* the first block alone does not fit: cannot cache it */
-		gx_cache_finish(ls->entry, false, 0, 0, 0, 0, vm_block, lsn);
+		gx_cache_finish(ls->entry, false, 0, 0, 0, 0, vm_block, lsn, NULL, 0);
 		ls->entry = -1;
 		(*blk)++;
 		return 0;
@@ -780,10 +815,11 @@ gx_load_entry(GxLoadState *ls, BlockNumber *blk, BlockNumber nblocks)
 		int			nvm2 = used;
 
 		ok = used <= nvm &&
-			gx_vm_check(ls->rel, &ls->vmbuf, start, *blk - start, &nvm2, vm_block, lsn, false);
+			gx_vm_check(ls->rel, &ls->vmbuf, start, *blk - start, &nvm2, vm_block, lsn, false,
+						holes, nholes);
 		nvm = used;
 	}
-	gx_cache_finish(ls->entry, ok, start, *blk - start, rows, nvm, vm_block, lsn);
+	gx_cache_finish(ls->entry, ok, start, *blk - start, rows, nvm, vm_block, lsn, holes, nholes);
 	ls->entry = -1;
 	return ok ? rows : 0;
 }
@@ -885,7 +921,7 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 	PG_CATCH();
 	{
 		if (gx_loading_entry >= 0)
-			gx_cache_finish(gx_loading_entry, false, 0, 0, 0, 0, NULL, NULL);
+			gx_cache_finish(gx_loading_entry, false, 0, 0, 0, 0, NULL, NULL, NULL, 0);
 		gx_loading_entry = -1;
 		PG_RE_THROW();
 	}
@@ -1015,6 +1051,8 @@ gpuext_cache_info(PG_FUNCTION_ARGS)
 			r->nvm = e->nvm;
 			memcpy(r->vm_block, e->vm_block, sizeof(r->vm_block));
 			memcpy(r->vm_lsn, e->vm_lsn, sizeof(r->vm_lsn));
+			r->nholes = e->nholes;
+			memcpy(r->holes, e->holes, sizeof(BlockNumber) * e->nholes);
 			s->chunks++;
 			s->rows += e->nrows;
 			s->bytes += (int64) e->bytes;

@@ -128,6 +128,7 @@ uint32		gx_service_generation(void);
 /* ---- device-resident column cache (cache.cpp) ---- */
 #define GX_CACHE_UNIT_BYTES ((Size) 32 * 1024 * 1024)
 #define GX_CACHE_MAX_VM 2		/* VM pages an entry's blocks may span */
+#define GX_CACHE_MAX_HOLES 64	/* blocks inside an entry's range it lacks */
 
 typedef enum GxCacheState
 {
@@ -152,6 +153,8 @@ typedef struct GxCacheEntry
 	int			nvm;			/* VM pages covering the blocks */
 	BlockNumber vm_block[GX_CACHE_MAX_VM];	/* VM page numbers */
 	XLogRecPtr	vm_lsn[GX_CACHE_MAX_VM];	/* their LSN when loaded */
+	int			nholes;			/* blocks of the range not cached (not */
+	BlockNumber holes[GX_CACHE_MAX_HOLES];	/* all-visible): read from the heap */
 	int			ncols;
 	int16		attnum[GX_CACHE_MAX_COLS];
 	Oid			typid[GX_CACHE_MAX_COLS];
@@ -184,6 +187,8 @@ typedef struct GxCacheRef
 	int			nvm;
 	BlockNumber vm_block[GX_CACHE_MAX_VM];
 	XLogRecPtr	vm_lsn[GX_CACHE_MAX_VM];
+	int			nholes;
+	BlockNumber holes[GX_CACHE_MAX_HOLES];
 	uint64		values_off[GX_MAX_COLS];	/* per program column */
 	uint64		nulls_off[GX_MAX_COLS];
 	uint64		rowmap_off;
@@ -312,6 +317,9 @@ typedef struct GxScanState
 	int			ncrefs;
 	int			cidx;			/* next cache entry ahead of the scan */
 	BlockNumber stop_block;		/* heap reading stops here (next entry) */
+	BlockNumber pending[GX_CACHE_MAX_HOLES];	/* holes of the entry just */
+	int			npending;		/* sent: heap blocks to read next */
+	int			ipending;
 	Buffer		vmbuf;			/* visibility map page in use */
 	Buffer		fetch_buf;		/* cached rows: heap page of the last row */
 	BlockNumber fetch_blk;

@@ -592,13 +592,18 @@ gx_fill_device_pages(GxScanState *st, GxBatch *b, gx_chunk *c)
 		}
 		BlockNumber blk;
 
-		/* a cache entry starts here (serial scans only use the cache) */
-		if (st->next_block >= st->stop_block && st->next_block < hs->rs_nblocks)
-			break;
-		if (!gx_scan_next_block(st, &blk))
+		if (st->ipending < st->npending)
+			blk = st->pending[st->ipending++];	/* a hole of the last entry */
+		else
 		{
-			st->heap_done = true;
-			break;
+			/* a cache entry starts here (serial scans only use the cache) */
+			if (st->next_block >= st->stop_block && st->next_block < hs->rs_nblocks)
+				break;
+			if (!gx_scan_next_block(st, &blk))
+			{
+				st->heap_done = true;
+				break;
+			}
 		}
 		heapgetpage(st->scan, blk);
 		st->cur_line = 0;
@@ -656,7 +661,8 @@ gx_fill_cached(GxScanState *st, GxBatch *b, gx_chunk *c, int slot)
 	while (st->cidx < st->ncrefs && st->crefs[st->cidx].start < st->next_block)
 		st->cidx++;
 	if (st->cidx >= st->ncrefs || st->crefs[st->cidx].start != st->next_block ||
-		(st->page_valid && st->cur_line < hs->rs_ntuples))
+		(st->page_valid && st->cur_line < hs->rs_ntuples) ||
+		st->ipending < st->npending)
 	{
 		gx_set_stop_block(st);
 		return false;
@@ -694,6 +700,10 @@ gx_fill_cached(GxScanState *st, GxBatch *b, gx_chunk *c, int slot)
 	b->cached = true;
 	b->cache_start = r->start;
 	b->npins = 0;
+	/* the blocks of the range the entry lacks are read next, from the heap */
+	memcpy(st->pending, r->holes, sizeof(BlockNumber) * r->nholes);
+	st->npending = r->nholes;
+	st->ipending = 0;
 	st->next_block = r->start + r->nblocks;
 	st->page_valid = false;
 	st->stats.cache_chunks++;
@@ -1122,6 +1132,7 @@ gx_start(GxScanState *st)
 			st->device_deform = false;
 	}
 	st->next_block = 0;
+	st->npending = st->ipending = 0;
 	st->cur_line = 0;
 	st->page_valid = false;
 	st->heap_done = false;
