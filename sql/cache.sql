@@ -65,6 +65,11 @@ SELECT gx_check('SELECT id, length(w) FROM gx_ct WHERE d > date ''2023-01-01'' A
 SELECT gx_check('SELECT count(*), sum(i8) FROM gx_ct WHERE f4 * 2 > 100 OR i2 IS NULL');
 SELECT gx_check('SELECT * FROM gx_ct WHERE id % 1000 = 1 AND i4 <> 0');
 SELECT gx_cache_use('SELECT id, t FROM gx_ct WHERE i2 < -50 AND f8 > 10');
+-- a cached chunk returns more rows than a heap chunk holds
+SET gpuext.chunk_rows = 1024;
+SELECT gx_check('SELECT id, i2 FROM gx_ct WHERE i4 > -900');
+SELECT gx_cache_use('SELECT id, i2 FROM gx_ct WHERE i4 > -900');
+RESET gpuext.chunk_rows;
 -- errors: rows before the erroring row, then the same ERROR
 SELECT gx_error('SELECT id FROM gx_ct WHERE 100 / (i4 - 24) > 0');
 SELECT gx_error('SELECT count(*) FROM gx_ct WHERE i2 * 1000 > 0 AND i2 * 1000 * 1000 * 1000 > 0');

@@ -252,6 +252,7 @@ typedef struct GxBatch
 	int			npins;
 	uint32	   *map;			/* device deform: nrows entries, page << 16 | offset */
 	uint32	   *sel;			/* nsel entries, row order */
+	uint32		selcap;			/* entries sel has room for */
 	int64		seq;			/* submission order */
 	bool		cached;			/* rows come from a cache entry */
 	bool		count_only;		/* no selection: nsel rows without columns */
@@ -321,6 +322,8 @@ typedef struct GxScanState
 	int			npending;		/* sent: heap blocks to read next */
 	int			ipending;
 	Buffer		vmbuf;			/* visibility map page in use */
+	bool		null_row;		/* the scan slot holds the empty row of
+								 * count-only batches */
 	Buffer		fetch_buf;		/* cached rows: heap page of the last row */
 	BlockNumber fetch_blk;
 	GxBatch		batch[2];

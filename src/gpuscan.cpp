@@ -400,6 +400,7 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 		st->batch[i].pins = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
 		st->batch[i].npins = 0;
 		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk);
+		st->batch[i].selcap = st->rows_per_chunk;
 		st->batch[i].map = st->device_deform ?
 			(uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk) : NULL;
 	}
@@ -955,6 +956,12 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 		errkey = (b->cached && !b->count_only) ? res->error_key : errrow;
 		b->error = (int) (res->error & 0xff);
 	}
+	/* a cache entry has more rows than a heap chunk */
+	if (!b->count_only && b->nrows > b->selcap)
+	{
+		b->sel = (uint32 *) repalloc(b->sel, sizeof(uint32) * b->nrows);
+		b->selcap = b->nrows;
+	}
 	for (uint32 t = 0; t < res->ntiles && n < b->nrows; t++)
 	{
 		if (b->count_only)
@@ -1026,8 +1033,12 @@ gx_next_row(ScanState *ss)
 			{
 				/* nothing reads the row's columns: an empty row will do */
 				b->pos++;
+				if (st->null_row && !TTS_EMPTY(slot))
+					return slot;	/* still there from the last row */
+				st->null_row = true;
 				return ExecStoreAllNullTuple(slot);
 			}
+			st->null_row = false;
 			if (b->pos < b->nsel && b->cached)
 				return gx_fetch_cached(st, b, b->sel[b->pos++], slot);
 			if (b->pos < b->nsel && b->map != NULL && st->device_deform)
