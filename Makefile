@@ -8,12 +8,12 @@ DATA = sql/gpuext--1.0.sql
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
-REGRESS = setup types errors plans params chunks mvcc guc parallel cache
+REGRESS = setup types errors plans params chunks mvcc guc parallel cache aggs
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
 ISOLATION = mvcc_concurrent cache_concurrent
 ISOLATION_OPTS = --load-extension=gpuext
 
-HOST_OBJS = src/gpuext.o src/guc.o src/shmem.o src/service.o src/compile.o src/cache.o \
+HOST_OBJS = src/gpuext.o src/guc.o src/shmem.o src/service.o src/compile.o src/cache.o src/aggpath.o src/aggscan.o \
 	src/planner.o src/gpuscan.o src/parallel.o src/explain.o src/devices.o
 CUDA_HOST_OBJS = cuda/gx_cpu.o
 

@@ -131,8 +131,13 @@ gx_cpu_cache_append(gx_chunk *c)
 /* take tiles from next_tile and run them (deform, filter) until none are left */
 static void
 gx_cpu_worker(gx_chunk *c, const char *colbase, std::atomic<uint32_t> *next_tile,
-			  std::atomic<uint32_t> *nsel, std::atomic<uint64_t> *error)
+			  std::atomic<uint32_t> *nsel, std::atomic<uint64_t> *error,
+			  std::atomic<int64_t> *agg_val, std::atomic<int64_t> *agg_cnt)
 {
+	const uint32_t nagg = c->ext.nagg;
+	int64_t		my_val[GX_MAX_AGGS] = {0};
+	int64_t		my_cnt[GX_MAX_AGGS] = {0};
+
 	const uint32_t *rowmap = (c->ext.op == GX_CHUNK_CACHE_SCAN && c->ext.map_sel) ?
 		(const uint32_t *) (colbase + c->ext.rowmap_off) : NULL;
 
@@ -170,10 +175,28 @@ gx_cpu_worker(gx_chunk *c, const char *colbase, std::atomic<uint32_t> *next_tile
 		}
 		uint32_t	base = nsel->fetch_add(cnt);
 
+		/* aggregates: selection entries are row numbers in this mode */
+		for (uint32_t a = 0; a < nagg; a++)
+			for (uint32_t i = 0; i < cnt; i++)
+			{
+				gx_reg		r;
+
+				gx_load_col(colbase, &c->cols[c->ext.agg[a].col], local[i], &r);
+				if (r.isnull)
+					continue;
+				my_cnt[a]++;
+				if (c->ext.agg[a].op == GX_AGG_SUM)
+					my_val[a] += r.v.i;
+			}
 		for (uint32_t i = 0; i < cnt; i++)
 			sel[base + i] = local[i];
 		seg_off[t] = base;
 		seg_cnt[t] = cnt;
+	}
+	for (uint32_t a = 0; a < nagg; a++)
+	{
+		agg_val[a] += my_val[a];
+		agg_cnt[a] += my_cnt[a];
 	}
 }
 
@@ -183,6 +206,13 @@ gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 {
 	if (c->magic != GX_CHUNK_MAGIC)
 		return GX_INVALID;
+	if (c->ext.nagg > GX_MAX_AGGS)
+		return GX_INVALID;
+	for (uint32_t a = 0; a < c->ext.nagg; a++)
+		if ((c->ext.agg[a].op != GX_AGG_COUNT && c->ext.agg[a].op != GX_AGG_SUM) ||
+			c->ext.agg[a].col < 0 || (uint32_t) c->ext.agg[a].col >= c->ncols ||
+			c->ext.map_sel)
+			return GX_INVALID;
 	if (c->ext.op != GX_CHUNK_FILTER &&
 		(gx_cpu_pool.base == NULL ||
 		 gx_cache_check_chunk(c, gx_cpu_pool.nunits, gx_cpu_pool.unit_bytes) != 0))
@@ -194,6 +224,14 @@ gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 			gx_cpu_entry(c->ext.entry) : (const char *) c;
 		std::atomic<uint32_t> next_tile(0), nsel(0);
 		std::atomic<uint64_t> error(GX_NO_ERROR);
+		std::atomic<int64_t> agg_val[GX_MAX_AGGS];
+		std::atomic<int64_t> agg_cnt[GX_MAX_AGGS];
+
+		for (int a = 0; a < GX_MAX_AGGS; a++)
+		{
+			agg_val[a] = 0;
+			agg_cnt[a] = 0;
+		}
 		auto		t0 = std::chrono::steady_clock::now();
 
 		res->ntiles = gx_ntiles(c->nrows);
@@ -203,18 +241,23 @@ gx_cpu_run_chunk(gx_chunk *c, int nthreads)
 			nthreads = res->ntiles ? res->ntiles : 1;
 
 		if (nthreads == 1)
-			gx_cpu_worker(c, colbase, &next_tile, &nsel, &error);
+			gx_cpu_worker(c, colbase, &next_tile, &nsel, &error, agg_val, agg_cnt);
 		else
 		{
 			std::vector<std::thread> pool;
 
 			for (int i = 0; i < nthreads; i++)
-				pool.emplace_back(gx_cpu_worker, c, colbase, &next_tile, &nsel, &error);
+				pool.emplace_back(gx_cpu_worker, c, colbase, &next_tile, &nsel, &error, agg_val, agg_cnt);
 			for (auto &th : pool)
 				th.join();
 		}
 		res->nsel = nsel.load();
 		res->error = error.load();
+		for (int a = 0; a < GX_MAX_AGGS; a++)
+		{
+			res->agg_val[a] = agg_val[a].load();
+			res->agg_cnt[a] = agg_cnt[a].load();
+		}
 		res->error_key = 0;
 		if (res->error != GX_NO_ERROR && c->ext.op == GX_CHUNK_CACHE_SCAN && c->ext.map_sel)
 			res->error_key = ((const uint32_t *) (colbase + c->ext.rowmap_off))[res->error >> 8];

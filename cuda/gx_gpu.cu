@@ -83,6 +83,11 @@ gx_reset_kernel(gx_result *res, uint32_t ntiles)
 	res->pad = 0;
 	res->error_key = 0;
 	res->pad2 = 0;
+	for (int a = 0; a < GX_MAX_AGGS; a++)
+	{
+		res->agg_val[a] = 0;
+		res->agg_cnt[a] = 0;
+	}
 	res->h2d_ns = 0;
 	res->kernel_ns = 0;
 	res->d2h_ns = 0;
@@ -183,6 +188,8 @@ gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
 	__shared__ uint32_t s_limit;	/* rows evaluated: [0, s_limit) */
 	__shared__ uint32_t s_sel[GX_TILE_ROWS];	/* the tile's selection */
 	__shared__ gx_chunk s_prog;	/* program, constants, column directory */
+	__shared__ gx_agg s_agg[GX_MAX_AGGS];
+	__shared__ uint32_t s_nagg;
 
 	const gx_chunk *c = (const gx_chunk *) in;
 	const uint32_t ntiles = (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
@@ -212,6 +219,9 @@ gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
 		s_prog.nconsts = c->nconsts;
 		s_prog.ncols = c->ncols;
 		s_prog.nrows = nrows;
+		s_nagg = c->ext.nagg;
+		for (uint32_t a = 0; a < s_nagg; a++)
+			s_agg[a] = c->ext.agg[a];
 		s_limit = derr != GX_NO_ERROR && (derr & 0xff) == GX_ERR_BAD_PAGE &&
 			(derr >> 8) < nrows ? (uint32_t) (derr >> 8) : nrows;
 	}
@@ -275,6 +285,42 @@ gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
 				s_cnt[k * GX_NWARPS + warp] = __popc(ballots[k]);
 		}
 		__syncthreads();
+
+		/* aggregates of the tile's selected rows: warp sums, one atomic each */
+		for (uint32_t a = 0; a < s_nagg; a++)
+		{
+			const gx_column *col = &s_prog.cols[s_agg[a].col];
+			unsigned long long v = 0,
+						n = 0;
+
+#pragma unroll
+			for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+			{
+				if ((ballots[k] >> lane) & 1)
+				{
+					gx_reg		r;
+
+					gx_load_col(colbase, col, lo + tid + (uint32_t) k * GX_BLOCK, &r);
+					if (!r.isnull)
+					{
+						n++;
+						if (s_agg[a].op == GX_AGG_SUM)
+							v += (unsigned long long) r.v.i;
+					}
+				}
+			}
+#pragma unroll
+			for (int d = 16; d > 0; d >>= 1)
+			{
+				v += __shfl_down_sync(0xFFFFFFFFu, v, d);
+				n += __shfl_down_sync(0xFFFFFFFFu, n, d);
+			}
+			if (lane == 0 && n > 0)
+			{
+				atomicAdd((unsigned long long *) &res->agg_val[a], v);
+				atomicAdd((unsigned long long *) &res->agg_cnt[a], n);
+			}
+		}
 
 		/* group g = k * NWARPS + warp covers rows lo + 32 g .. lo + 32 g + 31 */
 		if (warp == 0)
@@ -386,6 +432,11 @@ gx_publish_kernel(const gx_result *dres, gx_result *hres)
 	hres->nsel = dres->nsel;
 	hres->ntiles = dres->ntiles;
 	hres->error_key = dres->error_key;
+	for (int a = 0; a < GX_MAX_AGGS; a++)
+	{
+		hres->agg_val[a] = dres->agg_val[a];
+		hres->agg_cnt[a] = dres->agg_cnt[a];
+	}
 	hres->flags = 0;
 	hres->pad = 0;
 	hres->h2d_ns = 0;
@@ -786,6 +837,21 @@ gx_validate_pages(const gx_chunk *c, char *err, size_t errlen)
 	return GX_OK;
 }
 
+/* does column i (values and bitmap) lie below col_limit? */
+static bool
+gx_col_fits(const gx_chunk *c, int i, uint64_t col_limit)
+{
+	const gx_column *col = &c->cols[i];
+	int			sz = gx_type_size(col->type);
+
+	return !(sz == 0 || col->values_off % sz != 0 ||
+			 col->values_off > col_limit ||
+			 (uint64_t) c->nrows * sz > col_limit - col->values_off ||
+			 (col->nulls_off != 0 &&
+			  (col->nulls_off > col_limit ||
+			   ((uint64_t) c->nrows + 7) / 8 > col_limit - col->nulls_off)));
+}
+
 /*
  * Check that the chunk cannot make the kernel read out of its buffer or
  * loop: a fault would poison the CUDA context for every later chunk.
@@ -817,6 +883,19 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 		snprintf(err, errlen, "chunk layout does not fit its slot");
 		return GX_INVALID;
 	}
+	/* aggregates: known operations on the chunk's columns, row selections */
+	if (c->ext.nagg > GX_MAX_AGGS || (c->ext.nagg > 0 && c->ext.map_sel))
+	{
+		snprintf(err, errlen, "chunk has malformed aggregates");
+		return GX_INVALID;
+	}
+	for (uint32_t a = 0; a < c->ext.nagg; a++)
+		if ((c->ext.agg[a].op != GX_AGG_COUNT && c->ext.agg[a].op != GX_AGG_SUM) ||
+			c->ext.agg[a].col < 0 || (uint32_t) c->ext.agg[a].col >= c->ncols)
+		{
+			snprintf(err, errlen, "chunk aggregate %u is malformed", a);
+			return GX_INVALID;
+		}
 	/* cache operations: the pool exists, the entry and its offsets fit */
 	if (c->ext.op != GX_CHUNK_FILTER &&
 		(G.cache_base == NULL ||
@@ -863,28 +942,26 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 		}
 		else if (in->op == GX_OP_LDCOL)
 		{
-			const gx_column *col;
-			int			sz;
-
 			if (in->arg < 0 || (uint32_t) in->arg >= c->ncols)
 			{
 				snprintf(err, errlen, "chunk program: bad column at %u", pc);
 				return GX_INVALID;
 			}
-			col = &c->cols[in->arg];
-			sz = gx_type_size(col->type);
-			if (sz == 0 || col->values_off % sz != 0 ||
-				col->values_off > col_limit ||
-				(uint64_t) c->nrows * sz > col_limit - col->values_off ||
-				(col->nulls_off != 0 &&
-				 (col->nulls_off > col_limit ||
-				  ((uint64_t) c->nrows + 7) / 8 > col_limit - col->nulls_off)))
+			if (!gx_col_fits(c, in->arg, col_limit))
 			{
 				snprintf(err, errlen, "chunk column %d lies outside the chunk", in->arg);
 				return GX_INVALID;
 			}
 		}
 	}
+	/* columns only aggregates read */
+	for (uint32_t a = 0; a < c->ext.nagg && !cache_cols; a++)
+		if (!gx_col_fits(c, c->ext.agg[a].col, col_limit))
+		{
+			snprintf(err, errlen, "chunk aggregate column %d lies outside the chunk",
+					 c->ext.agg[a].col);
+			return GX_INVALID;
+		}
 	return GX_OK;
 }
 

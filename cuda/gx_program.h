@@ -44,6 +44,7 @@
 #define GX_ALIGN 16
 #define GX_MAX_DEFORM_ATTS 256	/* attributes walked when deforming pages */
 #define GX_CACHE_MAX_COLS 32	/* columns of one cache entry */
+#define GX_MAX_AGGS 8			/* aggregates computed on the device */
 
 /* value types of registers, columns and constants */
 enum gx_type
@@ -158,6 +159,19 @@ enum gx_chunk_op
  *    map is increasing, so row order is kept); error_key is the map value
  *    of the erroring row.
  */
+/* aggregates over the selected rows (gx_chunk_ext.agg) */
+enum gx_agg_op
+{
+	GX_AGG_COUNT = 1,			/* non-NULL values of col */
+	GX_AGG_SUM					/* sum of an integer col (int64), and count */
+};
+
+typedef struct gx_agg
+{
+	uint16_t	op;				/* enum gx_agg_op */
+	int16_t		col;			/* chunk column */
+} gx_agg;
+
 typedef struct gx_chunk_ext
 {
 	uint32_t	op;				/* enum gx_chunk_op */
@@ -170,6 +184,9 @@ typedef struct gx_chunk_ext
 	uint64_t	entry_rows;		/* LOAD: entry row capacity */
 	uint64_t	values_off[GX_CACHE_MAX_COLS];	/* LOAD: entry-relative */
 	uint64_t	nulls_off[GX_CACHE_MAX_COLS];	/* LOAD: entry-relative */
+	uint32_t	nagg;			/* aggregates of the selected rows, into */
+	uint32_t	pad;			/* gx_result.agg_val / agg_cnt */
+	gx_agg		agg[GX_MAX_AGGS];
 } gx_chunk_ext;
 
 /* header at the start of every chunk */
@@ -248,6 +265,8 @@ typedef struct gx_result
 	uint64_t	bytes_d2h;
 	uint32_t	error_key;		/* SCAN with map_sel: map value of the error row */
 	uint32_t	pad2;
+	int64_t		agg_val[GX_MAX_AGGS];	/* per ext.agg: sum (SUM) */
+	int64_t		agg_cnt[GX_MAX_AGGS];	/* non-NULL values aggregated */
 } gx_result;
 
 #define GX_NO_ERROR (~(uint64_t) 0)

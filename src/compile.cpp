@@ -709,3 +709,27 @@ gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_erro
 	prog->param_idx = list_truncate(prog->param_idx, nparams);
 	return false;
 }
+
+/*
+ * Make attribute attno (of type typid) a column of the chunk without
+ * loading it in the program (device aggregates read it); returns its
+ * column index, or -1 when the type is not a device type or no column is
+ * left.
+ */
+int
+gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid)
+{
+	int			t;
+
+	if (attno <= 0 || !gx_type_supported(typid, &t))
+		return -1;
+	for (int i = 0; i < prog->ncols; i++)
+		if (prog->col_attno[i] == attno)
+			return i;
+	if (prog->ncols >= GX_MAX_COLS)
+		return -1;
+	prog->col_attno[prog->ncols] = attno;
+	prog->col_type[prog->ncols] = t;
+	prog->col_typid[prog->ncols] = typid;
+	return prog->ncols++;
+}

@@ -110,6 +110,8 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Rows Removed by Host Filter", NULL,
 							 nloops > 0 ? removed / nloops : 0, 0, es);
 	}
+	if (st->agg_mode && st->prog != NULL)
+		ExplainPropertyText("Device Aggregates", gx_agg_describe(st), es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	if (!es->analyze)
 		return;

@@ -229,10 +229,16 @@ typedef struct GxProgram
 void		gx_program_init(GxProgram *prog);
 bool		gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid,
 								bool *may_error);
+int			gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid);
 bool		gx_type_supported(Oid typid, int *gxtype);
 
-/* ---- planner (planner.cpp) ---- */
+/* ---- planner (planner.cpp, aggpath.cpp) ---- */
 void		gx_planner_init(void);
+int			gx_split_quals(List *rinfos, Index relid, List **device, List **host,
+						   List **device_rinfos, int *ninstr);
+bool		gx_is_device_scan_path(Path *path);
+void		gx_aggpath_init(void);
+extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;
 
 /* ---- executor (gpuscan.cpp) and EXPLAIN (explain.cpp) ---- */
@@ -258,6 +264,23 @@ typedef struct GxBatch
 	bool		count_only;		/* no selection: nsel rows without columns */
 	BlockNumber cache_start;	/* cached: first block of the entry */
 } GxBatch;
+
+/* a device aggregate of an aggregate GpuScan (aggscan.cpp) */
+typedef enum GxAggKind
+{
+	GX_AGGK_COUNT_STAR,
+	GX_AGGK_COUNT,
+	GX_AGGK_SUM
+} GxAggKind;
+
+typedef struct GxAggSpec
+{
+	GxAggKind	kind;
+	AttrNumber	attno;			/* COUNT, SUM: the column */
+	int			col;			/* its chunk column */
+	int			slot;			/* its gx_chunk_ext.agg index */
+	AttrNumber	resno;			/* its custom_scan_tlist entry */
+} GxAggSpec;
 
 typedef struct GxScanStats
 {
@@ -314,6 +337,13 @@ typedef struct GxScanState
 	uint64		input_bytes;
 	uint64		result_off;
 	bool		need_tuples;	/* plan reads columns of returned rows */
+	bool		agg_mode;		/* returns one row of partial aggregates */
+	bool		agg_done;
+	int			nagg;
+	GxAggSpec	aggs[GX_MAX_AGGS];
+	int64		agg_rows;		/* rows selected so far */
+	int64		agg_val[GX_MAX_AGGS];
+	int64		agg_cnt[GX_MAX_AGGS];
 	GxCacheRef *crefs;			/* cache entries of the relation, by block */
 	int			ncrefs;
 	int			cidx;			/* next cache entry ahead of the scan */
@@ -341,6 +371,15 @@ void		gx_raise_error(int code);
 bool		gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
 						   const int *gxtype, gx_attr *atts, int *maxatt);
 int			gx_type_width(int gxtype);
+
+/* device aggregates (aggscan.cpp) */
+bool		gx_agg_plan(CustomScan *cscan);
+List	   *gx_agg_device_quals(CustomScan *cscan);
+void		gx_agg_begin(GxScanState *st, CustomScan *cscan);
+void		gx_agg_set_chunk(GxScanState *st, gx_chunk *c);
+void		gx_agg_collect(GxScanState *st, const gx_result *res, uint32 nsel);
+TupleTableSlot *gx_agg_store(GxScanState *st, TupleTableSlot *slot);
+char	   *gx_agg_describe(GxScanState *st);
 
 /* cache use by a scan (cache.cpp) */
 void		gx_cache_scan_begin(GxScanState *st);

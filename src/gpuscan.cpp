@@ -348,15 +348,30 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	ListCell   *lc;
 
 	st->rel = node->ss.ss_currentRelation;
-	st->device_quals = (List *) linitial(cscan->custom_exprs);
-	st->host_quals = (List *) lsecond(cscan->custom_exprs);
+	st->agg_mode = gx_agg_plan(cscan);
+	if (st->agg_mode)
+	{
+		/*
+		 * aggregates: ExecInitCustomScan made the scan slot from
+		 * custom_scan_tlist (the partial aggregates); the quals point into
+		 * it and are mapped back to the table's columns
+		 */
+		st->device_quals = gx_agg_device_quals(cscan);
+		st->host_quals = NIL;
+		st->device_recheck = NULL;
+	}
+	else
+	{
+		st->device_quals = (List *) linitial(cscan->custom_exprs);
+		st->host_quals = (List *) lsecond(cscan->custom_exprs);
 
-	/* scan slot: a buffer heap slot holding the pinned tuple */
-	ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(st->rel),
-						  table_slot_callbacks(st->rel));
-	ExecAssignScanProjectionInfoWithVarno(&node->ss, relid);
-	node->ss.ps.qual = ExecInitQual(st->host_quals, &node->ss.ps);
-	st->device_recheck = ExecInitQual(st->device_quals, &node->ss.ps);
+		/* scan slot: a buffer heap slot holding the pinned tuple */
+		ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(st->rel),
+							  table_slot_callbacks(st->rel));
+		ExecAssignScanProjectionInfoWithVarno(&node->ss, relid);
+		node->ss.ps.qual = ExecInitQual(st->host_quals, &node->ss.ps);
+		st->device_recheck = ExecInitQual(st->device_quals, &node->ss.ps);
+	}
 
 	/* compile the device program */
 	st->prog = (GxProgram *) palloc(sizeof(GxProgram));
@@ -374,6 +389,9 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 								   ExecInitExpr((Expr *) lfirst(lc), &node->ss.ps));
 
 	/* does anything above read columns of the rows we return? */
+	if (st->agg_mode)
+		gx_agg_begin(st, cscan);
+	else
 	{
 		Bitmapset  *attrs = NULL;
 
@@ -800,6 +818,8 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	memset(&c->ext, 0, sizeof(c->ext));
 	c->ext.entry = -1;
 	c->ext.count_only = st->need_tuples ? 0 : 1;
+	if (st->agg_mode)
+		gx_agg_set_chunk(st, c);
 	b->cached = false;
 	b->count_only = !st->need_tuples;
 	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
@@ -827,6 +847,8 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 				memset(&c->ext, 0, sizeof(c->ext));
 				c->ext.entry = -1;
 				c->ext.count_only = st->need_tuples ? 0 : 1;
+				if (st->agg_mode)
+					gx_agg_set_chunk(st, c);
 				continue;
 			}
 			n = gx_fill_device_pages(st, b, c);
@@ -981,6 +1003,8 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 			break;
 	}
 	n = Min(n, b->nrows);
+	if (st->agg_mode && b->error == GX_ERR_NONE)
+		gx_agg_collect(st, res, n);
 	b->nsel = n;
 	b->pos = 0;
 	st->stats.rows_selected += n;
@@ -1017,12 +1041,50 @@ gx_keep_inflight(GxScanState *st)
 	}
 }
 
+/*
+ * Aggregate mode: run every chunk, adding up their aggregates, then return
+ * the one row of partial aggregate states (raising a device error first).
+ */
+static TupleTableSlot *
+gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
+{
+	if (st->agg_done)
+		return ExecClearTuple(slot);
+	for (;;)
+	{
+		GxBatch    *next = NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		gx_keep_inflight(st);
+		for (int i = 0; i < 2; i++)
+			if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
+				next = &st->batch[i];
+		if (next == NULL)
+			break;
+		gx_collect_batch(st, next);
+		gx_unpin_batch(next);
+		next->nsel = next->pos = 0;
+		if (next->error != GX_ERR_NONE)
+		{
+			int			code = next->error;
+
+			next->error = GX_ERR_NONE;
+			gx_raise_error(code);
+		}
+	}
+	st->agg_done = true;
+	return gx_agg_store(st, slot);
+}
+
 /* ExecScan access method: next row that passed the device quals */
 static TupleTableSlot *
 gx_next_row(ScanState *ss)
 {
 	GxScanState *st = (GxScanState *) ss;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+
+	if (st->agg_mode)
+		return gx_next_agg_row(st, slot);
 	for (;;)
 	{
 		GxBatch    *b = st->consuming;
@@ -1144,6 +1206,10 @@ gx_start(GxScanState *st)
 	}
 	st->next_block = 0;
 	st->npending = st->ipending = 0;
+	st->agg_done = false;
+	st->agg_rows = 0;
+	memset(st->agg_val, 0, sizeof(st->agg_val));
+	memset(st->agg_cnt, 0, sizeof(st->agg_cnt));
 	st->cur_line = 0;
 	st->page_valid = false;
 	st->heap_done = false;

@@ -26,6 +26,7 @@ int			gx_staging_size_mb = 256;
 int			gx_cpu_threads = 0;
 int			gx_cache_size_mb = 1024;
 bool		gx_use_cache = true;
+bool		gx_enable_agg = true;
 
 static const struct config_enum_entry gx_device_options[] = {
 	{"auto", GX_DEVICE_AUTO, false},
@@ -104,6 +105,10 @@ gx_define_gucs(void)
 							"with gpuext_cache_load(); split into 32 MB entries.",
 							&gx_cache_size_mb, 1024, 0, INT_MAX / 2,
 							PGC_POSTMASTER, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_agg",
+							 "Enables device aggregates: count and integer sums computed with the filter.",
+							 NULL, &gx_enable_agg, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.use_cache",
 							 "Lets scans read cached columns instead of heap pages where the cache is valid.",
 							 NULL, &gx_use_cache, true,

@@ -72,7 +72,7 @@ gx_extension_present(void)
  * Split ordered RestrictInfos into device and host quals (bare clauses).
  * Returns the number of device quals.
  */
-static int
+int
 gx_split_quals(List *rinfos, Index relid, List **device, List **host,
 			   List **device_rinfos, int *ninstr)
 {
@@ -279,7 +279,7 @@ gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;			/* no backward scan, no mark/restore */
 	cpath->custom_paths = NIL;
-	cpath->custom_private = NIL;
+	cpath->custom_private = list_make1_int(list_length(host));
 	cpath->methods = &gx_scan_path_methods;
 	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, ninstr);
 	return cpath;
@@ -405,9 +405,21 @@ gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	return &cscan->scan.plan;
 }
 
+/* a serial, unparameterized GpuScan path whose quals all run on the device? */
+bool
+gx_is_device_scan_path(Path *path)
+{
+	CustomPath *cpath = (CustomPath *) path;
+
+	return IsA(path, CustomPath) && cpath->methods == &gx_scan_path_methods &&
+		path->param_info == NULL && !path->parallel_aware &&
+		cpath->custom_private != NIL && linitial_int(cpath->custom_private) == 0;
+}
+
 void
 gx_planner_init(void)
 {
+	gx_aggpath_init();
 	RegisterCustomScanMethods(&gx_scan_plan_methods);
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = gx_set_rel_pathlist;

@@ -1270,7 +1270,8 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	const uint32_t sizes[] = {1, 31, 33, 1000, 1025, 5000, 30000};
 	const size_t unit = 8u << 20;
 	char		err[512];
-	int			nscans = 0;
+	int			nscans = 0,
+				naggs = 0;
 	gx_chunk   *cpu = (gx_chunk *) malloc(slot_bytes);
 
 	CHECK(gx_gpu_cache_open(unit, 2, err, sizeof(err)) == GX_OK, "gx_gpu_cache_open: %s", err);
@@ -1343,6 +1344,17 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			sc->ext.map_sel = count_only ? 0 : 1;
 			sc->ext.count_only = (uint32_t) count_only;
 			sc->ext.rowmap_off = x.rowmap_off;
+			/* count-only scans also aggregate: count every column, sum the integers */
+			if (count_only)
+				for (uint32_t i = 0; i < sc->ncols && sc->ext.nagg < GX_MAX_AGGS; i++)
+				{
+					uint32_t	t = sc->cols[i].type;
+					bool		integer = t == GX_INT2 || t == GX_INT4 || t == GX_INT8;
+
+					sc->ext.agg[sc->ext.nagg].op = integer ? GX_AGG_SUM : GX_AGG_COUNT;
+					sc->ext.agg[sc->ext.nagg].col = (int16_t) i;
+					sc->ext.nagg++;
+				}
 			ok = run_both(staging, slot_bytes, sc, sc->result_off + gx_result_bytes(sc->nrows),
 						  cpu, "cache scan");
 			if (ok)
@@ -1355,9 +1367,18 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				CHECK(gr->error == cr->error, "cache scan round %d: error gpu %llx cpu %llx",
 					  round, (unsigned long long) gr->error, (unsigned long long) cr->error);
 				if (count_only)
+				{
 					CHECK(count_only_rows(gc) == count_only_rows(cpu),
 						  "cache scan round %d: count-only rows gpu %llu cpu %llu", round,
 						  (unsigned long long) count_only_rows(gc), (unsigned long long) count_only_rows(cpu));
+					/* aggregates agree when no row raised an error */
+					for (uint32_t a = 0; a < sc->ext.nagg && gr->error == GX_NO_ERROR; a++)
+						CHECK(gr->agg_val[a] == cr->agg_val[a] && gr->agg_cnt[a] == cr->agg_cnt[a],
+							  "cache scan round %d: aggregate %u gpu %lld/%lld cpu %lld/%lld", round, a,
+							  (long long) gr->agg_val[a], (long long) gr->agg_cnt[a],
+							  (long long) cr->agg_val[a], (long long) cr->agg_cnt[a]);
+					naggs += sc->ext.nagg;
+				}
 				else
 				{
 					std::vector<uint32_t> gsel = cache_selection(gc);
@@ -1386,7 +1407,7 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		free(ld);
 	}
 	free(cpu);
-	printf("cache: %d scans of loaded entries (GPU vs CPU device)\n", nscans);
+	printf("cache: %d scans of loaded entries, %d aggregates (GPU vs CPU device)\n", nscans, naggs);
 }
 
 /* open the GPU on a staging area and run every comparison in every mode */

@@ -1,0 +1,184 @@
+/*
+ * aggscan.cpp - device aggregates: execution (planning: aggpath.cpp).
+ *
+ * A GpuScan in aggregate mode (custom_private "agg") reads the table like
+ * any GpuScan, but its chunks ask for no selection (count only) and for
+ * the aggregates of the selected rows (gx_chunk_ext.agg: count and sum of
+ * a column, computed by the GPU kernel or the CPU device).  The scan adds
+ * the chunks' figures up and returns a single row of partial aggregate
+ * states for the Finalize Aggregate above: count(*) and count(col) as
+ * int8, sum(int2/int4) as int8 or NULL when no value was summed, exactly
+ * the transition values of PostgreSQL's own aggregates.  A device error in
+ * any chunk is raised: no row is returned before it.
+ */
+#include "gpuext.h"
+
+extern "C"
+{
+#include "nodes/nodeFuncs.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+}
+
+/* replace Var(INDEX_VAR, k) by the k-th custom_scan_tlist expression */
+static Node *
+gx_agg_unindex(Node *node, List *scan_tlist)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == INDEX_VAR)
+	{
+		Var		   *v = (Var *) node;
+		TargetEntry *te = (TargetEntry *) list_nth(scan_tlist, v->varattno - 1);
+
+		return (Node *) copyObjectImpl(te->expr);
+	}
+	return expression_tree_mutator(node, (Node *(*) ()) (void *) gx_agg_unindex, (void *) scan_tlist);
+}
+
+/* is this plan a GpuScan computing aggregates? */
+bool
+gx_agg_plan(CustomScan *cscan)
+{
+	return cscan->custom_private != NIL &&
+		strcmp(strVal(linitial(cscan->custom_private)), "agg") == 0;
+}
+
+/* the device quals of an aggregate GpuScan, on the table's Vars again */
+List *
+gx_agg_device_quals(CustomScan *cscan)
+{
+	return (List *) gx_agg_unindex((Node *) linitial(cscan->custom_exprs),
+								   cscan->custom_scan_tlist);
+}
+
+/*
+ * Aggregate mode at scan start (after the quals are compiled): one
+ * GxAggSpec per partial Aggref of custom_scan_tlist; the columns they read
+ * become columns of the chunks.
+ */
+void
+gx_agg_begin(GxScanState *st, CustomScan *cscan)
+{
+	ListCell   *lc;
+
+	st->nagg = 0;
+	foreach(lc, cscan->custom_scan_tlist)
+	{
+		TargetEntry *te = (TargetEntry *) lfirst(lc);
+		GxAggSpec  *sp;
+		Aggref	   *a;
+
+		if (te->resjunk)
+			continue;
+		if (!IsA(te->expr, Aggref) || st->nagg >= GX_MAX_AGGS)
+			elog(ERROR, "gpuext: unexpected device aggregate target");
+		a = (Aggref *) te->expr;
+		sp = &st->aggs[st->nagg++];
+		sp->resno = te->resno;
+		sp->col = -1;
+		sp->attno = 0;
+		if (a->aggfnoid == F_COUNT_)
+			sp->kind = GX_AGGK_COUNT_STAR;
+		else
+		{
+			Var		   *v = (Var *) ((TargetEntry *) linitial(a->args))->expr;
+
+			sp->kind = a->aggfnoid == F_COUNT_ANY ? GX_AGGK_COUNT : GX_AGGK_SUM;
+			sp->attno = v->varattno;
+			sp->col = gx_program_add_column(st->prog, v->varattno, v->vartype);
+			if (sp->col < 0)
+				elog(ERROR, "gpuext: device aggregate column cannot be read");
+		}
+	}
+	st->need_tuples = false;
+}
+
+/* the aggregates part of a chunk header */
+void
+gx_agg_set_chunk(GxScanState *st, gx_chunk *c)
+{
+	int			n = 0;
+
+	for (int i = 0; i < st->nagg; i++)
+	{
+		if (st->aggs[i].kind == GX_AGGK_COUNT_STAR)
+			continue;			/* the selected rows' count */
+		st->aggs[i].slot = n;
+		c->ext.agg[n].op = st->aggs[i].kind == GX_AGGK_SUM ? GX_AGG_SUM : GX_AGG_COUNT;
+		c->ext.agg[n].col = (int16) st->aggs[i].col;
+		n++;
+	}
+	c->ext.nagg = n;
+}
+
+/* add a finished chunk's figures: rows selected (count only) and aggregates */
+void
+gx_agg_collect(GxScanState *st, const gx_result *res, uint32 nsel)
+{
+	st->agg_rows += nsel;
+	for (int i = 0; i < st->nagg; i++)
+	{
+		if (st->aggs[i].kind == GX_AGGK_COUNT_STAR)
+			continue;
+		st->agg_val[i] += res->agg_val[st->aggs[i].slot];
+		st->agg_cnt[i] += res->agg_cnt[st->aggs[i].slot];
+	}
+}
+
+/* the row of partial aggregate states, into the (virtual) scan slot */
+TupleTableSlot *
+gx_agg_store(GxScanState *st, TupleTableSlot *slot)
+{
+	ExecClearTuple(slot);
+	for (int i = 0; i < slot->tts_tupleDescriptor->natts; i++)
+	{
+		slot->tts_values[i] = (Datum) 0;
+		slot->tts_isnull[i] = true;
+	}
+	for (int i = 0; i < st->nagg; i++)
+	{
+		GxAggSpec  *sp = &st->aggs[i];
+		int			k = sp->resno - 1;
+
+		switch (sp->kind)
+		{
+			case GX_AGGK_COUNT_STAR:
+				slot->tts_values[k] = Int64GetDatum(st->agg_rows);
+				slot->tts_isnull[k] = false;
+				break;
+			case GX_AGGK_COUNT:
+				slot->tts_values[k] = Int64GetDatum(st->agg_cnt[i]);
+				slot->tts_isnull[k] = false;
+				break;
+			case GX_AGGK_SUM:
+				/* int2_sum / int4_sum: NULL until a value was added */
+				slot->tts_values[k] = Int64GetDatum(st->agg_val[i]);
+				slot->tts_isnull[k] = st->agg_cnt[i] == 0;
+				break;
+		}
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
+/* "count(*), sum(a)": what EXPLAIN shows as Device Aggregates */
+char *
+gx_agg_describe(GxScanState *st)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < st->nagg; i++)
+	{
+		GxAggSpec  *sp = &st->aggs[i];
+
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		if (sp->kind == GX_AGGK_COUNT_STAR)
+			appendStringInfoString(&buf, "count(*)");
+		else
+			appendStringInfo(&buf, "%s(%s)", sp->kind == GX_AGGK_SUM ? "sum" : "count",
+							 get_attname(RelationGetRelid(st->rel), sp->attno, false));
+	}
+	return buf.data;
+}
