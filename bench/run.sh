@@ -14,14 +14,13 @@
 #   gpu       GPU copy         GPU, device deforming, transfer = copy
 #   gpumap    GPU mapped       GPU, device deforming, transfer = mapped
 #   gpupar    GPU par8         GPU copy, parallel GpuScan with 8 workers
-#                     (PostgreSQL's partial aggregation: device aggregates
-#                     are serial, gpuext.enable_agg = off here)
+#                     (each process computes its part of the aggregates)
 #   gpucache  GPU cached       GPU, tablet loaded with gpuext_cache_load()
 #   duckdb    DuckDB 16t       DuckDB, 16 threads, on an in-memory copy of
 #                     tablet (bench/duckdb/README.md; when
 #                     .carry/libduckdb.so.xz exists): all queries in one run
 # (the GPU configurations other than gpucache run with use_cache = off;
-# all but gpupar compute the queries' count(*) and sum(id) on the device),
+# all compute the queries' count(*) and sum(id) on the device),
 # checks that all configurations return the same result, reports the
 # cached kernel's memory bandwidth and the cold scan's PCIe rate from
 # EXPLAIN ANALYZE of q1, then TPC-B (pgbench -i -s 10) with and without
@@ -132,7 +131,7 @@ CFG_OPTS=(
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.device_deform=off -c max_parallel_workers_per_gather=0 $NOCACHE"
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=copy -c max_parallel_workers_per_gather=0 $NOCACHE"
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=mapped -c max_parallel_workers_per_gather=0 $NOCACHE"
-    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.enable_agg=off -c max_parallel_workers_per_gather=8 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0 $NOCACHE"
+    "-c gpuext.force=on -c gpuext.device=gpu -c max_parallel_workers_per_gather=8 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0 $NOCACHE"
     "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.use_cache=on -c max_parallel_workers_per_gather=0"
 )
 NCFG=${#CFG_NAMES[@]}

@@ -45,6 +45,23 @@ SELECT gx_check('EXECUTE gx_ag_p(7)');
 SELECT gx_check('SELECT x, (SELECT sum(s) FROM gx_ag WHERE a = x) FROM generate_series(1, 3) x');
 DEALLOCATE gx_ag_p;
 
+-- parallel query: every process aggregates its blocks, Gather collects
+-- the partial states
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT count(*), sum(id) FROM gx_ag WHERE a > 50');
+RESET gpuext.force;
+SELECT gx_check('SELECT count(*), sum(id), count(a), sum(s) FROM gx_ag WHERE a > 50');
+SELECT gx_check('SELECT count(*), sum(a) FROM gx_ag WHERE a > 1000');
+SELECT gx_error('SELECT count(*) FROM gx_ag WHERE 100 / (a - 42) > 0');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
 -- not on the device: other aggregates, DISTINCT, FILTER, GROUP BY, HAVING,
 -- sums of int8 or floats, host quals, no quals; still the same results
 SET gpuext.force = on;

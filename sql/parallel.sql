@@ -8,6 +8,9 @@
 -- no partial path for parallel-unsafe quals.
 --
 
+-- rows, not device aggregates (tested in aggs.sql), go through the Gather
+SET gpuext.enable_agg = off;
+
 -- 300000 rows (about 2500 pages), NULLs in every filtered column
 CREATE TABLE gx_par (id int4, a int4, b int8, f float8, r float4, flag bool, t text);
 INSERT INTO gx_par

@@ -19,6 +19,12 @@
  * computes the final targets.  The device adds the selected rows' values
  * per chunk (gx_chunk_ext.agg), so no row goes back to the executor.
  *
+ * With parallel query, the same over a parallel GpuScan path:
+ *
+ *   Finalize Aggregate -> Gather -> Parallel Custom Scan (GpuScan)
+ *
+ * where every process returns one row of partial states for its blocks.
+ *
  * The CustomScan keeps scanrelid (the executor reads the table as a
  * GpuScan does); its custom_scan_tlist holds the partial Aggrefs, then the
  * table's columns the quals read (as junk entries: setrefs rewrites the
@@ -100,6 +106,40 @@ gx_agg_supported(Aggref *a, Index relid)
 	}
 }
 
+/* the path under a projection the scan/join target added, if any */
+static Path *
+gx_unproject(Path *path)
+{
+	while (IsA(path, ProjectionPath))
+		path = ((ProjectionPath *) path)->subpath;
+	return path;
+}
+
+/* the aggregate GpuScan path over a GpuScan path: its cost, no row back */
+static CustomPath *
+gx_make_agg_path(RelOptInfo *rel, Path *scan, PathTarget *partial)
+{
+	CustomPath *cpath = makeNode(CustomPath);
+
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = rel;
+	cpath->path.pathtarget = partial;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.rows = 1;
+	cpath->path.pathkeys = NIL;
+	cpath->path.startup_cost = scan->total_cost -
+		Min(scan->total_cost - scan->startup_cost, gx_gpu_tuple_cost * scan->rows);
+	cpath->path.total_cost = cpath->path.startup_cost;
+	cpath->flags = 0;
+	cpath->custom_paths = NIL;
+	cpath->custom_private = NIL;
+	cpath->methods = &gx_agg_path_methods;
+	return cpath;
+}
+
 /*
  * create_upper_paths_hook: for UPPERREL_GROUP_AGG over a GpuScan-able
  * table, add Finalize Aggregate over a GpuScan computing the aggregates.
@@ -113,6 +153,7 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	PathTarget *partial;
 	List	   *aggrefs;
 	Path	   *scan = NULL;
+	Path	   *pscan = NULL;
 	CustomPath *cpath;
 	AggPath    *apath;
 	AggClauseCosts costs;
@@ -131,9 +172,12 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	/* a GpuScan of the table with every qual on the device */
 	foreach(lc, input_rel->pathlist)
-		if (gx_is_device_scan_path((Path *) lfirst(lc)))
-			scan = (Path *) lfirst(lc);
-	if (scan == NULL)
+		if (gx_is_device_scan_path(gx_unproject((Path *) lfirst(lc)), false))
+			scan = gx_unproject((Path *) lfirst(lc));
+	foreach(lc, input_rel->partial_pathlist)
+		if (gx_is_device_scan_path(gx_unproject((Path *) lfirst(lc)), true))
+			pscan = gx_unproject((Path *) lfirst(lc));
+	if (scan == NULL && pscan == NULL)
 		return;
 
 	/* every aggregate computable on the device; nothing else but them */
@@ -157,37 +201,56 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	}
 	set_pathtarget_cost_width(root, partial);
 
-	cpath = makeNode(CustomPath);
-	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = input_rel;
-	cpath->path.pathtarget = partial;
-	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
-	cpath->path.rows = 1;
-	cpath->path.pathkeys = NIL;
-	/* the GpuScan's cost, without handing rows back */
-	cpath->path.startup_cost = scan->total_cost -
-		Min(scan->total_cost - scan->startup_cost, gx_gpu_tuple_cost * scan->rows);
-	cpath->path.total_cost = cpath->path.startup_cost;
-	cpath->flags = 0;
-	cpath->custom_paths = NIL;
-	cpath->custom_private = NIL;
-	cpath->methods = &gx_agg_path_methods;
-
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
-	apath = create_agg_path(root, output_rel, &cpath->path, target, AGG_PLAIN,
-							AGGSPLIT_FINAL_DESERIAL, NIL, NIL, &costs, 1);
 	if (gx_force)
 	{
 		output_rel->pathlist = NIL;
 		output_rel->partial_pathlist = NIL;
-		apath->path.startup_cost = 0;
-		apath->path.total_cost = 0;
 	}
-	add_path(output_rel, &apath->path);
+
+	/* (the serial GpuScan may have lost to a free Gather in the rel) */
+	if (scan != NULL)
+	{
+		cpath = gx_make_agg_path(input_rel, scan, partial);
+		apath = create_agg_path(root, output_rel, &cpath->path, target, AGG_PLAIN,
+								AGGSPLIT_FINAL_DESERIAL, NIL, NIL, &costs, 1);
+		if (gx_force)
+		{
+			/* as for the scan: free parallelism makes the Gather below win */
+			apath->path.startup_cost = 0;
+			apath->path.total_cost = pscan != NULL ? gx_force_serial_cost : 0;
+		}
+		add_path(output_rel, &apath->path);
+	}
+
+	/*
+	 * Parallel: each process of a parallel GpuScan computes the aggregates
+	 * of its blocks and returns one row; Gather brings them to the Finalize
+	 * Aggregate, as PostgreSQL's Partial Aggregate rows.
+	 */
+	if (pscan != NULL)
+	{
+		CustomPath *ppath = gx_make_agg_path(input_rel, pscan, partial);
+		double		rows = pscan->parallel_workers + 1;
+		GatherPath *gpath;
+		AggPath    *papath;
+
+		ppath->path.parallel_aware = true;
+		ppath->path.parallel_safe = true;
+		ppath->path.parallel_workers = pscan->parallel_workers;
+		if (gx_force)
+			ppath->path.startup_cost = ppath->path.total_cost = 0;
+		gpath = create_gather_path(root, input_rel, &ppath->path, partial, NULL, &rows);
+		papath = create_agg_path(root, output_rel, &gpath->path, target, AGG_PLAIN,
+								 AGGSPLIT_FINAL_DESERIAL, NIL, NIL, &costs, 1);
+		if (gx_force)
+		{
+			papath->path.startup_cost = gpath->path.startup_cost;
+			papath->path.total_cost = gpath->path.total_cost;
+		}
+		add_path(output_rel, &papath->path);
+	}
 }
 
 /* collect the table's Vars a qual reads (varattno > 0) */

@@ -236,7 +236,8 @@ bool		gx_type_supported(Oid typid, int *gxtype);
 void		gx_planner_init(void);
 int			gx_split_quals(List *rinfos, Index relid, List **device, List **host,
 						   List **device_rinfos, int *ninstr);
-bool		gx_is_device_scan_path(Path *path);
+bool		gx_is_device_scan_path(Path *path, bool parallel);
+extern double gx_force_serial_cost;
 void		gx_aggpath_init(void);
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;

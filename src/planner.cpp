@@ -35,6 +35,7 @@ extern "C"
  * one is offered too (see gx_set_rel_pathlist)
  */
 #define GX_FORCE_SERIAL_COST 1e-6
+double		gx_force_serial_cost = GX_FORCE_SERIAL_COST;
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
@@ -405,14 +406,17 @@ gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	return &cscan->scan.plan;
 }
 
-/* a serial, unparameterized GpuScan path whose quals all run on the device? */
+/*
+ * An unparameterized GpuScan path whose quals all run on the device,
+ * serial or (parallel = true) parallel-aware?
+ */
 bool
-gx_is_device_scan_path(Path *path)
+gx_is_device_scan_path(Path *path, bool parallel)
 {
 	CustomPath *cpath = (CustomPath *) path;
 
 	return IsA(path, CustomPath) && cpath->methods == &gx_scan_path_methods &&
-		path->param_info == NULL && !path->parallel_aware &&
+		path->param_info == NULL && path->parallel_aware == parallel &&
 		cpath->custom_private != NIL && linitial_int(cpath->custom_private) == 0;
 }
 
