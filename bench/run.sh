@@ -371,6 +371,10 @@ MD=$OUT/bench.md
         read -r cb km _ _ ce <<<"$(bw_line "$OUT/explain_q1_gpucache.txt")"
         echo "- cached q1: $cb bytes of cached columns scanned in $km ms of kernel time: $(awk -v b="$cb" -v k="$km" 'BEGIN { if (k > 0) printf "%.1f GB/s", b / k / 1e6; else print "n/a" }') (read kernel on this device: see test_kernel in test.log); query $ce ms"
     fi
+    if [ -f "$OUT/explain_q1_gpupar.txt" ]; then
+        read -r _ _ hk ht he <<<"$(bw_line "$OUT/explain_q1_gpupar.txt")"
+        echo "- cold q1 (GPU par8): $hk kB to the device over the whole query ($he ms): $(awk -v b="$hk" -v t="$he" 'BEGIN { if (t > 0) printf "%.1f GB/s", b * 1024 / t / 1e6; else print "n/a" }')"
+    fi
     if [ -f "$OUT/explain_q1_gpu.txt" ]; then
         read -r _ _ hk ht he <<<"$(bw_line "$OUT/explain_q1_gpu.txt")"
         echo "- cold q1 (copy): $hk kB to the device in $ht ms of copies: $(awk -v b="$hk" -v t="$ht" 'BEGIN { if (t > 0) printf "%.1f GB/s", b * 1024 / t / 1e6; else print "n/a" }'); over the whole query ($he ms): $(awk -v b="$hk" -v t="$he" 'BEGIN { if (t > 0) printf "%.1f GB/s", b * 1024 / t / 1e6; else print "n/a" }')"
