@@ -25,7 +25,7 @@ NVCC_GENCODE = $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)
 	-gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
 
 ifneq ($(strip $(NVCC)),)
-GX_GPU_OBJ = cuda/gx_gpu.o
+GX_GPU_OBJ = cuda/gx_gpu.o cuda/gx_jit.o
 SHLIB_LINK += -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lpthread
 GX_BUILD_MSG = building gpuext with CUDA ($(NVCC), archs $(CUDA_ARCHS))
 else
@@ -48,8 +48,23 @@ NVCCFLAGS ?= -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -Icuda
 
 $(info $(GX_BUILD_MSG))
 
-cuda/gx_gpu.o: cuda/gx_gpu.cu cuda/gx_eval.cuh cuda/gx_deform.cuh cuda/gx_program.h cuda/gx_api.h
+GX_KERNEL_HDRS = cuda/gx_eval.cuh cuda/gx_filter.cuh cuda/gx_deform.cuh cuda/gx_cache.cuh \
+	cuda/gx_program.h cuda/gx_api.h cuda/gx_jit.h
+
+cuda/gx_gpu.o: cuda/gx_gpu.cu $(GX_KERNEL_HDRS)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+# the sources NVRTC compiles at run time (gx_jit.cu), as C string literals
+GX_JIT_SRCS = cuda/gx_program.h cuda/gx_eval.cuh cuda/gx_filter.cuh
+cuda/gx_jit_src.inc: $(GX_JIT_SRCS)
+	( for f in $(GX_JIT_SRCS); do \
+		echo "static const char gx_src_$$(basename $$f | tr '.' '_')[] ="; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; \
+		echo ";"; \
+	done ) > $@
+
+cuda/gx_jit.o: cuda/gx_jit.cu cuda/gx_jit_src.inc $(GX_KERNEL_HDRS)
+	$(NVCC) $(NVCCFLAGS) -DGX_CUDA_HOME='"$(CUDA_HOME)"' -c $< -o $@
 
 cuda/gx_cpu.o: cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_deform.cuh cuda/gx_program.h cuda/gx_api.h
 	$(CXX) $(CXXFLAGS) -O2 -ffp-contract=off -fPIC -Icuda -c $< -o $@
@@ -65,12 +80,13 @@ endif
 test/unit/test_interp: test/unit/test_interp.cpp cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_deform.cuh cuda/gx_program.h cuda/gx_api.h
 	$(CXX) -std=c++17 -O2 -ffp-contract=off -Icuda -o $@ test/unit/test_interp.cpp cuda/gx_cpu.cpp -lpthread
 
-test/unit/test_kernel: test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp cuda/gx_eval.cuh cuda/gx_deform.cuh cuda/gx_program.h cuda/gx_api.h
-	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) -Icuda -o $@ test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_cpu.cpp
+test/unit/test_kernel: test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_jit.cu cuda/gx_jit_src.inc cuda/gx_cpu.cpp $(GX_KERNEL_HDRS)
+	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) -Icuda -DGX_CUDA_HOME='"$(CUDA_HOME)"' -o $@ \
+		test/unit/test_kernel.cu cuda/gx_gpu.cu cuda/gx_jit.cu cuda/gx_cpu.cpp -ldl
 
 unittest: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
 
-EXTRA_CLEAN = $(UNIT_BIN) cuda/*.o src/*.o results regression.diffs regression.out
+EXTRA_CLEAN = $(UNIT_BIN) cuda/*.o cuda/gx_jit_src.inc src/*.o results regression.diffs regression.out
 
 .PHONY: unittest

@@ -63,6 +63,14 @@ gx_status	gx_gpu_cache_open(size_t unit_bytes, int nunits, char *err, size_t err
 int			gx_gpu_built(void);
 
 /*
+ * Filter programs compiled at run time by the GPU device (GX_CHUNK_JIT):
+ * compiled and failed programs, their total compile time, and the log of
+ * the last failure, since the GPU was opened.  All zero without a GPU.
+ */
+void		gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
+							 char *last_error, size_t errlen);
+
+/*
  * Open the first GPU: create the context, pin and map the staging area
  * [staging, staging + nslots * slot_bytes) (only pin it if mapping fails:
  * info->mapped = 0) and allocate one device buffer and stream per slot.

@@ -15,7 +15,9 @@
 #define GX_EVAL_CUH
 
 #include "gx_program.h"
+#ifndef __CUDACC_RTC__
 #include <math.h>
+#endif
 
 #ifdef __CUDACC__
 #define GX_HD __host__ __device__ __forceinline__
@@ -42,13 +44,13 @@ gx_col_isnull(const char *base, const gx_column *col, uint32_t row)
 	return (bm[row >> 3] >> (row & 7)) & 1;
 }
 
-/* load a column value into a register */
+/* load a value of a column of type 'type' (its col->type) into a register */
 GX_HD void
-gx_load_col(const char *chunk_base, const gx_column *col, uint32_t row, gx_reg *r)
+gx_load_col_as(const char *chunk_base, const gx_column *col, int type, uint32_t row, gx_reg *r)
 {
 	const char *base = chunk_base + col->values_off;
 	r->isnull = gx_col_isnull(chunk_base, col, row);
-	switch (col->type)
+	switch (type)
 	{
 		case GX_BOOL:
 			r->v.i = ((const uint8_t *) base)[row] != 0;
@@ -69,6 +71,13 @@ gx_load_col(const char *chunk_base, const gx_column *col, uint32_t row, gx_reg *
 			r->v.d = ((const double *) base)[row];
 			break;
 	}
+}
+
+/* load a column value into a register */
+GX_HD void
+gx_load_col(const char *chunk_base, const gx_column *col, uint32_t row, gx_reg *r)
+{
+	gx_load_col_as(chunk_base, col, (int) col->type, row, r);
 }
 
 GX_HD int
@@ -356,13 +365,227 @@ gx_cast(int from, int to, gx_reg *r)
 	return GX_ERR_NONE;
 }
 
+/* what one instruction step tells its caller (gx_step) */
+#define GX_STEP_NEXT 0			/* go on with the next instruction */
+#define GX_STEP_JUMP 1			/* go on at the instruction's jump target */
+#define GX_STEP_REJECT 2		/* the row is rejected (QUAL) */
+#define GX_STEP_ERROR 3			/* evaluation raised *err; row rejected */
+
+/*
+ * Execute one instruction (op, type, arg) on one row: d is the destination
+ * register, a and b the sources (d may alias them: sources are read before
+ * d is written).  'c' holds the column directory and the constants, 'base'
+ * is where column offsets point.  This is the one definition of what an
+ * opcode means: the interpreter (gx_eval_row_at) calls it with the
+ * instruction read from the program, the JIT-compiled evaluators
+ * (gx_jit.cu) with op, type and arg as constants, so that the compiler
+ * folds the switch away.
+ */
+GX_HD int
+gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t row,
+		gx_reg *d, const gx_reg *a, const gx_reg *b, int *err)
+{
+	int			e;
+
+	switch (op)
+	{
+		case GX_OP_LDCOL:
+			gx_load_col(base, &c->cols[arg], row, d);
+			break;
+		case GX_OP_LDCONST:
+			d->isnull = c->consts[arg].isnull;
+			d->v.i = c->consts[arg].v.i;
+			break;
+		case GX_OP_ADD:
+		case GX_OP_SUB:
+		case GX_OP_MUL:
+		case GX_OP_DIV:
+		case GX_OP_MOD:
+			if (a->isnull || b->isnull)
+			{
+				d->isnull = 1;
+				break;
+			}
+			if (gx_isint(type))
+			{
+				int64_t		r;
+
+				e = gx_int_arith(op, type, a->v.i, b->v.i, &r);
+				if (e)
+				{
+					*err = e;
+					return GX_STEP_ERROR;
+				}
+				d->v.i = r;
+			}
+			else
+			{
+				double		r;
+
+				e = gx_float_arith(op, type, a->v.d, b->v.d, &r);
+				if (e)
+				{
+					*err = e;
+					return GX_STEP_ERROR;
+				}
+				d->v.d = r;
+			}
+			d->isnull = 0;
+			break;
+		case GX_OP_NEG:
+			if (a->isnull)
+			{
+				d->isnull = 1;
+				break;
+			}
+			if (gx_isint(type))
+			{
+				if ((type == GX_INT8 && a->v.i == INT64_MIN) ||
+					!gx_int_fits(type, -a->v.i))
+				{
+					*err = gx_range_err(type);
+					return GX_STEP_ERROR;
+				}
+				d->v.i = -a->v.i;
+			}
+			else
+				d->v.d = -a->v.d;
+			d->isnull = 0;
+			break;
+		case GX_OP_CAST:
+			if (a->isnull)
+			{
+				d->isnull = 1;
+				break;
+			}
+			{
+				gx_reg		t = *a;
+
+				e = gx_cast(arg, type, &t);
+				if (e)
+				{
+					*err = e;
+					return GX_STEP_ERROR;
+				}
+				*d = t;
+				d->isnull = 0;
+			}
+			break;
+		case GX_OP_EQ:
+		case GX_OP_NE:
+		case GX_OP_LT:
+		case GX_OP_LE:
+		case GX_OP_GT:
+		case GX_OP_GE:
+			if (a->isnull || b->isnull)
+			{
+				d->isnull = 1;
+				break;
+			}
+			{
+				int			cmp;
+				int			res;
+
+				if (gx_isint(type))
+					cmp = a->v.i > b->v.i ? 1 : (a->v.i < b->v.i ? -1 : 0);
+				else
+					cmp = gx_float_cmp(a->v.d, b->v.d);
+				switch (op)
+				{
+					case GX_OP_EQ:
+						res = cmp == 0;
+						break;
+					case GX_OP_NE:
+						res = cmp != 0;
+						break;
+					case GX_OP_LT:
+						res = cmp < 0;
+						break;
+					case GX_OP_LE:
+						res = cmp <= 0;
+						break;
+					case GX_OP_GT:
+						res = cmp > 0;
+						break;
+					default:
+						res = cmp >= 0;
+						break;
+				}
+				d->v.i = res;
+				d->isnull = 0;
+			}
+			break;
+		case GX_OP_SETBOOL:
+			d->v.i = arg;
+			d->isnull = 0;
+			break;
+		case GX_OP_ANDSTEP:
+			if (a->isnull)
+				d->isnull = 1;
+			else if (!a->v.i)
+			{
+				d->v.i = 0;
+				d->isnull = 0;
+				return GX_STEP_JUMP;
+			}
+			break;
+		case GX_OP_ORSTEP:
+			if (a->isnull)
+				d->isnull = 1;
+			else if (a->v.i)
+			{
+				d->v.i = 1;
+				d->isnull = 0;
+				return GX_STEP_JUMP;
+			}
+			break;
+		case GX_OP_NOT:
+			d->isnull = a->isnull;
+			d->v.i = !a->v.i;
+			break;
+		case GX_OP_ISNULL:
+			d->v.i = a->isnull;
+			d->isnull = 0;
+			break;
+		case GX_OP_ISNOTNULL:
+			d->v.i = !a->isnull;
+			d->isnull = 0;
+			break;
+		case GX_OP_ISTRUE:
+			d->v.i = !a->isnull && a->v.i;
+			d->isnull = 0;
+			break;
+		case GX_OP_ISNOTTRUE:
+			d->v.i = a->isnull || !a->v.i;
+			d->isnull = 0;
+			break;
+		case GX_OP_ISFALSE:
+			d->v.i = !a->isnull && !a->v.i;
+			d->isnull = 0;
+			break;
+		case GX_OP_ISNOTFALSE:
+			d->v.i = a->isnull || a->v.i;
+			d->isnull = 0;
+			break;
+		case GX_OP_QUAL:
+			if (a->isnull || !a->v.i)
+				return GX_STEP_REJECT;
+			break;
+		default:
+			*err = GX_ERR_BAD_PROGRAM;
+			return GX_STEP_ERROR;
+	}
+	return GX_STEP_NEXT;
+}
+
 /*
  * Run the program on one row.  'c' holds the program (it may be a copy of
  * the chunk header in GPU shared memory); 'base' is where column offsets
  * point: the chunk itself, or (GPU) the device buffer the columns of a
- * page chunk were deformed into, or the chunk's mapped alias.  Returns 1 when the row passes, 0 when it is
- * rejected; *err receives a gx_error when evaluation raised one (the row
- * then counts as rejected).
+ * page chunk were deformed into, or the chunk's mapped alias, or a cache
+ * entry.  Returns 1 when the row passes, 0 when it is rejected; *err
+ * receives a gx_error when evaluation raised one (the row then counts as
+ * rejected).
  */
 GX_HD int
 gx_eval_row_at(const gx_chunk *c, const char *base, uint32_t row, int *err)
@@ -375,200 +598,14 @@ gx_eval_row_at(const gx_chunk *c, const char *base, uint32_t row, int *err)
 	while (pc < n)
 	{
 		const gx_instr *in = &c->code[pc];
-		gx_reg	   *d = &regs[in->dst];
-		const gx_reg *a = &regs[in->a];
-		const gx_reg *b = &regs[in->b];
-		int			e;
+		int			s = gx_step(in->op, in->type, in->arg, c, base, row,
+								&regs[in->dst], &regs[in->a], &regs[in->b], err);
 
 		pc++;
-		switch (in->op)
-		{
-			case GX_OP_LDCOL:
-				gx_load_col(base, &c->cols[in->arg], row, d);
-				break;
-			case GX_OP_LDCONST:
-				d->isnull = c->consts[in->arg].isnull;
-				d->v.i = c->consts[in->arg].v.i;
-				break;
-			case GX_OP_ADD:
-			case GX_OP_SUB:
-			case GX_OP_MUL:
-			case GX_OP_DIV:
-			case GX_OP_MOD:
-				if (a->isnull || b->isnull)
-				{
-					d->isnull = 1;
-					break;
-				}
-				if (gx_isint(in->type))
-				{
-					int64_t		r;
-
-					e = gx_int_arith(in->op, in->type, a->v.i, b->v.i, &r);
-					if (e)
-					{
-						*err = e;
-						return 0;
-					}
-					d->v.i = r;
-				}
-				else
-				{
-					double		r;
-
-					e = gx_float_arith(in->op, in->type, a->v.d, b->v.d, &r);
-					if (e)
-					{
-						*err = e;
-						return 0;
-					}
-					d->v.d = r;
-				}
-				d->isnull = 0;
-				break;
-			case GX_OP_NEG:
-				if (a->isnull)
-				{
-					d->isnull = 1;
-					break;
-				}
-				if (gx_isint(in->type))
-				{
-					if ((in->type == GX_INT8 && a->v.i == INT64_MIN) ||
-						!gx_int_fits(in->type, -a->v.i))
-					{
-						*err = gx_range_err(in->type);
-						return 0;
-					}
-					d->v.i = -a->v.i;
-				}
-				else
-					d->v.d = -a->v.d;
-				d->isnull = 0;
-				break;
-			case GX_OP_CAST:
-				if (a->isnull)
-				{
-					d->isnull = 1;
-					break;
-				}
-				{
-					gx_reg		t = *a;
-
-					e = gx_cast(in->arg, in->type, &t);
-					if (e)
-					{
-						*err = e;
-						return 0;
-					}
-					*d = t;
-					d->isnull = 0;
-				}
-				break;
-			case GX_OP_EQ:
-			case GX_OP_NE:
-			case GX_OP_LT:
-			case GX_OP_LE:
-			case GX_OP_GT:
-			case GX_OP_GE:
-				if (a->isnull || b->isnull)
-				{
-					d->isnull = 1;
-					break;
-				}
-				{
-					int			cmp;
-					int			res;
-
-					if (gx_isint(in->type))
-						cmp = a->v.i > b->v.i ? 1 : (a->v.i < b->v.i ? -1 : 0);
-					else
-						cmp = gx_float_cmp(a->v.d, b->v.d);
-					switch (in->op)
-					{
-						case GX_OP_EQ:
-							res = cmp == 0;
-							break;
-						case GX_OP_NE:
-							res = cmp != 0;
-							break;
-						case GX_OP_LT:
-							res = cmp < 0;
-							break;
-						case GX_OP_LE:
-							res = cmp <= 0;
-							break;
-						case GX_OP_GT:
-							res = cmp > 0;
-							break;
-						default:
-							res = cmp >= 0;
-							break;
-					}
-					d->v.i = res;
-					d->isnull = 0;
-				}
-				break;
-			case GX_OP_SETBOOL:
-				d->v.i = in->arg;
-				d->isnull = 0;
-				break;
-			case GX_OP_ANDSTEP:
-				if (a->isnull)
-					d->isnull = 1;
-				else if (!a->v.i)
-				{
-					d->v.i = 0;
-					d->isnull = 0;
-					pc = in->jump;
-				}
-				break;
-			case GX_OP_ORSTEP:
-				if (a->isnull)
-					d->isnull = 1;
-				else if (a->v.i)
-				{
-					d->v.i = 1;
-					d->isnull = 0;
-					pc = in->jump;
-				}
-				break;
-			case GX_OP_NOT:
-				d->isnull = a->isnull;
-				d->v.i = !a->v.i;
-				break;
-			case GX_OP_ISNULL:
-				d->v.i = a->isnull;
-				d->isnull = 0;
-				break;
-			case GX_OP_ISNOTNULL:
-				d->v.i = !a->isnull;
-				d->isnull = 0;
-				break;
-			case GX_OP_ISTRUE:
-				d->v.i = !a->isnull && a->v.i;
-				d->isnull = 0;
-				break;
-			case GX_OP_ISNOTTRUE:
-				d->v.i = a->isnull || !a->v.i;
-				d->isnull = 0;
-				break;
-			case GX_OP_ISFALSE:
-				d->v.i = !a->isnull && !a->v.i;
-				d->isnull = 0;
-				break;
-			case GX_OP_ISNOTFALSE:
-				d->v.i = a->isnull || a->v.i;
-				d->isnull = 0;
-				break;
-			case GX_OP_QUAL:
-				if (a->isnull || !a->v.i)
-					return 0;
-				break;
-			default:
-				*err = GX_ERR_BAD_PROGRAM;
-				return 0;
-		}
+		if (s == GX_STEP_JUMP)
+			pc = (uint32_t) in->jump;
+		else if (s != GX_STEP_NEXT)
+			return 0;
 	}
 	return 1;
 }

@@ -53,20 +53,15 @@
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
+#include "gx_filter.cuh"
 #include "gx_deform.cuh"
 #include "gx_cache.cuh"
+#include "gx_jit.h"
 
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>
 
-#define GX_BLOCK 256
-#define GX_ROWS_PER_THREAD (GX_TILE_ROWS / GX_BLOCK)
-#define GX_NWARPS (GX_BLOCK / 32)
-
-static_assert(GX_TILE_ROWS % GX_BLOCK == 0, "tile must be a multiple of the block");
-static_assert(GX_TILE_ROWS / 32 == 32, "the in-tile scan is done by one warp over 32 groups");
-static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask");
 
 /* ---------------------------------------------------------------------- */
 /* kernels                                                                */
@@ -165,217 +160,23 @@ gx_deform_kernel(const char *__restrict__ in, char *colbase, uint32_t nrows, gx_
 	}
 }
 
-/*
- * Filter the rows of a chunk: 'in' holds the program (staged in shared
- * memory by every block), the columns are at colbase + values_off, 'res'
- * is the device result header (atomics: first error, nsel; it holds the
- * deform kernel's first error, if any, when this kernel starts) and the
- * seg arrays and the selection are written to the result area at 'out'
- * (gx_result layout; its header is not written here).  A cache SCAN chunk
- * passes the entry's row map: the selection holds its values, not row
- * numbers; a count-only chunk (write_sel = 0) writes no selection.
- */
+/* the interpreter as the filter kernel's row evaluator */
+struct gx_interp_eval
+{
+	static __device__ __forceinline__ int
+	eval(const gx_chunk *c, const char *base, uint32_t row, int *err)
+	{
+		return gx_eval_row_at(c, base, row, err);
+	}
+};
+
+/* the filter kernel with the opcode interpreter (gx_filter.cuh) */
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
 				 uint32_t nrows, gx_result *res, char *out,
 				 const uint32_t *__restrict__ rowmap, int write_sel)
 {
-	__shared__ uint32_t s_cnt[32];	/* selected rows per group of 32 rows */
-	__shared__ uint32_t s_pre[32];	/* exclusive prefix of s_cnt */
-	__shared__ uint32_t s_base;
-	__shared__ uint32_t s_total;	/* rows the tile selects */
-	__shared__ uint32_t s_err_row;
-	__shared__ uint32_t s_limit;	/* rows evaluated: [0, s_limit) */
-	__shared__ uint32_t s_sel[GX_TILE_ROWS];	/* the tile's selection */
-	__shared__ gx_chunk s_prog;	/* program, constants, column directory */
-	__shared__ gx_agg s_agg[GX_MAX_AGGS];
-	__shared__ uint32_t s_nagg;
-
-	const gx_chunk *c = (const gx_chunk *) in;
-	const uint32_t ntiles = (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
-	const uint32_t tid = threadIdx.x;
-	const uint32_t lane = tid & 31;
-	const uint32_t warp = tid >> 5;
-	const uint32_t lt_mask = (1u << lane) - 1u;
-
-	/* result area: seg_off[ntiles], seg_cnt[ntiles], then sel (computed where used) */
-	const uint64_t seg_at = GX_ALIGN_UP(sizeof(gx_result));
-	const uint64_t sel_at = seg_at + GX_ALIGN_UP((uint64_t) ntiles * 8);
-
-	/*
-	 * Stage the program in shared memory: every row reads it.  Rows from
-	 * the first row the deform kernel failed on are not evaluated (their
-	 * columns are not written), so the first error is the CPU device's.
-	 * That row is in the header if its error is GX_ERR_BAD_PAGE, which
-	 * only the deformer raises: the deform kernel is complete, and blocks
-	 * of this kernel may only have lowered the error to a program error
-	 * at an earlier row, which then is the first error anyway.
-	 */
-	if (tid == 0)
-	{
-		uint64_t	derr = res->error;
-
-		s_prog.ninstr = c->ninstr;
-		s_prog.nconsts = c->nconsts;
-		s_prog.ncols = c->ncols;
-		s_prog.nrows = nrows;
-		s_nagg = c->ext.nagg;
-		for (uint32_t a = 0; a < s_nagg; a++)
-			s_agg[a] = c->ext.agg[a];
-		s_limit = derr != GX_NO_ERROR && (derr & 0xff) == GX_ERR_BAD_PAGE &&
-			(derr >> 8) < nrows ? (uint32_t) (derr >> 8) : nrows;
-	}
-	__syncthreads();
-	{
-		const uint32_t ni = s_prog.ninstr, nk = s_prog.nconsts, nc = s_prog.ncols;
-
-		for (uint32_t i = tid; i < ni; i += GX_BLOCK)
-			s_prog.code[i] = c->code[i];
-		for (uint32_t i = tid; i < nk; i += GX_BLOCK)
-			s_prog.consts[i] = c->consts[i];
-		for (uint32_t i = tid; i < nc; i += GX_BLOCK)
-			s_prog.cols[i] = c->cols[i];
-		__syncthreads();
-	}
-
-	const uint32_t limit = s_limit;
-
-	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
-	{
-		const uint32_t lo = tile * GX_TILE_ROWS;
-		uint32_t	pass = 0;
-
-		if (tid == 0)
-			s_err_row = 0xFFFFFFFFu;
-		__syncthreads();
-
-#pragma unroll
-		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
-		{
-			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
-
-			if (row < limit)
-			{
-				int			err;
-
-				if (gx_eval_row_at(&s_prog, colbase, row, &err))
-					pass |= 1u << k;
-				else if (err != GX_ERR_NONE)
-				{
-					atomicMin(&s_err_row, row);
-					atomicMin((unsigned long long *) &res->error,
-							  (unsigned long long) (((uint64_t) row << 8) | (uint64_t) err));
-				}
-			}
-		}
-		__syncthreads();
-
-		/* rows after the tile's first error are dropped, as on the CPU */
-		const uint32_t err_row = s_err_row;
-		uint32_t	ballots[GX_ROWS_PER_THREAD];
-
-#pragma unroll
-		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
-		{
-			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
-			int			flag = ((pass >> k) & 1) && row < err_row;
-
-			ballots[k] = __ballot_sync(0xFFFFFFFFu, flag);
-			if (lane == 0)
-				s_cnt[k * GX_NWARPS + warp] = __popc(ballots[k]);
-		}
-		__syncthreads();
-
-		/* aggregates of the tile's selected rows: warp sums, one atomic each */
-		for (uint32_t a = 0; a < s_nagg; a++)
-		{
-			const gx_column *col = &s_prog.cols[s_agg[a].col];
-			unsigned long long v = 0,
-						n = 0;
-
-#pragma unroll
-			for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
-			{
-				if ((ballots[k] >> lane) & 1)
-				{
-					gx_reg		r;
-
-					gx_load_col(colbase, col, lo + tid + (uint32_t) k * GX_BLOCK, &r);
-					if (!r.isnull)
-					{
-						n++;
-						if (s_agg[a].op == GX_AGG_SUM)
-							v += (unsigned long long) r.v.i;
-					}
-				}
-			}
-#pragma unroll
-			for (int d = 16; d > 0; d >>= 1)
-			{
-				v += __shfl_down_sync(0xFFFFFFFFu, v, d);
-				n += __shfl_down_sync(0xFFFFFFFFu, n, d);
-			}
-			if (lane == 0 && n > 0)
-			{
-				atomicAdd((unsigned long long *) &res->agg_val[a], v);
-				atomicAdd((unsigned long long *) &res->agg_cnt[a], n);
-			}
-		}
-
-		/* group g = k * NWARPS + warp covers rows lo + 32 g .. lo + 32 g + 31 */
-		if (warp == 0)
-		{
-			uint32_t	v = s_cnt[lane];
-			uint32_t	incl = v;
-
-#pragma unroll
-			for (int d = 1; d < 32; d <<= 1)
-			{
-				uint32_t	o = __shfl_up_sync(0xFFFFFFFFu, incl, d);
-
-				if (lane >= (uint32_t) d)
-					incl += o;
-			}
-			s_pre[lane] = incl - v;
-			if (lane == 31)
-			{
-				uint32_t	base = atomicAdd(&res->nsel, incl);
-				uint32_t   *seg_off = (uint32_t *) (out + seg_at);
-
-				s_base = base;
-				s_total = incl;
-				seg_off[tile] = base;
-				seg_off[ntiles + tile] = incl;	/* seg_cnt[tile] */
-			}
-		}
-		__syncthreads();
-
-		/* compact in shared memory, in row order ... */
-#pragma unroll
-		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
-		{
-			if ((ballots[k] >> lane) & 1)
-			{
-				uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
-
-				s_sel[s_pre[k * GX_NWARPS + warp] + __popc(ballots[k] & lt_mask)] = row;
-			}
-		}
-		__syncthreads();
-
-		/* ... then write the tile's range with consecutive threads */
-		{
-			const uint32_t base = s_base,
-						total = s_total;
-			uint32_t   *sel = (uint32_t *) (out + sel_at);
-
-			if (write_sel)
-				for (uint32_t i = tid; i < total; i += GX_BLOCK)
-					sel[base + i] = rowmap ? rowmap[s_sel[i]] : s_sel[i];
-		}
-		/* s_pre / s_base / s_total / s_sel / s_err_row are rewritten next iteration */
-		__syncthreads();
-	}
+	gx_filter_tiles<gx_interp_eval>(in, colbase, nrows, res, out, rowmap, write_sel);
 }
 
 /*
@@ -477,6 +278,7 @@ typedef struct gx_slot
 	cudaStream_t stream;
 	cudaEvent_t ev[GX_NEVENTS];
 	int			state;
+	int			jit;			/* the filter ran a compiled kernel */
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
 } gx_slot;
@@ -537,12 +339,23 @@ gx_release_all(void)
 		}
 		delete[] G.slots;
 	}
+	gx_jit_close();				/* no kernel runs any more */
 	if (G.pinned)
 		cudaHostUnregister(G.staging);
 	if (G.cache_base)
 		cudaFree(G.cache_base);
 	cudaGetLastError();			/* clear non-sticky errors of the above */
 	memset(&G, 0, sizeof(G));
+}
+
+/* JIT counters of this process (gx_jit.h) */
+extern "C" void
+gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
+				 char *last_error, size_t errlen)
+{
+	uint64_t	known;
+
+	gx_jit_stats(compiled, failed, &known, compile_ms, last_error, errlen);
 }
 
 /* this build carries the CUDA kernels */
@@ -625,6 +438,7 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 		G.nslots = nslots;
 		G.slot_bytes = slot_bytes;
 		G.sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
+		gx_jit_open(prop.major, prop.minor);
 
 		/*
 		 * Pin the staging area and map it into the device's address space,
@@ -870,7 +684,7 @@ gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
 		snprintf(err, errlen, "chunk program exceeds limits");
 		return GX_INVALID;
 	}
-	if ((c->flags & ~GX_CHUNK_MAPPED) != 0)
+	if ((c->flags & ~(GX_CHUNK_MAPPED | GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT)) != 0)
 	{
 		snprintf(err, errlen, "chunk has unknown flags 0x%x", c->flags);
 		return GX_INVALID;
@@ -1022,6 +836,7 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	/* the host header must not look finished before the kernels ran */
 	hres->ntiles = ntiles;
 	hres->flags = 0;
+	s->jit = 0;
 
 	uint32_t	dgrid = (nrows + GX_BLOCK - 1) / GX_BLOCK;
 	uint32_t	fgrid = ntiles;
@@ -1058,9 +873,25 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	}
 	else if (ntiles > 0)
 	{
-		gx_filter_kernel<<<fgrid, GX_BLOCK, 0, s->stream>>>(in, colbase, nrows, dres, out,
-															rowmap, !c->ext.count_only);
-		GX_CHECK(cudaGetLastError(), "filter kernel launch");
+		const void *jk = (c->flags & GX_CHUNK_JIT) ?
+			gx_jit_kernel(c, (c->flags & GX_CHUNK_JIT_WAIT) != 0) : NULL;
+		int			write_sel = !c->ext.count_only;
+
+		if (jk)
+		{
+			void	   *args[] = {(void *) &in, (void *) &colbase, (void *) &nrows, (void *) &dres,
+				(void *) &out, (void *) &rowmap, (void *) &write_sel};
+
+			GX_CHECK(cudaLaunchKernel(jk, dim3(fgrid), dim3(GX_BLOCK), args, 0, s->stream),
+					 "compiled filter kernel launch");
+			s->jit = 1;
+		}
+		else
+		{
+			gx_filter_kernel<<<fgrid, GX_BLOCK, 0, s->stream>>>(in, colbase, nrows, dres, out,
+																rowmap, write_sel);
+			GX_CHECK(cudaGetLastError(), "filter kernel launch");
+		}
 		if (rowmap)
 		{
 			gx_error_key_kernel<<<1, 1, 0, s->stream>>>(dres, rowmap, nrows);
@@ -1158,7 +989,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 			hres->bytes_h2d = s->bytes_h2d;
 			hres->bytes_d2h = s->bytes_d2h +
 				(c->ext.count_only ? 0 : (uint64_t) hres->nsel * 4);
-			hres->flags = GX_RESULT_GPU | GX_RESULT_MAPPED;
+			hres->flags = GX_RESULT_GPU | GX_RESULT_MAPPED | (s->jit ? GX_RESULT_JIT : 0);
 			s->state = GX_SLOT_DONE;
 			*done = 1;
 			return GX_OK;
@@ -1186,7 +1017,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 				hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]);
 				hres->bytes_h2d = s->bytes_h2d;
 				hres->bytes_d2h = s->bytes_d2h;
-				hres->flags = GX_RESULT_GPU;
+				hres->flags = GX_RESULT_GPU | (s->jit ? GX_RESULT_JIT : 0);
 				s->state = GX_SLOT_DONE;
 				*done = 1;
 				return GX_OK;
@@ -1222,7 +1053,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 				gx_elapsed_ns(s->ev[GX_EV_S2_START], s->ev[GX_EV_S2_END]);
 			hres->bytes_h2d = s->bytes_h2d;
 			hres->bytes_d2h = s->bytes_d2h;
-			hres->flags = GX_RESULT_GPU;
+			hres->flags = GX_RESULT_GPU | (s->jit ? GX_RESULT_JIT : 0);
 			s->state = GX_SLOT_DONE;
 			*done = 1;
 			return GX_OK;

@@ -12,6 +12,16 @@ gx_gpu_built(void)
 	return 0;
 }
 
+extern "C" void
+gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
+				 char *last_error, size_t errlen)
+{
+	*compiled = *failed = 0;
+	*compile_ms = 0;
+	if (last_error && errlen)
+		last_error[0] = '\0';
+}
+
 extern "C" gx_status
 gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 			char *err, size_t errlen)

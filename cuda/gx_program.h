@@ -34,7 +34,22 @@
 #ifndef GX_PROGRAM_H
 #define GX_PROGRAM_H
 
+#ifdef __CUDACC_RTC__
+/* NVRTC (gx_jit.cu) has no C library headers: the LP64 types of glibc */
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long uint64_t;
+#ifndef INT64_MIN
+#define INT64_MIN (-9223372036854775807L - 1)
+#endif
+#else
 #include <stdint.h>
+#endif
 
 #define GX_MAX_COLS 64
 #define GX_MAX_INSTR 512
@@ -214,6 +229,9 @@ typedef struct gx_chunk
 
 /* gx_chunk.flags */
 #define GX_CHUNK_MAPPED 0x1u	/* GPU: zero-copy through the mapped staging area */
+#define GX_CHUNK_JIT 0x2u		/* GPU: run the program's compiled kernel once
+								 * there is one (gx_jit.cu) */
+#define GX_CHUNK_JIT_WAIT 0x4u	/* GPU: ... compiling it first if need be */
 
 /* one attribute of the relation, as the page deformer walks it */
 typedef struct gx_attr
@@ -274,6 +292,7 @@ typedef struct gx_result
 /* gx_result.flags */
 #define GX_RESULT_GPU 0x1u		/* ran on the GPU (else the CPU device) */
 #define GX_RESULT_MAPPED 0x2u	/* ran on the GPU in mapped (zero-copy) mode */
+#define GX_RESULT_JIT 0x4u		/* ran the program's compiled kernel */
 
 #define GX_ALIGN_UP(x) (((x) + (GX_ALIGN - 1)) & ~((uint64_t) (GX_ALIGN - 1)))
 

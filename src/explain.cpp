@@ -135,6 +135,8 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Device Wait Time", "ms", s->wait_ms, 3, es);
 		ExplainPropertyFloat("Transfer to Device Time", "ms", s->h2d_ms, 3, es);
 		ExplainPropertyFloat("Kernel Time", "ms", s->kernel_ms, 3, es);
+		if (st->device == GX_DEV_GPU)
+			ExplainPropertyInteger("Compiled Kernel Chunks", NULL, s->chunks_jit, es);
 		ExplainPropertyFloat("Transfer from Device Time", "ms", s->d2h_ms, 3, es);
 		if (s->cache_chunks > 0)
 			ExplainPropertyInteger("Cache Bytes Scanned", "bytes", s->cache_bytes, es);

@@ -50,6 +50,8 @@ extern bool gx_force;
 extern bool gx_enable_scan;
 extern bool gx_device_deform;
 extern int	gx_transfer;
+extern bool gx_jit;
+extern bool gx_jit_wait;
 extern double gx_gpu_setup_cost;
 extern double gx_gpu_operator_cost;
 extern double gx_gpu_tuple_cost;
@@ -288,6 +290,7 @@ typedef struct GxScanStats
 	int64		chunks;
 	int64		chunks_gpu;		/* chunks the GPU ran ... */
 	int64		chunks_mapped;	/* ... of which in mapped mode */
+	int64		chunks_jit;		/* ... with the program's compiled kernel */
 	int64		rows_in;
 	int64		rows_selected;
 	int64		bytes_h2d;

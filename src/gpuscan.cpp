@@ -809,7 +809,8 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	c->ninstr = p->ninstr;
 	c->nconsts = p->nconsts;
 	c->nregs = p->nregs;
-	c->flags = st->transfer == GX_TRANSFER_MAPPED ? GX_CHUNK_MAPPED : 0;
+	c->flags = (st->transfer == GX_TRANSFER_MAPPED ? GX_CHUNK_MAPPED : 0) |
+		(gx_jit ? GX_CHUNK_JIT : 0) | (gx_jit && gx_jit_wait ? GX_CHUNK_JIT_WAIT : 0);
 	c->pad = 0;
 	c->capacity = gx_shared->slot_bytes;
 	c->result_off = st->result_off;
@@ -1019,6 +1020,8 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 		st->stats.chunks_gpu++;
 	if (res->flags & GX_RESULT_MAPPED)
 		st->stats.chunks_mapped++;
+	if (res->flags & GX_RESULT_JIT)
+		st->stats.chunks_jit++;
 	gx_slot_release(b->slot);
 	b->slot = -1;
 	b->inflight = false;

@@ -18,6 +18,8 @@ bool		gx_force = false;
 bool		gx_enable_scan = true;
 bool		gx_device_deform = true;
 int			gx_transfer = GX_TRANSFER_COPY;
+bool		gx_jit = true;
+bool		gx_jit_wait = false;
 double		gx_gpu_setup_cost = 1000.0;
 double		gx_gpu_operator_cost = 0.00005;
 double		gx_gpu_tuple_cost = 0.002;
@@ -73,6 +75,16 @@ gx_define_gucs(void)
 							 "in pinned host memory over PCIe (zero-copy).",
 							 &gx_transfer, GX_TRANSFER_COPY, gx_transfer_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.jit",
+							 "Runs filters with kernels compiled for their program (GPU).",
+							 "The service compiles each new filter program with NVRTC in the "
+							 "background; chunks run interpreted until its kernel is ready.",
+							 &gx_jit, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.jit_wait",
+							 "Compiles a filter program before its first chunk runs (tests).",
+							 NULL, &gx_jit_wait, false,
+							 PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("gpuext.gpu_setup_cost",
 							 "Planner cost of starting a device operator.",
 							 NULL, &gx_gpu_setup_cost, 1000.0, 0.0, DBL_MAX,

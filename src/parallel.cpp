@@ -88,6 +88,9 @@ gx_stats_add(GxScanStats *a, const GxScanStats *b)
 	a->wait_ms += b->wait_ms;
 	a->device_ms += b->device_ms;
 	/* wall_ms stays the leader's: the processes ran side by side */
+	a->chunks_gpu += b->chunks_gpu;
+	a->chunks_mapped += b->chunks_mapped;
+	a->chunks_jit += b->chunks_jit;
 	a->cache_chunks += b->cache_chunks;
 	a->cache_invalid += b->cache_invalid;
 	a->cache_bytes += b->cache_bytes;

@@ -196,6 +196,8 @@ gpuext_service_main(Datum arg)
 	on_shmem_exit(gx_service_exit, 0);
 	ConditionVariableBroadcast(&gx_shared->done_cv);
 
+	uint64_t	jit_failed_seen = 0;
+
 	for (;;)
 	{
 		bool		inflight = false;
@@ -261,6 +263,23 @@ gpuext_service_main(Datum arg)
 				gx_finish_slot(i, st != GX_OK, "CPU device failed to run the chunk");
 			}
 			ConditionVariableBroadcast(&gx_shared->done_cv);
+		}
+
+		/* a filter program that failed to compile stays interpreted: say so once */
+		if (did && gpu_ok)
+		{
+			uint64_t	jit_compiled,
+						jit_failed;
+			double		jit_ms;
+
+			gx_gpu_jit_stats(&jit_compiled, &jit_failed, &jit_ms, err, sizeof(err));
+			if (jit_failed > jit_failed_seen)
+			{
+				jit_failed_seen = jit_failed;
+				ereport(LOG,
+						(errmsg("gpuext service: a filter program failed to compile and runs interpreted"),
+						 errdetail_internal("%s", err)));
+			}
 		}
 
 		/* poll the GPU slots in flight */

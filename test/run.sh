@@ -17,6 +17,8 @@
 #                      a GPU host)
 #   GPUEXT_TRANSFER    gpuext.transfer of the test cluster (copy or mapped;
 #                      default: not set, i.e. the GUC's default)
+#   GPUEXT_JIT_WAIT=1  gpuext.jit_wait = on: every filter runs its compiled
+#                      kernel (GPU), compiled before the first chunk
 #   GPUEXT_TEST_PORT   port of the test cluster (default 54329)
 #   GPUEXT_STAGING_MB  gpuext.staging_size (default 64)
 #   GPUEXT_CACHE_MB    gpuext.cache_size (default 64: two entries, so that
@@ -96,6 +98,7 @@ gx_cluster_init "$PORT" \
     "gpuext.staging_size = $STAGING" \
     "gpuext.cache_size = ${GPUEXT_CACHE_MB:-64}" \
     ${TRANSFER:+"gpuext.transfer = '$TRANSFER'"} \
+    ${GPUEXT_JIT_WAIT:+"gpuext.jit_wait = on"} \
     "max_worker_processes = 16" \
     "max_prepared_transactions = 10" || fail_out "initdb failed"
 gx_cluster_start || fail_out "cluster start failed"

@@ -54,12 +54,13 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     GPUEXT_DEVICE=gpu test/run.sh 2>&1 | tee "$OUT/test.log"
     rc=${PIPESTATUS[0]}
     cp -f regression.diffs "$OUT/" 2>/dev/null
-    # the same suite with zero-copy transfers (TEST_MAPPED=0 skips it)
+    # the same suite with zero-copy transfers, every filter running its
+    # compiled kernel (jit_wait) (TEST_MAPPED=0 skips it)
     if [ "${TEST_MAPPED:-1}" = 1 ]; then
-        GPUEXT_DEVICE=gpu GPUEXT_TRANSFER=mapped GPUEXT_NO_CLEAN=1 test/run.sh >"$OUT/test_mapped.log" 2>&1
+        GPUEXT_DEVICE=gpu GPUEXT_TRANSFER=mapped GPUEXT_JIT_WAIT=1 GPUEXT_NO_CLEAN=1 test/run.sh >"$OUT/test_mapped.log" 2>&1
         mrc=$?
         cp -f regression.diffs "$OUT/regression_mapped.diffs" 2>/dev/null
-        echo "==> the suite with gpuext.transfer = mapped: $(tail -n 1 "$OUT/test_mapped.log")" | tee -a "$OUT/test.log"
+        echo "==> the suite with gpuext.transfer = mapped, gpuext.jit_wait = on: $(tail -n 1 "$OUT/test_mapped.log")" | tee -a "$OUT/test.log"
         [ "$rc" = 0 ] && rc=$mrc
     fi
     # test/run.sh built and installed gpuext: the benchmark need not rebuild

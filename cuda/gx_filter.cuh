@@ -1,0 +1,239 @@
+/*
+ * gx_filter.cuh - the fused filter kernel's body, a template over the row
+ * evaluator: gx_gpu.cu instantiates it with the opcode interpreter, and
+ * gx_jit.cu compiles it at run time (NVRTC) with an evaluator generated
+ * from the chunk's program.  Both therefore share the tiling, the
+ * compaction of the selection, the aggregates and the error rules below.
+ *
+ * Device code only; valid under nvcc and NVRTC (no C library header).
+ */
+#ifndef GX_FILTER_CUH
+#define GX_FILTER_CUH
+
+#include "gx_eval.cuh"
+
+#define GX_BLOCK 256
+#define GX_ROWS_PER_THREAD (GX_TILE_ROWS / GX_BLOCK)
+#define GX_NWARPS (GX_BLOCK / 32)
+
+static_assert(GX_TILE_ROWS % GX_BLOCK == 0, "tile must be a multiple of the block");
+static_assert(GX_TILE_ROWS / 32 == 32, "the in-tile scan is done by one warp over 32 groups");
+static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask");
+
+/*
+ * Filter the rows of a chunk: 'in' holds the program (staged in shared
+ * memory by every block), the columns are at colbase + values_off, 'res'
+ * is the device result header (atomics: first error, nsel; it holds the
+ * deform kernel's first error, if any, when this kernel starts) and the
+ * seg arrays and the selection are written to the result area at 'out'
+ * (gx_result layout; its header is not written here).  A cache SCAN chunk
+ * passes the entry's row map: the selection holds its values, not row
+ * numbers; a count-only chunk (write_sel = 0) writes no selection.
+ * EVAL::eval(program, colbase, row, &err) runs the program on one row: the
+ * interpreter (gx_gpu.cu) or a JIT-compiled evaluator (gx_jit.cu).
+ */
+template <class EVAL>
+__device__ __forceinline__ void
+gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
+				uint32_t nrows, gx_result *res, char *out,
+				const uint32_t *__restrict__ rowmap, int write_sel)
+{
+	__shared__ uint32_t s_cnt[32];	/* selected rows per group of 32 rows */
+	__shared__ uint32_t s_pre[32];	/* exclusive prefix of s_cnt */
+	__shared__ uint32_t s_base;
+	__shared__ uint32_t s_total;	/* rows the tile selects */
+	__shared__ uint32_t s_err_row;
+	__shared__ uint32_t s_limit;	/* rows evaluated: [0, s_limit) */
+	__shared__ uint32_t s_sel[GX_TILE_ROWS];	/* the tile's selection */
+	__shared__ gx_chunk s_prog;	/* program, constants, column directory */
+	__shared__ gx_agg s_agg[GX_MAX_AGGS];
+	__shared__ uint32_t s_nagg;
+
+	const gx_chunk *c = (const gx_chunk *) in;
+	const uint32_t ntiles = (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
+	const uint32_t tid = threadIdx.x;
+	const uint32_t lane = tid & 31;
+	const uint32_t warp = tid >> 5;
+	const uint32_t lt_mask = (1u << lane) - 1u;
+
+	/* result area: seg_off[ntiles], seg_cnt[ntiles], then sel (computed where used) */
+	const uint64_t seg_at = GX_ALIGN_UP(sizeof(gx_result));
+	const uint64_t sel_at = seg_at + GX_ALIGN_UP((uint64_t) ntiles * 8);
+
+	/*
+	 * Stage the program in shared memory: every row reads it.  Rows from
+	 * the first row the deform kernel failed on are not evaluated (their
+	 * columns are not written), so the first error is the CPU device's.
+	 * That row is in the header if its error is GX_ERR_BAD_PAGE, which
+	 * only the deformer raises: the deform kernel is complete, and blocks
+	 * of this kernel may only have lowered the error to a program error
+	 * at an earlier row, which then is the first error anyway.
+	 */
+	if (tid == 0)
+	{
+		uint64_t	derr = res->error;
+
+		s_prog.ninstr = c->ninstr;
+		s_prog.nconsts = c->nconsts;
+		s_prog.ncols = c->ncols;
+		s_prog.nrows = nrows;
+		s_nagg = c->ext.nagg;
+		for (uint32_t a = 0; a < s_nagg; a++)
+			s_agg[a] = c->ext.agg[a];
+		s_limit = derr != GX_NO_ERROR && (derr & 0xff) == GX_ERR_BAD_PAGE &&
+			(derr >> 8) < nrows ? (uint32_t) (derr >> 8) : nrows;
+	}
+	__syncthreads();
+	{
+		const uint32_t ni = s_prog.ninstr, nk = s_prog.nconsts, nc = s_prog.ncols;
+
+		for (uint32_t i = tid; i < ni; i += GX_BLOCK)
+			s_prog.code[i] = c->code[i];
+		for (uint32_t i = tid; i < nk; i += GX_BLOCK)
+			s_prog.consts[i] = c->consts[i];
+		for (uint32_t i = tid; i < nc; i += GX_BLOCK)
+			s_prog.cols[i] = c->cols[i];
+		__syncthreads();
+	}
+
+	const uint32_t limit = s_limit;
+
+	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
+	{
+		const uint32_t lo = tile * GX_TILE_ROWS;
+		uint32_t	pass = 0;
+
+		if (tid == 0)
+			s_err_row = 0xFFFFFFFFu;
+		__syncthreads();
+
+#pragma unroll
+		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+		{
+			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
+
+			if (row < limit)
+			{
+				int			err;
+
+				if (EVAL::eval(&s_prog, colbase, row, &err))
+					pass |= 1u << k;
+				else if (err != GX_ERR_NONE)
+				{
+					atomicMin(&s_err_row, row);
+					atomicMin((unsigned long long *) &res->error,
+							  (unsigned long long) (((uint64_t) row << 8) | (uint64_t) err));
+				}
+			}
+		}
+		__syncthreads();
+
+		/* rows after the tile's first error are dropped, as on the CPU */
+		const uint32_t err_row = s_err_row;
+		uint32_t	ballots[GX_ROWS_PER_THREAD];
+
+#pragma unroll
+		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+		{
+			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
+			int			flag = ((pass >> k) & 1) && row < err_row;
+
+			ballots[k] = __ballot_sync(0xFFFFFFFFu, flag);
+			if (lane == 0)
+				s_cnt[k * GX_NWARPS + warp] = __popc(ballots[k]);
+		}
+		__syncthreads();
+
+		/* aggregates of the tile's selected rows: warp sums, one atomic each */
+		for (uint32_t a = 0; a < s_nagg; a++)
+		{
+			const gx_column *col = &s_prog.cols[s_agg[a].col];
+			unsigned long long v = 0,
+						n = 0;
+
+#pragma unroll
+			for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+			{
+				if ((ballots[k] >> lane) & 1)
+				{
+					gx_reg		r;
+
+					gx_load_col(colbase, col, lo + tid + (uint32_t) k * GX_BLOCK, &r);
+					if (!r.isnull)
+					{
+						n++;
+						if (s_agg[a].op == GX_AGG_SUM)
+							v += (unsigned long long) r.v.i;
+					}
+				}
+			}
+#pragma unroll
+			for (int d = 16; d > 0; d >>= 1)
+			{
+				v += __shfl_down_sync(0xFFFFFFFFu, v, d);
+				n += __shfl_down_sync(0xFFFFFFFFu, n, d);
+			}
+			if (lane == 0 && n > 0)
+			{
+				atomicAdd((unsigned long long *) &res->agg_val[a], v);
+				atomicAdd((unsigned long long *) &res->agg_cnt[a], n);
+			}
+		}
+
+		/* group g = k * NWARPS + warp covers rows lo + 32 g .. lo + 32 g + 31 */
+		if (warp == 0)
+		{
+			uint32_t	v = s_cnt[lane];
+			uint32_t	incl = v;
+
+#pragma unroll
+			for (int d = 1; d < 32; d <<= 1)
+			{
+				uint32_t	o = __shfl_up_sync(0xFFFFFFFFu, incl, d);
+
+				if (lane >= (uint32_t) d)
+					incl += o;
+			}
+			s_pre[lane] = incl - v;
+			if (lane == 31)
+			{
+				uint32_t	base = atomicAdd(&res->nsel, incl);
+				uint32_t   *seg_off = (uint32_t *) (out + seg_at);
+
+				s_base = base;
+				s_total = incl;
+				seg_off[tile] = base;
+				seg_off[ntiles + tile] = incl;	/* seg_cnt[tile] */
+			}
+		}
+		__syncthreads();
+
+		/* compact in shared memory, in row order ... */
+#pragma unroll
+		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+		{
+			if ((ballots[k] >> lane) & 1)
+			{
+				uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
+
+				s_sel[s_pre[k * GX_NWARPS + warp] + __popc(ballots[k] & lt_mask)] = row;
+			}
+		}
+		__syncthreads();
+
+		/* ... then write the tile's range with consecutive threads */
+		{
+			const uint32_t base = s_base,
+						total = s_total;
+			uint32_t   *sel = (uint32_t *) (out + sel_at);
+
+			if (write_sel)
+				for (uint32_t i = tid; i < total; i += GX_BLOCK)
+					sel[base + i] = rowmap ? rowmap[s_sel[i]] : s_sel[i];
+		}
+		/* s_pre / s_base / s_total / s_sel / s_err_row are rewritten next iteration */
+		__syncthreads();
+	}
+}
+
+#endif							/* GX_FILTER_CUH */

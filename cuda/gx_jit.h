@@ -1,0 +1,37 @@
+/*
+ * gx_jit.h - run-time compiled filter kernels (gx_jit.cu), used by the GPU
+ * device (gx_gpu.cu) only.  Host code; no PostgreSQL header, no C++
+ * exception leaves these functions.
+ */
+#ifndef GX_JIT_H
+#define GX_JIT_H
+
+#include "gx_program.h"
+
+#include <cuda_runtime.h>
+
+/* set the target architecture; called by gx_gpu_open() */
+void		gx_jit_open(int cc_major, int cc_minor);
+
+/*
+ * The compiled filter kernel for the program of chunk c, or NULL: the
+ * caller then runs the interpreter.  The first request for a program
+ * starts its compilation in a background thread and returns NULL (or, with
+ * wait, compiles it in the calling thread); a program that failed to
+ * compile is not tried again.  Must be called from the thread that owns
+ * the CUDA context (it loads compiled code).  The kernel takes the
+ * arguments of gx_filter_kernel.
+ */
+const void *gx_jit_kernel(const gx_chunk *c, int wait);
+
+/* unload every compiled kernel; called by gx_gpu_close() */
+void		gx_jit_close(void);
+
+/*
+ * counters since gx_jit_open(): programs compiled, failed, programs known,
+ * total compile time; last_error gets the log of the last failure
+ */
+void		gx_jit_stats(uint64_t *compiled, uint64_t *failed, uint64_t *cached,
+						 double *compile_ms, char *last_error, size_t errlen);
+
+#endif							/* GX_JIT_H */
