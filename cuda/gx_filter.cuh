@@ -208,6 +208,14 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		}
 		__syncthreads();
 
+		/*
+		 * count only: no selection to compact (every thread has read
+		 * s_err_row, and warp 0 has written s_base / s_total, before the
+		 * barrier above, so the next tile may rewrite them)
+		 */
+		if (!write_sel)
+			continue;
+
 		/* compact in shared memory, in row order ... */
 #pragma unroll
 		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
@@ -227,9 +235,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 						total = s_total;
 			uint32_t   *sel = (uint32_t *) (out + sel_at);
 
-			if (write_sel)
-				for (uint32_t i = tid; i < total; i += GX_BLOCK)
-					sel[base + i] = rowmap ? rowmap[s_sel[i]] : s_sel[i];
+			for (uint32_t i = tid; i < total; i += GX_BLOCK)
+				sel[base + i] = rowmap ? rowmap[s_sel[i]] : s_sel[i];
 		}
 		/* s_pre / s_base / s_total / s_sel / s_err_row are rewritten next iteration */
 		__syncthreads();

@@ -5,11 +5,13 @@
 
 SELECT name, setting, unit, context, vartype, min_val, max_val, enumvals
 FROM pg_settings WHERE name LIKE 'gpuext.%'
-    AND name NOT IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size', 'gpuext.transfer')
+    AND name NOT IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size', 'gpuext.transfer',
+                     'gpuext.jit_wait')
 ORDER BY name;
--- device, staging_size, cache_size and transfer may be set by the test runner; their definitions
+-- device, staging_size, cache_size, transfer and jit_wait may be set by the test runner; their definitions
 SELECT name, context, vartype, enumvals, boot_val, min_val, unit
-FROM pg_settings WHERE name IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size', 'gpuext.transfer')
+FROM pg_settings WHERE name IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size', 'gpuext.transfer',
+                                'gpuext.jit_wait')
 ORDER BY name;
 
 -- invalid values are rejected
