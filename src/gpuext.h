@@ -245,6 +245,15 @@ extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;
 
 /* ---- executor (gpuscan.cpp) and EXPLAIN (explain.cpp) ---- */
+/*
+ * Chunks a scan keeps in flight: two while it reads the heap (one filled
+ * while the device runs the other), four for count-only scans of cached
+ * columns, whose chunks take tens of microseconds on the device, so that
+ * the round trips through the service overlap.
+ */
+#define GX_HEAP_BATCHES 2
+#define GX_MAX_BATCHES 4
+
 typedef struct GxBatch
 {
 	int			slot;			/* staging slot while in flight, else -1 */
@@ -360,7 +369,9 @@ typedef struct GxScanState
 								 * count-only batches */
 	Buffer		fetch_buf;		/* cached rows: heap page of the last row */
 	BlockNumber fetch_blk;
-	GxBatch		batch[2];
+	GxBatch		batch[GX_MAX_BATCHES];
+	int			nbatches;		/* batches in use (chunks kept in flight) */
+	int			nalloc;			/* batches with their arrays allocated */
 	GxBatch    *consuming;
 	int64		next_seq;
 	GxScanStats stats;

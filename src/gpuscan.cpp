@@ -338,6 +338,34 @@ gx_plan_deform(GxScanState *st, EState *estate)
 									   st->atts, &maxatt);
 }
 
+/*
+ * Use n batches (at most GX_MAX_BATCHES), allocating the arrays of those
+ * not allocated yet in the query's memory context.
+ */
+static void
+gx_alloc_batches(GxScanState *st, int n)
+{
+	MemoryContext old = MemoryContextSwitchTo(st->css.ss.ps.state->es_query_cxt);
+
+	for (int i = st->nalloc; i < n; i++)
+	{
+		st->batch[i].slot = -1;
+		st->batch[i].tups = (HeapTupleData *)
+			palloc(sizeof(HeapTupleData) * st->rows_per_chunk);
+		st->batch[i].rowbuf = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
+		st->batch[i].pins = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
+		st->batch[i].npins = 0;
+		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk);
+		st->batch[i].selcap = st->rows_per_chunk;
+		st->batch[i].map = st->device_deform ?
+			(uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk) : NULL;
+	}
+	MemoryContextSwitchTo(old);
+	if (n > st->nalloc)
+		st->nalloc = n;
+	st->nbatches = n;
+}
+
 /* BeginCustomScan */
 static void
 gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
@@ -409,19 +437,9 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	gx_plan_layout(st);
 	gx_fast_offsets(st);
 	gx_plan_deform(st, estate);
-	for (int i = 0; i < 2; i++)
-	{
+	for (int i = 0; i < GX_MAX_BATCHES; i++)
 		st->batch[i].slot = -1;
-		st->batch[i].tups = (HeapTupleData *)
-			palloc(sizeof(HeapTupleData) * st->rows_per_chunk);
-		st->batch[i].rowbuf = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
-		st->batch[i].pins = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
-		st->batch[i].npins = 0;
-		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk);
-		st->batch[i].selcap = st->rows_per_chunk;
-		st->batch[i].map = st->device_deform ?
-			(uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk) : NULL;
-	}
+	gx_alloc_batches(st, GX_HEAP_BATCHES);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	st->read_slot = table_slot_create(st->rel, NULL);
@@ -1031,10 +1049,13 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 static void
 gx_keep_inflight(GxScanState *st)
 {
-	for (int i = 0; i < 2 && !st->heap_done; i++)
+	for (int i = 0; i < st->nbatches && !st->heap_done; i++)
 	{
 		GxBatch    *b = &st->batch[i];
-		bool		any_inflight = st->batch[0].inflight || st->batch[1].inflight;
+		bool		any_inflight = false;
+
+		for (int j = 0; j < st->nbatches; j++)
+			any_inflight |= st->batch[j].inflight;
 
 		if (b->inflight || b == st->consuming)
 			continue;
@@ -1059,7 +1080,7 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 
 		CHECK_FOR_INTERRUPTS();
 		gx_keep_inflight(st);
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < st->nbatches; i++)
 			if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
 				next = &st->batch[i];
 		if (next == NULL)
@@ -1144,7 +1165,7 @@ gx_next_row(ScanState *ss)
 		/* collect the oldest chunk in flight */
 		GxBatch    *next = NULL;
 
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < st->nbatches; i++)
 			if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
 				next = &st->batch[i];
 		if (next == NULL)
@@ -1220,6 +1241,8 @@ gx_start(GxScanState *st)
 	st->started = true;
 	gx_cache_scan_begin(st);
 	gx_set_stop_block(st);
+	/* count-only chunks of cached columns: keep more of them in flight */
+	gx_alloc_batches(st, st->ncrefs > 0 && !st->need_tuples ? GX_MAX_BATCHES : GX_HEAP_BATCHES);
 }
 
 /* ExecCustomScan */
@@ -1237,7 +1260,7 @@ gx_exec_scan(CustomScanState *node)
 static void
 gx_drop_batches(GxScanState *st)
 {
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < st->nalloc; i++)
 	{
 		GxBatch    *b = &st->batch[i];
 
