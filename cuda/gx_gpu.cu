@@ -846,6 +846,14 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	if (fgrid > (uint32_t) G.sm_count * 64)
 		fgrid = (uint32_t) G.sm_count * 64;	/* the kernel strides over the rest */
 
+	/*
+	 * Look the compiled kernel up before queueing anything, so that the
+	 * host's work does not leave the stream idle between the events.
+	 */
+	const void *jk = (c->ext.op != GX_CHUNK_CACHE_LOAD && ntiles > 0 &&
+					  (c->flags & GX_CHUNK_JIT)) ?
+		gx_jit_kernel(c, (c->flags & GX_CHUNK_JIT_WAIT) != 0) : NULL;
+
 	if (mapped)
 		GX_CHECK(cudaEventRecord(s->ev[GX_EV_KERNEL_START], s->stream), "cudaEventRecord");
 	else
@@ -873,8 +881,6 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	}
 	else if (ntiles > 0)
 	{
-		const void *jk = (c->flags & GX_CHUNK_JIT) ?
-			gx_jit_kernel(c, (c->flags & GX_CHUNK_JIT_WAIT) != 0) : NULL;
 		int			write_sel = !c->ext.count_only;
 
 		if (jk)

@@ -22,8 +22,9 @@
  * kernel reads them from the chunk header like the interpreter, so one
  * compiled kernel serves every chunk and every parameter value of a query
  * shape.  The generated source (opcodes, registers, column types) is the
- * cache key.  The headers are compiled into the library
- * (gx_jit_src.inc, made from the sources by the Makefile).
+ * cache key; a binary key of the same facts (shape_key) finds a known
+ * program without generating its source.  The headers are compiled into
+ * the library (gx_jit_src.inc, made from the sources by the Makefile).
  *
  * Compilation takes a fraction of a second, so it does not stall the
  * service: the first request for a program starts it in a background
@@ -107,6 +108,8 @@ struct jit_globals
 	nvrtc_api	api {};
 	std::string arch;			/* "-arch=sm_XY" */
 	std::unordered_map<std::string, std::shared_ptr<jit_entry>> programs;
+	/* program shape (shape_key) -> entry: skips generating the source */
+	std::unordered_map<std::string, std::shared_ptr<jit_entry>> shapes;
 	int			threads = 0;	/* compiling threads running */
 	uint64_t	compiled = 0;
 	uint64_t	failed = 0;
@@ -153,6 +156,39 @@ nvrtc_open(nvrtc_api *a)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The bytes generate() depends on: counts, every instruction's fields and
+ * the column types.  Chunks of one query shape share it, so a chunk finds
+ * its kernel without generating the source (a per-chunk cost of the
+ * service otherwise).
+ */
+void
+shape_key(const gx_chunk *c, std::string &key)
+{
+	const uint32_t n = c->ninstr <= GX_MAX_INSTR ? c->ninstr : GX_MAX_INSTR + 1;
+	const uint32_t ncols = c->ncols <= GX_MAX_COLS ? c->ncols : GX_MAX_COLS;
+	uint32_t	hdr[3] = {n, c->ncols, c->nconsts};
+
+	key.reserve(sizeof(hdr) + (size_t) n * 11 + ncols);
+	key.append((const char *) hdr, sizeof(hdr));
+	for (uint32_t pc = 0; pc < n && pc < GX_MAX_INSTR; pc++)
+	{
+		const gx_instr *in = &c->code[pc];
+		char		b[11];
+
+		b[0] = (char) in->op;
+		b[1] = (char) in->type;
+		b[2] = (char) in->dst;
+		b[3] = (char) in->a;
+		b[4] = (char) in->b;
+		memcpy(b + 5, &in->jump, 2);
+		memcpy(b + 7, &in->arg, 4);
+		key.append(b, sizeof(b));
+	}
+	for (uint32_t i = 0; i < ncols; i++)
+		key.push_back((char) c->cols[i].type);
 }
 
 /*
@@ -387,12 +423,30 @@ gx_jit_kernel(const gx_chunk *c, int wait)
 		if (!J || J->arch.empty())
 			return nullptr;
 
+		std::string key;
+		std::shared_ptr<jit_entry> e;
+
+		shape_key(c, key);
+		{
+			std::lock_guard<std::mutex> g(J->mu);
+			auto		it = J->shapes.find(key);
+
+			if (it != J->shapes.end())
+				e = it->second;
+		}
+		if (e)
+		{
+			/* a known shape: compiled, being compiled, or refused */
+			if (e->state.load() == JIT_COMPILED)
+				load(e.get());
+			return e->state.load() == JIT_READY ? (const void *) e->kernel : nullptr;
+		}
+
 		std::string src;
 
 		if (!generate(c, src))
 			return nullptr;
 
-		std::shared_ptr<jit_entry> e;
 		bool		compile_here = false;
 
 		{
@@ -417,10 +471,14 @@ gx_jit_kernel(const gx_chunk *c, int wait)
 						J->threads--;
 						J->programs.erase(src);
 					}
+					else if (J->shapes.size() < 8 * GX_JIT_MAX_PROGRAMS)
+						J->shapes.emplace(key, e);
 					return nullptr;
 				}
 				compile_here = true;
 			}
+			if (J->shapes.size() < 8 * GX_JIT_MAX_PROGRAMS)
+				J->shapes.emplace(key, e);
 		}
 		/* (an entry another thread compiles stays interpreted meanwhile) */
 		if (compile_here)
@@ -455,6 +513,7 @@ gx_jit_close(void)
 		}
 		/* entries still compiling are kept alive by their thread */
 		J->programs.clear();
+		J->shapes.clear();
 		J->compiled = J->failed = 0;
 		J->compile_ms = 0;
 	}

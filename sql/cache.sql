@@ -2,7 +2,7 @@
 -- gpuext_cache view, validity under every kind of change).  Each query is
 -- checked against gpuext off (gx_check) with the cache in use, and the
 -- scan's EXPLAIN ANALYZE counters show whether cached chunks were read.
--- The test cluster runs with gpuext.cache_size = 64MB: two entries.
+-- The test cluster runs with gpuext.cache_size = 256MB: two entries.
 
 -- cached / not-valid chunk counters of a query's GpuScan
 CREATE FUNCTION gx_cache_use(q text) RETURNS text LANGUAGE plpgsql

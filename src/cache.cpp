@@ -79,6 +79,10 @@ static int	gx_loading_entry = -1;
 /* visibility map geometry (private to visibilitymap.c) */
 #define GX_VM_MAPSIZE (BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
 #define GX_VM_BLOCKS_PER_PAGE ((BlockNumber) (GX_VM_MAPSIZE * 4))
+/* the all-visible bits of 32 blocks (2 bits a block, the same in every byte) */
+#define GX_VM_ALL_VISIBLE_WORD UINT64CONST(0x5555555555555555)
+StaticAssertDecl(VISIBILITYMAP_ALL_VISIBLE == 0x01 && GX_VM_BLOCKS_PER_PAGE % 32 == 0,
+				 "the visibility map layout gx_vm_check_range reads");
 
 static int
 gx_cache_nunits(void)
@@ -215,7 +219,7 @@ gx_vm_check_range(Relation rel, Buffer *vmbuf, BlockNumber lo, BlockNumber hi,
 	page = BufferGetPage(*vmbuf);
 	*lsn = PageGetLSN(page);
 	map = (uint8 *) PageGetContents(page);
-	for (BlockNumber b = lo; b < hi && ok; b++)
+	for (BlockNumber b = lo; b < hi && ok;)
 	{
 		uint32		r = b % GX_VM_BLOCKS_PER_PAGE;
 
@@ -223,10 +227,24 @@ gx_vm_check_range(Relation rel, Buffer *vmbuf, BlockNumber lo, BlockNumber hi,
 		while (h < nholes && holes[h] < b)
 			h++;
 		if (h < nholes && holes[h] == b)
+		{
+			b++;
 			continue;
+		}
+		/* 32 blocks without a hole: one 64-bit word of the map */
+		if ((r % 32) == 0 && b + 32 <= hi && (h >= nholes || holes[h] >= b + 32))
+		{
+			uint64		w;
 
+			memcpy(&w, map + r / 4, sizeof(w));
+			if ((w & GX_VM_ALL_VISIBLE_WORD) != GX_VM_ALL_VISIBLE_WORD)
+				ok = false;
+			b += 32;
+			continue;
+		}
 		if (((map[r / 4] >> ((r % 4) * 2)) & VISIBILITYMAP_ALL_VISIBLE) == 0)
 			ok = false;
+		b++;
 	}
 	LockBuffer(*vmbuf, BUFFER_LOCK_UNLOCK);
 	return ok;
@@ -728,7 +746,7 @@ gx_load_chunk(GxLoadState *ls, BlockNumber *blk, BlockNumber end, BlockNumber en
 	}
 	gx_shared->slots[slot].cache_entry = ls->entry;
 	gx_slot_submit(slot, ls->device);
-	gx_slot_wait(slot, generation);
+	gx_slot_wait(slot, generation, 0);
 	{
 		gx_result  *res = gx_chunk_result(c);
 		uint64		error = res->error;
@@ -843,7 +861,7 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the gpuext cache is off"),
-				 errhint("Set gpuext.cache_size (server start) to a size of at least 32MB.")));
+				 errhint("Set gpuext.cache_size (server start) to a size of at least 128MB.")));
 	acl = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
 	if (acl != ACLCHECK_OK)
 		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(relid));

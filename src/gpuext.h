@@ -65,6 +65,8 @@ void		gx_define_gucs(void);
 
 /* ---- shared memory (shmem.cpp) ---- */
 #define GX_SLOT_BYTES ((Size) 16 * 1024 * 1024)
+/* backends poll a slot of cached columns this long before sleeping */
+#define GX_WAIT_SPIN_US 100
 
 typedef enum GxSlotState
 {
@@ -122,13 +124,19 @@ gx_slot_chunk(int slot)
 /* backend side of slot ownership (shmem.cpp) */
 int			gx_slot_acquire(bool wait);
 void		gx_slot_submit(int slot, int device);
-void		gx_slot_wait(int slot, uint32 generation);
+void		gx_slot_wait(int slot, uint32 generation, int spin_us);
 void		gx_slot_release(int slot);
 int			gx_resolve_device(void);
 uint32		gx_service_generation(void);
 
 /* ---- device-resident column cache (cache.cpp) ---- */
-#define GX_CACHE_UNIT_BYTES ((Size) 32 * 1024 * 1024)
+/*
+ * 128 MB units: an entry holds up to about 4M rows (a scan's selection of
+ * them must fit a staging slot), so that a scan of cached columns launches
+ * a kernel per 4M rows, not per 1M, and its fixed costs per launch stay
+ * small against the bytes it reads.
+ */
+#define GX_CACHE_UNIT_BYTES ((Size) 128 * 1024 * 1024)
 #define GX_CACHE_MAX_VM 2		/* VM pages an entry's blocks may span */
 #define GX_CACHE_MAX_HOLES 64	/* blocks inside an entry's range it lacks */
 

@@ -979,7 +979,7 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 				t1;
 
 	INSTR_TIME_SET_CURRENT(t0);
-	gx_slot_wait(b->slot, b->generation);
+	gx_slot_wait(b->slot, b->generation, b->cached ? GX_WAIT_SPIN_US : 0);
 	INSTR_TIME_SET_CURRENT(t1);
 	INSTR_TIME_SUBTRACT(t1, t0);
 	st->stats.wait_ms += INSTR_TIME_GET_MILLISEC(t1);

@@ -114,7 +114,7 @@ gx_define_gucs(void)
 	DefineCustomIntVariable("gpuext.cache_size",
 							"Size of the device-resident column cache (0 turns it off).",
 							"Taken on the device that runs filters when a table is first loaded "
-							"with gpuext_cache_load(); split into 32 MB entries.",
+							"with gpuext_cache_load(); split into 128 MB entries.",
 							&gx_cache_size_mb, 1024, 0, INT_MAX / 2,
 							PGC_POSTMASTER, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.enable_agg",

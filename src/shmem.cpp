@@ -17,6 +17,7 @@ extern "C"
 {
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "portability/instr_time.h"
 #include "storage/ipc.h"
 #include "storage/shmem.h"
 #include "utils/resowner.h"
@@ -302,12 +303,42 @@ gx_service_generation(void)
 	return 0;
 }
 
-/* wait until the service is done with a slot; ERROR if the service died */
+/*
+ * Wait until the service is done with a slot; ERROR if the service died.
+ * A chunk expected to be done within microseconds (spin_us > 0: cached
+ * columns) is first polled for up to spin_us, which saves the latch
+ * wake-up of a sleep on the condition variable.
+ */
 void
-gx_slot_wait(int slot, uint32 generation)
+gx_slot_wait(int slot, uint32 generation, int spin_us)
 {
 	GxSlot	   *s = &gx_shared->slots[slot];
 
+	if (spin_us > 0)
+	{
+		instr_time	start,
+					now;
+
+		INSTR_TIME_SET_CURRENT(start);
+		for (int i = 0;; i++)
+		{
+			int			state;
+
+			SpinLockAcquire(&s->mutex);
+			state = s->state;
+			SpinLockRelease(&s->mutex);
+			if (state == GX_SLOT_DONE)
+				break;
+			pg_spin_delay();
+			if ((i & 15) == 15)
+			{
+				INSTR_TIME_SET_CURRENT(now);
+				INSTR_TIME_SUBTRACT(now, start);
+				if (INSTR_TIME_GET_MICROSEC(now) >= (uint64) spin_us)
+					break;
+			}
+		}
+	}
 	ConditionVariablePrepareToSleep(&gx_shared->done_cv);
 	for (;;)
 	{

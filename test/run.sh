@@ -21,7 +21,7 @@
 #                      kernel (GPU), compiled before the first chunk
 #   GPUEXT_TEST_PORT   port of the test cluster (default 54329)
 #   GPUEXT_STAGING_MB  gpuext.staging_size (default 64)
-#   GPUEXT_CACHE_MB    gpuext.cache_size (default 64: two entries, so that
+#   GPUEXT_CACHE_MB    gpuext.cache_size (default 256: two entries, so that
 #                      sql/cache.sql sees eviction)
 #   GPUEXT_TEST_USER   OS user for the cluster when run as root (default gpuext)
 #   GPUEXT_NO_CLEAN=1  do not "make clean" first;  GPUEXT_KEEP=1 keep the cluster dir
@@ -96,7 +96,7 @@ gx_setup_user || fail_out "no OS user for the cluster"
 gx_cluster_init "$PORT" \
     "gpuext.device = '$DEVICE'" \
     "gpuext.staging_size = $STAGING" \
-    "gpuext.cache_size = ${GPUEXT_CACHE_MB:-64}" \
+    "gpuext.cache_size = ${GPUEXT_CACHE_MB:-256}" \
     ${TRANSFER:+"gpuext.transfer = '$TRANSFER'"} \
     ${GPUEXT_JIT_WAIT:+"gpuext.jit_wait = on"} \
     "max_worker_processes = 16" \
