@@ -843,8 +843,13 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 
 	if (dgrid > (uint32_t) G.sm_count * 16)
 		dgrid = (uint32_t) G.sm_count * 16;
-	if (fgrid > (uint32_t) G.sm_count * 64)
-		fgrid = (uint32_t) G.sm_count * 64;	/* the kernel strides over the rest */
+	/*
+	 * One resident wave of blocks (8 a SM) that stride over the tiles: a
+	 * block stages the program and flushes its aggregates once for several
+	 * tiles of a big (cached) chunk.
+	 */
+	if (fgrid > (uint32_t) G.sm_count * 8)
+		fgrid = (uint32_t) G.sm_count * 8;
 
 	/*
 	 * Look the compiled kernel up before queueing anything, so that the
