@@ -845,8 +845,8 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 		dgrid = (uint32_t) G.sm_count * 16;
 	/*
 	 * One resident wave of blocks (8 a SM) that stride over the tiles: a
-	 * block stages the program and flushes its aggregates once for several
-	 * tiles of a big (cached) chunk.
+	 * block stages the program once for several tiles of a big (cached)
+	 * chunk.
 	 */
 	if (fgrid > (uint32_t) G.sm_count * 8)
 		fgrid = (uint32_t) G.sm_count * 8;

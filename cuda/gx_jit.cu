@@ -21,10 +21,11 @@
  * Constants and column offsets are not part of the generated code: the
  * kernel reads them from the chunk header like the interpreter, so one
  * compiled kernel serves every chunk and every parameter value of a query
- * shape.  The generated source (opcodes, registers, column types) is the
- * cache key; a binary key of the same facts (shape_key) finds a known
- * program without generating its source.  The headers are compiled into
- * the library (gx_jit_src.inc, made from the sources by the Makefile).
+ * shape.  The program's shape (shape_key: opcodes, registers, column
+ * types, everything the generated source depends on) is the cache key, so
+ * a chunk finds its kernel without generating the source, which is only
+ * made to compile a new shape.  The headers are compiled into the library
+ * (gx_jit_src.inc, made from the sources by the Makefile).
  *
  * Compilation takes a fraction of a second, so it does not stall the
  * service: the first request for a program starts it in a background
@@ -107,9 +108,8 @@ struct jit_globals
 	std::mutex	mu;
 	nvrtc_api	api {};
 	std::string arch;			/* "-arch=sm_XY" */
+	/* program shape (shape_key) -> its kernel */
 	std::unordered_map<std::string, std::shared_ptr<jit_entry>> programs;
-	/* program shape (shape_key) -> entry: skips generating the source */
-	std::unordered_map<std::string, std::shared_ptr<jit_entry>> shapes;
 	int			threads = 0;	/* compiling threads running */
 	uint64_t	compiled = 0;
 	uint64_t	failed = 0;
@@ -159,10 +159,9 @@ nvrtc_open(nvrtc_api *a)
 }
 
 /*
- * The bytes generate() depends on: counts, every instruction's fields and
- * the column types.  Chunks of one query shape share it, so a chunk finds
- * its kernel without generating the source (a per-chunk cost of the
- * service otherwise).
+ * The cache key of a program: the bytes generate() depends on (counts,
+ * every instruction's fields, the column types).  Chunks of one query
+ * shape share it.
  */
 void
 shape_key(const gx_chunk *c, std::string &key)
@@ -424,61 +423,40 @@ gx_jit_kernel(const gx_chunk *c, int wait)
 			return nullptr;
 
 		std::string key;
+		std::string src;
 		std::shared_ptr<jit_entry> e;
+		bool		compile_here = false;
 
 		shape_key(c, key);
 		{
 			std::lock_guard<std::mutex> g(J->mu);
-			auto		it = J->shapes.find(key);
-
-			if (it != J->shapes.end())
-				e = it->second;
-		}
-		if (e)
-		{
-			/* a known shape: compiled, being compiled, or refused */
-			if (e->state.load() == JIT_COMPILED)
-				load(e.get());
-			return e->state.load() == JIT_READY ? (const void *) e->kernel : nullptr;
-		}
-
-		std::string src;
-
-		if (!generate(c, src))
-			return nullptr;
-
-		bool		compile_here = false;
-
-		{
-			std::lock_guard<std::mutex> g(J->mu);
-			auto		it = J->programs.find(src);
+			auto		it = J->programs.find(key);
 
 			if (it != J->programs.end())
-				e = it->second;
+				e = it->second;	/* compiled, being compiled, or refused */
 			else
 			{
+				/* a new shape: its source is only needed to compile it */
 				if (J->programs.size() >= GX_JIT_MAX_PROGRAMS || !nvrtc_open(&J->api))
 					return nullptr;
 				if (!wait && J->threads >= GX_JIT_MAX_THREADS)
 					return nullptr;
+				if (!generate(c, src))
+					return nullptr;
 				e = std::make_shared<jit_entry>();
-				J->programs.emplace(src, e);
+				J->programs.emplace(key, e);
 				if (!wait)
 				{
 					J->threads++;
 					if (!start_thread(e, src, J->arch, J->api))
 					{
 						J->threads--;
-						J->programs.erase(src);
+						J->programs.erase(key);
 					}
-					else if (J->shapes.size() < 8 * GX_JIT_MAX_PROGRAMS)
-						J->shapes.emplace(key, e);
 					return nullptr;
 				}
 				compile_here = true;
 			}
-			if (J->shapes.size() < 8 * GX_JIT_MAX_PROGRAMS)
-				J->shapes.emplace(key, e);
 		}
 		/* (an entry another thread compiles stays interpreted meanwhile) */
 		if (compile_here)
@@ -513,7 +491,6 @@ gx_jit_close(void)
 		}
 		/* entries still compiling are kept alive by their thread */
 		J->programs.clear();
-		J->shapes.clear();
 		J->compiled = J->failed = 0;
 		J->compile_ms = 0;
 	}

@@ -349,7 +349,6 @@ gx_alloc_batches(GxScanState *st, int n)
 
 	for (int i = st->nalloc; i < n; i++)
 	{
-		st->batch[i].slot = -1;
 		st->batch[i].tups = (HeapTupleData *)
 			palloc(sizeof(HeapTupleData) * st->rows_per_chunk);
 		st->batch[i].rowbuf = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
@@ -1045,17 +1044,26 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	b->inflight = false;
 }
 
-/* keep up to two chunks in flight */
+/* the batch submitted first among those in flight, or NULL */
+static GxBatch *
+gx_oldest_inflight(GxScanState *st)
+{
+	GxBatch    *next = NULL;
+
+	for (int i = 0; i < st->nbatches; i++)
+		if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
+			next = &st->batch[i];
+	return next;
+}
+
+/* keep up to st->nbatches chunks in flight */
 static void
 gx_keep_inflight(GxScanState *st)
 {
 	for (int i = 0; i < st->nbatches && !st->heap_done; i++)
 	{
 		GxBatch    *b = &st->batch[i];
-		bool		any_inflight = false;
-
-		for (int j = 0; j < st->nbatches; j++)
-			any_inflight |= st->batch[j].inflight;
+		bool		any_inflight = gx_oldest_inflight(st) != NULL;
 
 		if (b->inflight || b == st->consuming)
 			continue;
@@ -1076,13 +1084,11 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 		return ExecClearTuple(slot);
 	for (;;)
 	{
-		GxBatch    *next = NULL;
+		GxBatch    *next;
 
 		CHECK_FOR_INTERRUPTS();
 		gx_keep_inflight(st);
-		for (int i = 0; i < st->nbatches; i++)
-			if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
-				next = &st->batch[i];
+		next = gx_oldest_inflight(st);
 		if (next == NULL)
 			break;
 		gx_collect_batch(st, next);
@@ -1163,11 +1169,8 @@ gx_next_row(ScanState *ss)
 		gx_keep_inflight(st);
 
 		/* collect the oldest chunk in flight */
-		GxBatch    *next = NULL;
+		GxBatch    *next = gx_oldest_inflight(st);
 
-		for (int i = 0; i < st->nbatches; i++)
-			if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
-				next = &st->batch[i];
 		if (next == NULL)
 		{
 			gx_end_loop(st);

@@ -303,6 +303,41 @@ gx_service_generation(void)
 	return 0;
 }
 
+/* has the service finished the slot? */
+static bool
+gx_slot_done(GxSlot *s)
+{
+	int			state;
+
+	SpinLockAcquire(&s->mutex);
+	state = s->state;
+	SpinLockRelease(&s->mutex);
+	return state == GX_SLOT_DONE;
+}
+
+/* poll the slot for up to spin_us microseconds; true once it is done */
+static bool
+gx_slot_spin(GxSlot *s, int spin_us)
+{
+	instr_time	start,
+				now;
+
+	INSTR_TIME_SET_CURRENT(start);
+	for (int i = 0;; i++)
+	{
+		if (gx_slot_done(s))
+			return true;
+		pg_spin_delay();
+		if ((i & 15) == 15)
+		{
+			INSTR_TIME_SET_CURRENT(now);
+			INSTR_TIME_SUBTRACT(now, start);
+			if (INSTR_TIME_GET_MICROSEC(now) >= (uint64) spin_us)
+				return false;
+		}
+	}
+}
+
 /*
  * Wait until the service is done with a slot; ERROR if the service died.
  * A chunk expected to be done within microseconds (spin_us > 0: cached
@@ -314,58 +349,30 @@ gx_slot_wait(int slot, uint32 generation, int spin_us)
 {
 	GxSlot	   *s = &gx_shared->slots[slot];
 
-	if (spin_us > 0)
+	if (!(spin_us > 0 && gx_slot_spin(s, spin_us)))
 	{
-		instr_time	start,
-					now;
-
-		INSTR_TIME_SET_CURRENT(start);
-		for (int i = 0;; i++)
+		ConditionVariablePrepareToSleep(&gx_shared->done_cv);
+		while (!gx_slot_done(s))
 		{
-			int			state;
+			uint32		gen;
+			int			pid;
 
-			SpinLockAcquire(&s->mutex);
-			state = s->state;
-			SpinLockRelease(&s->mutex);
-			if (state == GX_SLOT_DONE)
-				break;
-			pg_spin_delay();
-			if ((i & 15) == 15)
+			SpinLockAcquire(&gx_shared->mutex);
+			gen = gx_shared->generation;
+			pid = gx_shared->service_pid;
+			SpinLockRelease(&gx_shared->mutex);
+			if (pid == 0 || gen != generation)
 			{
-				INSTR_TIME_SET_CURRENT(now);
-				INSTR_TIME_SUBTRACT(now, start);
-				if (INSTR_TIME_GET_MICROSEC(now) >= (uint64) spin_us)
-					break;
+				ConditionVariableCancelSleep();
+				ereport(ERROR,
+						(errcode(ERRCODE_SYSTEM_ERROR),
+						 errmsg("gpuext service terminated while running a query"),
+						 errhint("The postmaster restarts the service; retry the query.")));
 			}
+			ConditionVariableTimedSleep(&gx_shared->done_cv, 100, PG_WAIT_EXTENSION);
 		}
+		ConditionVariableCancelSleep();
 	}
-	ConditionVariablePrepareToSleep(&gx_shared->done_cv);
-	for (;;)
-	{
-		int			state;
-		uint32		gen;
-		int			pid;
-
-		SpinLockAcquire(&s->mutex);
-		state = s->state;
-		SpinLockRelease(&s->mutex);
-		if (state == GX_SLOT_DONE)
-			break;
-		SpinLockAcquire(&gx_shared->mutex);
-		gen = gx_shared->generation;
-		pid = gx_shared->service_pid;
-		SpinLockRelease(&gx_shared->mutex);
-		if (pid == 0 || gen != generation)
-		{
-			ConditionVariableCancelSleep();
-			ereport(ERROR,
-					(errcode(ERRCODE_SYSTEM_ERROR),
-					 errmsg("gpuext service terminated while running a query"),
-					 errhint("The postmaster restarts the service; retry the query.")));
-		}
-		ConditionVariableTimedSleep(&gx_shared->done_cv, 100, PG_WAIT_EXTENSION);
-	}
-	ConditionVariableCancelSleep();
 	if (s->failed)
 	{
 		char		msg[256];
