@@ -5,6 +5,8 @@
  * CREATE EXTENSION fail with a hint otherwise.
  */
 #include "gpuext.h"
+#include "engine.h"
+#include "planner.h"
 
 extern "C"
 {

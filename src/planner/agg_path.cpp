@@ -33,6 +33,9 @@
  * Aggregate above matches like a Partial Aggregate's.
  */
 #include "gpuext.h"
+#include "planner.h"
+#include "compiler.h"
+#include "executor.h"
 
 extern "C"
 {

@@ -19,6 +19,7 @@
  * host qual.  The compiler never ereports for unsupported input.
  */
 #include "gpuext.h"
+#include "compiler.h"
 
 extern "C"
 {

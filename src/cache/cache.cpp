@@ -40,6 +40,8 @@
  * (a running query reads it) is never evicted.
  */
 #include "gpuext.h"
+#include "cache.h"
+#include "executor.h"
 
 extern "C"
 {

@@ -2,6 +2,8 @@
  * guc.cpp - gpuext's configuration parameters, all under "gpuext.".
  */
 #include "gpuext.h"
+#include "engine.h"
+#include "planner.h"
 
 extern "C"
 {

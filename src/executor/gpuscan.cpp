@@ -30,6 +30,7 @@
  * raised when the next row is asked for: exactly where PostgreSQL would.
  */
 #include "gpuext.h"
+#include "executor.h"
 
 extern "C"
 {

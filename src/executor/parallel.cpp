@@ -34,6 +34,7 @@
  * allocation up again; new workers attach afresh.
  */
 #include "gpuext.h"
+#include "executor.h"
 
 extern "C"
 {

@@ -10,6 +10,8 @@
  * serves the next query.  Only this main thread calls PostgreSQL.
  */
 #include "gpuext.h"
+#include "engine.h"
+#include "cache.h"
 
 extern "C"
 {

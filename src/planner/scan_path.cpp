@@ -10,6 +10,9 @@
  * error is raised for exactly the rows where PostgreSQL raises it.
  */
 #include "gpuext.h"
+#include "planner.h"
+#include "compiler.h"
+#include "executor.h"
 
 extern "C"
 {

@@ -12,6 +12,8 @@
  * them.  Slots are tracked per resource owner so that abort releases them.
  */
 #include "gpuext.h"
+#include "engine.h"
+#include "cache.h"
 
 extern "C"
 {

@@ -2,6 +2,7 @@
  * devices.cpp - gpuext_devices(): the devices the gpuext service found.
  */
 #include "gpuext.h"
+#include "engine.h"
 
 extern "C"
 {

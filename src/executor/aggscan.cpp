@@ -12,6 +12,7 @@
  * any chunk is raised: no row is returned before it.
  */
 #include "gpuext.h"
+#include "executor.h"
 
 extern "C"
 {

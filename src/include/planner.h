@@ -1,0 +1,19 @@
+/*
+ * planner.h - planner hooks: GpuScan paths and device aggregate paths.
+ */
+#ifndef GX_PLANNER_H
+#define GX_PLANNER_H
+
+#include "gpuext.h"
+
+/* ---- planner (planner.cpp, aggpath.cpp) ---- */
+void		gx_planner_init(void);
+int			gx_split_quals(List *rinfos, Index relid, List **device, List **host,
+						   List **device_rinfos, int *ninstr);
+bool		gx_is_device_scan_path(Path *path, bool parallel);
+extern double gx_force_serial_cost;
+void		gx_aggpath_init(void);
+extern bool gx_enable_agg;
+extern CustomScanMethods gx_scan_plan_methods;
+
+#endif							/* GX_PLANNER_H */
