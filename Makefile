@@ -4,24 +4,26 @@
 
 EXTENSION = gpuext
 MODULE_big = gpuext
-DATA = sql/gpuext--1.0.sql
+DATA = sql/gpuext--1.0.sql sql/gpuext--1.1.sql sql/gpuext--1.0--1.1.sql
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
-REGRESS = setup types errors plans params chunks mvcc guc parallel cache aggs
+REGRESS = setup types errors plans params chunks mvcc guc parallel cache aggs engine
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
-ISOLATION = mvcc_concurrent cache_concurrent
+ISOLATION = mvcc_concurrent cache_concurrent engine_concurrent
 ISOLATION_OPTS = --load-extension=gpuext
 
 # src/: the PostgreSQL side, one folder per concern (docs/architecture.md)
 HOST_OBJS = src/module/gpuext.o src/module/guc.o \
-	src/engine/shmem.o src/engine/service.o src/engine/devices.o \
-	src/compiler/compile.o \
+	src/engine/shmem.o src/engine/session.o src/engine/service.o src/engine/devices.o src/engine/views.o \
+	src/compiler/compile.o src/compiler/types.o \
 	src/planner/scan_path.o src/planner/agg_path.o \
-	src/executor/gpuscan.o src/executor/aggscan.o src/executor/parallel.o src/executor/explain.o \
+	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/parallel.o src/executor/explain.o \
 	src/cache/cache.o
 # cuda/: the devices (no PostgreSQL header); include/ is the C API shared with src/
-CUDA_HOST_OBJS = cuda/cpu/gx_cpu.o
+# ops/: the operator table and its validators, shared by both devices (gx_ops.h)
+CUDA_OPS_SRCS = cuda/ops/gx_ops.cpp cuda/ops/gx_validate.cpp
+CUDA_HOST_OBJS = cuda/cpu/gx_cpu.o $(CUDA_OPS_SRCS:.cpp=.o)
 GX_INCLUDES = -Isrc/include -Icuda/include -Icuda/kernels -Icuda/gpu
 
 PG_CONFIG ?= pg_config
@@ -65,7 +67,8 @@ cuda/gpu/gx_gpu.o: cuda/gpu/gx_gpu.cu $(GX_KERNEL_HDRS)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 # the sources NVRTC compiles at run time (gx_jit.cu), as C string literals
-GX_JIT_SRCS = cuda/include/gx_program.h cuda/kernels/gx_eval.cuh cuda/kernels/gx_filter.cuh
+GX_JIT_SRCS = cuda/include/gx_program.h cuda/kernels/gx_bitmap.cuh cuda/kernels/gx_eval.cuh \
+	cuda/kernels/gx_filter.cuh
 cuda/gpu/gx_jit_src.inc: $(GX_JIT_SRCS)
 	( for f in $(GX_JIT_SRCS); do \
 		echo "static const char gx_src_$$(basename $$f | tr '.' '_')[] ="; \
@@ -79,20 +82,29 @@ cuda/gpu/gx_jit.o: cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc $(GX_KERNEL_HDRS)
 cuda/cpu/gx_cpu.o: cuda/cpu/gx_cpu.cpp $(GX_KERNEL_HDRS)
 	$(CXX) $(CXXFLAGS) -O2 -ffp-contract=off -fPIC $(GX_INCLUDES) -c $< -o $@
 
+cuda/ops/%.o: cuda/ops/%.cpp $(GX_KERNEL_HDRS)
+	$(CXX) $(CXXFLAGS) -O2 -fPIC $(GX_INCLUDES) -c $< -o $@
+
+cuda/gpu/gx_gpu_none.o: cuda/gpu/gx_gpu_none.cpp $(GX_KERNEL_HDRS)
+	$(CXX) $(CXXFLAGS) -O2 -fPIC $(GX_INCLUDES) -c $< -o $@
+
 $(HOST_OBJS): $(wildcard src/include/*.h) cuda/include/gx_program.h cuda/include/gx_api.h
 
-# unit tests of the opcode interpreter (and of the kernels when nvcc exists)
+# unit tests of the opcode interpreter and the CPU device (a CPU-only build:
+# gx_gpu_none.cpp), and of the kernels against the CPU device when nvcc exists
 UNIT_BIN = test/unit/test_interp
 ifneq ($(strip $(NVCC)),)
 UNIT_BIN += test/unit/test_kernel
 endif
 
-test/unit/test_interp: test/unit/test_interp.cpp cuda/cpu/gx_cpu.cpp $(GX_KERNEL_HDRS)
-	$(CXX) -std=c++17 -O2 -ffp-contract=off $(GX_INCLUDES) -o $@ test/unit/test_interp.cpp cuda/cpu/gx_cpu.cpp -lpthread
+test/unit/test_interp: test/unit/test_interp.cpp cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
+	$(CXX) -std=c++17 -O2 -ffp-contract=off -Wall $(GX_INCLUDES) -o $@ test/unit/test_interp.cpp \
+		cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) -lpthread
 
-test/unit/test_kernel: test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(GX_KERNEL_HDRS)
+test/unit/test_kernel: test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
 	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) $(GX_INCLUDES) -DGX_CUDA_HOME='"$(CUDA_HOME)"' -o $@ \
-		test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/cpu/gx_cpu.cpp -ldl
+		test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/cpu/gx_cpu.cpp \
+		$(CUDA_OPS_SRCS) -ldl -lpthread
 
 unittest: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done

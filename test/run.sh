@@ -125,10 +125,16 @@ if [ "$rg_rc" != 0 ] && [ "$rg_f" = 0 ]; then
     echo "ERROR: make installcheck exited with $rg_rc"
     rg_f=1
 fi
+rm -f "$GX_ROOT/regression.diffs" "$GX_ROOT/regression_iso.diffs"
 if [ -s "$IC_DIR/regression.diffs" ]; then
     cp "$IC_DIR/regression.diffs" "$IC_DIR/regression.out" "$GX_ROOT/" 2>/dev/null
     echo "==> regression.diffs (first 300 lines; full file in $GX_ROOT/regression.diffs)"
     head -n 300 "$IC_DIR/regression.diffs"
+fi
+if [ -s "$IC_DIR/output_iso/regression.diffs" ]; then
+    cp "$IC_DIR/output_iso/regression.diffs" "$GX_ROOT/regression_iso.diffs" 2>/dev/null
+    echo "==> isolation regression.diffs (first 300 lines; full file in $GX_ROOT/regression_iso.diffs)"
+    head -n 300 "$IC_DIR/output_iso/regression.diffs"
 fi
 if [ "$rg_f" != 0 ]; then
     echo "==> server log (last 40 lines)"

@@ -1,35 +1,281 @@
 /*
- * gx_cpu.cpp - the CPU device: runs a chunk's filter program with the same
- * interpreter as the GPU kernel (gx_eval.cuh) and writes the same result
- * layout: per tile of GX_TILE_ROWS rows, the selected row indexes in row
+ * gx_cpu.cpp - the CPU device: runs tasks (gx_program.h) in place with the
+ * same interpreter as the GPU kernels (gx_eval.cuh) and writes the same
+ * result layout: per tile of GX_TILE_ROWS rows, the selected rows in row
  * order, placed at an offset obtained with one atomic add per tile.
  *
- * A chunk of raw heap pages is deformed tile by tile first (gx_deform.cuh),
- * by the thread that then filters the tile.
+ * Design note
+ * -----------
+ * Threads: gx_cpu_open() starts a persistent pool of worker threads (with
+ * every signal blocked: the service's signals go to its main thread); a
+ * task runs on the workers and on the calling thread, which then waits for
+ * the workers to finish it.  Nothing is created per task.  Without
+ * gx_cpu_open() (or after gx_cpu_close()) a task runs on the calling
+ * thread alone.  Tasks are serialized on the pool.
  *
- * Cache operations (gx_chunk_ext): a SCAN chunk reads its columns from an
- * entry of the CPU device's cache pool (host memory of the service, taken
- * by gx_cpu_cache_open) and selects row map values; a LOAD chunk is
- * deformed and filtered like any page chunk (it has no program), then its
- * rows are appended to the entry from one thread.
+ * Dispatch: gx_cpu_run() validates the task with its kind's validator of
+ * the operator table (gx_ops.h) - the same one the GPU device runs - and
+ * calls the entry's CPU implementation:
+ *  - rows (FILTER, CACHE_LOAD, CACHE_SCAN): threads take tiles from a
+ *    shared counter; a tile of raw heap pages is deformed (gx_deform.cuh)
+ *    by the thread that then filters it; a SCAN reads its columns from the
+ *    cache entry (ctx->entry) and selects row map values; a LOAD is
+ *    deformed and filtered like any page task (it has no program), then
+ *    its rows are appended to the entry from one thread.  Aggregates are
+ *    summed per thread and added, once per task, into the stripe
+ *    (thread index modulo GX_AGG_STRIPES) of the state object ctx->obj[0]
+ *    with 64-bit atomics, as GPU blocks do;
+ *  - AGG_READ: sums the stripes into the result, zeroes the state.
  *
- * Threads take tiles from a shared counter.  No PostgreSQL API is used
- * here: the service calls this from its main thread, which waits.  The
- * transfer mode of the chunk (GX_CHUNK_MAPPED) means nothing here: the
- * chunk is run in place and the result says so (flags 0, no bytes moved).
+ * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
+ * task runs in place and the result says so (flags 0, no bytes moved).
+ * No PostgreSQL API is used; no exception leaves the extern "C" functions.
  */
 #include "gx_api.h"
+#include "gx_guard.h"
+#include "gx_ops.h"
 #include "gx_eval.cuh"
 #include "gx_deform.cuh"
 #include "gx_cache.cuh"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
+
+#define GX_CPU_MAX_THREADS 1024
+
+/* ---------------------------------------------------------------------- */
+/* memory                                                                 */
+/* ---------------------------------------------------------------------- */
+
+/* zeroed heap memory for the CPU device (cache entries, objects, buffers) */
+gx_status
+gx_cpu_mem_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen)
+{
+	if (ptr == NULL || bytes == 0 || bytes > (uint64_t) SIZE_MAX)
+	{
+		gx_errf(err, errlen, "invalid allocation of %llu bytes", (unsigned long long) bytes);
+		return GX_INVALID;
+	}
+	*ptr = calloc(1, (size_t) bytes);
+	if (*ptr == NULL)
+	{
+		gx_errf(err, errlen, "out of host memory allocating %llu bytes",
+				(unsigned long long) bytes);
+		return GX_NO_MEMORY;
+	}
+	return GX_OK;
+}
+
+/* give CPU device memory back */
+void
+gx_cpu_mem_free(void *ptr)
+{
+	free(ptr);
+}
+
+/* ---------------------------------------------------------------------- */
+/* the thread pool                                                        */
+/* ---------------------------------------------------------------------- */
+
+/* a job: fn(arg, t) runs on threads t = 0 (the caller) .. nthreads - 1 */
+typedef void (*gx_cpu_job_fn) (void *arg, int thread);
+
+/*
+ * The pool is allocated once and never freed while a worker may use it;
+ * it is not a static object, so no destructor runs (and no joinable
+ * std::thread is destroyed) when the process exits without gx_cpu_close().
+ */
+struct gx_cpu_pool
+{
+	std::mutex	run_mu;			/* one task at a time */
+	std::mutex	mu;				/* the fields below */
+	std::condition_variable wake;	/* a new job, or stop */
+	std::condition_variable done;	/* active reached 0 */
+	std::vector<std::thread> threads;	/* worker t + 1 is threads[t] */
+	uint64_t	gen = 0;		/* job number */
+	gx_cpu_job_fn fn = nullptr;
+	void	   *arg = nullptr;
+	int			job_threads = 0;	/* threads of the job, caller included */
+	int			active = 0;		/* workers still running the job */
+	bool		stop = false;
+};
+
+static gx_cpu_pool *gx_pool;
+
+/* a worker: run every job it is part of until the pool stops */
+static void
+gx_cpu_worker_main(gx_cpu_pool *p, int t)
+{
+	uint64_t	seen = 0;
+	std::unique_lock<std::mutex> lk(p->mu);
+
+	for (;;)
+	{
+		p->wake.wait(lk, [&] { return p->stop || p->gen != seen; });
+		if (p->stop)
+			return;
+		seen = p->gen;
+		if (t >= p->job_threads)
+			continue;
+		gx_cpu_job_fn fn = p->fn;
+		void	   *arg = p->arg;
+
+		lk.unlock();
+		fn(arg, t);				/* job functions do not throw */
+		lk.lock();
+		if (--p->active == 0)
+			p->done.notify_one();
+	}
+}
+
+/*
+ * Run fn on up to nwant threads (the caller is thread 0) and wait for all
+ * of them; the caller alone without a pool.
+ */
+static void
+gx_cpu_parallel(gx_cpu_job_fn fn, void *arg, int nwant)
+{
+	gx_cpu_pool *p = gx_pool;
+
+	if (p == NULL || nwant <= 1)
+	{
+		fn(arg, 0);
+		return;
+	}
+	std::lock_guard<std::mutex> run(p->run_mu);
+	int			n = (int) p->threads.size() + 1;
+
+	if (n > nwant)
+		n = nwant;
+	if (n <= 1)
+	{
+		fn(arg, 0);
+		return;
+	}
+	{
+		std::lock_guard<std::mutex> g(p->mu);
+
+		p->fn = fn;
+		p->arg = arg;
+		p->job_threads = n;
+		p->active = n - 1;
+		p->gen++;
+	}
+	p->wake.notify_all();
+	fn(arg, 0);
+
+	std::unique_lock<std::mutex> lk(p->mu);
+
+	p->done.wait(lk, [&] { return p->active == 0; });
+}
+
+/*
+ * Start the pool: nthreads threads run a task, the caller included, so
+ * nthreads - 1 workers are created, with every signal blocked.  A thread
+ * that cannot be created ends the creation: the pool keeps those started
+ * (a warning goes to err).  A second call only reports the pool's size.
+ */
+extern "C" gx_status
+gx_cpu_open(int nthreads, int *started, char *err, size_t errlen)
+{
+	GX_API_GUARD(err, errlen)
+	{
+		if (started)
+			*started = 1;
+		if (gx_pool != NULL)
+		{
+			if (started)
+				*started = (int) gx_pool->threads.size() + 1;
+			return GX_OK;
+		}
+		if (nthreads < 1)
+			nthreads = 1;
+		if (nthreads > GX_CPU_MAX_THREADS)
+			nthreads = GX_CPU_MAX_THREADS;
+
+		gx_cpu_pool *p = new gx_cpu_pool();
+		sigset_t	all,
+					old;
+		char		why[160] = "";
+
+		p->threads.reserve((size_t) nthreads - 1);
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		for (int t = 1; t < nthreads; t++)
+		{
+			try
+			{
+				p->threads.emplace_back(gx_cpu_worker_main, p, t);
+			}
+			catch (const std::exception &e)
+			{
+				/* std::system_error (no thread), or bad_alloc: keep those started */
+				snprintf(why, sizeof(why), "%s", e.what());
+				break;
+			}
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		gx_pool = p;
+		if (started)
+			*started = (int) p->threads.size() + 1;
+		if ((int) p->threads.size() + 1 < nthreads)
+			gx_errf(err, errlen, "warning: started %d of %d CPU threads: %s",
+					(int) p->threads.size() + 1, nthreads, why);
+		return GX_OK;
+	});
+}
+
+/* stop and join the pool's workers; later tasks run on the calling thread */
+extern "C" void
+gx_cpu_close(void)
+{
+	GX_API_GUARD_VOID()
+	{
+		gx_cpu_pool *p = gx_pool;
+
+		if (p == NULL)
+			return;
+		{
+			/* no task runs once run_mu is ours */
+			std::lock_guard<std::mutex> run(p->run_mu);
+			std::lock_guard<std::mutex> g(p->mu);
+
+			p->stop = true;
+		}
+		p->wake.notify_all();
+		for (auto &th : p->threads)
+			if (th.joinable())
+				th.join();
+		gx_pool = NULL;
+		delete p;
+	});
+}
+
+/* ---------------------------------------------------------------------- */
+/* rows: FILTER, CACHE_LOAD, CACHE_SCAN                                   */
+/* ---------------------------------------------------------------------- */
+
+/* what the threads of one rows task share */
+struct gx_cpu_rows_job
+{
+	gx_chunk   *c;
+	const char *colbase;		/* where column offsets point */
+	const uint32_t *rowmap;		/* SCAN with map_sel: selection holds its values */
+	gx_agg_pair *agg;			/* state object, NULL without aggregates */
+	std::atomic<uint32_t> next_tile {0};
+	std::atomic<uint32_t> nsel {0};
+	std::atomic<uint64_t> error {GX_NO_ERROR};
+};
 
 /* record the error of row 'row' if it is the first one so far */
 static void
@@ -43,8 +289,8 @@ gx_cpu_record_error(std::atomic<uint64_t> *error, uint32_t row, int err)
 }
 
 /*
- * Deform rows [lo, hi) of a page chunk into its columns and null bitmaps
- * (a tile starts on a byte of every bitmap, so threads share no byte).
+ * Deform rows [lo, hi) of a page task into its columns and NULL bitmaps (a
+ * tile starts on a word of every bitmap, so threads share no word).
  * Returns the first row that could not be deformed, or hi.
  */
 static uint32_t
@@ -54,7 +300,7 @@ gx_cpu_deform_tile(gx_chunk *c, uint32_t lo, uint32_t hi, std::atomic<uint64_t> 
 	char	   *base = (char *) c;
 
 	for (uint32_t i = 0; i < c->ncols; i++)
-		memset(base + c->cols[i].nulls_off + lo / 8, 0, (hi - lo + 7) / 8);
+		memset(base + c->cols[i].nulls_off + lo / 8, 0, gx_bitmap_bytes(hi - lo));
 	for (uint32_t row = lo; row < hi; row++)
 	{
 		int			err;
@@ -67,49 +313,15 @@ gx_cpu_deform_tile(gx_chunk *c, uint32_t lo, uint32_t hi, std::atomic<uint64_t> 
 		}
 		for (uint32_t i = 0; nulls != 0; i++, nulls >>= 1)
 			if (nulls & 1)
-				base[c->cols[i].nulls_off + (row >> 3)] |= (char) (1 << (row & 7));
+				gx_bitmap_set(base + c->cols[i].nulls_off, row);
 	}
 	return hi;
 }
 
-/* the CPU device's cache pool */
-static struct
-{
-	char	   *base;
-	int			nunits;
-	uint64_t	unit_bytes;
-} gx_cpu_pool;
-
-extern "C" gx_status
-gx_cpu_cache_open(size_t unit_bytes, int nunits)
-{
-	if (gx_cpu_pool.base != NULL)
-		return (gx_cpu_pool.unit_bytes == unit_bytes && gx_cpu_pool.nunits == nunits) ?
-			GX_OK : GX_INVALID;
-	if (unit_bytes == 0 || nunits <= 0)
-		return GX_INVALID;
-	/* untouched pages cost nothing until an entry is loaded */
-	gx_cpu_pool.base = (char *) malloc(unit_bytes * (size_t) nunits);
-	if (gx_cpu_pool.base == NULL)
-		return GX_INVALID;
-	gx_cpu_pool.unit_bytes = unit_bytes;
-	gx_cpu_pool.nunits = nunits;
-	return GX_OK;
-}
-
-/* base of entry e of the pool */
-static char *
-gx_cpu_entry(int e)
-{
-	return gx_cpu_pool.base + (size_t) e * gx_cpu_pool.unit_bytes;
-}
-
-/* append the rows of a deformed LOAD chunk to its entry */
+/* append the rows of a deformed LOAD task to its entry (one thread) */
 static void
-gx_cpu_cache_append(gx_chunk *c)
+gx_cpu_cache_append(gx_chunk *c, char *entry)
 {
-	char	   *entry = gx_cpu_entry(c->ext.entry);
-
 	for (uint32_t row = 0; row < c->nrows; row++)
 	{
 		uint64_t	nulls = gx_cache_append_row((const char *) c, (const char *) c, entry, row);
@@ -128,18 +340,17 @@ gx_cpu_cache_append(gx_chunk *c)
 	}
 }
 
-/* take tiles from next_tile and run them (deform, filter) until none are left */
+/* thread t of a rows task: take tiles (deform, filter, aggregate) until none are left */
 static void
-gx_cpu_worker(gx_chunk *c, const char *colbase, std::atomic<uint32_t> *next_tile,
-			  std::atomic<uint32_t> *nsel, std::atomic<uint64_t> *error,
-			  std::atomic<int64_t> *agg_val, std::atomic<int64_t> *agg_cnt)
+gx_cpu_rows_worker(void *arg, int t)
 {
+	gx_cpu_rows_job *job = (gx_cpu_rows_job *) arg;
+	gx_chunk   *c = job->c;
+	const char *colbase = job->colbase;
+	const uint32_t *rowmap = job->rowmap;
 	const uint32_t nagg = c->ext.nagg;
 	int64_t		my_val[GX_MAX_AGGS] = {0};
 	int64_t		my_cnt[GX_MAX_AGGS] = {0};
-
-	const uint32_t *rowmap = (c->ext.op == GX_CHUNK_CACHE_SCAN && c->ext.map_sel) ?
-		(const uint32_t *) (colbase + c->ext.rowmap_off) : NULL;
 
 	gx_result  *res = gx_chunk_result(c);
 	uint32_t   *seg_off = gx_result_seg_off(res);
@@ -150,129 +361,166 @@ gx_cpu_worker(gx_chunk *c, const char *colbase, std::atomic<uint32_t> *next_tile
 
 	for (;;)
 	{
-		uint32_t	t = next_tile->fetch_add(1);
+		uint32_t	tile = job->next_tile.fetch_add(1);
 
-		if (t >= ntiles)
+		if (tile >= ntiles)
 			break;
-		uint32_t	lo = t * GX_TILE_ROWS;
+		uint32_t	lo = tile * GX_TILE_ROWS;
 		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint32_t	cnt = 0;
 		uint32_t	stop = hi;
 
 		if (c->deform_off != 0)
-			stop = gx_cpu_deform_tile(c, lo, hi, error);
+			stop = gx_cpu_deform_tile(c, lo, hi, &job->error);
 		for (uint32_t row = lo; row < stop; row++)
 		{
 			int			err;
 
 			if (gx_eval_row_at(c, colbase, row, &err))
-				local[cnt++] = rowmap ? rowmap[row] : row;
+				local[cnt++] = row;
 			else if (err != GX_ERR_NONE)
 			{
-				gx_cpu_record_error(error, row, err);
+				gx_cpu_record_error(&job->error, row, err);
 				break;			/* later rows of this tile cannot matter */
 			}
 		}
-		uint32_t	base = nsel->fetch_add(cnt);
+		uint32_t	base = job->nsel.fetch_add(cnt);
 
-		/* aggregates: selection entries are row numbers in this mode */
 		for (uint32_t a = 0; a < nagg; a++)
+		{
+			const gx_column *col = &c->cols[c->ext.agg[a].col];
+			const int	sum = c->ext.agg[a].op == GX_AGG_SUM;
+
 			for (uint32_t i = 0; i < cnt; i++)
 			{
 				gx_reg		r;
 
-				gx_load_col(colbase, &c->cols[c->ext.agg[a].col], local[i], &r);
+				gx_load_col(colbase, col, local[i], &r);
 				if (r.isnull)
 					continue;
 				my_cnt[a]++;
-				if (c->ext.agg[a].op == GX_AGG_SUM)
-					my_val[a] += r.v.i;
+				if (sum)
+					my_val[a] = (int64_t) ((uint64_t) my_val[a] + (uint64_t) r.v.i);
 			}
+		}
 		for (uint32_t i = 0; i < cnt; i++)
-			sel[base + i] = local[i];
-		seg_off[t] = base;
-		seg_cnt[t] = cnt;
+			sel[base + i] = rowmap ? rowmap[local[i]] : local[i];
+		seg_off[tile] = base;
+		seg_cnt[tile] = cnt;
 	}
-	for (uint32_t a = 0; a < nagg; a++)
+	if (nagg > 0)
 	{
-		agg_val[a] += my_val[a];
-		agg_cnt[a] += my_cnt[a];
+		gx_agg_pair *stripe = job->agg + (size_t) (t % GX_AGG_STRIPES) * GX_MAX_AGGS;
+
+		for (uint32_t a = 0; a < nagg; a++)
+		{
+			if (my_cnt[a] == 0)
+				continue;
+			__atomic_fetch_add(&stripe[a].val, my_val[a], __ATOMIC_RELAXED);
+			__atomic_fetch_add(&stripe[a].cnt, my_cnt[a], __ATOMIC_RELAXED);
+		}
 	}
 }
 
-/* run chunk c in place on nthreads threads; fills its result area */
-extern "C" gx_status
-gx_cpu_run_chunk(gx_chunk *c, int nthreads)
+/* the statistics and flags of a task run by the CPU device */
+static void
+gx_cpu_finish(gx_result *res, std::chrono::steady_clock::time_point t0)
 {
-	if (c->magic != GX_CHUNK_MAGIC)
-		return GX_INVALID;
-	if (c->ext.nagg > GX_MAX_AGGS)
-		return GX_INVALID;
+	res->kernel_ns = (uint64_t) std::chrono::duration_cast<std::chrono::nanoseconds>(
+		std::chrono::steady_clock::now() - t0).count();
+	res->h2d_ns = res->d2h_ns = 0;
+	res->bytes_h2d = res->bytes_d2h = 0;
+	res->flags = 0;
+	res->pad = 0;
+	res->handle = 0;
+}
+
+/* FILTER, CACHE_LOAD, CACHE_SCAN on the pool (the task is valid) */
+gx_status
+gx_cpu_rows(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_rows_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	job.c = c;
+	job.colbase = c->kind == GX_TASK_CACHE_SCAN ? ctx->entry : (const char *) c;
+	job.rowmap = c->kind == GX_TASK_CACHE_SCAN && c->ext.map_sel ?
+		(const uint32_t *) (ctx->entry + c->ext.rowmap_off) : NULL;
+	job.agg = c->ext.nagg > 0 ? (gx_agg_pair *) ctx->obj[0] : NULL;
+
+	res->ntiles = gx_ntiles(c->nrows);
+	gx_cpu_parallel(gx_cpu_rows_worker, &job, (int) res->ntiles);
+
+	res->nsel = job.nsel.load();
+	res->error = job.error.load();
+	res->error_key = 0;
+	for (int a = 0; a < GX_MAX_AGGS; a++)
+		res->agg_val[a] = res->agg_cnt[a] = 0;
+	if (res->error != GX_NO_ERROR && job.rowmap)
+		res->error_key = job.rowmap[res->error >> 8];
+	if (c->kind == GX_TASK_CACHE_LOAD && res->error == GX_NO_ERROR)
+		gx_cpu_cache_append(c, ctx->entry);
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* AGG_READ                                                               */
+/* ---------------------------------------------------------------------- */
+
+/* the totals of the state object's stripes into the result; zero the state */
+gx_status
+gx_cpu_agg_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_agg_pair *state = (gx_agg_pair *) ctx->obj[0];
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	memset(res, 0, sizeof(*res));
+	res->error = GX_NO_ERROR;
 	for (uint32_t a = 0; a < c->ext.nagg; a++)
-		if ((c->ext.agg[a].op != GX_AGG_COUNT && c->ext.agg[a].op != GX_AGG_SUM) ||
-			c->ext.agg[a].col < 0 || (uint32_t) c->ext.agg[a].col >= c->ncols ||
-			c->ext.map_sel)
-			return GX_INVALID;
-	if (c->ext.op != GX_CHUNK_FILTER &&
-		(gx_cpu_pool.base == NULL ||
-		 gx_cache_check_chunk(c, gx_cpu_pool.nunits, gx_cpu_pool.unit_bytes) != 0))
-		return GX_INVALID;
-	try
 	{
-		gx_result  *res = gx_chunk_result(c);
-		const char *colbase = c->ext.op == GX_CHUNK_CACHE_SCAN ?
-			gx_cpu_entry(c->ext.entry) : (const char *) c;
-		std::atomic<uint32_t> next_tile(0), nsel(0);
-		std::atomic<uint64_t> error(GX_NO_ERROR);
-		std::atomic<int64_t> agg_val[GX_MAX_AGGS];
-		std::atomic<int64_t> agg_cnt[GX_MAX_AGGS];
+		uint64_t	val = 0,
+					cnt = 0;
 
-		for (int a = 0; a < GX_MAX_AGGS; a++)
+		for (int s = 0; s < GX_AGG_STRIPES; s++)
 		{
-			agg_val[a] = 0;
-			agg_cnt[a] = 0;
+			val += (uint64_t) __atomic_load_n(&state[s * GX_MAX_AGGS + a].val, __ATOMIC_RELAXED);
+			cnt += (uint64_t) __atomic_load_n(&state[s * GX_MAX_AGGS + a].cnt, __ATOMIC_RELAXED);
 		}
-		auto		t0 = std::chrono::steady_clock::now();
-
-		res->ntiles = gx_ntiles(c->nrows);
-		if (nthreads < 1)
-			nthreads = 1;
-		if ((uint32_t) nthreads > res->ntiles)
-			nthreads = res->ntiles ? res->ntiles : 1;
-
-		if (nthreads == 1)
-			gx_cpu_worker(c, colbase, &next_tile, &nsel, &error, agg_val, agg_cnt);
-		else
-		{
-			std::vector<std::thread> pool;
-
-			for (int i = 0; i < nthreads; i++)
-				pool.emplace_back(gx_cpu_worker, c, colbase, &next_tile, &nsel, &error, agg_val, agg_cnt);
-			for (auto &th : pool)
-				th.join();
-		}
-		res->nsel = nsel.load();
-		res->error = error.load();
-		for (int a = 0; a < GX_MAX_AGGS; a++)
-		{
-			res->agg_val[a] = agg_val[a].load();
-			res->agg_cnt[a] = agg_cnt[a].load();
-		}
-		res->error_key = 0;
-		if (res->error != GX_NO_ERROR && c->ext.op == GX_CHUNK_CACHE_SCAN && c->ext.map_sel)
-			res->error_key = ((const uint32_t *) (colbase + c->ext.rowmap_off))[res->error >> 8];
-		if (c->ext.op == GX_CHUNK_CACHE_LOAD && res->error == GX_NO_ERROR)
-			gx_cpu_cache_append(c);
-		res->kernel_ns = (uint64_t) std::chrono::duration_cast<std::chrono::nanoseconds>(
-			std::chrono::steady_clock::now() - t0).count();
-		res->h2d_ns = res->d2h_ns = 0;
-		res->bytes_h2d = res->bytes_d2h = 0;
-		res->flags = 0;
-		res->pad = 0;
-		return GX_OK;
+		res->agg_val[a] = (int64_t) val;
+		res->agg_cnt[a] = (int64_t) cnt;
 	}
-	catch (...)
+	memset(state, 0, GX_AGG_STATE_BYTES);
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* entry                                                                  */
+/* ---------------------------------------------------------------------- */
+
+/* validate a task with its operator's validator, then run it on the pool */
+extern "C" gx_status
+gx_cpu_run(gx_chunk *task, uint64_t slot_bytes, const gx_task_ctx *ctx,
+		   char *err, size_t errlen)
+{
+	GX_API_GUARD(err, errlen)
 	{
-		return GX_INVALID;
-	}
+		static const gx_task_ctx none = {};
+		const gx_operator *op;
+		gx_status	st;
+
+		if (ctx == NULL)
+			ctx = &none;
+		st = gx_op_check(task, slot_bytes, ctx, &op, err, errlen);
+		if (st != GX_OK)
+			return st;
+		return op->cpu_run(task, ctx, err, errlen);
+	});
 }

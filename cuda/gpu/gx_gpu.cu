@@ -1,24 +1,43 @@
 /*
- * gx_gpu.cu - the GPU device: runs a chunk's filter program (gx_program.h)
- * with the shared opcode interpreter (gx_eval.cuh) and writes the same
- * result layout as the CPU device (gx_cpu.cpp).
+ * gx_gpu.cu - the GPU device: runs tasks (gx_program.h) with the shared
+ * opcode interpreter (gx_eval.cuh) or a compiled kernel (gx_jit.cu), and
+ * writes the same result layout as the CPU device (gx_cpu.cpp).
+ *
+ * Design note
+ * -----------
+ * Dispatch: gx_gpu_submit() validates the slot's task with its kind's
+ * validator of the operator table (gx_ops.h), shared with the CPU device,
+ * and calls the entry's GPU implementation, defined here: gx_gpu_rows
+ * (FILTER, CACHE_LOAD, CACHE_SCAN) and gx_gpu_agg_read (AGG_READ).  A
+ * malformed task is refused before any CUDA call (GX_INVALID); only a
+ * failing CUDA call returns GX_CUDA_ERROR.  The cache entry and the
+ * session objects a task uses come resolved in its gx_task_ctx.
+ *
+ * Memory: one stream-ordered CUDA memory pool (cudaMemPoolCreate, release
+ * threshold at its maximum so freed blocks stay cached) serves
+ * gx_mem_alloc(GX_DEV_GPU) - cache entries, session objects - and the
+ * slots' device buffers.  A block is allocated and zeroed on an internal
+ * stream, which is then synchronized, so any later task on any stream may
+ * use it; gx_mem_free() frees it on that stream.  gx_gpu_close() frees
+ * every block still allocated and destroys the pool.
  *
  * Per staging slot there is one device buffer, one non-blocking stream and
- * a few timing events.  A chunk runs in one of two transfer modes
+ * a few timing events.  A rows task runs in one of two transfer modes
  * (gx_chunk.flags; the mode that ran goes to gx_result.flags):
  *
  * copy (default): gx_gpu_submit() queues, on the slot's stream:
- *   H2D copy of the chunk input -> reset of the device result header ->
- *   [deform kernel, for a chunk of raw heap pages] -> fused filter kernel
- *   -> D2H copy of the result header + seg arrays.
+ *   H2D copy of the task input -> reset of the device result header ->
+ *   [deform kernel, for a task of raw heap pages] -> fused filter kernel
+ *   (or, CACHE_LOAD, the append kernel) -> D2H copy of the result header
+ *   + seg arrays.
  * gx_gpu_poll() waits for that first copy, reads nsel and then queues the
  * D2H copy of sel[0..nsel); the slot is done once that copy completes.
  *
- * mapped (GX_CHUNK_MAPPED; zero-copy): gx_gpu_open() registers the staging
- * area with cudaHostRegisterMapped and takes its device alias
+ * mapped (GX_CHUNK_MAPPED, FILTER only; zero-copy): gx_gpu_open() registers
+ * the staging area with cudaHostRegisterMapped and takes its device alias
  * (cudaHostGetDevicePointer); if that fails the area is only pinned and
- * mapped chunks run in copy mode.  No copy is queued: reset -> [deform] ->
- * filter -> publish kernels read the chunk input from host memory through
+ * mapped tasks run in copy mode.  No copy is queued: reset -> [deform] ->
+ * filter -> publish kernels read the task input from host memory through
  * the alias (the filter kernel stages the program in shared memory; the
  * deform kernel the attribute layout), the deform kernel writes the
  * columns into the slot's device buffer (never into host memory), and the
@@ -35,23 +54,30 @@
  * over PCIe, bytes from the device the result they write.
  *
  * Kernels take separate bases, so the same code serves both modes: 'in'
- * (chunk header, program, page images, row map, backend-deformed columns),
- * 'colbase' (where column offsets point: device-deformed columns, or 'in'
- * for backend-deformed chunks), the device result header 'dres' (atomics)
- * and 'out' (where the result area is written).  In copy mode all of them
- * point into the slot's device buffer and out == dres.
+ * (task header, program, page images, row map, backend-deformed columns),
+ * 'colbase' (where column offsets point: device-deformed columns, a cache
+ * entry, or 'in' for backend-deformed chunks), the device result header
+ * 'dres' (atomics) and 'out' (where the result area is written).  In copy
+ * mode all of them point into the slot's device buffer and out == dres.
  *
- * The kernel runs one block of GX_BLOCK threads per tile of GX_TILE_ROWS
- * rows; thread t evaluates rows tile_base + t + k * GX_BLOCK, so column
- * loads are coalesced.  Rows passing are compacted in row order inside the
- * tile (warp ballots + a scan of the per-32-row counts) into shared memory,
- * one atomicAdd per tile reserves the tile's range of sel, and the block
- * writes the range with consecutive threads.  Like the CPU device, rows of
- * a tile after its first erroring row are not selected.
+ * The filter kernel runs one resident wave of blocks of GX_BLOCK threads
+ * striding over the tiles of GX_TILE_ROWS rows; thread t evaluates rows
+ * tile_base + t + k * GX_BLOCK, so column loads are coalesced.  Rows
+ * passing are compacted in row order inside the tile (warp ballots + a
+ * scan of the per-32-row counts) into shared memory, one atomicAdd per
+ * tile reserves the tile's range of sel, and the block writes the range
+ * with consecutive threads.  Like the CPU device, rows of a tile after its
+ * first erroring row are not selected.  Aggregates go to the task's state
+ * object (ctx->obj[0]), block b into stripe b % GX_AGG_STRIPES; AGG_READ
+ * sums the stripes into its result header with a one-block kernel, zeroes
+ * the state, and copies the header back.
  *
- * No PostgreSQL header, no C++ exception leaves this file.
+ * No PostgreSQL header; no C++ exception leaves the extern "C" functions
+ * (gx_guard.h).
  */
 #include "gx_api.h"
+#include "gx_guard.h"
+#include "gx_ops.h"
 #include "gx_eval.cuh"
 #include "gx_filter.cuh"
 #include "gx_deform.cuh"
@@ -62,12 +88,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <mutex>
+#include <unordered_set>
+
 
 /* ---------------------------------------------------------------------- */
 /* kernels                                                                */
 /* ---------------------------------------------------------------------- */
 
-/* reset the device result header of a chunk of ntiles tiles */
+/* reset the device result header of a task of ntiles tiles */
 __global__ void
 gx_reset_kernel(gx_result *res, uint32_t ntiles)
 {
@@ -76,18 +105,18 @@ gx_reset_kernel(gx_result *res, uint32_t ntiles)
 	res->ntiles = ntiles;
 	res->flags = 0;
 	res->pad = 0;
-	res->error_key = 0;
-	res->pad2 = 0;
-	for (int a = 0; a < GX_MAX_AGGS; a++)
-	{
-		res->agg_val[a] = 0;
-		res->agg_cnt[a] = 0;
-	}
 	res->h2d_ns = 0;
 	res->kernel_ns = 0;
 	res->d2h_ns = 0;
 	res->bytes_h2d = 0;
 	res->bytes_d2h = 0;
+	res->error_key = 0;
+	res->handle = 0;
+	for (int a = 0; a < GX_MAX_AGGS; a++)
+	{
+		res->agg_val[a] = 0;
+		res->agg_cnt[a] = 0;
+	}
 }
 
 /*
@@ -170,17 +199,22 @@ struct gx_interp_eval
 	}
 };
 
-/* the filter kernel with the opcode interpreter (gx_filter.cuh) */
+/*
+ * the filter kernel with the opcode interpreter (gx_filter.cuh); the
+ * compiled kernels of gx_jit.cu take the same arguments
+ */
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
 				 uint32_t nrows, gx_result *res, char *out,
-				 const uint32_t *__restrict__ rowmap, int write_sel)
+				 const uint32_t *__restrict__ rowmap, int write_sel,
+				 gx_agg_pair *agg_state)
 {
-	gx_filter_tiles<gx_interp_eval>(in, colbase, nrows, res, out, rowmap, write_sel);
+	gx_filter_tiles<gx_interp_eval>(in, colbase, nrows, res, out, rowmap, write_sel,
+									agg_state);
 }
 
 /*
- * Cache LOAD: append the deformed rows of a chunk to its entry (one thread
+ * Cache LOAD: append the deformed rows of a task to its entry (one thread
  * per row); NULL bits are set or cleared with atomics, since a bitmap word
  * may hold rows of the previous chunk of the entry.  Rows from the
  * deformer's first failure on are left out (the load then fails).
@@ -224,31 +258,54 @@ gx_error_key_kernel(gx_result *res, const uint32_t *rowmap, uint32_t nrows)
 /*
  * Mapped mode: write the device result header (its atomics ran in device
  * memory) into the host result area, through the mapped alias.  Launched
- * after the filter kernel, on the same stream.
+ * after the last kernel of the task, on the same stream.
  */
 __global__ void
 gx_publish_kernel(const gx_result *dres, gx_result *hres)
 {
-	hres->error = dres->error;
-	hres->nsel = dres->nsel;
-	hres->ntiles = dres->ntiles;
-	hres->error_key = dres->error_key;
-	for (int a = 0; a < GX_MAX_AGGS; a++)
+	gx_result	r = *dres;
+
+	r.flags = 0;
+	r.pad = 0;
+	r.h2d_ns = 0;
+	r.kernel_ns = 0;
+	r.d2h_ns = 0;
+	r.bytes_h2d = 0;
+	r.bytes_d2h = 0;
+	*hres = r;
+}
+
+/*
+ * AGG_READ: thread a sums aggregate a over the stripes of the state into
+ * the device result header (reset before), and zeroes its stripes
+ */
+__global__ void
+gx_agg_read_kernel(gx_agg_pair *state, gx_result *res, uint32_t nagg)
+{
+	const uint32_t a = threadIdx.x;
+	unsigned long long v = 0,
+				n = 0;
+
+	if (a >= GX_MAX_AGGS)
+		return;
+	for (int s = 0; s < GX_AGG_STRIPES; s++)
 	{
-		hres->agg_val[a] = dres->agg_val[a];
-		hres->agg_cnt[a] = dres->agg_cnt[a];
+		gx_agg_pair *p = &state[s * GX_MAX_AGGS + a];
+
+		v += (unsigned long long) p->val;
+		n += (unsigned long long) p->cnt;
+		p->val = 0;
+		p->cnt = 0;
 	}
-	hres->flags = 0;
-	hres->pad = 0;
-	hres->h2d_ns = 0;
-	hres->kernel_ns = 0;
-	hres->d2h_ns = 0;
-	hres->bytes_h2d = 0;
-	hres->bytes_d2h = 0;
+	if (a < nagg)
+	{
+		res->agg_val[a] = (int64_t) v;
+		res->agg_cnt[a] = (int64_t) n;
+	}
 }
 
 /* ---------------------------------------------------------------------- */
-/* host side                                                              */
+/* device state                                                           */
 /* ---------------------------------------------------------------------- */
 
 enum gx_slot_state
@@ -274,11 +331,12 @@ enum
 
 typedef struct gx_slot
 {
-	char	   *dev;			/* device buffer of slot_bytes */
+	char	   *dev;			/* device buffer of slot_bytes (from the pool) */
 	cudaStream_t stream;
 	cudaEvent_t ev[GX_NEVENTS];
 	int			state;
 	int			jit;			/* the filter ran a compiled kernel */
+	int			copy_sel;		/* the selection comes back (else the header only) */
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
 } gx_slot;
@@ -294,18 +352,20 @@ static struct
 	char	   *staging_dev;	/* device address of the staging area */
 	int			sm_count;
 	gx_slot    *slots;
-	char	   *cache_base;		/* cache pool: cache_nunits entries */
-	int			cache_nunits;
-	size_t		cache_unit;
+	cudaMemPool_t pool;			/* device memory (gx_mem_alloc) */
+	cudaStream_t mem_stream;	/* the pool's allocations and frees */
 } G;
+
+/* blocks of the pool not freed yet (freed by gx_gpu_close), under gx_mem_mu */
+static std::mutex gx_mem_mu;
+static std::unordered_set<void *> *gx_mem_live;
 
 /* write the message of CUDA error e in 'what' to err; returns GX_CUDA_ERROR */
 static gx_status
 gx_cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "CUDA error in %s: %s (%s)", what,
-				 cudaGetErrorString(e), cudaGetErrorName(e));
+	gx_errf(err, errlen, "CUDA error in %s: %s (%s)", what,
+			cudaGetErrorString(e), cudaGetErrorName(e));
 	return GX_CUDA_ERROR;
 }
 
@@ -315,6 +375,104 @@ gx_cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen)
 		if (gx_e_ != cudaSuccess) \
 			return gx_cuda_fail(gx_e_, (what), err, errlen); \
 	} while (0)
+
+/* ---------------------------------------------------------------------- */
+/* memory pool                                                            */
+/* ---------------------------------------------------------------------- */
+
+/* bytes of zeroed pool memory, usable by any stream once this returns */
+static gx_status
+gx_pool_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen)
+{
+	std::lock_guard<std::mutex> g(gx_mem_mu);
+	void	   *p = NULL;
+	cudaError_t e;
+
+	*ptr = NULL;
+	e = cudaMallocFromPoolAsync(&p, (size_t) bytes, G.pool, G.mem_stream);
+	if (e == cudaErrorMemoryAllocation)
+	{
+		cudaGetLastError();
+		gx_errf(err, errlen, "the GPU has no memory left for %llu bytes",
+				(unsigned long long) bytes);
+		return GX_NO_MEMORY;
+	}
+	if (e != cudaSuccess)
+		return gx_cuda_fail(e, "cudaMallocFromPoolAsync", err, errlen);
+	e = cudaMemsetAsync(p, 0, (size_t) bytes, G.mem_stream);
+	if (e == cudaSuccess)
+		e = cudaStreamSynchronize(G.mem_stream);
+	if (e != cudaSuccess)
+	{
+		cudaFreeAsync(p, G.mem_stream);
+		return gx_cuda_fail(e, "zeroing GPU memory", err, errlen);
+	}
+	try
+	{
+		gx_mem_live->insert(p);
+	}
+	catch (...)
+	{
+		cudaFreeAsync(p, G.mem_stream);
+		throw;
+	}
+	*ptr = p;
+	return GX_OK;
+}
+
+/* give a block back to the pool (stream-ordered on the internal stream) */
+static void
+gx_pool_free(void *p)
+{
+	std::lock_guard<std::mutex> g(gx_mem_mu);
+
+	if (p == NULL || gx_mem_live == NULL || gx_mem_live->erase(p) == 0)
+		return;					/* not a block of this pool */
+	cudaFreeAsync(p, G.mem_stream);
+	cudaGetLastError();
+}
+
+/* zeroed memory of a device: the GPU's pool or the CPU device's heap */
+extern "C" gx_status
+gx_mem_alloc(int device, uint64_t bytes, void **ptr, char *err, size_t errlen)
+{
+	GX_API_GUARD(err, errlen)
+	{
+		if (ptr)
+			*ptr = NULL;
+		if (device == GX_DEV_CPU)
+			return gx_cpu_mem_alloc(bytes, ptr, err, errlen);
+		if (device != GX_DEV_GPU || ptr == NULL || bytes == 0)
+		{
+			gx_errf(err, errlen, "invalid allocation of %llu bytes on device %d",
+					(unsigned long long) bytes, device);
+			return GX_INVALID;
+		}
+		if (!G.open)
+		{
+			gx_errf(err, errlen, "GPU device is not open");
+			return GX_INVALID;
+		}
+		return gx_pool_alloc(bytes, ptr, err, errlen);
+	});
+}
+
+/* give memory back to its device */
+extern "C" void
+gx_mem_free(int device, void *ptr)
+{
+	GX_API_GUARD_VOID()
+	{
+		if (device == GX_DEV_CPU)
+			gx_cpu_mem_free(ptr);
+		else if (device == GX_DEV_GPU && G.open)
+			gx_pool_free(ptr);
+	});
+}
+
+/* ---------------------------------------------------------------------- */
+/* open / close                                                           */
+/* ---------------------------------------------------------------------- */
 
 /* release everything gx_gpu_open() took (also after a partial open) */
 static void
@@ -334,16 +492,31 @@ gx_release_all(void)
 			for (int j = 0; j < GX_NEVENTS; j++)
 				if (s->ev[j])
 					cudaEventDestroy(s->ev[j]);
-			if (s->dev)
-				cudaFree(s->dev);
 		}
 		delete[] G.slots;
 	}
 	gx_jit_close();				/* no kernel runs any more */
+	{
+		std::lock_guard<std::mutex> g(gx_mem_mu);
+
+		/* every block still allocated: slot buffers, entries, objects */
+		if (gx_mem_live)
+		{
+			for (void *p : *gx_mem_live)
+				cudaFreeAsync(p, G.mem_stream);
+			delete gx_mem_live;
+			gx_mem_live = NULL;
+		}
+	}
+	if (G.mem_stream)
+	{
+		cudaStreamSynchronize(G.mem_stream);
+		cudaStreamDestroy(G.mem_stream);
+	}
+	if (G.pool)
+		cudaMemPoolDestroy(G.pool);
 	if (G.pinned)
 		cudaHostUnregister(G.staging);
-	if (G.cache_base)
-		cudaFree(G.cache_base);
 	cudaGetLastError();			/* clear non-sticky errors of the above */
 	memset(&G, 0, sizeof(G));
 }
@@ -353,9 +526,21 @@ extern "C" void
 gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
 				 char *last_error, size_t errlen)
 {
-	uint64_t	known;
+	GX_API_GUARD_VOID()
+	{
+		uint64_t	c = 0,
+					f = 0,
+					known;
+		double		ms = 0;
 
-	gx_jit_stats(compiled, failed, &known, compile_ms, last_error, errlen);
+		gx_jit_stats(&c, &f, &known, &ms, last_error, errlen);
+		if (compiled)
+			*compiled = c;
+		if (failed)
+			*failed = f;
+		if (compile_ms)
+			*compile_ms = ms;
+	});
 }
 
 /* this build carries the CUDA kernels */
@@ -365,61 +550,172 @@ gx_gpu_built(void)
 	return 1;
 }
 
+/* the memory pool and its stream */
+static gx_status
+gx_open_pool(char *err, size_t errlen)
+{
+	cudaMemPoolProps props;
+	uint64_t	keep = UINT64_MAX;
+	int			supported = 0;
+
+	if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, 0) != cudaSuccess ||
+		!supported)
+	{
+		cudaGetLastError();
+		gx_errf(err, errlen, "the GPU does not support stream-ordered memory pools");
+		return GX_NO_DEVICE;
+	}
+	memset(&props, 0, sizeof(props));
+	props.allocType = cudaMemAllocationTypePinned;
+	props.handleTypes = cudaMemHandleTypeNone;
+	props.location.type = cudaMemLocationTypeDevice;
+	props.location.id = 0;
+	GX_CHECK(cudaMemPoolCreate(&G.pool, &props), "cudaMemPoolCreate");
+	/* freed blocks stay in the pool for the next allocation */
+	GX_CHECK(cudaMemPoolSetAttribute(G.pool, cudaMemPoolAttrReleaseThreshold, &keep),
+			 "cudaMemPoolSetAttribute");
+	GX_CHECK(cudaStreamCreateWithFlags(&G.mem_stream, cudaStreamNonBlocking),
+			 "cudaStreamCreateWithFlags");
+	gx_mem_live = new std::unordered_set<void *>();
+	return GX_OK;
+}
+
 /*
- * Open GPU 0: context, registration of the staging area (mapped when
- * possible), one device buffer, stream and event set per slot.  On success
- * err may hold a warning (pinning or mapping failed: slower or copy only).
+ * Pin the staging area and map it into the device's address space, so that
+ * mapped tasks are read in place (zero-copy).  If mapping fails, pin it
+ * only: mapped tasks then run in copy mode.  Without pinning copies still
+ * work, only slower.  A failure is a warning in warn.
+ */
+static void
+gx_register_staging(const cudaDeviceProp *prop, char *warn, size_t warnlen)
+{
+	size_t		area = (size_t) G.nslots * G.slot_bytes;
+	cudaError_t e;
+
+	G.pinned = G.mapped = 0;
+	G.staging_dev = NULL;
+	if (prop->canMapHostMemory)
+	{
+		e = cudaHostRegister(G.staging, area, cudaHostRegisterMapped | cudaHostRegisterPortable);
+		if (e == cudaSuccess)
+		{
+			void	   *dp = NULL;
+
+			G.pinned = 1;
+			e = cudaHostGetDevicePointer(&dp, G.staging, 0);
+			if (e == cudaSuccess && dp != NULL)
+			{
+				G.mapped = 1;
+				G.staging_dev = (char *) dp;
+			}
+			else
+			{
+				snprintf(warn, warnlen,
+						 "cudaHostGetDevicePointer of the staging area failed: %s (%s); mapped transfer unavailable",
+						 cudaGetErrorString(e), cudaGetErrorName(e));
+				cudaGetLastError();
+			}
+		}
+		else
+		{
+			snprintf(warn, warnlen,
+					 "cudaHostRegister (mapped) of the staging area failed: %s (%s); mapped transfer unavailable",
+					 cudaGetErrorString(e), cudaGetErrorName(e));
+			cudaGetLastError();
+		}
+	}
+	else
+		snprintf(warn, warnlen, "the GPU cannot map host memory; mapped transfer unavailable");
+	if (!G.pinned)
+	{
+		e = cudaHostRegister(G.staging, area, cudaHostRegisterDefault);
+		if (e == cudaSuccess)
+			G.pinned = 1;
+		else
+		{
+			snprintf(warn, warnlen,
+					 "cudaHostRegister of the staging area failed: %s (%s); copies are unpinned, mapped transfer unavailable",
+					 cudaGetErrorString(e), cudaGetErrorName(e));
+			cudaGetLastError();
+		}
+	}
+}
+
+/* the slots: a device buffer from the pool, a stream and events each */
+static gx_status
+gx_open_slots(char *err, size_t errlen)
+{
+	G.slots = new gx_slot[G.nslots];
+	memset(G.slots, 0, sizeof(gx_slot) * G.nslots);
+	for (int i = 0; i < G.nslots; i++)
+	{
+		gx_slot    *s = &G.slots[i];
+		gx_status	st = gx_pool_alloc(G.slot_bytes, (void **) &s->dev, err, errlen);
+
+		if (st != GX_OK)
+			return st;
+		GX_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking),
+				 "cudaStreamCreateWithFlags");
+		for (int j = 0; j < GX_NEVENTS; j++)
+			GX_CHECK(cudaEventCreate(&s->ev[j]), "cudaEventCreate");
+		s->state = GX_SLOT_IDLE;
+	}
+	return GX_OK;
+}
+
+/*
+ * Open GPU 0: context, memory pool, registration of the staging area
+ * (mapped when possible), one device buffer, stream and event set per
+ * slot.  On success err may hold a warning (pinning or mapping failed:
+ * slower or copy only).
  */
 extern "C" gx_status
 gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 			char *err, size_t errlen)
 {
-	int			ndev = 0;
-	cudaError_t e;
-	char		warn[200] = "";
-
-	if (err && errlen)
-		err[0] = '\0';
-	if (G.open)
+	GX_API_GUARD(err, errlen)
 	{
-		snprintf(err, errlen, "GPU device is already open");
-		return GX_INVALID;
-	}
-	if (staging == NULL || nslots <= 0 || slot_bytes < sizeof(gx_chunk))
-	{
-		snprintf(err, errlen, "invalid staging area (%d slots of %zu bytes)",
-				 nslots, slot_bytes);
-		return GX_INVALID;
-	}
-
-	e = cudaGetDeviceCount(&ndev);
-	if (e != cudaSuccess || ndev <= 0)
-	{
-		if (e != cudaSuccess)
-			snprintf(err, errlen, "no usable CUDA device: %s", cudaGetErrorString(e));
-		else
-			snprintf(err, errlen, "no CUDA device found");
-		cudaGetLastError();
-		return GX_NO_DEVICE;
-	}
-	GX_CHECK(cudaSetDevice(0), "cudaSetDevice");
-
-	try
-	{
+		int			ndev = 0;
+		cudaError_t e;
+		char		warn[200] = "";
 		cudaDeviceProp prop;
-		int			clock_khz = 0,
-					bus_bits = 0;
+		gx_status	st;
 
+		if (G.open)
+		{
+			gx_errf(err, errlen, "GPU device is already open");
+			return GX_INVALID;
+		}
+		if (staging == NULL || nslots <= 0 || slot_bytes < sizeof(gx_chunk))
+		{
+			gx_errf(err, errlen, "invalid staging area (%d slots of %zu bytes)",
+					nslots, slot_bytes);
+			return GX_INVALID;
+		}
+		e = cudaGetDeviceCount(&ndev);
+		if (e != cudaSuccess || ndev <= 0)
+		{
+			if (e != cudaSuccess)
+				gx_errf(err, errlen, "no usable CUDA device: %s", cudaGetErrorString(e));
+			else
+				gx_errf(err, errlen, "no CUDA device found");
+			cudaGetLastError();
+			return GX_NO_DEVICE;
+		}
+		GX_CHECK(cudaSetDevice(0), "cudaSetDevice");
 		GX_CHECK(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
 		if (info)
 		{
-			memset(info, 0, sizeof(*info));
+			int			clock_khz = 0,
+						bus_bits = 0;
 			size_t		nlen = strnlen(prop.name, sizeof(prop.name));
 
+			memset(info, 0, sizeof(*info));
 			if (nlen >= sizeof(info->name))
 				nlen = sizeof(info->name) - 1;
 			memcpy(info->name, prop.name, nlen);
 			info->name[nlen] = '\0';
+			info->ordinal = 0;
 			info->total_mem = prop.totalGlobalMem;
 			info->cc_major = prop.major;
 			info->cc_minor = prop.minor;
@@ -439,386 +735,121 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 		G.slot_bytes = slot_bytes;
 		G.sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
 		gx_jit_open(prop.major, prop.minor);
-
-		/*
-		 * Pin the staging area and map it into the device's address space,
-		 * so that mapped chunks are read in place (zero-copy).  If mapping
-		 * fails, pin it only: mapped chunks then run in copy mode.  Without
-		 * pinning copies still work, only slower.
-		 */
-		size_t		area = (size_t) nslots * slot_bytes;
-
-		G.pinned = G.mapped = 0;
-		G.staging_dev = NULL;
-		if (prop.canMapHostMemory)
+		try
 		{
-			e = cudaHostRegister(staging, area, cudaHostRegisterMapped | cudaHostRegisterPortable);
-			if (e == cudaSuccess)
+			st = gx_open_pool(err, errlen);
+			if (st == GX_OK)
 			{
-				void	   *dp = NULL;
-
-				G.pinned = 1;
-				e = cudaHostGetDevicePointer(&dp, staging, 0);
-				if (e == cudaSuccess && dp != NULL)
-				{
-					G.mapped = 1;
-					G.staging_dev = (char *) dp;
-				}
-				else
-				{
-					snprintf(warn, sizeof(warn),
-							 "cudaHostGetDevicePointer of the staging area failed: %s (%s); mapped transfer unavailable",
-							 cudaGetErrorString(e), cudaGetErrorName(e));
-					cudaGetLastError();
-				}
-			}
-			else
-			{
-				snprintf(warn, sizeof(warn),
-						 "cudaHostRegister (mapped) of the staging area failed: %s (%s); mapped transfer unavailable",
-						 cudaGetErrorString(e), cudaGetErrorName(e));
-				cudaGetLastError();
+				gx_register_staging(&prop, warn, sizeof(warn));
+				st = gx_open_slots(err, errlen);
 			}
 		}
-		else
-			snprintf(warn, sizeof(warn),
-					 "the GPU cannot map host memory; mapped transfer unavailable");
-		if (!G.pinned)
+		catch (...)
 		{
-			e = cudaHostRegister(staging, area, cudaHostRegisterDefault);
-			if (e == cudaSuccess)
-				G.pinned = 1;
-			else
-			{
-				snprintf(warn, sizeof(warn),
-						 "cudaHostRegister of the staging area failed: %s (%s); copies are unpinned, mapped transfer unavailable",
-						 cudaGetErrorString(e), cudaGetErrorName(e));
-				cudaGetLastError();
-			}
+			gx_release_all();
+			throw;
+		}
+		if (st != GX_OK)
+		{
+			gx_release_all();
+			return st;
 		}
 		if (info)
 			info->mapped = G.mapped;
-
-		G.slots = new gx_slot[nslots];
-		memset(G.slots, 0, sizeof(gx_slot) * nslots);
-		for (int i = 0; i < nslots; i++)
-		{
-			gx_slot    *s = &G.slots[i];
-
-			e = cudaMalloc((void **) &s->dev, slot_bytes);
-			if (e != cudaSuccess)
-			{
-				s->dev = NULL;
-				gx_cuda_fail(e, "cudaMalloc of a slot buffer", err, errlen);
-				gx_release_all();
-				return GX_CUDA_ERROR;
-			}
-			e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
-			if (e != cudaSuccess)
-			{
-				s->stream = NULL;
-				gx_cuda_fail(e, "cudaStreamCreateWithFlags", err, errlen);
-				gx_release_all();
-				return GX_CUDA_ERROR;
-			}
-			for (int j = 0; j < GX_NEVENTS; j++)
-			{
-				e = cudaEventCreate(&s->ev[j]);
-				if (e != cudaSuccess)
-				{
-					s->ev[j] = NULL;
-					gx_cuda_fail(e, "cudaEventCreate", err, errlen);
-					gx_release_all();
-					return GX_CUDA_ERROR;
-				}
-			}
-			s->state = GX_SLOT_IDLE;
-		}
 		G.open = 1;
-		if (warn[0] && err && errlen)
-			snprintf(err, errlen, "warning: %s", warn);
+		if (warn[0])
+			gx_errf(err, errlen, "warning: %s", warn);
+		return GX_OK;
+	});
+}
+
+/* release the GPU: wait for every stream, free the pool's blocks, unregister */
+extern "C" void
+gx_gpu_close(void)
+{
+	GX_API_GUARD_VOID()
+	{
+		if (!G.open && G.slots == NULL && G.pool == NULL)
+			return;
+		gx_release_all();
+	});
+}
+
+/* ---------------------------------------------------------------------- */
+/* operators                                                              */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Start a task on its slot's stream: the timing events, and in copy mode
+ * the H2D copy of h2d_bytes of input (none for AGG_READ).
+ */
+static gx_status
+gx_slot_start(gx_slot *s, const gx_chunk *c, int mapped, uint64_t h2d_bytes,
+			  char *err, size_t errlen)
+{
+	if (mapped)
+	{
+		GX_CHECK(cudaEventRecord(s->ev[GX_EV_KERNEL_START], s->stream), "cudaEventRecord");
 		return GX_OK;
 	}
-	catch (...)
-	{
-		gx_release_all();
-		snprintf(err, errlen, "out of memory opening the GPU device");
-		return GX_CUDA_ERROR;
-	}
-}
-
-/* bytes of a value of gx_type t, 0 for an unknown type */
-/* take the cache pool in device memory (once; the same sizes again: no-op) */
-extern "C" gx_status
-gx_gpu_cache_open(size_t unit_bytes, int nunits, char *err, size_t errlen)
-{
-	cudaError_t e;
-
-	if (err && errlen)
-		err[0] = '\0';
-	if (!G.open || unit_bytes == 0 || nunits <= 0)
-	{
-		snprintf(err, errlen, "GPU device is not open");
-		return GX_INVALID;
-	}
-	if (G.cache_base != NULL)
-	{
-		if (G.cache_unit == unit_bytes && G.cache_nunits == nunits)
-			return GX_OK;
-		snprintf(err, errlen, "GPU cache pool is already open with other sizes");
-		return GX_INVALID;
-	}
-	e = cudaMalloc((void **) &G.cache_base, unit_bytes * (size_t) nunits);
-	if (e != cudaSuccess)
-	{
-		G.cache_base = NULL;
-		cudaGetLastError();
-		return gx_cuda_fail(e, "cudaMalloc of the cache pool", err, errlen);
-	}
-	G.cache_unit = unit_bytes;
-	G.cache_nunits = nunits;
+	GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_START], s->stream), "cudaEventRecord");
+	if (h2d_bytes > 0)
+		GX_CHECK(cudaMemcpyAsync(s->dev, c, h2d_bytes, cudaMemcpyHostToDevice, s->stream),
+				 "cudaMemcpyAsync (input)");
+	GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_END], s->stream), "cudaEventRecord");
 	return GX_OK;
 }
 
-static int
-gx_type_size(uint32_t t)
-{
-	switch (t)
-	{
-		case GX_BOOL:
-			return 1;
-		case GX_INT2:
-			return 2;
-		case GX_INT4:
-		case GX_FLOAT4:
-			return 4;
-		case GX_INT8:
-		case GX_FLOAT8:
-			return 8;
-		default:
-			return 0;
-	}
-}
-
 /*
- * Check the page section of a chunk of raw heap pages: the deform kernel
- * checks every tuple against its page, this checks the pages, the row map
- * and the columns it writes against the slot.
+ * End a task's queue after its kernels: mapped, publish the header; copy,
+ * the D2H copy of the header and hdr_bytes of seg arrays.  gx_gpu_poll()
+ * then copies the selection if copy_sel, and completes the slot.
  */
 static gx_status
-gx_validate_pages(const gx_chunk *c, char *err, size_t errlen)
+gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
+			   uint64_t h2d_bytes, size_t hdr_bytes, int copy_sel, char *err, size_t errlen)
 {
-	const gx_deform_hdr *d = (const gx_deform_hdr *) ((const char *) c + c->deform_off);
-	uint64_t	in = c->input_bytes;
-
-	if (c->deform_off < sizeof(gx_chunk) || c->deform_off % 8 != 0 ||
-		c->deform_off + sizeof(gx_deform_hdr) > in ||
-		d->natts > GX_MAX_DEFORM_ATTS || d->page_size < 64 || d->page_size > 32768 ||
-		d->pages_off > in || (uint64_t) d->npages * d->page_size > in - d->pages_off ||
-		d->rowmap_off % 4 != 0 || d->rowmap_off > in ||
-		(uint64_t) c->nrows * 4 > in - d->rowmap_off)
+	if (mapped)
 	{
-		snprintf(err, errlen, "chunk page section does not fit its slot");
-		return GX_INVALID;
+		gx_publish_kernel<<<1, 1, 0, s->stream>>>(dres, (gx_result *) out);
+		GX_CHECK(cudaGetLastError(), "publish kernel launch");
 	}
-	for (uint32_t a = 0; a < d->natts; a++)
+	GX_CHECK(cudaEventRecord(s->ev[GX_EV_KERNEL_END], s->stream), "cudaEventRecord");
+	s->bytes_h2d = h2d_bytes;
+	s->bytes_d2h = hdr_bytes;	/* + the selection, known when done */
+	s->copy_sel = copy_sel;
+	if (mapped)
 	{
-		const gx_attr *at = &d->atts[a];
-
-		if ((at->attalign != 1 && at->attalign != 2 && at->attalign != 4 && at->attalign != 8) ||
-			at->attlen == 0 || at->attlen < -2 ||
-			(at->col >= 0 && ((uint32_t) at->col >= c->ncols ||
-							  at->attlen != gx_type_size(c->cols[at->col].type))) ||
-			(at->fixed_off >= 0 && (uint32_t) at->fixed_off + 8 > d->page_size))
-		{
-			snprintf(err, errlen, "chunk attribute %u is malformed", a + 1);
-			return GX_INVALID;
-		}
+		s->state = GX_SLOT_MAPPED;
+		return GX_OK;
 	}
-	for (uint32_t i = 0; i < c->ncols; i++)
-	{
-		const gx_column *col = &c->cols[i];
-
-		if (col->nulls_off == 0 || col->nulls_off % 4 != 0 || col->nulls_off < in ||
-			col->nulls_off > c->result_off ||
-			((uint64_t) c->nrows + 31) / 32 * 4 > c->result_off - col->nulls_off ||
-			col->values_off < in)
-		{
-			snprintf(err, errlen, "chunk column %u of a page chunk is misplaced", i);
-			return GX_INVALID;
-		}
-	}
-	return GX_OK;
-}
-
-/* does column i (values and bitmap) lie below col_limit? */
-static bool
-gx_col_fits(const gx_chunk *c, int i, uint64_t col_limit)
-{
-	const gx_column *col = &c->cols[i];
-	int			sz = gx_type_size(col->type);
-
-	return !(sz == 0 || col->values_off % sz != 0 ||
-			 col->values_off > col_limit ||
-			 (uint64_t) c->nrows * sz > col_limit - col->values_off ||
-			 (col->nulls_off != 0 &&
-			  (col->nulls_off > col_limit ||
-			   ((uint64_t) c->nrows + 7) / 8 > col_limit - col->nulls_off)));
-}
-
-/*
- * Check that the chunk cannot make the kernel read out of its buffer or
- * loop: a fault would poison the CUDA context for every later chunk.
- */
-static gx_status
-gx_validate_chunk(const gx_chunk *c, char *err, size_t errlen)
-{
-	if (c->magic != GX_CHUNK_MAGIC)
-	{
-		snprintf(err, errlen, "chunk has a bad magic number");
-		return GX_INVALID;
-	}
-	if (c->ninstr > GX_MAX_INSTR || c->ncols > GX_MAX_COLS ||
-		c->nconsts > GX_MAX_CONSTS || c->nregs > GX_MAX_REGS)
-	{
-		snprintf(err, errlen, "chunk program exceeds limits");
-		return GX_INVALID;
-	}
-	if ((c->flags & ~(GX_CHUNK_MAPPED | GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT)) != 0)
-	{
-		snprintf(err, errlen, "chunk has unknown flags 0x%x", c->flags);
-		return GX_INVALID;
-	}
-	if (c->input_bytes < sizeof(gx_chunk) || c->input_bytes > G.slot_bytes ||
-		c->result_off < c->input_bytes || (c->result_off & 15) != 0 ||
-		c->result_off > G.slot_bytes ||
-		gx_result_bytes(c->nrows) > G.slot_bytes - c->result_off)
-	{
-		snprintf(err, errlen, "chunk layout does not fit its slot");
-		return GX_INVALID;
-	}
-	/* aggregates: known operations on the chunk's columns, row selections */
-	if (c->ext.nagg > GX_MAX_AGGS || (c->ext.nagg > 0 && c->ext.map_sel))
-	{
-		snprintf(err, errlen, "chunk has malformed aggregates");
-		return GX_INVALID;
-	}
-	for (uint32_t a = 0; a < c->ext.nagg; a++)
-		if ((c->ext.agg[a].op != GX_AGG_COUNT && c->ext.agg[a].op != GX_AGG_SUM) ||
-			c->ext.agg[a].col < 0 || (uint32_t) c->ext.agg[a].col >= c->ncols)
-		{
-			snprintf(err, errlen, "chunk aggregate %u is malformed", a);
-			return GX_INVALID;
-		}
-	/* cache operations: the pool exists, the entry and its offsets fit */
-	if (c->ext.op != GX_CHUNK_FILTER &&
-		(G.cache_base == NULL ||
-		 gx_cache_check_chunk(c, G.cache_nunits, G.cache_unit) != 0))
-	{
-		snprintf(err, errlen, "chunk has a malformed cache part");
-		return GX_INVALID;
-	}
-	/* columns lie in the input, or (page chunks) between input and result */
-	uint64_t	col_limit = c->deform_off != 0 ? c->result_off : c->input_bytes;
-	/* ... or in a cache entry (checked above) */
-	const int	cache_cols = c->ext.op == GX_CHUNK_CACHE_SCAN;
-
-	if (c->deform_off != 0 && gx_validate_pages(c, err, errlen) != GX_OK)
-		return GX_INVALID;
-	for (uint32_t pc = 0; pc < c->ninstr; pc++)
-	{
-		const gx_instr *in = &c->code[pc];
-
-		if (in->dst >= GX_MAX_REGS || in->a >= GX_MAX_REGS || in->b >= GX_MAX_REGS ||
-			in->op >= GX_OP_COUNT)
-		{
-			snprintf(err, errlen, "chunk program: bad instruction %u", pc);
-			return GX_INVALID;
-		}
-		if ((in->op == GX_OP_ANDSTEP || in->op == GX_OP_ORSTEP) &&
-			(in->jump <= (int) pc || (uint32_t) in->jump > c->ninstr))
-		{
-			snprintf(err, errlen, "chunk program: bad jump at %u", pc);
-			return GX_INVALID;
-		}
-		if (in->op == GX_OP_LDCONST && (in->arg < 0 || (uint32_t) in->arg >= c->nconsts))
-		{
-			snprintf(err, errlen, "chunk program: bad constant at %u", pc);
-			return GX_INVALID;
-		}
-		if (in->op == GX_OP_LDCOL && cache_cols)
-		{
-			if (in->arg < 0 || (uint32_t) in->arg >= c->ncols)
-			{
-				snprintf(err, errlen, "chunk program: bad column at %u", pc);
-				return GX_INVALID;
-			}
-		}
-		else if (in->op == GX_OP_LDCOL)
-		{
-			if (in->arg < 0 || (uint32_t) in->arg >= c->ncols)
-			{
-				snprintf(err, errlen, "chunk program: bad column at %u", pc);
-				return GX_INVALID;
-			}
-			if (!gx_col_fits(c, in->arg, col_limit))
-			{
-				snprintf(err, errlen, "chunk column %d lies outside the chunk", in->arg);
-				return GX_INVALID;
-			}
-		}
-	}
-	/* columns only aggregates read */
-	for (uint32_t a = 0; a < c->ext.nagg && !cache_cols; a++)
-		if (!gx_col_fits(c, c->ext.agg[a].col, col_limit))
-		{
-			snprintf(err, errlen, "chunk aggregate column %d lies outside the chunk",
-					 c->ext.agg[a].col);
-			return GX_INVALID;
-		}
+	GX_CHECK(cudaMemcpyAsync(gx_chunk_result(c), dres, hdr_bytes, cudaMemcpyDeviceToHost,
+							 s->stream), "cudaMemcpyAsync (result header)");
+	GX_CHECK(cudaEventRecord(s->ev[GX_EV_S1_END], s->stream), "cudaEventRecord");
+	s->state = GX_SLOT_STAGE1;
 	return GX_OK;
 }
 
 /*
- * Queue a chunk on its slot's stream, in the mode it asks for (copy, or
- * mapped when the staging area is mapped); gx_gpu_poll() completes it.
+ * FILTER, CACHE_LOAD, CACHE_SCAN (validated): queue the task in the mode it
+ * asks for (copy, or mapped for a FILTER when the staging area is mapped).
  */
-extern "C" gx_status
-gx_gpu_submit(int slot, char *err, size_t errlen)
+gx_status
+gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	if (err && errlen)
-		err[0] = '\0';
-	if (!G.open || slot < 0 || slot >= G.nslots)
-	{
-		snprintf(err, errlen, "invalid GPU slot %d", slot);
-		return GX_INVALID;
-	}
 	gx_slot    *s = &G.slots[slot];
-
-	if (s->state == GX_SLOT_STAGE1 || s->state == GX_SLOT_STAGE2 ||
-		s->state == GX_SLOT_MAPPED)
-	{
-		snprintf(err, errlen, "GPU slot %d is busy", slot);
-		return GX_INVALID;
-	}
-
-	gx_chunk   *c = (gx_chunk *) (G.staging + (size_t) slot * G.slot_bytes);
-	gx_status	st = gx_validate_chunk(c, err, errlen);
-
-	if (st != GX_OK)
-		return st;
-
-	/* cache chunks always run in copy mode (their header is all the input) */
+	const uint32_t kind = c->kind;
 	const int	mapped = (c->flags & GX_CHUNK_MAPPED) != 0 && G.mapped &&
-		c->ext.op == GX_CHUNK_FILTER;
-	char	   *entry = c->ext.op != GX_CHUNK_FILTER ?
-		G.cache_base + (size_t) c->ext.entry * G.cache_unit : NULL;
-	const uint32_t *rowmap = c->ext.op == GX_CHUNK_CACHE_SCAN && c->ext.map_sel ?
+		kind == GX_TASK_FILTER;
+	char	   *entry = kind != GX_TASK_FILTER ? ctx->entry : NULL;
+	const uint32_t *rowmap = kind == GX_TASK_CACHE_SCAN && c->ext.map_sel ?
 		(const uint32_t *) (entry + c->ext.rowmap_off) : NULL;
+	gx_agg_pair *agg = c->ext.nagg > 0 ? (gx_agg_pair *) ctx->obj[0] : NULL;
 	const uint32_t nrows = c->nrows;
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const int	deform = c->deform_off != 0;
 	size_t		hdr_bytes = GX_ALIGN_UP(sizeof(gx_result)) + (size_t) ntiles * 8;
+	gx_status	st;
 
 	/*
 	 * Bases: the input is the device buffer (copy) or the slot's mapped
@@ -828,7 +859,7 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	 */
 	char	   *alias = mapped ? G.staging_dev + (size_t) slot * G.slot_bytes : NULL;
 	const char *in = mapped ? alias : s->dev;
-	const char *colbase = c->ext.op == GX_CHUNK_CACHE_SCAN ? entry : deform ? s->dev : in;
+	const char *colbase = kind == GX_TASK_CACHE_SCAN ? entry : deform ? s->dev : in;
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	char	   *out = mapped ? alias + c->result_off : s->dev + c->result_off;
 	gx_result  *hres = gx_chunk_result(c);
@@ -846,7 +877,7 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	/*
 	 * One resident wave of blocks (8 a SM) that stride over the tiles: a
 	 * block stages the program once for several tiles of a big (cached)
-	 * chunk.
+	 * task.
 	 */
 	if (fgrid > (uint32_t) G.sm_count * 8)
 		fgrid = (uint32_t) G.sm_count * 8;
@@ -855,20 +886,12 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 	 * Look the compiled kernel up before queueing anything, so that the
 	 * host's work does not leave the stream idle between the events.
 	 */
-	const void *jk = (c->ext.op != GX_CHUNK_CACHE_LOAD && ntiles > 0 &&
+	const void *jk = (kind != GX_TASK_CACHE_LOAD && ntiles > 0 &&
 					  (c->flags & GX_CHUNK_JIT)) ?
 		gx_jit_kernel(c, (c->flags & GX_CHUNK_JIT_WAIT) != 0) : NULL;
 
-	if (mapped)
-		GX_CHECK(cudaEventRecord(s->ev[GX_EV_KERNEL_START], s->stream), "cudaEventRecord");
-	else
-	{
-		GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_START], s->stream), "cudaEventRecord");
-		GX_CHECK(cudaMemcpyAsync(s->dev, c, c->input_bytes, cudaMemcpyHostToDevice, s->stream),
-				 "cudaMemcpyAsync (input)");
-		GX_CHECK(cudaEventRecord(s->ev[GX_EV_H2D_END], s->stream), "cudaEventRecord");
-	}
-
+	if ((st = gx_slot_start(s, c, mapped, c->input_bytes, err, errlen)) != GX_OK)
+		return st;
 	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, ntiles);
 	GX_CHECK(cudaGetLastError(), "reset kernel launch");
 	if (deform && nrows > 0)
@@ -876,7 +899,7 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 		gx_deform_kernel<<<dgrid, GX_BLOCK, 0, s->stream>>>(in, s->dev, nrows, dres);
 		GX_CHECK(cudaGetLastError(), "deform kernel launch");
 	}
-	if (c->ext.op == GX_CHUNK_CACHE_LOAD)
+	if (kind == GX_TASK_CACHE_LOAD)
 	{
 		if (nrows > 0)
 		{
@@ -891,7 +914,7 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 		if (jk)
 		{
 			void	   *args[] = {(void *) &in, (void *) &colbase, (void *) &nrows, (void *) &dres,
-				(void *) &out, (void *) &rowmap, (void *) &write_sel};
+				(void *) &out, (void *) &rowmap, (void *) &write_sel, (void *) &agg};
 
 			GX_CHECK(cudaLaunchKernel(jk, dim3(fgrid), dim3(GX_BLOCK), args, 0, s->stream),
 					 "compiled filter kernel launch");
@@ -900,7 +923,7 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 		else
 		{
 			gx_filter_kernel<<<fgrid, GX_BLOCK, 0, s->stream>>>(in, colbase, nrows, dres, out,
-																rowmap, write_sel);
+																rowmap, write_sel, agg);
 			GX_CHECK(cudaGetLastError(), "filter kernel launch");
 		}
 		if (rowmap)
@@ -909,28 +932,81 @@ gx_gpu_submit(int slot, char *err, size_t errlen)
 			GX_CHECK(cudaGetLastError(), "error key kernel launch");
 		}
 	}
-	if (mapped)
-	{
-		gx_publish_kernel<<<1, 1, 0, s->stream>>>(dres, (gx_result *) out);
-		GX_CHECK(cudaGetLastError(), "publish kernel launch");
-	}
-	GX_CHECK(cudaEventRecord(s->ev[GX_EV_KERNEL_END], s->stream), "cudaEventRecord");
+	return gx_slot_finish(s, c, dres, out, mapped, c->input_bytes, hdr_bytes,
+						  !c->ext.count_only, err, errlen);
+}
 
-	if (mapped)
-	{
-		s->bytes_h2d = c->input_bytes;
-		s->bytes_d2h = hdr_bytes;	/* + the selection, known when done */
-		s->state = GX_SLOT_MAPPED;
-		return GX_OK;
-	}
-	GX_CHECK(cudaMemcpyAsync(hres, dres, hdr_bytes, cudaMemcpyDeviceToHost, s->stream),
-			 "cudaMemcpyAsync (result header)");
-	GX_CHECK(cudaEventRecord(s->ev[GX_EV_S1_END], s->stream), "cudaEventRecord");
+/*
+ * AGG_READ (validated): sum the state object's stripes into the result
+ * header, zero the state, copy the header back (copy mode, no input).
+ */
+gx_status
+gx_gpu_agg_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_agg_pair *state = (gx_agg_pair *) ctx->obj[0];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	gx_result  *hres = gx_chunk_result(c);
+	gx_status	st;
 
-	s->bytes_h2d = c->input_bytes;
-	s->bytes_d2h = hdr_bytes;
-	s->state = GX_SLOT_STAGE1;
-	return GX_OK;
+	hres->ntiles = 0;
+	hres->flags = 0;
+	s->jit = 0;
+	if ((st = gx_slot_start(s, c, 0, 0, err, errlen)) != GX_OK)
+		return st;
+	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, 0);
+	GX_CHECK(cudaGetLastError(), "reset kernel launch");
+	gx_agg_read_kernel<<<1, GX_MAX_AGGS, 0, s->stream>>>(state, dres, c->ext.nagg);
+	GX_CHECK(cudaGetLastError(), "aggregate read kernel launch");
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,
+						  err, errlen);
+}
+
+/* ---------------------------------------------------------------------- */
+/* submit / poll                                                          */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Validate a slot's task with its operator's validator, then queue it with
+ * the operator's GPU implementation; gx_gpu_poll() completes it.
+ */
+extern "C" gx_status
+gx_gpu_submit(int slot, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	GX_API_GUARD(err, errlen)
+	{
+		static const gx_task_ctx none = {};
+		const gx_operator *op;
+		gx_status	st;
+
+		if (!G.open || slot < 0 || slot >= G.nslots)
+		{
+			gx_errf(err, errlen, "invalid GPU slot %d", slot);
+			return GX_INVALID;
+		}
+		gx_slot    *s = &G.slots[slot];
+
+		if (s->state == GX_SLOT_STAGE1 || s->state == GX_SLOT_STAGE2 ||
+			s->state == GX_SLOT_MAPPED)
+		{
+			gx_errf(err, errlen, "GPU slot %d is busy", slot);
+			return GX_INVALID;
+		}
+		if (ctx == NULL)
+			ctx = &none;
+
+		gx_chunk   *c = (gx_chunk *) (G.staging + (size_t) slot * G.slot_bytes);
+
+		st = gx_op_check(c, G.slot_bytes, ctx, &op, err, errlen);
+		if (st != GX_OK)
+			return st;
+		if (op->gpu_submit == NULL)
+		{
+			gx_errf(err, errlen, "operator %s has no GPU implementation", op->name);
+			return GX_INVALID;
+		}
+		return op->gpu_submit(slot, c, ctx, err, errlen);
+	});
 }
 
 /* nanoseconds between two completed events; 0 when they cannot be timed */
@@ -947,6 +1023,20 @@ gx_elapsed_ns(cudaEvent_t a, cudaEvent_t b)
 	return ms > 0.0f ? (uint64_t) ((double) ms * 1e6) : 0;
 }
 
+/* the result header copied back (or published) is consistent with its task */
+static gx_status
+gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err, size_t errlen)
+{
+	if (hres->nsel > c->nrows || hres->ntiles != gx_ntiles(c->nrows))
+	{
+		s->state = GX_SLOT_IDLE;
+		gx_errf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
+				hres->nsel, c->nrows);
+		return GX_CUDA_ERROR;
+	}
+	return GX_OK;
+}
+
 /*
  * Advance a submitted slot without blocking: *done = 1 once its result
  * area (with statistics and the mode that ran in flags) is in host memory.
@@ -954,130 +1044,111 @@ gx_elapsed_ns(cudaEvent_t a, cudaEvent_t b)
 extern "C" gx_status
 gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 {
-	cudaError_t e;
-
-	if (err && errlen)
-		err[0] = '\0';
-	if (done)
-		*done = 0;
-	if (!G.open || slot < 0 || slot >= G.nslots || done == NULL)
+	GX_API_GUARD(err, errlen)
 	{
-		snprintf(err, errlen, "invalid GPU slot %d", slot);
-		return GX_INVALID;
-	}
-	gx_slot    *s = &G.slots[slot];
-	gx_chunk   *c = (gx_chunk *) (G.staging + (size_t) slot * G.slot_bytes);
-	gx_result  *hres = gx_chunk_result(c);
+		cudaError_t e;
 
-	switch (s->state)
-	{
-		case GX_SLOT_IDLE:
-			snprintf(err, errlen, "GPU slot %d was not submitted", slot);
+		if (done)
+			*done = 0;
+		if (!G.open || slot < 0 || slot >= G.nslots || done == NULL)
+		{
+			gx_errf(err, errlen, "invalid GPU slot %d", slot);
 			return GX_INVALID;
-		case GX_SLOT_DONE:
-			*done = 1;
-			return GX_OK;
-		case GX_SLOT_MAPPED:
-			e = cudaEventQuery(s->ev[GX_EV_KERNEL_END]);
-			if (e == cudaErrorNotReady)
+		}
+		gx_slot    *s = &G.slots[slot];
+		gx_chunk   *c = (gx_chunk *) (G.staging + (size_t) slot * G.slot_bytes);
+		gx_result  *hres = gx_chunk_result(c);
+
+		switch (s->state)
+		{
+			case GX_SLOT_IDLE:
+				gx_errf(err, errlen, "GPU slot %d was not submitted", slot);
+				return GX_INVALID;
+			case GX_SLOT_DONE:
+				*done = 1;
 				return GX_OK;
-			if (e != cudaSuccess)
-			{
-				s->state = GX_SLOT_IDLE;
-				return gx_cuda_fail(e, "GPU filter (mapped)", err, errlen);
-			}
-			/* the kernels are complete: their writes to the host are visible */
-			if (hres->nsel > c->nrows || hres->ntiles != gx_ntiles(c->nrows))
-			{
-				s->state = GX_SLOT_IDLE;
-				snprintf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
-						 hres->nsel, c->nrows);
-				return GX_CUDA_ERROR;
-			}
-			hres->h2d_ns = 0;
-			hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_START], s->ev[GX_EV_KERNEL_END]);
-			hres->d2h_ns = 0;
-			hres->bytes_h2d = s->bytes_h2d;
-			hres->bytes_d2h = s->bytes_d2h +
-				(c->ext.count_only ? 0 : (uint64_t) hres->nsel * 4);
-			hres->flags = GX_RESULT_GPU | GX_RESULT_MAPPED | (s->jit ? GX_RESULT_JIT : 0);
-			s->state = GX_SLOT_DONE;
-			*done = 1;
-			return GX_OK;
-		case GX_SLOT_STAGE1:
-			e = cudaEventQuery(s->ev[GX_EV_S1_END]);
-			if (e == cudaErrorNotReady)
+			case GX_SLOT_MAPPED:
+				e = cudaEventQuery(s->ev[GX_EV_KERNEL_END]);
+				if (e == cudaErrorNotReady)
+					return GX_OK;
+				if (e != cudaSuccess)
+				{
+					s->state = GX_SLOT_IDLE;
+					return gx_cuda_fail(e, "GPU task (mapped)", err, errlen);
+				}
+				/* the kernels are complete: their writes to the host are visible */
+				if (gx_check_result(s, c, hres, err, errlen) != GX_OK)
+					return GX_CUDA_ERROR;
+				hres->h2d_ns = 0;
+				hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_START], s->ev[GX_EV_KERNEL_END]);
+				hres->d2h_ns = 0;
+				hres->bytes_h2d = s->bytes_h2d;
+				hres->bytes_d2h = s->bytes_d2h + (s->copy_sel ? (uint64_t) hres->nsel * 4 : 0);
+				hres->flags = GX_RESULT_GPU | GX_RESULT_MAPPED | (s->jit ? GX_RESULT_JIT : 0);
+				s->state = GX_SLOT_DONE;
+				*done = 1;
 				return GX_OK;
-			if (e != cudaSuccess)
-			{
-				s->state = GX_SLOT_IDLE;
-				return gx_cuda_fail(e, "GPU filter (stage 1)", err, errlen);
-			}
-			if (hres->nsel > c->nrows || hres->ntiles != gx_ntiles(c->nrows))
-			{
-				s->state = GX_SLOT_IDLE;
-				snprintf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
-						 hres->nsel, c->nrows);
-				return GX_CUDA_ERROR;
-			}
-			if (c->ext.count_only)
-			{
-				/* no selection to copy: the header and seg arrays are all */
+			case GX_SLOT_STAGE1:
+				e = cudaEventQuery(s->ev[GX_EV_S1_END]);
+				if (e == cudaErrorNotReady)
+					return GX_OK;
+				if (e != cudaSuccess)
+				{
+					s->state = GX_SLOT_IDLE;
+					return gx_cuda_fail(e, "GPU task (stage 1)", err, errlen);
+				}
+				if (gx_check_result(s, c, hres, err, errlen) != GX_OK)
+					return GX_CUDA_ERROR;
+				if (!s->copy_sel)
+				{
+					/* no selection to copy: the header and seg arrays are all */
+					hres->h2d_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_START], s->ev[GX_EV_H2D_END]);
+					hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_END], s->ev[GX_EV_KERNEL_END]);
+					hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]);
+					hres->bytes_h2d = s->bytes_h2d;
+					hres->bytes_d2h = s->bytes_d2h;
+					hres->flags = GX_RESULT_GPU | (s->jit ? GX_RESULT_JIT : 0);
+					s->state = GX_SLOT_DONE;
+					*done = 1;
+					return GX_OK;
+				}
+				{
+					size_t		sel_off = (char *) gx_result_sel(hres) - (char *) c;
+					size_t		sel_bytes = (size_t) hres->nsel * 4;
+
+					GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_START], s->stream), "cudaEventRecord");
+					if (sel_bytes > 0)
+						GX_CHECK(cudaMemcpyAsync((char *) c + sel_off, s->dev + sel_off, sel_bytes,
+												 cudaMemcpyDeviceToHost, s->stream),
+								 "cudaMemcpyAsync (selection)");
+					GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_END], s->stream), "cudaEventRecord");
+					s->bytes_d2h += sel_bytes;
+					s->state = GX_SLOT_STAGE2;
+				}
+				/* an empty selection may already be complete */
+				[[fallthrough]];
+			case GX_SLOT_STAGE2:
+				e = cudaEventQuery(s->ev[GX_EV_S2_END]);
+				if (e == cudaErrorNotReady)
+					return GX_OK;
+				if (e != cudaSuccess)
+				{
+					s->state = GX_SLOT_IDLE;
+					return gx_cuda_fail(e, "GPU task (stage 2)", err, errlen);
+				}
+				/* every copy into the host result is over: statistics stay */
 				hres->h2d_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_START], s->ev[GX_EV_H2D_END]);
 				hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_END], s->ev[GX_EV_KERNEL_END]);
-				hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]);
+				hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]) +
+					gx_elapsed_ns(s->ev[GX_EV_S2_START], s->ev[GX_EV_S2_END]);
 				hres->bytes_h2d = s->bytes_h2d;
 				hres->bytes_d2h = s->bytes_d2h;
 				hres->flags = GX_RESULT_GPU | (s->jit ? GX_RESULT_JIT : 0);
 				s->state = GX_SLOT_DONE;
 				*done = 1;
 				return GX_OK;
-			}
-			{
-				size_t		sel_off = (char *) gx_result_sel(hres) - (char *) c;
-				size_t		sel_bytes = (size_t) hres->nsel * 4;
-
-				GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_START], s->stream), "cudaEventRecord");
-				if (sel_bytes > 0)
-					GX_CHECK(cudaMemcpyAsync((char *) c + sel_off, s->dev + sel_off, sel_bytes,
-											 cudaMemcpyDeviceToHost, s->stream),
-							 "cudaMemcpyAsync (selection)");
-				GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_END], s->stream), "cudaEventRecord");
-				s->bytes_d2h += sel_bytes;
-				s->state = GX_SLOT_STAGE2;
-			}
-			/* an empty selection may already be complete */
-			[[fallthrough]];
-		case GX_SLOT_STAGE2:
-			e = cudaEventQuery(s->ev[GX_EV_S2_END]);
-			if (e == cudaErrorNotReady)
-				return GX_OK;
-			if (e != cudaSuccess)
-			{
-				s->state = GX_SLOT_IDLE;
-				return gx_cuda_fail(e, "GPU filter (stage 2)", err, errlen);
-			}
-			/* every copy into the host result is over: statistics stay */
-			hres->h2d_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_START], s->ev[GX_EV_H2D_END]);
-			hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_END], s->ev[GX_EV_KERNEL_END]);
-			hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]) +
-				gx_elapsed_ns(s->ev[GX_EV_S2_START], s->ev[GX_EV_S2_END]);
-			hres->bytes_h2d = s->bytes_h2d;
-			hres->bytes_d2h = s->bytes_d2h;
-			hres->flags = GX_RESULT_GPU | (s->jit ? GX_RESULT_JIT : 0);
-			s->state = GX_SLOT_DONE;
-			*done = 1;
-			return GX_OK;
-	}
-	snprintf(err, errlen, "GPU slot %d in a bad state", slot);
-	return GX_INVALID;
-}
-
-/* release the GPU: wait for every stream, free buffers, unregister */
-extern "C" void
-gx_gpu_close(void)
-{
-	if (!G.open && G.slots == NULL)
-		return;
-	gx_release_all();
+		}
+		gx_errf(err, errlen, "GPU slot %d in a bad state", slot);
+		return GX_INVALID;
+	});
 }

@@ -20,7 +20,7 @@ void		gx_jit_open(int cc_major, int cc_minor);
  * wait, compiles it in the calling thread); a program that failed to
  * compile is not tried again.  Must be called from the thread that owns
  * the CUDA context (it loads compiled code).  The kernel takes the
- * arguments of gx_filter_kernel.
+ * arguments of gx_filter_kernel (gx_gpu.cu), the aggregate state last.
  */
 const void *gx_jit_kernel(const gx_chunk *c, int wait);
 

@@ -1,16 +1,34 @@
 /*
  * gx_api.h - the C API of gpuext's compute devices, used by the gpuext
- * service (src/service.cpp).  No PostgreSQL header, no C++ exception:
- * every call returns a gx_status and writes a message on failure.
+ * service (src/engine/service.cpp).  No PostgreSQL header, no C++
+ * exception: every call returns a gx_status and writes a message on
+ * failure; one guard (GX_API_GUARD, gx_guard.h) sits at every entry.
  *
- * Two devices run a chunk (gx_program.h) in place:
- *  - the CPU device: gx_cpu_run_chunk(), multi-threaded, synchronous;
- *  - the GPU device: gx_gpu_*(), asynchronous per staging slot, one CUDA
- *    stream and one device buffer per slot; the staging area is pinned
- *    with cudaHostRegister so copies run at PCIe speed, and mapped into
- *    the device's address space so that chunks asking for the mapped
- *    transfer mode (GX_CHUNK_MAPPED) are read and answered in place,
- *    without copies.
+ * Design note
+ * -----------
+ * The service runs tasks (gx_program.h: a header with a kind, then the
+ * kind's payload) on one of two devices:
+ *  - the CPU device: gx_cpu_run(), synchronous, on a persistent pool of
+ *    threads opened once by gx_cpu_open();
+ *  - the GPU device: gx_gpu_submit() queues a task on its staging slot's
+ *    stream, gx_gpu_poll() completes it; the staging area is pinned (and
+ *    mapped, for the zero-copy transfer mode).
+ * Both look the task's kind up in the operator table (gx_ops.h), whose
+ * entry validates the task the same way for both devices and then runs
+ * the device's implementation.  A task never names memory by address:
+ * the service resolves the cache entry and the session objects it names
+ * (handles) and passes their device addresses in a gx_task_ctx.
+ *
+ * Device memory comes from one pool per device (gx_mem_alloc): on the GPU a
+ * stream-ordered CUDA memory pool, on the CPU device the heap.  The
+ * service owns it: staging buffers, cache entries and session objects are
+ * its clients, and the service accounts for every byte against
+ * gpuext.device_memory before it asks.
+ *
+ * Devices are numbered by kind (GX_DEV_CPU, GX_DEV_GPU); a host with
+ * several GPUs gets one pool, stream set and share of the cache per GPU
+ * (gx_gpu_info.ordinal), which the multi-GPU work builds on.
+ *
  * Without nvcc the library is built with gx_gpu_none.cpp, whose
  * gx_gpu_open() reports that the build has no CUDA.
  */
@@ -31,13 +49,24 @@ typedef enum gx_status
 	GX_OK = 0,
 	GX_NO_CUDA,					/* library built without CUDA */
 	GX_NO_DEVICE,				/* no usable GPU / driver */
-	GX_CUDA_ERROR,				/* a CUDA call failed; message says which */
-	GX_INVALID					/* bad argument or malformed chunk */
+	GX_CUDA_ERROR,				/* a CUDA call failed; message says which:
+								 * the device is unusable until reopened */
+	GX_INVALID,					/* bad argument or malformed task: only this
+								 * task fails */
+	GX_NO_MEMORY				/* the device (or host) has no memory for it */
 } gx_status;
+
+/* device kinds (gx_mem_alloc, the service's task routing) */
+typedef enum gx_dev_kind
+{
+	GX_DEV_CPU = 0,
+	GX_DEV_GPU = 1
+} gx_dev_kind;
 
 typedef struct gx_gpu_info
 {
 	char		name[128];
+	int			ordinal;		/* CUDA device number */
 	uint64_t	total_mem;
 	int			cc_major;
 	int			cc_minor;
@@ -47,20 +76,71 @@ typedef struct gx_gpu_info
 								 * chunks run mapped), 0: copy mode only */
 } gx_gpu_info;
 
-/* run a chunk's program on nthreads CPU threads; fills the result area */
-gx_status	gx_cpu_run_chunk(gx_chunk *chunk, int nthreads);
+/*
+ * What the service resolved for a task: the memory of the cache entry it
+ * reads or fills, and of the session objects it names (task->obj[i]), on
+ * the device that runs it.  NULL / 0 where the task names none.
+ */
+typedef struct gx_task_ctx
+{
+	char	   *entry;
+	uint64_t	entry_bytes;
+	char	   *obj[GX_TASK_MAX_OBJS];
+	uint64_t	obj_bytes[GX_TASK_MAX_OBJS];
+} gx_task_ctx;
+
+/* ---- CPU device ---- */
 
 /*
- * Cache pools (device-resident column cache): nunits entries of
- * unit_bytes each, owned by the service.  The CPU device's pool is host
- * memory, the GPU's is device memory; both are taken once (a second call
- * with the same sizes is a no-op) and live until the service exits.
+ * Start the persistent pool: nthreads threads run each task, the calling
+ * thread included (nthreads - 1 workers are created, with every signal
+ * blocked).  If fewer threads can be created, the pool runs with those:
+ * *started says how many run a task (>= 1 counting the caller; == nthreads
+ * when all started) and err holds a warning, with GX_OK.  A second call is
+ * a no-op (*started: the pool's size).
  */
-gx_status	gx_cpu_cache_open(size_t unit_bytes, int nunits);
-gx_status	gx_gpu_cache_open(size_t unit_bytes, int nunits, char *err, size_t errlen);
+gx_status	gx_cpu_open(int nthreads, int *started, char *err, size_t errlen);
+
+/*
+ * validate and run a task in place on the pool (on the calling thread
+ * alone if gx_cpu_open was not called); fills its result area.  slot_bytes:
+ * the bytes of the task's slot, which bound its offsets.
+ */
+gx_status	gx_cpu_run(gx_chunk *task, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					   char *err, size_t errlen);
+
+/* stop and join the pool's threads (later tasks run on the calling thread) */
+void		gx_cpu_close(void);
+
+/* ---- GPU device ---- */
 
 /* 1 when the library carries CUDA kernels */
 int			gx_gpu_built(void);
+
+/*
+ * Open the first GPU: create the context and the memory pool, pin and map
+ * the staging area [staging, staging + nslots * slot_bytes) (only pin it
+ * if mapping fails: info->mapped = 0) and take one device buffer (from
+ * the pool) and one stream per slot.  *info describes the device.  GX_OK
+ * with a message in err is a warning.
+ */
+gx_status	gx_gpu_open(void *staging, int nslots, size_t slot_bytes,
+						gx_gpu_info *info, char *err, size_t errlen);
+
+/*
+ * Validate a slot's task and queue it on the slot's stream: copy mode
+ * copies the input to the device, runs the kernels and copies the result
+ * back; mapped mode (GX_CHUNK_MAPPED, when info->mapped) runs the kernels
+ * on the staging area in place.  GX_INVALID: the task is malformed, nothing
+ * was queued, the device stays usable.
+ */
+gx_status	gx_gpu_submit(int slot, const gx_task_ctx *ctx, char *err, size_t errlen);
+
+/*
+ * poll a submitted slot; *done = 1 once its result area is in host memory
+ * (gx_result.flags: GX_RESULT_GPU, and GX_RESULT_MAPPED if it ran mapped)
+ */
+gx_status	gx_gpu_poll(int slot, int *done, char *err, size_t errlen);
 
 /*
  * Filter programs compiled at run time by the GPU device (GX_CHUNK_JIT):
@@ -70,30 +150,24 @@ int			gx_gpu_built(void);
 void		gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
 							 char *last_error, size_t errlen);
 
-/*
- * Open the first GPU: create the context, pin and map the staging area
- * [staging, staging + nslots * slot_bytes) (only pin it if mapping fails:
- * info->mapped = 0) and allocate one device buffer and stream per slot.
- * *info describes the device.  GX_OK with a message in err is a warning.
- */
-gx_status	gx_gpu_open(void *staging, int nslots, size_t slot_bytes,
-						gx_gpu_info *info, char *err, size_t errlen);
-
-/*
- * start a slot's chunk: copy mode copies the input to the device, runs the
- * kernels and copies the result back; mapped mode (GX_CHUNK_MAPPED, when
- * info->mapped) runs the kernels on the staging area in place
- */
-gx_status	gx_gpu_submit(int slot, char *err, size_t errlen);
-
-/*
- * poll a submitted slot; *done = 1 once its result area is in host memory
- * (gx_result.flags: GX_RESULT_GPU, and GX_RESULT_MAPPED if it ran mapped)
- */
-gx_status	gx_gpu_poll(int slot, int *done, char *err, size_t errlen);
-
-/* release everything gx_gpu_open() took */
+/* release everything gx_gpu_open() took, the pool and its blocks included */
 void		gx_gpu_close(void);
+
+/* ---- device memory (one pool per device) ---- */
+
+/*
+ * Allocate bytes of zeroed memory on a device (GX_DEV_CPU: host memory of
+ * the service; GX_DEV_GPU: the GPU's pool, once gx_gpu_open succeeded);
+ * usable by any task submitted afterwards.  GX_NO_MEMORY when the device
+ * has none left; GX_NO_CUDA for the GPU of a build without CUDA.
+ */
+gx_status	gx_mem_alloc(int device, uint64_t bytes, void **ptr, char *err, size_t errlen);
+
+/*
+ * Give memory back to its device's pool.  The caller guarantees that no
+ * task in flight uses it.
+ */
+void		gx_mem_free(int device, void *ptr);
 
 #ifdef __cplusplus
 }

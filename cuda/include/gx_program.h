@@ -51,6 +51,17 @@ typedef unsigned long uint64_t;
 #include <stdint.h>
 #endif
 
+/*
+ * The inline helpers below are host code, and device code for nvcc (the
+ * kernels call gx_type_width) and NVRTC (which compiles with
+ * -default-device).
+ */
+#if defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+#define GX_INLINE static inline __host__ __device__
+#else
+#define GX_INLINE static inline
+#endif
+
 #define GX_MAX_COLS 64
 #define GX_MAX_INSTR 512
 #define GX_MAX_CONSTS 256
@@ -72,6 +83,37 @@ enum gx_type
 	GX_FLOAT8,					/* 8 bytes */
 	GX_NTYPES
 };
+
+/*
+ * bytes of a value of gx_type t (also its alignment), 0 for an unknown
+ * type: the one definition of the device types' widths
+ */
+GX_INLINE uint32_t
+gx_type_width(uint32_t t)
+{
+	switch (t)
+	{
+		case GX_BOOL:
+			return 1;
+		case GX_INT2:
+			return 2;
+		case GX_INT4:
+		case GX_FLOAT4:
+			return 4;
+		case GX_INT8:
+		case GX_FLOAT8:
+			return 8;
+		default:
+			return 0;
+	}
+}
+
+/* bytes of a validity bitmap of n rows: 32-bit words, bit set = NULL */
+GX_INLINE uint64_t
+gx_bitmap_bytes(uint64_t n)
+{
+	return (n + 31) / 32 * 4;
+}
 
 /* opcodes; "a", "b" are source registers, "dst" the destination */
 enum gx_op
@@ -147,16 +189,68 @@ typedef struct gx_column
 	uint64_t	values_off;		/* from chunk start */
 	uint64_t	nulls_off;		/* 0 when the chunk holds no NULL */
 	uint32_t	type;			/* enum gx_type */
-	uint32_t	width;			/* bytes per value */
+	uint32_t	pad;
 } gx_column;
 
-/* what a chunk asks of the device besides filtering (gx_chunk_ext.op) */
-enum gx_chunk_op
+/*
+ * Task kinds: the operator a task runs (gx_chunk.kind).  The engine's
+ * operator table (cuda/include/gx_ops.h) has one entry per kind, with one
+ * validator shared by both devices and one implementation per device.
+ * Kinds below GX_TASK_NDEVICE run on a device; the others are handled by
+ * the service itself (sessions and their objects).
+ */
+enum gx_task_kind
 {
-	GX_CHUNK_FILTER = 0,		/* filter the chunk's own rows */
-	GX_CHUNK_CACHE_LOAD,		/* deform a page chunk, append to an entry */
-	GX_CHUNK_CACHE_SCAN			/* filter the columns of a cache entry */
+	GX_TASK_FILTER = 0,			/* filter (and aggregate) the task's own rows:
+								 * columns, or heap pages to deform */
+	GX_TASK_CACHE_LOAD,			/* deform heap pages, append rows to a cache entry */
+	GX_TASK_CACHE_SCAN,			/* filter (and aggregate) the columns of a cache entry */
+	GX_TASK_AGG_READ,			/* copy an aggregate state object's totals into
+								 * the result (agg_val/agg_cnt), then zero it */
+	GX_TASK_NDEVICE,			/* -- kinds below run on a device -- */
+	GX_TASK_OBJ_ALLOC = GX_TASK_NDEVICE,	/* service: allocate a zeroed object of
+											 * obj_bytes in the task's session;
+											 * its handle goes to gx_result.handle */
+	GX_TASK_NKINDS
 };
+
+/* compatibility names of the first kinds (chunk = a task carrying rows) */
+#define GX_CHUNK_FILTER GX_TASK_FILTER
+#define GX_CHUNK_CACHE_LOAD GX_TASK_CACHE_LOAD
+#define GX_CHUNK_CACHE_SCAN GX_TASK_CACHE_SCAN
+
+/* session objects a task may name (gx_chunk.obj) */
+#define GX_TASK_MAX_OBJS 4
+
+/*
+ * Faults injected by gpuext.debug_fault (superuser, tests) into the next
+ * task a backend submits (gx_chunk.fault); handled by the service.
+ */
+enum gx_fault
+{
+	GX_FAULT_NONE = 0,
+	GX_FAULT_TASK_ERROR,		/* the task fails with a device error */
+	GX_FAULT_SERVICE_EXIT,		/* the service exits while the task runs */
+	GX_FAULT_DEVICE_ERROR		/* the device fails: every task in flight
+								 * fails and the service restarts */
+};
+
+/*
+ * Aggregate state object (GX_TASK_FILTER / CACHE_SCAN with ext.nagg > 0
+ * name it as obj[0]): GX_AGG_STRIPES stripes of GX_MAX_AGGS {sum, count}
+ * pairs; a kernel block (or CPU thread) adds into the stripe of its index
+ * modulo GX_AGG_STRIPES, so that atomics of many blocks do not contend on
+ * one address.  AGG_READ sums the stripes.
+ */
+#define GX_AGG_STRIPES 64
+
+typedef struct gx_agg_pair
+{
+	int64_t		val;			/* sum (GX_AGG_SUM) */
+	int64_t		cnt;			/* non-NULL values aggregated */
+} gx_agg_pair;
+
+#define GX_AGG_STATE_BYTES ((uint64_t) GX_AGG_STRIPES * GX_MAX_AGGS * sizeof(gx_agg_pair))
 
 /*
  * Cache part of a chunk header (device-resident column cache, see
@@ -189,9 +283,8 @@ typedef struct gx_agg
 
 typedef struct gx_chunk_ext
 {
-	uint32_t	op;				/* enum gx_chunk_op */
 	uint32_t	count_only;		/* 1: the selection is not copied back */
-	int32_t		entry;			/* cache entry (pool unit), or -1 */
+	int32_t		entry;			/* cache entry (its memory: gx_task_ctx.entry), or -1 */
 	uint32_t	row0;			/* LOAD: first entry row this chunk fills */
 	uint32_t	block0;			/* LOAD: block delta of the chunk's first page */
 	uint32_t	map_sel;		/* SCAN: selection holds row map values */
@@ -199,15 +292,24 @@ typedef struct gx_chunk_ext
 	uint64_t	entry_rows;		/* LOAD: entry row capacity */
 	uint64_t	values_off[GX_CACHE_MAX_COLS];	/* LOAD: entry-relative */
 	uint64_t	nulls_off[GX_CACHE_MAX_COLS];	/* LOAD: entry-relative */
-	uint32_t	nagg;			/* aggregates of the selected rows, into */
-	uint32_t	pad;			/* gx_result.agg_val / agg_cnt */
+	uint32_t	nagg;			/* aggregates of the selected rows, added */
+	uint32_t	pad;			/* into the state object obj[0] */
 	gx_agg		agg[GX_MAX_AGGS];
 } gx_chunk_ext;
 
-/* header at the start of every chunk */
+/*
+ * Header at the start of every task (a staging slot).  A task that carries
+ * rows is a chunk: the opcode program, its constants and the column
+ * directory follow.
+ */
 typedef struct gx_chunk
 {
 	uint32_t	magic;
+	uint32_t	kind;			/* enum gx_task_kind */
+	uint32_t	session;		/* engine session that submitted it */
+	uint32_t	fault;			/* enum gx_fault (tests) */
+	uint32_t	obj[GX_TASK_MAX_OBJS];	/* session objects (handles), 0 = none */
+	uint64_t	obj_bytes;		/* OBJ_ALLOC: bytes of the new object */
 	uint32_t	nrows;
 	uint32_t	ncols;
 	uint32_t	ninstr;
@@ -217,7 +319,6 @@ typedef struct gx_chunk
 	uint32_t	pad;
 	uint64_t	input_bytes;	/* header + columns: the host-to-device copy */
 	uint64_t	result_off;		/* gx_result offset */
-	uint64_t	capacity;		/* slot size in bytes */
 	uint64_t	deform_off;		/* gx_deform_hdr offset, 0: columns are given */
 	gx_chunk_ext ext;			/* cache operation, selection options */
 	gx_column	cols[GX_MAX_COLS];
@@ -256,7 +357,7 @@ typedef struct gx_deform_hdr
 	gx_attr		atts[GX_MAX_DEFORM_ATTS];
 } gx_deform_hdr;
 
-static inline gx_deform_hdr *
+GX_INLINE gx_deform_hdr *
 gx_chunk_deform(gx_chunk *c)
 {
 	return (gx_deform_hdr *) ((char *) c + c->deform_off);
@@ -282,9 +383,9 @@ typedef struct gx_result
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
 	uint32_t	error_key;		/* SCAN with map_sel: map value of the error row */
-	uint32_t	pad2;
-	int64_t		agg_val[GX_MAX_AGGS];	/* per ext.agg: sum (SUM) */
-	int64_t		agg_cnt[GX_MAX_AGGS];	/* non-NULL values aggregated */
+	uint32_t	handle;			/* OBJ_ALLOC: the new object's handle */
+	int64_t		agg_val[GX_MAX_AGGS];	/* AGG_READ: per ext.agg: sum (SUM) */
+	int64_t		agg_cnt[GX_MAX_AGGS];	/* AGG_READ: non-NULL values aggregated */
 } gx_result;
 
 #define GX_NO_ERROR (~(uint64_t) 0)
@@ -296,14 +397,14 @@ typedef struct gx_result
 
 #define GX_ALIGN_UP(x) (((x) + (GX_ALIGN - 1)) & ~((uint64_t) (GX_ALIGN - 1)))
 
-static inline uint32_t
+GX_INLINE uint32_t
 gx_ntiles(uint32_t nrows)
 {
 	return (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
 }
 
 /* bytes of the result area for nrows rows */
-static inline uint64_t
+GX_INLINE uint64_t
 gx_result_bytes(uint32_t nrows)
 {
 	return GX_ALIGN_UP(sizeof(gx_result)) +
@@ -311,25 +412,25 @@ gx_result_bytes(uint32_t nrows)
 		GX_ALIGN_UP((uint64_t) nrows * 4);
 }
 
-static inline gx_result *
+GX_INLINE gx_result *
 gx_chunk_result(gx_chunk *c)
 {
 	return (gx_result *) ((char *) c + c->result_off);
 }
 
-static inline uint32_t *
+GX_INLINE uint32_t *
 gx_result_seg_off(gx_result *r)
 {
 	return (uint32_t *) ((char *) r + GX_ALIGN_UP(sizeof(gx_result)));
 }
 
-static inline uint32_t *
+GX_INLINE uint32_t *
 gx_result_seg_cnt(gx_result *r)
 {
 	return gx_result_seg_off(r) + r->ntiles;
 }
 
-static inline uint32_t *
+GX_INLINE uint32_t *
 gx_result_sel(gx_result *r)
 {
 	return (uint32_t *) ((char *) gx_result_seg_off(r) +

@@ -19,11 +19,15 @@
 #include <math.h>
 #endif
 
+#ifndef GX_HD
 #ifdef __CUDACC__
 #define GX_HD __host__ __device__ __forceinline__
 #else
 #define GX_HD static inline
 #endif
+#endif
+
+#include "gx_bitmap.cuh"
 
 typedef struct gx_reg
 {
@@ -35,13 +39,13 @@ typedef struct gx_reg
 	int			isnull;
 } gx_reg;
 
+/* is row of column col NULL?  (a column without NULLs has no bitmap) */
 GX_HD int
 gx_col_isnull(const char *base, const gx_column *col, uint32_t row)
 {
 	if (col->nulls_off == 0)
 		return 0;
-	const uint8_t *bm = (const uint8_t *) base + col->nulls_off;
-	return (bm[row >> 3] >> (row & 7)) & 1;
+	return gx_bitmap_get(base + col->nulls_off, row);
 }
 
 /* load a value of a column of type 'type' (its col->type) into a register */

@@ -5,6 +5,13 @@
  * from the chunk's program.  Both therefore share the tiling, the
  * compaction of the selection, the aggregates and the error rules below.
  *
+ * Aggregates (ext.nagg > 0) are added into the task's aggregate state
+ * object (gx_program.h: GX_AGG_STRIPES stripes of GX_MAX_AGGS pairs): per
+ * tile, each warp reduces its selected rows with shuffles and lane 0 adds
+ * the warp's sum and count into the stripe of its block (blockIdx.x modulo
+ * GX_AGG_STRIPES) with 64-bit atomics, so blocks seldom contend on an
+ * address; AGG_READ (gx_gpu.cu) sums the stripes.
+ *
  * Device code only; valid under nvcc and NVRTC (no C library header).
  */
 #ifndef GX_FILTER_CUH
@@ -29,6 +36,8 @@ static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask"
  * (gx_result layout; its header is not written here).  A cache SCAN chunk
  * passes the entry's row map: the selection holds its values, not row
  * numbers; a count-only chunk (write_sel = 0) writes no selection.
+ * agg_state is the aggregate state object (device memory), NULL when the
+ * chunk has no aggregate.
  * EVAL::eval(program, colbase, row, &err) runs the program on one row: the
  * interpreter (gx_gpu.cu) or a JIT-compiled evaluator (gx_jit.cu).
  */
@@ -36,7 +45,8 @@ template <class EVAL>
 __device__ __forceinline__ void
 gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				uint32_t nrows, gx_result *res, char *out,
-				const uint32_t *__restrict__ rowmap, int write_sel)
+				const uint32_t *__restrict__ rowmap, int write_sel,
+				gx_agg_pair *agg_state)
 {
 	__shared__ uint32_t s_cnt[32];	/* selected rows per group of 32 rows */
 	__shared__ uint32_t s_pre[32];	/* exclusive prefix of s_cnt */
@@ -144,7 +154,10 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		}
 		__syncthreads();
 
-		/* aggregates of the tile's selected rows: warp sums, one atomic each */
+		/*
+		 * aggregates of the tile's selected rows: warp sums, one atomic each
+		 * into the block's stripe of the state
+		 */
 		for (uint32_t a = 0; a < s_nagg; a++)
 		{
 			const gx_column *col = &s_prog.cols[s_agg[a].col];
@@ -175,8 +188,10 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 			}
 			if (lane == 0 && n > 0)
 			{
-				atomicAdd((unsigned long long *) &res->agg_val[a], v);
-				atomicAdd((unsigned long long *) &res->agg_cnt[a], n);
+				gx_agg_pair *p = agg_state + (blockIdx.x % GX_AGG_STRIPES) * GX_MAX_AGGS + a;
+
+				atomicAdd((unsigned long long *) &p->val, v);
+				atomicAdd((unsigned long long *) &p->cnt, n);
 			}
 		}
 

@@ -138,9 +138,60 @@ gx_cache_service_reset(int device)
 	{
 		gx_cache->entries[i].state = GX_CE_FREE;
 		gx_cache->entries[i].generation++;
+		gx_cache->entries[i].addr = 0;	/* died with the old service */
 	}
 	gx_cache->device = gx_cache->nunits > 0 ? device : -1;
 	LWLockRelease(gx_cache->lock);
+}
+
+/*
+ * Service: the memory of the cache entry a CACHE_LOAD or CACHE_SCAN task
+ * names, into ctx.  The cache is a client of the device memory pool: an
+ * entry's unit is taken at its first load and kept for later loads of
+ * that unit, within gpuext.device_memory.  Returns an error message (in
+ * err) for the task, or NULL; *oom tells whether memory was the reason.
+ */
+const char *
+gx_cache_task_memory(const gx_chunk *c, int device, gx_task_ctx *ctx,
+					 char *err, size_t errlen, bool *oom)
+{
+	GxCacheEntry *e;
+
+	*oom = false;
+	if (c->kind != GX_TASK_CACHE_LOAD && c->kind != GX_TASK_CACHE_SCAN)
+		return NULL;
+	if (gx_cache->nunits == 0 || device != gx_cache->device ||
+		c->ext.entry < 0 || c->ext.entry >= gx_cache->nunits)
+		return "task refers to a cache entry that does not exist";
+	e = &gx_cache->entries[c->ext.entry];
+	if (e->state != (c->kind == GX_TASK_CACHE_LOAD ? GX_CE_LOADING : GX_CE_READY))
+		return "task refers to a cache entry in the wrong state";
+	if (e->addr == 0)
+	{
+		void	   *addr = NULL;
+		gx_status	st;
+
+		if (c->kind != GX_TASK_CACHE_LOAD)
+			return "task reads a cache entry that has no memory";
+		if (gx_memory_over_limit(device, GX_CACHE_UNIT_BYTES))
+		{
+			*oom = true;
+			snprintf(err, errlen, "out of device memory for a cache entry: %d MB more would exceed gpuext.device_memory",
+					 (int) (GX_CACHE_UNIT_BYTES >> 20));
+			return err;
+		}
+		st = gx_mem_alloc(device, GX_CACHE_UNIT_BYTES, &addr, err, errlen);
+		if (st != GX_OK)
+		{
+			*oom = (st == GX_NO_MEMORY);
+			return err;
+		}
+		e->addr = (uint64) (uintptr_t) addr;
+		pg_atomic_fetch_add_u64(&gx_engine->mem[device].cache, GX_CACHE_UNIT_BYTES);
+	}
+	ctx->entry = (char *) (uintptr_t) e->addr;
+	ctx->entry_bytes = GX_CACHE_UNIT_BYTES;
+	return NULL;
 }
 
 /* backend exit: free entries this backend was loading */
@@ -303,7 +354,7 @@ gx_cache_valid(Relation rel, Buffer *vmbuf, const GxCacheRef *r)
 }
 
 /* can this relation be cached / read from the cache at all? */
-static bool
+bool
 gx_cache_rel_ok(Relation rel)
 {
 	return rel->rd_rel->relkind == RELKIND_RELATION &&
@@ -314,83 +365,6 @@ gx_cache_rel_ok(Relation rel)
 /* ---------------------------------------------------------------------- */
 /* scans                                                                   */
 /* ---------------------------------------------------------------------- */
-
-static int
-gx_cref_cmp(const void *a, const void *b)
-{
-	BlockNumber x = ((const GxCacheRef *) a)->start;
-	BlockNumber y = ((const GxCacheRef *) b)->start;
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/*
- * At scan start: the READY entries of the scanned relation that hold every
- * column of the program, in block order (st->crefs).  None when the cache
- * is off, on another device, or the scan cannot use it.
- */
-void
-gx_cache_scan_begin(GxScanState *st)
-{
-	Relation	rel = st->rel;
-	GxProgram  *p = st->prog;
-	int			n = 0;
-
-	st->ncrefs = 0;
-	st->cidx = 0;
-	if (!gx_use_cache || gx_cache == NULL || gx_cache->nunits == 0 ||
-		gx_cache->device != st->device || !st->device_deform || !st->pagemode ||
-		st->scan->rs_parallel != NULL || p->ncols == 0 || !gx_cache_rel_ok(rel))
-		return;
-	if (st->crefs == NULL)
-		st->crefs = (GxCacheRef *) palloc(sizeof(GxCacheRef) * gx_cache->nunits);
-
-	LWLockAcquire(gx_cache->lock, LW_SHARED);
-	for (int i = 0; i < gx_cache->nunits; i++)
-	{
-		GxCacheEntry *e = &gx_cache->entries[i];
-		GxCacheRef *r = &st->crefs[n];
-		bool		ok = true;
-
-		if (e->state != GX_CE_READY || e->dbid != MyDatabaseId ||
-			e->relid != RelationGetRelid(rel) ||
-			e->relfilenode != rel->rd_node.relNode)
-			continue;
-		for (int c = 0; c < p->ncols && ok; c++)
-		{
-			int			k;
-
-			for (k = 0; k < e->ncols; k++)
-				if (e->attnum[k] == p->col_attno[c] && e->typid[k] == p->col_typid[c] &&
-					e->gxtype[k] == p->col_type[c])
-					break;
-			if (k == e->ncols)
-				ok = false;
-			else
-			{
-				r->values_off[c] = e->values_off[k];
-				r->nulls_off[c] = e->nulls_off[k];
-			}
-		}
-		if (!ok)
-			continue;
-		r->idx = i;
-		r->generation = e->generation;
-		r->start = e->start;
-		r->nblocks = e->nblocks;
-		r->nrows = e->nrows;
-		r->nvm = e->nvm;
-		memcpy(r->vm_block, e->vm_block, sizeof(r->vm_block));
-		memcpy(r->vm_lsn, e->vm_lsn, sizeof(r->vm_lsn));
-		r->nholes = e->nholes;
-		memcpy(r->holes, e->holes, sizeof(BlockNumber) * e->nholes);
-		r->rowmap_off = e->rowmap_off;
-		n++;
-	}
-	LWLockRelease(gx_cache->lock);
-	qsort(st->crefs, n, sizeof(GxCacheRef), gx_cref_cmp);
-	st->ncrefs = n;
-}
 
 /*
  * Make staging slot 'slot' refer to the entry, so that it is not evicted
@@ -473,22 +447,12 @@ typedef struct GxLoadState
 	int			device;
 } GxLoadState;
 
-/* entry layout for cap rows; returns the bytes used */
+/* entry layout for cap rows (gx_layout.h); returns the bytes used */
 static uint64
 gx_load_layout(GxLoadState *ls, uint32 cap)
 {
-	uint64		off = 0;
-
-	for (int i = 0; i < ls->ncols; i++)
-	{
-		ls->values_off[i] = off;
-		off = GX_ALIGN_UP(off + (uint64) gx_type_width(ls->gxtype[i]) * cap);
-		ls->nulls_off[i] = off;
-		off = GX_ALIGN_UP(off + ((uint64) cap + 31) / 32 * 4);
-	}
-	ls->rowmap_off = off;
-	off = GX_ALIGN_UP(off + (uint64) cap * 4);
-	return off;
+	return gx_entry_layout(ls->gxtype, ls->ncols, cap, ls->values_off, ls->nulls_off,
+						   &ls->rowmap_off);
 }
 
 /* the columns a load caches: every fixed-width by-value supported type */
@@ -505,7 +469,7 @@ gx_load_columns(GxLoadState *ls)
 
 		if (att->attisdropped || !att->attbyval || att->attlen <= 0 ||
 			!gx_type_supported(att->atttypid, &gxtype) ||
-			gx_type_width(gxtype) != att->attlen)
+			(int) gx_type_width(gxtype) != att->attlen)
 			continue;
 		if (ls->ncols == GX_CACHE_MAX_COLS)
 			break;
@@ -664,19 +628,18 @@ gx_load_chunk(GxLoadState *ls, BlockNumber *blk, BlockNumber end, BlockNumber en
 {
 	HeapScanDesc hs = (HeapScanDesc) ls->scan;
 	uint64		slot_bytes = gx_shared->slot_bytes;
-	uint64		deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
-	uint64		pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
+	uint64		pages_off = gx_page_batch_pages_off();
 	uint32	   *map = (uint32 *) palloc(sizeof(uint32) * MaxHeapTuplesPerPage);
 	int			slot = gx_slot_acquire(true);
 	uint32		generation = gx_service_generation();
 	gx_chunk   *c = gx_slot_chunk(slot);
-	gx_deform_hdr *d = (gx_deform_hdr *) ((char *) c + deform_off);
+	gx_deform_hdr *d = (gx_deform_hdr *) ((char *) c + gx_page_batch_deform_off());
 	uint32		n = 0;
 	uint32		np = 0;
 	BlockNumber first = *blk;
-	uint64		off;
 
 	memset(c, 0, sizeof(gx_chunk));
+	gx_task_init(c, GX_TASK_CACHE_LOAD, 0);
 	while (*blk < end && gx_load_block_ok(ls, *blk))
 	{
 		uint32		k;
@@ -686,11 +649,7 @@ gx_load_chunk(GxLoadState *ls, BlockNumber *blk, BlockNumber end, BlockNumber en
 		heapgetpage(ls->scan, *blk);
 		k = (uint32) hs->rs_ntuples;
 		/* pages, row map, columns and a (small) result area must fit */
-		need = pages_off + (uint64) (np + 1) * BLCKSZ + GX_ALIGN_UP((uint64) (n + k) * 4) +
-			gx_result_bytes(n + k);
-		for (int i = 0; i < ls->ncols; i++)
-			need += GX_ALIGN_UP((uint64) gx_type_width(ls->gxtype[i]) * (n + k)) +
-				GX_ALIGN_UP(((uint64) (n + k) + 31) / 32 * 4);
+		need = gx_page_batch_bytes(np + 1, BLCKSZ, n + k, ls->gxtype, ls->ncols);
 		if (need > slot_bytes || row0 + n + k > ls->cap_rows)
 			break;
 		memcpy((char *) c + pages_off + (uint64) np * BLCKSZ, BufferGetPage(hs->rs_cbuf), BLCKSZ);
@@ -704,32 +663,16 @@ gx_load_chunk(GxLoadState *ls, BlockNumber *blk, BlockNumber end, BlockNumber en
 		(*blk)++;
 	}
 
-	d->npages = np;
-	d->page_size = BLCKSZ;
+	c->nrows = n;
+	c->ncols = ls->ncols;
+	for (int i = 0; i < ls->ncols; i++)
+		c->cols[i].type = ls->gxtype[i];
+	gx_layout_page_batch(c, np, BLCKSZ);
 	d->natts = ls->maxatt;
-	d->pages_off = pages_off;
-	d->rowmap_off = pages_off + (uint64) np * BLCKSZ;
 	memcpy(d->atts, ls->atts, sizeof(gx_attr) * ls->maxatt);
 	memcpy((char *) c + d->rowmap_off, map, sizeof(uint32) * n);
 	pfree(map);
 
-	c->magic = GX_CHUNK_MAGIC;
-	c->nrows = n;
-	c->ncols = ls->ncols;
-	c->capacity = slot_bytes;
-	c->deform_off = deform_off;
-	c->input_bytes = GX_ALIGN_UP(d->rowmap_off + (uint64) n * 4);
-	off = c->input_bytes;
-	for (int i = 0; i < ls->ncols; i++)
-	{
-		c->cols[i].values_off = off;
-		off = GX_ALIGN_UP(off + (uint64) gx_type_width(ls->gxtype[i]) * n);
-		c->cols[i].nulls_off = off;
-		off = GX_ALIGN_UP(off + ((uint64) n + 31) / 32 * 4);
-		c->cols[i].type = ls->gxtype[i];
-	}
-	c->result_off = off;
-	c->ext.op = GX_CHUNK_CACHE_LOAD;
 	c->ext.count_only = 1;
 	c->ext.entry = ls->entry;
 	c->ext.row0 = row0;

@@ -25,6 +25,7 @@ extern "C"
 {
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
 #include "utils/fmgroids.h"
@@ -101,38 +102,6 @@ gx_find_op(const GxOpEntry *tab, int n, Oid funcid)
 	return NULL;
 }
 
-/* map a PostgreSQL type to a device type */
-bool
-gx_type_supported(Oid typid, int *gxtype)
-{
-	switch (typid)
-	{
-		case BOOLOID:
-			*gxtype = GX_BOOL;
-			return true;
-		case INT2OID:
-			*gxtype = GX_INT2;
-			return true;
-		case INT4OID:
-		case DATEOID:
-			*gxtype = GX_INT4;
-			return true;
-		case INT8OID:
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			*gxtype = GX_INT8;
-			return true;
-		case FLOAT4OID:
-			*gxtype = GX_FLOAT4;
-			return true;
-		case FLOAT8OID:
-			*gxtype = GX_FLOAT8;
-			return true;
-		default:
-			return false;
-	}
-}
-
 static bool
 gx_is_int(int t)
 {
@@ -195,38 +164,6 @@ gx_add_const(GxCx *cx, int type, bool isnull, int64 ival, double dval)
 	else
 		c->v.d = dval;
 	return p->nconsts++;
-}
-
-/* Datum -> (int64 | double) for a supported type */
-static void
-gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval)
-{
-	*ival = 0;
-	*dval = 0;
-	switch (typid)
-	{
-		case BOOLOID:
-			*ival = DatumGetBool(d);
-			break;
-		case INT2OID:
-			*ival = DatumGetInt16(d);
-			break;
-		case INT4OID:
-		case DATEOID:
-			*ival = DatumGetInt32(d);
-			break;
-		case INT8OID:
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			*ival = DatumGetInt64(d);
-			break;
-		case FLOAT4OID:
-			*dval = DatumGetFloat4(d);
-			break;
-		case FLOAT8OID:
-			*dval = DatumGetFloat8(d);
-			break;
-	}
 }
 
 /* convert a constant value between types along a widening cast */
@@ -673,11 +610,13 @@ gx_program_init(GxProgram *prog)
 
 /*
  * Append one qual (an implicitly-ANDed WHERE clause, no RestrictInfo).
- * Returns false, leaving the program as it was, when unsupported.
+ * Returns false, leaving the program as it was, when unsupported, or when
+ * only_safe is set and the qual may raise an error on the device.
  * *may_error tells whether the qual can raise an error on the device.
  */
 bool
-gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_error)
+gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_error,
+					bool only_safe)
 {
 	GxProgram	save;
 	GxCx		cx;
@@ -694,7 +633,9 @@ gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_erro
 	cx.may_error = false;
 	prog->inuse = 0;
 	r = gx_cx_expr(&cx, (Node *) qual, &t);
-	if (r >= 0 && t == GX_BOOL && gx_emit(&cx, GX_OP_QUAL, GX_BOOL, 0, r, 0, 0) >= 0)
+	*may_error = cx.may_error;
+	if (r >= 0 && t == GX_BOOL && !(only_safe && cx.may_error) &&
+		gx_emit(&cx, GX_OP_QUAL, GX_BOOL, 0, r, 0, 0) >= 0)
 	{
 		prog->may_error |= cx.may_error;
 		*may_error = cx.may_error;
@@ -733,4 +674,100 @@ gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid)
 	prog->col_type[prog->ncols] = t;
 	prog->col_typid[prog->ncols] = typid;
 	return prog->ncols++;
+}
+
+/*
+ * A program as it is kept in a plan: the bytes of a bytea Const (the
+ * program, its constants, its columns and the constant slot of each
+ * Param), so that the executor never compiles.  The Params themselves go
+ * to the plan's custom_exprs, where setrefs sees them.
+ */
+typedef struct GxProgramImage
+{
+	int32		vl_len_;		/* varlena header */
+	int32		ninstr;
+	int32		nconsts;
+	int32		nregs;
+	int32		ncols;
+	int32		nparams;
+	int32		may_error;
+	int32		pad;
+	/* gx_instr code[ninstr], gx_const consts[nconsts], then per column
+	 * int16 attno, int32 type, Oid typid, then int32 param_idx[nparams] */
+} GxProgramImage;
+
+Const *
+gx_program_to_const(const GxProgram *p)
+{
+	int			nparams = list_length(p->param_idx);
+	Size		sz = MAXALIGN(sizeof(GxProgramImage)) + sizeof(gx_instr) * p->ninstr +
+		sizeof(gx_const) * p->nconsts +
+		(sizeof(int16) + sizeof(int32) + sizeof(Oid)) * p->ncols + sizeof(int32) * nparams;
+	GxProgramImage *img = (GxProgramImage *) palloc0(sz);
+	char	   *q = (char *) img + MAXALIGN(sizeof(GxProgramImage));
+	ListCell   *lc;
+
+	SET_VARSIZE(img, sz);
+	img->ninstr = p->ninstr;
+	img->nconsts = p->nconsts;
+	img->nregs = p->nregs;
+	img->ncols = p->ncols;
+	img->nparams = nparams;
+	img->may_error = p->may_error;
+	memcpy(q, p->code, sizeof(gx_instr) * p->ninstr);
+	q += sizeof(gx_instr) * p->ninstr;
+	memcpy(q, p->consts, sizeof(gx_const) * p->nconsts);
+	q += sizeof(gx_const) * p->nconsts;
+	memcpy(q, p->col_attno, sizeof(int16) * p->ncols);
+	q += sizeof(int16) * p->ncols;
+	memcpy(q, p->col_type, sizeof(int32) * p->ncols);
+	q += sizeof(int32) * p->ncols;
+	memcpy(q, p->col_typid, sizeof(Oid) * p->ncols);
+	q += sizeof(Oid) * p->ncols;
+	foreach(lc, p->param_idx)
+	{
+		int32		k = lfirst_int(lc);
+
+		memcpy(q, &k, sizeof(k));
+		q += sizeof(k);
+	}
+	return makeConst(BYTEAOID, -1, InvalidOid, -1, PointerGetDatum(img), false, false);
+}
+
+/* the program of a plan (gx_program_to_const); params: its Params, in order */
+GxProgram *
+gx_program_from_const(Const *c, List *params)
+{
+	GxProgramImage *img = (GxProgramImage *) DatumGetPointer(c->constvalue);
+	GxProgram  *p = (GxProgram *) palloc0(sizeof(GxProgram));
+	const char *q = (const char *) img + MAXALIGN(sizeof(GxProgramImage));
+
+	if (c->constisnull || img->ninstr > GX_MAX_INSTR || img->nconsts > GX_MAX_CONSTS ||
+		img->ncols > GX_MAX_COLS || img->nparams != list_length(params))
+		elog(ERROR, "gpuext: malformed device program in the plan");
+	p->ninstr = img->ninstr;
+	p->nconsts = img->nconsts;
+	p->nregs = img->nregs;
+	p->ncols = img->ncols;
+	p->may_error = img->may_error != 0;
+	memcpy(p->code, q, sizeof(gx_instr) * p->ninstr);
+	q += sizeof(gx_instr) * p->ninstr;
+	memcpy(p->consts, q, sizeof(gx_const) * p->nconsts);
+	q += sizeof(gx_const) * p->nconsts;
+	memcpy(p->col_attno, q, sizeof(int16) * p->ncols);
+	q += sizeof(int16) * p->ncols;
+	memcpy(p->col_type, q, sizeof(int32) * p->ncols);
+	q += sizeof(int32) * p->ncols;
+	memcpy(p->col_typid, q, sizeof(Oid) * p->ncols);
+	q += sizeof(Oid) * p->ncols;
+	for (int i = 0; i < img->nparams; i++)
+	{
+		int32		k;
+
+		memcpy(&k, q, sizeof(k));
+		q += sizeof(k);
+		p->param_idx = lappend_int(p->param_idx, k);
+	}
+	p->params = params;
+	return p;
 }

@@ -1,13 +1,34 @@
 /*
  * service.cpp - the gpuext service, a background worker started by the
- * postmaster.  It is the only process that initialises CUDA: it opens the
- * GPU, pins (and maps, for gpuext.transfer = mapped) the staging area, and
- * then loops: pick SUBMITTED slots, run them on the requested device (GPU:
- * asynchronous per-slot streams, polled, in the transfer mode the chunk
- * asks for; CPU: the multi-threaded interpreter, synchronous), mark them
- * DONE and wake the waiting backends.  A CUDA error fails the slots in flight with
- * its message and restarts the service (exit 1), so that a fresh context
- * serves the next query.  Only this main thread calls PostgreSQL.
+ * postmaster.  It is the only process that initialises CUDA and the only
+ * one that allocates device memory.
+ *
+ * Design note
+ * -----------
+ * At start it opens the devices: the CPU device's persistent thread pool,
+ * and the GPU (context, memory pool, pinned and mapped staging area, a
+ * device buffer and a stream per staging slot).  Then it loops:
+ *
+ *  - pick SUBMITTED slots; each holds a task (gx_program.h) of a kind;
+ *  - engine kinds (GX_TASK_OBJ_ALLOC) are run here: sessions' objects
+ *    are created in the device memory pool, within gpuext.device_memory
+ *    and the session's gpuext.session_memory;
+ *  - device kinds are resolved (the task's session must be open, the
+ *    cache entry and the objects it names are looked up and passed by
+ *    address in a gx_task_ctx) and handed to the device: the CPU device
+ *    runs them synchronously, the GPU queues them on the slot's stream and
+ *    they are polled.  Both validate the task through the operator table
+ *    (cuda/include/gx_ops.h), so this loop knows no operator: adding one
+ *    is an entry there;
+ *  - free the objects of closed sessions once none of their tasks runs.
+ *
+ * Failures: a malformed task, or a task that names something it may not,
+ * fails alone (its backend gets an ERROR).  A CUDA error fails every task
+ * in flight with the CUDA message and restarts the service (exit 1), so
+ * that a fresh context serves the next query; the postmaster does not
+ * restart the cluster, and waiting backends get a clean ERROR.
+ * gpuext.debug_fault injects each of these (tests).  Only this main
+ * thread calls PostgreSQL.
  */
 #include "gpuext.h"
 #include "engine.h"
@@ -31,6 +52,16 @@ extern "C"
 
 /* polls of in-flight GPU chunks before the service sleeps between polls */
 #define GX_SERVICE_SPIN_POLLS 100
+
+/* what the service remembers of a slot it runs */
+typedef struct GxRunning
+{
+	bool		gpu;			/* queued on the GPU, polled */
+	int			session;		/* session table index, or -1 */
+} GxRunning;
+
+static GxRunning *gx_run;
+static int	gx_inflight[GX_MAX_SESSIONS];	/* tasks running, per session */
 
 /* register the service; called from _PG_init */
 void
@@ -62,74 +93,227 @@ gx_service_exit(int code, Datum arg)
 
 /* finish a slot: DONE for its owner, or FREE if abandoned meanwhile */
 static void
-gx_finish_slot(int i, bool failed, const char *msg)
+gx_finish_slot(int i, bool failed, const char *msg, int failcode)
 {
 	GxSlot	   *s = &gx_shared->slots[i];
 
+	if (gx_run[i].session >= 0)
+		gx_inflight[gx_run[i].session]--;
+	gx_run[i].session = -1;
+	gx_run[i].gpu = false;
 	SpinLockAcquire(&s->mutex);
 	s->failed = failed;
+	s->failcode = failcode;
 	if (failed)
 		strlcpy(s->errmsg, msg, sizeof(s->errmsg));
 	s->state = (s->state == GX_SLOT_ABANDONED) ? GX_SLOT_FREE : GX_SLOT_DONE;
 	SpinLockRelease(&s->mutex);
+	ConditionVariableBroadcast(&gx_shared->done_cv);
 }
 
 /*
- * Cache chunks: the pool must exist on the chunk's device (taken at first
- * use) and the entry must be in the state the operation needs.  Returns an
- * error message, or NULL.
+ * The device is unusable (a CUDA error, or an injected one): fail every
+ * task in flight with the message and restart the service.
  */
-static const char *
-gx_check_cache_chunk(gx_chunk *c, int device, bool gpu_ok, char *err, size_t errlen)
+static void
+gx_device_failed(const char *msg)
 {
-	static bool pool_open[2];
-	const GxCacheEntry *e;
-
-	if (c->ext.op == GX_CHUNK_FILTER)
-		return NULL;
-	if (gx_cache->nunits == 0 || device != gx_cache->device ||
-		c->ext.entry < 0 || c->ext.entry >= gx_cache->nunits)
-		return "chunk refers to a cache entry that does not exist";
-	e = &gx_cache->entries[c->ext.entry];
-	if (e->state != (c->ext.op == GX_CHUNK_CACHE_LOAD ? GX_CE_LOADING : GX_CE_READY))
-		return "chunk refers to a cache entry in the wrong state";
-	if (!pool_open[device])
-	{
-		gx_status	st;
-
-		if (device == GX_DEV_GPU && gpu_ok)
-			st = gx_gpu_cache_open(GX_CACHE_UNIT_BYTES, gx_cache->nunits, err, errlen);
-		else
-		{
-			st = gx_cpu_cache_open(GX_CACHE_UNIT_BYTES, gx_cache->nunits);
-			if (st != GX_OK)
-				snprintf(err, errlen, "out of memory");
-		}
-		if (st != GX_OK)
-		{
-			char		msg[256];
-
-			snprintf(msg, sizeof(msg), "cannot allocate the gpuext cache (%d MB): %s",
-					 gx_cache->nunits * (int) (GX_CACHE_UNIT_BYTES >> 20), err);
-			strlcpy(err, msg, errlen);
-			return err;
-		}
-		pool_open[device] = true;
-		ereport(LOG, (errmsg("gpuext service: cache of %d MB on the %s",
-							 gx_cache->nunits * (int) (GX_CACHE_UNIT_BYTES >> 20),
-							 device == GX_DEV_GPU ? "GPU" : "CPU device")));
-	}
-	return NULL;
+	for (int j = 0; j < gx_shared->nslots; j++)
+		if (gx_run[j].gpu || gx_run[j].session >= 0)
+			gx_finish_slot(j, true, msg, GX_FAIL_DEVICE);
+	ereport(LOG, (errmsg("gpuext service: %s; restarting", msg)));
+	proc_exit(1);
 }
 
-/* fill the chunk's error-free result for an empty or invalid chunk */
-static bool
-gx_chunk_valid(gx_chunk *c)
+/*
+ * Resolve what a device task names: its session (open, on this device),
+ * the cache entry's memory and the objects' (of that session and device).
+ * Returns an error message for the task, or NULL.
+ */
+static const char *
+gx_task_context(const gx_chunk *c, int device, gx_task_ctx *ctx, int *session_idx,
+				char *err, size_t errlen, bool *oom)
 {
-	return c->magic == GX_CHUNK_MAGIC && c->ncols <= GX_MAX_COLS &&
-		c->ninstr <= GX_MAX_INSTR && c->nconsts <= GX_MAX_CONSTS &&
-		c->result_off + gx_result_bytes(c->nrows) <= gx_shared->slot_bytes &&
-		c->input_bytes <= c->result_off;
+	GxSession  *s = NULL;
+
+	memset(ctx, 0, sizeof(*ctx));
+	*session_idx = -1;
+	*oom = false;
+	if (c->session != 0)
+	{
+		s = gx_session_lookup(c->session);
+		if (s == NULL || s->state != GX_SESSION_OPEN)
+			return "the task's session is not open";
+		if (s->device != device)
+			return "the task's session belongs to another device";
+		*session_idx = (int) (s - gx_engine->sessions);
+	}
+	for (int k = 0; k < GX_TASK_MAX_OBJS; k++)
+	{
+		GxObject   *o;
+
+		if (c->obj[k] == 0)
+			continue;
+		o = gx_object_lookup(c->obj[k]);
+		if (o == NULL || s == NULL || o->session != c->session || o->device != device ||
+			o->addr == 0)
+			return "the task names an object that is not its session's";
+		ctx->obj[k] = (char *) (uintptr_t) o->addr;
+		ctx->obj_bytes[k] = o->bytes;
+	}
+	return gx_cache_task_memory(c, device, ctx, err, errlen, oom);
+}
+
+/* OBJ_ALLOC: create a session object; its handle goes to the result */
+static void
+gx_run_obj_alloc(int i, gx_chunk *c, int device)
+{
+	char		err[256];
+	bool		oom = false;
+	uint32		handle = 0;
+	const char *msg;
+
+	if (c->result_off < sizeof(gx_chunk) ||
+		c->result_off + sizeof(gx_result) > gx_shared->slot_bytes)
+		msg = "malformed task";
+	else
+		msg = gx_object_create(c->session, device, c->obj_bytes, (int) c->obj[0],
+							   &handle, err, sizeof(err), &oom);
+	if (msg == NULL)
+	{
+		gx_result  *res = gx_chunk_result(c);
+
+		memset(res, 0, sizeof(gx_result));
+		res->error = GX_NO_ERROR;
+		res->handle = handle;
+	}
+	gx_finish_slot(i, msg != NULL, msg, oom ? GX_FAIL_MEMORY : GX_FAIL_DEVICE);
+}
+
+/* start the task of slot i on 'device' (the slot is RUNNING) */
+static void
+gx_start_task(int i, int device, bool gpu_ok)
+{
+	gx_chunk   *c = gx_slot_chunk(i);
+	char		err[256];
+	gx_task_ctx ctx;
+	int			sidx;
+	bool		oom;
+	const char *msg;
+	gx_status	st;
+
+	if (c->magic != GX_CHUNK_MAGIC || c->kind >= GX_TASK_NKINDS)
+	{
+		gx_finish_slot(i, true, "malformed task", GX_FAIL_DEVICE);
+		return;
+	}
+	switch (c->fault)
+	{
+		case GX_FAULT_NONE:
+			break;
+		case GX_FAULT_TASK_ERROR:
+			gx_finish_slot(i, true, "injected fault (gpuext.debug_fault = task_error)",
+						   GX_FAIL_DEVICE);
+			return;
+		case GX_FAULT_SERVICE_EXIT:
+			ereport(LOG, (errmsg("gpuext service: exiting while a task runs (gpuext.debug_fault = service_exit)")));
+			proc_exit(1);
+			break;
+		default:
+			gx_finish_slot(i, true, "injected device error (gpuext.debug_fault = device_error)",
+						   GX_FAIL_DEVICE);
+			gx_device_failed("injected device error (gpuext.debug_fault = device_error)");
+	}
+	if (c->kind == GX_TASK_OBJ_ALLOC)
+	{
+		gx_run_obj_alloc(i, c, device);
+		return;
+	}
+	if (device == GX_DEV_GPU && !gpu_ok)
+	{
+		gx_finish_slot(i, true, "no GPU is usable", GX_FAIL_DEVICE);
+		return;
+	}
+	msg = gx_task_context(c, device, &ctx, &sidx, err, sizeof(err), &oom);
+	if (msg != NULL)
+	{
+		gx_finish_slot(i, true, msg, oom ? GX_FAIL_MEMORY : GX_FAIL_DEVICE);
+		return;
+	}
+	gx_run[i].session = sidx;
+	if (sidx >= 0)
+		gx_inflight[sidx]++;
+	if (device == GX_DEV_GPU)
+	{
+		st = gx_gpu_submit(i, &ctx, err, sizeof(err));
+		if (st == GX_OK)
+			gx_run[i].gpu = true;
+		else if (st == GX_INVALID)
+			gx_finish_slot(i, true, err, GX_FAIL_DEVICE);
+		else
+		{
+			gx_finish_slot(i, true, err, GX_FAIL_DEVICE);
+			gx_device_failed(err);
+		}
+		return;
+	}
+	st = gx_cpu_run(c, gx_shared->slot_bytes, &ctx, err, sizeof(err));
+	gx_finish_slot(i, st != GX_OK, err, st == GX_NO_MEMORY ? GX_FAIL_MEMORY : GX_FAIL_DEVICE);
+}
+
+/* a filter program that failed to compile stays interpreted: say so once */
+static void
+gx_log_jit_failures(void)
+{
+	static uint64_t seen = 0;
+	uint64_t	compiled,
+				failed;
+	double		ms;
+	char		err[256];
+
+	gx_gpu_jit_stats(&compiled, &failed, &ms, err, sizeof(err));
+	if (failed > seen)
+	{
+		seen = failed;
+		ereport(LOG,
+				(errmsg("gpuext service: a filter program failed to compile and runs interpreted"),
+				 errdetail_internal("%s", err)));
+	}
+}
+
+/* open the devices; returns whether the GPU is usable */
+static bool
+gx_open_devices(int nthreads, char *err, size_t errlen)
+{
+	gx_gpu_info info;
+	gx_status	st;
+	int			started = 1;
+
+	if (gx_cpu_open(nthreads, &started, err, errlen) != GX_OK || started < nthreads)
+		ereport(LOG, (errmsg("gpuext service: the CPU device runs %d of %d threads%s%s",
+							 started, nthreads, err[0] ? ": " : "", err)));
+	SpinLockAcquire(&gx_shared->mutex);
+	gx_shared->cpu_threads = started;
+	SpinLockRelease(&gx_shared->mutex);
+
+	err[0] = '\0';
+	memset(&info, 0, sizeof(info));
+	st = gx_gpu_open(gx_staging, gx_shared->nslots, gx_shared->slot_bytes, &info, err, errlen);
+	if (st != GX_OK)
+	{
+		ereport(LOG, (errmsg("gpuext service: no GPU, CPU device only: %s", err)));
+		return false;
+	}
+	gx_shared->gpu = info;
+	pg_atomic_write_u64(&gx_engine->mem[GX_DEV_GPU].staging,
+						(uint64) gx_shared->nslots * gx_shared->slot_bytes);
+	ereport(LOG, (errmsg("gpuext service: using GPU \"%s\" (%d SMs, %llu MB, mapped transfer %s)",
+						 info.name, info.sm_count,
+						 (unsigned long long) (info.total_mem >> 20),
+						 info.mapped ? "available" : "unavailable")));
+	if (err[0] != '\0')
+		ereport(LOG, (errmsg("gpuext service: %s", err)));
+	return true;
 }
 
 extern "C" void
@@ -138,8 +322,8 @@ gpuext_service_main(Datum arg)
 	char		err[256];
 	int			nslots;
 	int			nthreads;
-	bool	   *running;
-	bool		gpu_ok = false;
+	bool		gpu_ok;
+	int			idle_polls = 0;
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
@@ -148,7 +332,9 @@ gpuext_service_main(Datum arg)
 	if (nthreads < 1)
 		nthreads = 1;
 	nslots = gx_shared->nslots;
-	running = (bool *) palloc0(sizeof(bool) * nslots);
+	gx_run = (GxRunning *) palloc0(sizeof(GxRunning) * nslots);
+	for (int i = 0; i < nslots; i++)
+		gx_run[i].session = -1;
 
 	/* a previous incarnation may have died with slots in flight */
 	for (int i = 0; i < nslots; i++)
@@ -160,6 +346,7 @@ gpuext_service_main(Datum arg)
 		if (s->state == GX_SLOT_RUNNING || s->state == GX_SLOT_SUBMITTED)
 		{
 			s->failed = 1;
+			s->failcode = GX_FAIL_RESTART;
 			strlcpy(s->errmsg, "gpuext service restarted", sizeof(s->errmsg));
 			s->state = GX_SLOT_DONE;
 		}
@@ -168,34 +355,13 @@ gpuext_service_main(Datum arg)
 		SpinLockRelease(&s->mutex);
 	}
 
-	/* open the GPU: this process owns the only CUDA context */
+	/* the objects and the cache died with the previous service, if any */
+	gx_engine_service_reset();
 	err[0] = '\0';
-	{
-		gx_gpu_info info;
-		gx_status	st;
-
-		memset(&info, 0, sizeof(info));
-		st = gx_gpu_open(gx_staging, nslots, gx_shared->slot_bytes, &info, err, sizeof(err));
-		gpu_ok = (st == GX_OK);
-		if (gpu_ok)
-		{
-			gx_shared->gpu = info;
-			ereport(LOG, (errmsg("gpuext service: using GPU \"%s\" (%d SMs, %llu MB, mapped transfer %s)",
-								 info.name, info.sm_count,
-								 (unsigned long long) (info.total_mem >> 20),
-								 info.mapped ? "available" : "unavailable")));
-			if (err[0] != '\0')
-				ereport(LOG, (errmsg("gpuext service: %s", err)));
-		}
-		else
-			ereport(LOG, (errmsg("gpuext service: no GPU, CPU device only: %s", err)));
-	}
-
-	/* the cache pool died with the previous service, if any */
+	gpu_ok = gx_open_devices(nthreads, err, sizeof(err));
 	gx_cache_service_reset(gpu_ok ? GX_DEV_GPU : GX_DEV_CPU);
 
 	SpinLockAcquire(&gx_shared->mutex);
-	gx_shared->cpu_threads = nthreads;
 	gx_shared->gpu_state = gpu_ok ? 1 : -1;
 	strlcpy(gx_shared->gpu_message, gpu_ok ? "" : err, sizeof(gx_shared->gpu_message));
 	gx_shared->service_latch = MyLatch;
@@ -204,9 +370,6 @@ gpuext_service_main(Datum arg)
 	SpinLockRelease(&gx_shared->mutex);
 	on_shmem_exit(gx_service_exit, 0);
 	ConditionVariableBroadcast(&gx_shared->done_cv);
-
-	uint64_t	jit_failed_seen = 0;
-	int			idle_polls = 0;
 
 #ifdef __linux__
 	/* sleeps of 20 us, not the default timer slack of 50 us on top */
@@ -226,7 +389,7 @@ gpuext_service_main(Datum arg)
 			GxSlot	   *s = &gx_shared->slots[i];
 			int			device = -1;
 
-			if (running[i])
+			if (gx_run[i].gpu)
 				continue;
 			SpinLockAcquire(&s->mutex);
 			if (s->state == GX_SLOT_SUBMITTED)
@@ -239,90 +402,33 @@ gpuext_service_main(Datum arg)
 			SpinLockRelease(&s->mutex);
 			if (device < 0)
 				continue;
-
-			gx_chunk   *c = gx_slot_chunk(i);
-
 			did = true;
-			if (!gx_chunk_valid(c))
-			{
-				gx_finish_slot(i, true, "malformed chunk");
-				continue;
-			}
-			{
-				const char *msg = gx_check_cache_chunk(c, device, gpu_ok, err, sizeof(err));
-
-				if (msg != NULL)
-				{
-					gx_finish_slot(i, true, msg);
-					ConditionVariableBroadcast(&gx_shared->done_cv);
-					continue;
-				}
-			}
-			if (device == GX_DEV_GPU && gpu_ok)
-			{
-				if (gx_gpu_submit(i, err, sizeof(err)) != GX_OK)
-				{
-					gx_finish_slot(i, true, err);
-					ereport(LOG, (errmsg("gpuext service: %s; restarting", err)));
-					ConditionVariableBroadcast(&gx_shared->done_cv);
-					proc_exit(1);
-				}
-				running[i] = true;
-			}
-			else if (device == GX_DEV_GPU)
-				gx_finish_slot(i, true, "no GPU is usable");
-			else
-			{
-				gx_status	st = gx_cpu_run_chunk(c, nthreads);
-
-				gx_finish_slot(i, st != GX_OK, "CPU device failed to run the chunk");
-			}
-			ConditionVariableBroadcast(&gx_shared->done_cv);
+			gx_start_task(i, device, gpu_ok);
 		}
-
-		/* a filter program that failed to compile stays interpreted: say so once */
 		if (did && gpu_ok)
-		{
-			uint64_t	jit_compiled,
-						jit_failed;
-			double		jit_ms;
-
-			gx_gpu_jit_stats(&jit_compiled, &jit_failed, &jit_ms, err, sizeof(err));
-			if (jit_failed > jit_failed_seen)
-			{
-				jit_failed_seen = jit_failed;
-				ereport(LOG,
-						(errmsg("gpuext service: a filter program failed to compile and runs interpreted"),
-						 errdetail_internal("%s", err)));
-			}
-		}
+			gx_log_jit_failures();
 
 		/* poll the GPU slots in flight */
 		for (int i = 0; i < nslots; i++)
 		{
 			int			done = 0;
 
-			if (!running[i])
+			if (!gx_run[i].gpu)
 				continue;
 			if (gx_gpu_poll(i, &done, err, sizeof(err)) != GX_OK)
-			{
-				for (int j = 0; j < nslots; j++)
-					if (running[j])
-						gx_finish_slot(j, true, err);
-				ereport(LOG, (errmsg("gpuext service: %s; restarting", err)));
-				ConditionVariableBroadcast(&gx_shared->done_cv);
-				proc_exit(1);
-			}
+				gx_device_failed(err);
 			if (done)
 			{
-				running[i] = false;
-				gx_finish_slot(i, false, NULL);
-				ConditionVariableBroadcast(&gx_shared->done_cv);
+				gx_finish_slot(i, false, NULL, GX_FAIL_DEVICE);
 				did = true;
 			}
 			else
 				inflight = true;
 		}
+
+		/* closed sessions whose tasks are done: free their objects */
+		if (gx_sessions_reclaim(gx_inflight))
+			inflight = true;
 
 		if (inflight)
 		{

@@ -66,7 +66,9 @@ gx_shmem_request(void)
 	RequestAddinShmemSpace(gx_control_size());
 	RequestAddinShmemSpace(gx_staging_bytes());
 	RequestAddinShmemSpace(gx_cache_shmem_size());
+	RequestAddinShmemSpace(gx_engine_shmem_size());
 	gx_cache_shmem_request();
+	gx_engine_shmem_request();
 }
 
 /* shmem_startup_hook: create or attach */
@@ -99,6 +101,7 @@ gx_shmem_startup(void)
 		}
 	}
 	gx_cache_shmem_init();
+	gx_engine_shmem_init();
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -209,6 +212,7 @@ gx_slot_try_take(void)
 			s->owner_pid = MyProcPid;
 			s->cache_entry = -1;
 			s->failed = 0;
+			s->failcode = GX_FAIL_DEVICE;
 			s->errmsg[0] = '\0';
 			got = true;
 		}
@@ -261,22 +265,30 @@ gx_slot_acquire(bool wait)
 	}
 }
 
-/* hand a filled slot to the service */
+/* wake the service (a task was submitted, a session closed) */
 void
-gx_slot_submit(int slot, int device)
+gx_service_wake(void)
 {
-	GxSlot	   *s = &gx_shared->slots[slot];
 	Latch	   *latch;
 
-	SpinLockAcquire(&s->mutex);
-	s->device = device;
-	s->state = GX_SLOT_SUBMITTED;
-	SpinLockRelease(&s->mutex);
 	SpinLockAcquire(&gx_shared->mutex);
 	latch = gx_shared->service_pid != 0 ? gx_shared->service_latch : NULL;
 	SpinLockRelease(&gx_shared->mutex);
 	if (latch)
 		SetLatch(latch);
+}
+
+/* hand a filled slot to the service */
+void
+gx_slot_submit(int slot, int device)
+{
+	GxSlot	   *s = &gx_shared->slots[slot];
+
+	SpinLockAcquire(&s->mutex);
+	s->device = device;
+	s->state = GX_SLOT_SUBMITTED;
+	SpinLockRelease(&s->mutex);
+	gx_service_wake();
 }
 
 /* current service generation; ERROR when no service runs */
@@ -287,7 +299,7 @@ gx_service_generation(void)
 	int			pid = 0;
 
 	/* right after startup the service may still be opening the GPU */
-	for (int tries = 0; tries < 300; tries++)
+	for (int tries = 0; tries < 1500; tries++)
 	{
 		SpinLockAcquire(&gx_shared->mutex);
 		pid = gx_shared->service_pid;
@@ -340,6 +352,16 @@ gx_slot_spin(GxSlot *s, int spin_us)
 	}
 }
 
+/* the service died while it ran a task of ours */
+static void
+gx_service_died(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_SYSTEM_ERROR),
+			 errmsg("gpuext service terminated while running a query"),
+			 errhint("The postmaster restarts the service; retry the query.")));
+}
+
 /*
  * Wait until the service is done with a slot; ERROR if the service died.
  * A chunk expected to be done within microseconds (spin_us > 0: cached
@@ -366,10 +388,7 @@ gx_slot_wait(int slot, uint32 generation, int spin_us)
 			if (pid == 0 || gen != generation)
 			{
 				ConditionVariableCancelSleep();
-				ereport(ERROR,
-						(errcode(ERRCODE_SYSTEM_ERROR),
-						 errmsg("gpuext service terminated while running a query"),
-						 errhint("The postmaster restarts the service; retry the query.")));
+				gx_service_died();
 			}
 			ConditionVariableTimedSleep(&gx_shared->done_cv, 100, PG_WAIT_EXTENSION);
 		}
@@ -378,9 +397,17 @@ gx_slot_wait(int slot, uint32 generation, int spin_us)
 	if (s->failed)
 	{
 		char		msg[256];
+		int			code = s->failcode;
 
 		strlcpy(msg, s->errmsg, sizeof(msg));
 		gx_slot_release(slot);
+		if (code == GX_FAIL_RESTART)
+			gx_service_died();
+		if (code == GX_FAIL_MEMORY)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("gpuext: %s", msg),
+					 errhint("Raise gpuext.session_memory or gpuext.device_memory, or run the query with gpuext.enabled off.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
 				 errmsg("gpuext device error: %s", msg)));

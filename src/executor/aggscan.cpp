@@ -1,15 +1,19 @@
 /*
- * aggscan.cpp - device aggregates: execution (planning: aggpath.cpp).
+ * aggscan.cpp - device aggregates: execution (planning: agg_path.cpp).
  *
  * A GpuScan in aggregate mode (custom_private "agg") reads the table like
- * any GpuScan, but its chunks ask for no selection (count only) and for
- * the aggregates of the selected rows (gx_chunk_ext.agg: count and sum of
- * a column, computed by the GPU kernel or the CPU device).  The scan adds
- * the chunks' figures up and returns a single row of partial aggregate
- * states for the Finalize Aggregate above: count(*) and count(col) as
- * int8, sum(int2/int4) as int8 or NULL when no value was summed, exactly
- * the transition values of PostgreSQL's own aggregates.  A device error in
- * any chunk is raised: no row is returned before it.
+ * any GpuScan, but its chunks ask for no selection (count only) and add
+ * the aggregates of their selected rows (gx_chunk_ext.agg: count and sum
+ * of a column) into an aggregate state object that lives on the device in
+ * the scan's engine session: the first stateful operator of the engine.
+ * Partial states are merged there across chunks (and, under parallel
+ * query, across the processes, which all name the leader's object); only
+ * at the end does an AGG_READ task bring the totals back.  The scan
+ * returns a single row of partial aggregate states for the Finalize
+ * Aggregate above: count(*) (the rows selected, counted per chunk) and
+ * count(col) as int8, sum(int2/int4) as int8 or NULL when no value was
+ * summed, exactly the transition values of PostgreSQL's own aggregates.
+ * A device error in any chunk is raised: no row is returned before it.
  */
 #include "gpuext.h"
 #include "executor.h"
@@ -95,7 +99,10 @@ gx_agg_begin(GxScanState *st, CustomScan *cscan)
 	st->need_tuples = false;
 }
 
-/* the aggregates part of a chunk header */
+/*
+ * The aggregates part of a task: the device aggregates (count(*) is the
+ * selected rows' count, kept on the host) and their state object.
+ */
 void
 gx_agg_set_chunk(GxScanState *st, gx_chunk *c)
 {
@@ -104,27 +111,82 @@ gx_agg_set_chunk(GxScanState *st, gx_chunk *c)
 	for (int i = 0; i < st->nagg; i++)
 	{
 		if (st->aggs[i].kind == GX_AGGK_COUNT_STAR)
-			continue;			/* the selected rows' count */
+			continue;
 		st->aggs[i].slot = n;
 		c->ext.agg[n].op = st->aggs[i].kind == GX_AGGK_SUM ? GX_AGG_SUM : GX_AGG_COUNT;
 		c->ext.agg[n].col = (int16) st->aggs[i].col;
 		n++;
 	}
 	c->ext.nagg = n;
+	if (n > 0)
+	{
+		c->obj[0] = st->agg_obj;
+		st->agg_dirty = true;
+	}
 }
 
-/* add a finished chunk's figures: rows selected (count only) and aggregates */
+/* add a finished chunk's selected rows (the aggregates stay on the device) */
 void
-gx_agg_collect(GxScanState *st, const gx_result *res, uint32 nsel)
+gx_agg_collect(GxScanState *st, uint32 nsel)
 {
 	st->agg_rows += nsel;
+}
+
+/*
+ * At scan start: the session, and the state object when a device
+ * aggregate needs one (a parallel worker was given the leader's).
+ */
+void
+gx_agg_prepare(GxScanState *st)
+{
+	st->nagg_dev = 0;
 	for (int i = 0; i < st->nagg; i++)
+		if (st->aggs[i].kind != GX_AGGK_COUNT_STAR)
+			st->nagg_dev++;
+	gx_scan_session(st);
+	if (st->nagg_dev > 0 && st->agg_obj == 0)
+		st->agg_obj = gx_session_alloc(st->session, st->device, GX_AGG_STATE_BYTES,
+									   GX_OBJ_AGG_STATE);
+}
+
+/*
+ * Read the totals of the state object into agg_val/agg_cnt (keep = false:
+ * only reset it), with an AGG_READ task; the object is zero afterwards.
+ */
+void
+gx_agg_read(GxScanState *st, bool keep)
+{
+	int			slot;
+	uint32		generation;
+	gx_chunk   *c;
+	gx_result  *res;
+
+	memset(st->agg_val, 0, sizeof(st->agg_val));
+	memset(st->agg_cnt, 0, sizeof(st->agg_cnt));
+	if (st->agg_obj == 0)
+		return;
+	slot = gx_slot_acquire(true);
+	generation = gx_service_generation();
+	c = gx_slot_chunk(slot);
+	gx_task_init(c, GX_TASK_AGG_READ, st->session);
+	c->nrows = 0;
+	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+	c->result_off = c->input_bytes;
+	memset(&c->ext, 0, sizeof(c->ext));
+	c->ext.entry = -1;
+	gx_agg_set_chunk(st, c);
+	gx_slot_submit(slot, st->device);
+	gx_slot_wait(slot, generation, GX_WAIT_SPIN_US);
+	res = gx_chunk_result(c);
+	for (int i = 0; i < st->nagg && keep; i++)
 	{
 		if (st->aggs[i].kind == GX_AGGK_COUNT_STAR)
 			continue;
-		st->agg_val[i] += res->agg_val[st->aggs[i].slot];
-		st->agg_cnt[i] += res->agg_cnt[st->aggs[i].slot];
+		st->agg_val[i] = res->agg_val[st->aggs[i].slot];
+		st->agg_cnt[i] = res->agg_cnt[st->aggs[i].slot];
 	}
+	gx_slot_release(slot);
+	st->agg_dirty = false;
 }
 
 /* the row of partial aggregate states, into the (virtual) scan slot */
@@ -179,7 +241,7 @@ gx_agg_describe(GxScanState *st)
 			appendStringInfoString(&buf, "count(*)");
 		else
 			appendStringInfo(&buf, "%s(%s)", sp->kind == GX_AGGK_SUM ? "sum" : "count",
-							 get_attname(RelationGetRelid(st->rel), sp->attno, false));
+							 get_attname(RelationGetRelid(st->src.rel), sp->attno, false));
 	}
 	return buf.data;
 }

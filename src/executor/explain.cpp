@@ -116,7 +116,7 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	if (!es->analyze)
 		return;
-	ExplainPropertyText("Deform", st->device_deform ? "device" : "backend", es);
+	ExplainPropertyText("Deform", st->src.device_deform ? "device" : "backend", es);
 	ExplainPropertyInteger("Chunks", NULL, s->chunks, es);
 	if (s->cache_chunks > 0 || s->cache_invalid > 0)
 	{
@@ -131,7 +131,7 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Transfer", gx_transfer_label(st), es);
 		ExplainPropertyInteger("Bytes to Device", "kB", s->bytes_h2d / 1024, es);
 		ExplainPropertyInteger("Bytes from Device", "kB", s->bytes_d2h / 1024, es);
-		ExplainPropertyFloat(st->device_deform ? "Heap Read and Page Copy Time" :
+		ExplainPropertyFloat(st->src.device_deform ? "Heap Read and Page Copy Time" :
 							 "Heap Read and Deform Time", "ms", s->fill_ms, 3, es);
 		ExplainPropertyFloat("Device Wait Time", "ms", s->wait_ms, 3, es);
 		ExplainPropertyFloat("Transfer to Device Time", "ms", s->h2d_ms, 3, es);

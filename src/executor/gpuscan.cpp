@@ -1,29 +1,26 @@
 /*
- * gpuscan.cpp - executor of GpuScan.
+ * gpuscan.cpp - the GpuScan node: its device pipeline and what it returns.
  *
  * Design note
  * -----------
- * The backend reads the heap page by page with heapgetpage(), which decides
- * visibility in the scan's snapshot exactly as a sequential scan does
- * (all-visible pages skip the per-tuple check; SSI conflicts are checked),
- * deforms the columns the device program needs (directly at their fixed
- * offset when the tuple has no NULL, else with heap_getattr) and writes
- * them column-major, with a null bitmap per column, straight into a staging
- * slot in shared memory.  The slot goes to the gpuext service, which
- * runs the program on the GPU or the CPU device and writes back the
- * selected row indexes per tile, in row order.  Two chunks are kept in
- * flight: while the device filters one, the backend reads the next.  Each
- * chunk carries the transfer mode of gpuext.transfer (the GPU copies it
- * to its memory, or reads it in place: mapped); the result says which
- * mode ran, and EXPLAIN ANALYZE reports it with how much of the device's
- * time was hidden behind the backend's own work.
+ * The node reads its relation through a row source (source_heap.cpp,
+ * source_cache.cpp), which fills batches in staging slots; the node makes
+ * each one a task of its engine session (the program compiled at plan
+ * time, its constants, the transfer mode, the aggregates) and submits it
+ * to the gpuext service, which runs it on the GPU or the CPU device and
+ * writes back the selected rows per tile, in row order.  Up to
+ * GX_HEAP_BATCHES chunks (GX_MAX_BATCHES for count-only chunks of cached
+ * columns) are kept in flight: while the device filters one, the backend
+ * reads the next.  Each chunk carries the transfer mode of gpuext.transfer
+ * (the GPU copies it to its memory, or reads it in place: mapped); the
+ * result says which mode ran, and EXPLAIN ANALYZE reports it with how
+ * much of the device's time was hidden behind the backend's own work.
  *
- * The selection is copied out of the slot (which is then freed).  The
- * backend keeps a pin on every heap page of a chunk until the chunk is
- * consumed (like heapam's page-at-a-time scan, a pin keeps the tuples of a
- * page in place), so a selected row is returned by storing its HeapTuple
- * into a buffer-heap slot: no copy and no second lookup, and only projected
- * columns are ever deformed for output.  Host quals and the projection run through ExecScan.
+ * What the node returns: the selected rows, whose tuples the source puts
+ * into the scan slot from the pages the batch pins (host quals and the
+ * projection run through ExecScan); empty rows when nothing above reads a
+ * column (count only); or, in aggregate mode (aggscan.cpp), one row of
+ * partial aggregates read from a state object on the device.
  *
  * If the device raised an error (overflow, division by zero) at row r of a
  * chunk, the rows selected before r are returned first and the error is
@@ -132,211 +129,19 @@ gx_eval_params(GxScanState *st)
 
 		c->isnull = isnull;
 		c->v.i = 0;
-		if (isnull)
-			continue;
-		switch (prm->paramtype)
+		if (!isnull)
 		{
-			case BOOLOID:
-				c->v.i = DatumGetBool(d);
-				break;
-			case INT2OID:
-				c->v.i = DatumGetInt16(d);
-				break;
-			case INT4OID:
-			case DATEOID:
-				c->v.i = DatumGetInt32(d);
-				break;
-			case FLOAT4OID:
-				c->v.d = DatumGetFloat4(d);
-				break;
-			case FLOAT8OID:
-				c->v.d = DatumGetFloat8(d);
-				break;
-			default:
-				c->v.i = DatumGetInt64(d);
-				break;
+			int64		iv;
+			double		dv;
+			int			t;
+
+			gx_datum_value(d, prm->paramtype, &iv, &dv);
+			if (gx_type_supported(prm->paramtype, &t) && (t == GX_FLOAT4 || t == GX_FLOAT8))
+				c->v.d = dv;
+			else
+				c->v.i = iv;
 		}
 	}
-}
-
-/* layout of a chunk for this scan's columns */
-static void
-gx_plan_layout(GxScanState *st)
-{
-	GxProgram  *p = st->prog;
-	uint64		row_bytes = 4 + 8;	/* selection entry + slack */
-	uint64		rows;
-	uint64		off;
-
-	for (int i = 0; i < p->ncols; i++)
-		row_bytes += 8 + 1;		/* value (padded) + bitmap, generously */
-	rows = (gx_shared->slot_bytes - sizeof(gx_chunk) - 4096 -
-			(uint64) GX_MAX_COLS * 2 * GX_ALIGN) / row_bytes;
-	rows = Min(rows, (uint64) gx_chunk_rows);
-	rows = Max(rows, (uint64) 1024);
-	rows &= ~((uint64) 7);
-	st->rows_per_chunk = (uint32) rows;
-
-	off = GX_ALIGN_UP(sizeof(gx_chunk));
-	for (int i = 0; i < p->ncols; i++)
-	{
-		int			w = (p->col_type[i] == GX_BOOL) ? 1 :
-			(p->col_type[i] == GX_INT2) ? 2 :
-			(p->col_type[i] == GX_INT4 || p->col_type[i] == GX_FLOAT4) ? 4 : 8;
-
-		st->col_values_off[i] = off;
-		off = GX_ALIGN_UP(off + (uint64) w * rows);
-		st->col_nulls_off[i] = off;
-		off = GX_ALIGN_UP(off + (rows + 7) / 8);
-	}
-	st->input_bytes = off;
-	st->result_off = off;
-	if (off + gx_result_bytes((uint32) rows) > gx_shared->slot_bytes)
-		elog(ERROR, "gpuext: chunk layout does not fit a staging slot");
-}
-
-/* fixed offsets of the needed columns in tuples without NULLs */
-static void
-gx_fast_offsets(GxScanState *st)
-{
-	TupleDesc	desc = RelationGetDescr(st->rel);
-	int			off = 0;
-	int			valid_upto = 0;
-	int		   *offs = (int *) palloc(sizeof(int) * (desc->natts + 1));
-
-	st->maxatt = 0;
-	for (int i = 0; i < st->prog->ncols; i++)
-		st->maxatt = Max(st->maxatt, st->prog->col_attno[i]);
-	for (int a = 1; a <= desc->natts && a <= st->maxatt; a++)
-	{
-		Form_pg_attribute att = TupleDescAttr(desc, a - 1);
-
-		if (att->attlen <= 0)
-			break;
-		off = att_align_nominal(off, att->attalign);
-		offs[a] = off;
-		off += att->attlen;
-		valid_upto = a;
-	}
-	for (int i = 0; i < st->prog->ncols; i++)
-	{
-		int			a = st->prog->col_attno[i];
-
-		st->fast_off[i] = (a <= valid_upto) ? offs[a] : -1;
-	}
-	pfree(offs);
-}
-
-/* alignment in bytes of an attalign code */
-static uint8
-gx_align_bytes(char attalign)
-{
-	switch (attalign)
-	{
-		case TYPALIGN_SHORT:
-			return 2;
-		case TYPALIGN_INT:
-			return 4;
-		case TYPALIGN_DOUBLE:
-			return 8;
-		default:
-			return 1;
-	}
-}
-
-/* bytes of a value of a gx_type */
-int
-gx_type_width(int gxtype)
-{
-	switch (gxtype)
-	{
-		case GX_BOOL:
-			return 1;
-		case GX_INT2:
-			return 2;
-		case GX_INT4:
-		case GX_FLOAT4:
-			return 4;
-		default:
-			return 8;
-	}
-}
-
-/*
- * Describe attributes 1 .. max(attno) of a relation for the page deformer
- * (gx_deform.cuh); column i of the chunk is attribute attno[i] of type
- * gxtype[i].  False when the deformer cannot produce them: an attribute
- * beyond GX_MAX_DEFORM_ATTS or the relation, or a needed attribute that is
- * not fixed-width by-value of the column's width.  atts has room for
- * GX_MAX_DEFORM_ATTS entries.
- */
-bool
-gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
-			   const int *gxtype, gx_attr *atts, int *maxatt)
-{
-	int			off = 0;
-	bool		fixed = true;
-	int			maxa = 0;
-
-	for (int i = 0; i < ncols; i++)
-		maxa = Max(maxa, attno[i]);
-	*maxatt = maxa;
-	if (maxa > GX_MAX_DEFORM_ATTS || maxa > desc->natts)
-		return false;
-	memset(atts, 0, sizeof(gx_attr) * Max(maxa, 1));
-	for (int a = 1; a <= maxa; a++)
-	{
-		Form_pg_attribute att = TupleDescAttr(desc, a - 1);
-		gx_attr    *ga = &atts[a - 1];
-
-		ga->attlen = att->attlen;
-		ga->attalign = gx_align_bytes(att->attalign);
-		ga->col = -1;
-		ga->fixed_off = -1;
-		if (fixed && att->attlen > 0)
-		{
-			off = att_align_nominal(off, att->attalign);
-			ga->fixed_off = off;
-			off += att->attlen;
-		}
-		else
-			fixed = false;
-		if (att->atthasmissing && desc->constr && desc->constr->missing &&
-			desc->constr->missing[a - 1].am_present)
-		{
-			ga->has_missing = 1;
-			ga->missing = (int64) desc->constr->missing[a - 1].am_value;
-		}
-	}
-	for (int i = 0; i < ncols; i++)
-	{
-		gx_attr    *ga = &atts[attno[i] - 1];
-
-		/* only fixed-width by-value attributes are read into columns */
-		if (attno[i] < 1 || ga->attlen != gx_type_width(gxtype[i]) ||
-			!TupleDescAttr(desc, attno[i] - 1)->attbyval)
-			return false;
-		ga->col = (int16) i;
-	}
-	return true;
-}
-
-/*
- * Device deforming: describe attributes 1 .. maxatt for the deformer.
- * Off when disabled or when the snapshot is not an MVCC one (no page mode).
- */
-static void
-gx_plan_deform(GxScanState *st, EState *estate)
-{
-	int			maxatt;
-
-	st->device_deform = gx_device_deform && IsMVCCSnapshot(estate->es_snapshot);
-	if (!st->device_deform)
-		return;
-	st->atts = (gx_attr *) palloc0(sizeof(gx_attr) * GX_MAX_DEFORM_ATTS);
-	st->device_deform = gx_deform_atts(RelationGetDescr(st->rel), st->prog->ncols,
-									   st->prog->col_attno, st->prog->col_type,
-									   st->atts, &maxatt);
 }
 
 /*
@@ -351,14 +156,14 @@ gx_alloc_batches(GxScanState *st, int n)
 	for (int i = st->nalloc; i < n; i++)
 	{
 		st->batch[i].tups = (HeapTupleData *)
-			palloc(sizeof(HeapTupleData) * st->rows_per_chunk);
-		st->batch[i].rowbuf = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
-		st->batch[i].pins = (Buffer *) palloc(sizeof(Buffer) * st->rows_per_chunk);
+			palloc(sizeof(HeapTupleData) * st->src.rows_per_chunk);
+		st->batch[i].rowbuf = (Buffer *) palloc(sizeof(Buffer) * st->src.rows_per_chunk);
+		st->batch[i].pins = (Buffer *) palloc(sizeof(Buffer) * st->src.rows_per_chunk);
 		st->batch[i].npins = 0;
-		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk);
-		st->batch[i].selcap = st->rows_per_chunk;
-		st->batch[i].map = st->device_deform ?
-			(uint32 *) palloc(sizeof(uint32) * st->rows_per_chunk) : NULL;
+		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->src.rows_per_chunk);
+		st->batch[i].selcap = st->src.rows_per_chunk;
+		st->batch[i].map = st->src.device_deform ?
+			(uint32 *) palloc(sizeof(uint32) * st->src.rows_per_chunk) : NULL;
 	}
 	MemoryContextSwitchTo(old);
 	if (n > st->nalloc)
@@ -375,7 +180,7 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	Index		relid = cscan->scan.scanrelid;
 	ListCell   *lc;
 
-	st->rel = node->ss.ss_currentRelation;
+	st->src.rel = node->ss.ss_currentRelation;
 	st->agg_mode = gx_agg_plan(cscan);
 	if (st->agg_mode)
 	{
@@ -394,23 +199,16 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 		st->host_quals = (List *) lsecond(cscan->custom_exprs);
 
 		/* scan slot: a buffer heap slot holding the pinned tuple */
-		ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(st->rel),
-							  table_slot_callbacks(st->rel));
+		ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(st->src.rel),
+							  table_slot_callbacks(st->src.rel));
 		ExecAssignScanProjectionInfoWithVarno(&node->ss, relid);
 		node->ss.ps.qual = ExecInitQual(st->host_quals, &node->ss.ps);
 		st->device_recheck = ExecInitQual(st->device_quals, &node->ss.ps);
 	}
 
-	/* compile the device program */
-	st->prog = (GxProgram *) palloc(sizeof(GxProgram));
-	gx_program_init(st->prog);
-	foreach(lc, st->device_quals)
-	{
-		bool		may_error;
-
-		if (!gx_program_add_qual(st->prog, (Expr *) lfirst(lc), relid, &may_error))
-			elog(ERROR, "gpuext: device qual no longer compiles");
-	}
+	/* the device program was compiled at plan time (scan_path.cpp) */
+	st->prog = gx_program_from_const((Const *) lsecond(cscan->custom_private),
+									 (List *) lthird(cscan->custom_exprs));
 	st->param_states = NIL;
 	foreach(lc, st->prog->params)
 		st->param_states = lappend(st->param_states,
@@ -427,387 +225,52 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 		pull_varattnos((Node *) st->host_quals, relid, &attrs);
 		st->need_tuples = !bms_is_empty(attrs) || estate->es_epq_active != NULL;
 	}
-	st->vmbuf = InvalidBuffer;
-	st->fetch_buf = InvalidBuffer;
-	st->fetch_blk = InvalidBlockNumber;
-	st->stop_block = InvalidBlockNumber;
-
 	st->device = gx_resolve_device();
 	st->transfer = gx_transfer;
-	gx_plan_layout(st);
-	gx_fast_offsets(st);
-	gx_plan_deform(st, estate);
+	gx_source_init(&st->src, st->src.rel, st->prog, st->device, &st->stats, estate,
+				   (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
+	st->src.need_rows = st->need_tuples;
 	for (int i = 0; i < GX_MAX_BATCHES; i++)
 		st->batch[i].slot = -1;
 	gx_alloc_batches(st, GX_HEAP_BATCHES);
-	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
-		return;
-	st->read_slot = table_slot_create(st->rel, NULL);
 }
 
-/* write the needed columns of one tuple as row n of the chunk */
-static inline void
-gx_deform_row(GxScanState *st, gx_chunk *c, uint32 n, HeapTuple tup,
-			  TupleDesc desc, bool *has_nulls)
+/*
+ * The task header of a scan batch: a FILTER task of the scan's session
+ * with the program, its constants, the transfer mode, and the aggregates
+ * (the source turns it into a CACHE_SCAN task for a cache entry).
+ */
+static void
+gx_scan_task(GxScanState *st, gx_chunk *c)
 {
 	GxProgram  *p = st->prog;
-	HeapTupleHeader th = tup->t_data;
-	bool		fast = !HeapTupleHasNulls(tup) &&
-		HeapTupleHeaderGetNatts(th) >= st->maxatt;
-	const char *tp = (const char *) th + th->t_hoff;
 
-	for (int i = 0; i < p->ncols; i++)
-	{
-		char	   *vals = (char *) c + st->col_values_off[i];
-		Datum		d;
-		bool		isnull = false;
-
-		if (fast && st->fast_off[i] >= 0)
-		{
-			const char *src = tp + st->fast_off[i];
-
-			switch (p->col_type[i])
-			{
-				case GX_BOOL:
-					((uint8 *) vals)[n] = *(const uint8 *) src != 0;
-					break;
-				case GX_INT2:
-					((int16 *) vals)[n] = *(const int16 *) src;
-					break;
-				case GX_INT4:
-				case GX_FLOAT4:
-					((int32 *) vals)[n] = *(const int32 *) src;
-					break;
-				default:
-					((int64 *) vals)[n] = *(const int64 *) src;
-					break;
-			}
-			continue;
-		}
-		d = heap_getattr(tup, p->col_attno[i], desc, &isnull);
-		if (isnull)
-		{
-			uint8	   *bm = (uint8 *) c + st->col_nulls_off[i];
-
-			bm[n >> 3] |= (uint8) (1 << (n & 7));
-			has_nulls[i] = true;
-		}
-		switch (p->col_type[i])
-		{
-			case GX_BOOL:
-				((uint8 *) vals)[n] = isnull ? 0 : DatumGetBool(d);
-				break;
-			case GX_INT2:
-				((int16 *) vals)[n] = isnull ? 0 : DatumGetInt16(d);
-				break;
-			case GX_INT4:
-				((int32 *) vals)[n] = isnull ? 0 : DatumGetInt32(d);
-				break;
-			case GX_FLOAT4:
-				((float4 *) vals)[n] = isnull ? 0 : DatumGetFloat4(d);
-				break;
-			case GX_FLOAT8:
-				((float8 *) vals)[n] = isnull ? 0 : DatumGetFloat8(d);
-				break;
-			default:
-				((int64 *) vals)[n] = isnull ? 0 : DatumGetInt64(d);
-				break;
-		}
-	}
-}
-
-/*
- * Page mode: fill rows from heap pages read with heapgetpage().  The scan
- * keeps its pin on the current page; the batch takes one more per page.
- */
-static uint32
-gx_fill_pages(GxScanState *st, GxBatch *b, gx_chunk *c, bool *has_nulls)
-{
-	HeapScanDesc hs = (HeapScanDesc) st->scan;
-	TupleDesc	desc = RelationGetDescr(st->rel);
-	Oid			relid = RelationGetRelid(st->rel);
-	uint32		n = 0;
-
-	while (n < st->rows_per_chunk)
-	{
-		if (st->page_valid && st->cur_line < hs->rs_ntuples)
-		{
-			Page		page = BufferGetPage(hs->rs_cbuf);
-
-			if (b->npins == 0 || b->pins[b->npins - 1] != hs->rs_cbuf)
-			{
-				IncrBufferRefCount(hs->rs_cbuf);
-				b->pins[b->npins++] = hs->rs_cbuf;
-			}
-			while (n < st->rows_per_chunk && st->cur_line < hs->rs_ntuples)
-			{
-				OffsetNumber off = hs->rs_vistuples[st->cur_line++];
-				ItemId		lpp = PageGetItemId(page, off);
-				HeapTuple	t = &b->tups[n];
-
-				t->t_data = (HeapTupleHeader) PageGetItem(page, lpp);
-				t->t_len = ItemIdGetLength(lpp);
-				t->t_tableOid = relid;
-				ItemPointerSet(&t->t_self, hs->rs_cblock, off);
-				b->rowbuf[n] = hs->rs_cbuf;
-				gx_deform_row(st, c, n, t, desc, has_nulls);
-				n++;
-			}
-			continue;
-		}
-		BlockNumber blk;
-
-		if (!gx_scan_next_block(st, &blk))
-		{
-			st->heap_done = true;
-			break;
-		}
-		heapgetpage(st->scan, blk);
-		st->cur_line = 0;
-		st->page_valid = true;
-	}
-	return n;
-}
-
-/* bytes of the column area plus the result area of a page chunk of n rows */
-static uint64
-gx_device_cols_bytes(GxScanState *st, uint32 n)
-{
-	uint64		bytes = gx_result_bytes(n);
-
-	for (int i = 0; i < st->prog->ncols; i++)
-		bytes += GX_ALIGN_UP((uint64) st->atts[st->prog->col_attno[i] - 1].attlen * n) +
-			GX_ALIGN_UP(((uint64) n + 31) / 32 * 4);
-	return bytes;
-}
-
-/*
- * Device deform: copy whole heap pages read with heapgetpage() into the
- * chunk and list their visible tuples in b->map; the device deforms them.
- * The batch keeps a pin on each page (b->pins, indexed like the map), so
- * selected rows are returned from the shared buffer.  Pages are copied
- * without the content lock, as heapgettup_pagemode() reads them: the pin
- * keeps visible tuples in place and nothing the deformer reads of them
- * (line pointer, natts, HEAP_HASNULL, t_hoff, null bitmap, data) changes.
- * Fills the page section and the column directory; returns the rows.
- */
-static uint32
-gx_fill_device_pages(GxScanState *st, GxBatch *b, gx_chunk *c)
-{
-	HeapScanDesc hs = (HeapScanDesc) st->scan;
-	uint64		slot_bytes = gx_shared->slot_bytes;
-	uint64		deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
-	uint64		pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
-	gx_deform_hdr *d = (gx_deform_hdr *) ((char *) c + deform_off);
-	uint32		n = 0;
-	uint32		np = 0;
-	uint64		off;
-
-	for (;;)
-	{
-		if (st->page_valid && st->cur_line < hs->rs_ntuples)
-		{
-			uint32		k = (uint32) hs->rs_ntuples;
-			uint64		need = pages_off + (uint64) (np + 1) * BLCKSZ +
-				GX_ALIGN_UP((uint64) (n + k) * 4) + gx_device_cols_bytes(st, n + k);
-
-			if (n + k > st->rows_per_chunk || need > slot_bytes)
-			{
-				if (n == 0)
-					elog(ERROR, "gpuext: a heap page does not fit a staging slot");
-				break;			/* this page starts the next chunk */
-			}
-			memcpy((char *) c + pages_off + (uint64) np * BLCKSZ,
-				   BufferGetPage(hs->rs_cbuf), BLCKSZ);
-			IncrBufferRefCount(hs->rs_cbuf);
-			b->pins[np] = hs->rs_cbuf;
-			for (uint32 i = 0; i < k; i++)
-				b->map[n++] = (np << 16) | hs->rs_vistuples[i];
-			np++;
-			st->cur_line = hs->rs_ntuples;
-			continue;
-		}
-		BlockNumber blk;
-
-		if (st->ipending < st->npending)
-			blk = st->pending[st->ipending++];	/* a hole of the last entry */
-		else
-		{
-			/* a cache entry starts here (serial scans only use the cache) */
-			if (st->next_block >= st->stop_block && st->next_block < hs->rs_nblocks)
-				break;
-			if (!gx_scan_next_block(st, &blk))
-			{
-				st->heap_done = true;
-				break;
-			}
-		}
-		heapgetpage(st->scan, blk);
-		st->cur_line = 0;
-		st->page_valid = true;
-	}
-	b->npins = np;
-
-	d->npages = np;
-	d->page_size = BLCKSZ;
-	d->natts = st->maxatt;
-	d->pad = 0;
-	d->pages_off = pages_off;
-	d->rowmap_off = pages_off + (uint64) np * BLCKSZ;
-	memcpy(d->atts, st->atts, sizeof(gx_attr) * st->maxatt);
-	memcpy((char *) c + d->rowmap_off, b->map, sizeof(uint32) * n);
-	c->deform_off = deform_off;
-	c->input_bytes = GX_ALIGN_UP(d->rowmap_off + (uint64) n * 4);
-
-	/* the device writes the columns after the input, then the result */
-	off = c->input_bytes;
-	for (int i = 0; i < st->prog->ncols; i++)
-	{
-		c->cols[i].values_off = off;
-		off = GX_ALIGN_UP(off + (uint64) st->atts[st->prog->col_attno[i] - 1].attlen * n);
-		c->cols[i].nulls_off = off;
-		off = GX_ALIGN_UP(off + ((uint64) n + 31) / 32 * 4);
-		c->cols[i].type = st->prog->col_type[i];
-		c->cols[i].width = 0;
-	}
-	c->result_off = off;
-	Assert(off + gx_result_bytes(n) <= slot_bytes);
-	return n;
-}
-
-/* block where heap reading must stop: the next cache entry, if any */
-static void
-gx_set_stop_block(GxScanState *st)
-{
-	st->stop_block = st->cidx < st->ncrefs ? st->crefs[st->cidx].start : InvalidBlockNumber;
-}
-
-/*
- * If the scan stands at the first block of a cache entry, fill the chunk
- * with a reference to it (program + entry-relative column directory) and
- * return its rows; the entry is pinned through the slot.  An entry that is
- * no longer valid is skipped: its blocks are read from the heap.  Returns
- * false when no entry was used.
- */
-static bool
-gx_fill_cached(GxScanState *st, GxBatch *b, gx_chunk *c, int slot)
-{
-	HeapScanDesc hs = (HeapScanDesc) st->scan;
-	GxCacheRef *r;
-
-	while (st->cidx < st->ncrefs && st->crefs[st->cidx].start < st->next_block)
-		st->cidx++;
-	if (st->cidx >= st->ncrefs || st->crefs[st->cidx].start != st->next_block ||
-		(st->page_valid && st->cur_line < hs->rs_ntuples) ||
-		st->ipending < st->npending)
-	{
-		gx_set_stop_block(st);
-		return false;
-	}
-	r = &st->crefs[st->cidx++];
-	gx_set_stop_block(st);
-	if (r->start + r->nblocks > hs->rs_nblocks || !gx_cache_pin(slot, r))
-	{
-		st->stats.cache_invalid++;
-		return false;
-	}
-	if (!gx_cache_valid(st->rel, &st->vmbuf, r))
-	{
-		gx_shared->slots[slot].cache_entry = -1;
-		st->stats.cache_invalid++;
-		return false;
-	}
-	gx_cache_touch(r->idx);
-
+	gx_task_init(c, GX_TASK_FILTER, st->session);
+	c->ncols = p->ncols;
+	c->ninstr = p->ninstr;
+	c->nconsts = p->nconsts;
+	c->nregs = p->nregs;
+	c->flags = (st->transfer == GX_TRANSFER_MAPPED ? GX_CHUNK_MAPPED : 0) |
+		(gx_jit ? GX_CHUNK_JIT : 0) | (gx_jit && gx_jit_wait ? GX_CHUNK_JIT_WAIT : 0);
+	c->pad = 0;
+	c->result_off = st->src.result_off;
+	c->input_bytes = st->src.input_bytes;
 	c->deform_off = 0;
-	c->nrows = r->nrows;
-	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
-	c->result_off = c->input_bytes;
-	for (int i = 0; i < st->prog->ncols; i++)
-	{
-		c->cols[i].values_off = r->values_off[i];
-		c->cols[i].nulls_off = r->nulls_off[i];
-		c->cols[i].type = st->prog->col_type[i];
-		c->cols[i].width = 0;
-	}
-	c->ext.op = GX_CHUNK_CACHE_SCAN;
-	c->ext.entry = r->idx;
-	c->ext.map_sel = st->need_tuples ? 1 : 0;
-	c->ext.rowmap_off = r->rowmap_off;
-	b->cached = true;
-	b->cache_start = r->start;
-	b->npins = 0;
-	/* the blocks of the range the entry lacks are read next, from the heap */
-	memcpy(st->pending, r->holes, sizeof(BlockNumber) * r->nholes);
-	st->npending = r->nholes;
-	st->ipending = 0;
-	st->next_block = r->start + r->nblocks;
-	st->page_valid = false;
-	st->stats.cache_chunks++;
-	for (int i = 0; i < st->prog->ncols; i++)
-		st->stats.cache_bytes += (int64) r->nrows * gx_type_width(st->prog->col_type[i]);
-	return true;
-}
-
-/*
- * A row selected from a cache entry: the tuple at (block, offset) of the
- * heap, returned from its pinned buffer.  The entry was valid when the
- * chunk was sent, so the tuple is there and visible to the scan.
- */
-static TupleTableSlot *
-gx_fetch_cached(GxScanState *st, GxBatch *b, uint32 m, TupleTableSlot *slot)
-{
-	BlockNumber blk = b->cache_start + (m >> 16);
-	OffsetNumber off = (OffsetNumber) (m & 0xFFFF);
-	HeapTuple	t = &st->cur_tup;
-	Page		page;
-	ItemId		lpp;
-
-	if (blk != st->fetch_blk || !BufferIsValid(st->fetch_buf))
-	{
-		if (BufferIsValid(st->fetch_buf))
-			ReleaseBuffer(st->fetch_buf);
-		st->fetch_buf = InvalidBuffer;
-		st->fetch_buf = ReadBufferExtended(st->rel, MAIN_FORKNUM, blk, RBM_NORMAL, NULL);
-		st->fetch_blk = blk;
-	}
-	/*
-	 * No content lock: like heapgettup_pagemode() reading a tuple after
-	 * heapgetpage(), the pin keeps the line pointer and the tuple in place
-	 * (pruning needs a cleanup lock); concurrent inserts only add items.
-	 */
-	page = BufferGetPage(st->fetch_buf);
-	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
-		!ItemIdIsNormal(PageGetItemId(page, off)))
-		elog(ERROR, "gpuext: cached row (%u,%u) of \"%s\" is not in the heap",
-			 blk, off, RelationGetRelationName(st->rel));
-	lpp = PageGetItemId(page, off);
-	t->t_data = (HeapTupleHeader) PageGetItem(page, lpp);
-	t->t_len = ItemIdGetLength(lpp);
-	t->t_tableOid = RelationGetRelid(st->rel);
-	ItemPointerSet(&t->t_self, blk, off);
-	return ExecStoreBufferHeapTuple(t, slot, st->fetch_buf);
-}
-
-/* drop the page pins a consumed batch holds */
-static void
-gx_unpin_batch(GxBatch *b)
-{
-	for (int i = 0; i < b->npins; i++)
-		ReleaseBuffer(b->pins[i]);
-	b->npins = 0;
+	memset(&c->ext, 0, sizeof(c->ext));
+	c->ext.entry = -1;
+	c->ext.count_only = st->need_tuples ? 0 : 1;
+	if (st->agg_mode)
+		gx_agg_set_chunk(st, c);
+	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
+	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
 }
 
 /* read up to rows_per_chunk rows into a new staging slot and submit it */
 static bool
 gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 {
-	GxProgram  *p = st->prog;
 	gx_chunk   *c;
-	TupleTableSlot *rs = st->read_slot;
-	uint32		n = 0;
-	bool		has_nulls[GX_MAX_COLS];
-	int			maxatt = 0;
+	uint32		n;
 	int			slot;
 	instr_time	t0,
 				t1;
@@ -820,132 +283,9 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	b->slot = slot;
 	b->generation = gx_service_generation();
 	c = gx_slot_chunk(slot);
-
-	/* header: program, constants, column directory */
-	c->magic = GX_CHUNK_MAGIC;
-	c->ncols = p->ncols;
-	c->ninstr = p->ninstr;
-	c->nconsts = p->nconsts;
-	c->nregs = p->nregs;
-	c->flags = (st->transfer == GX_TRANSFER_MAPPED ? GX_CHUNK_MAPPED : 0) |
-		(gx_jit ? GX_CHUNK_JIT : 0) | (gx_jit && gx_jit_wait ? GX_CHUNK_JIT_WAIT : 0);
-	c->pad = 0;
-	c->capacity = gx_shared->slot_bytes;
-	c->result_off = st->result_off;
-	c->input_bytes = st->input_bytes;
-	c->deform_off = 0;
-	memset(&c->ext, 0, sizeof(c->ext));
-	c->ext.entry = -1;
-	c->ext.count_only = st->need_tuples ? 0 : 1;
-	if (st->agg_mode)
-		gx_agg_set_chunk(st, c);
-	b->cached = false;
+	gx_scan_task(st, c);
 	b->count_only = !st->need_tuples;
-	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
-	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
-	for (int i = 0; i < p->ncols && !st->device_deform; i++)
-	{
-		maxatt = Max(maxatt, p->col_attno[i]);
-		has_nulls[i] = false;
-		memset((char *) c + st->col_nulls_off[i], 0, (st->rows_per_chunk + 7) / 8);
-	}
-
-	/* rows: heap pages for the device, or deform the needed attributes */
-	if (st->device_deform)
-	{
-		for (;;)
-		{
-			if (gx_fill_cached(st, b, c, slot))
-			{
-				n = c->nrows;
-				if (n > 0)
-					break;
-				/* an entry of empty pages: nothing to filter */
-				gx_shared->slots[slot].cache_entry = -1;
-				b->cached = false;
-				memset(&c->ext, 0, sizeof(c->ext));
-				c->ext.entry = -1;
-				c->ext.count_only = st->need_tuples ? 0 : 1;
-				if (st->agg_mode)
-					gx_agg_set_chunk(st, c);
-				continue;
-			}
-			n = gx_fill_device_pages(st, b, c);
-			/* stopped at a cache entry before any row: use or skip it */
-			if (n > 0 || st->heap_done)
-				break;
-		}
-	}
-	else if (st->pagemode)
-		n = gx_fill_pages(st, b, c, has_nulls);
-	while (!st->pagemode && n < st->rows_per_chunk)
-	{
-		if (!table_scan_getnextslot(st->scan, ForwardScanDirection, rs))
-		{
-			st->heap_done = true;
-			break;
-		}
-		slot_getsomeattrs(rs, maxatt);
-		for (int i = 0; i < p->ncols; i++)
-		{
-			int			a = p->col_attno[i] - 1;
-			char	   *vals = (char *) c + st->col_values_off[i];
-			Datum		d = rs->tts_values[a];
-
-			if (rs->tts_isnull[a])
-			{
-				uint8	   *bm = (uint8 *) c + st->col_nulls_off[i];
-
-				bm[n >> 3] |= (uint8) (1 << (n & 7));
-				has_nulls[i] = true;
-				d = (Datum) 0;
-			}
-			switch (p->col_type[i])
-			{
-				case GX_BOOL:
-					((uint8 *) vals)[n] = DatumGetBool(d);
-					break;
-				case GX_INT2:
-					((int16 *) vals)[n] = DatumGetInt16(d);
-					break;
-				case GX_INT4:
-					((int32 *) vals)[n] = DatumGetInt32(d);
-					break;
-				case GX_FLOAT4:
-					((float4 *) vals)[n] = rs->tts_isnull[a] ? 0 : DatumGetFloat4(d);
-					break;
-				case GX_FLOAT8:
-					((float8 *) vals)[n] = rs->tts_isnull[a] ? 0 : DatumGetFloat8(d);
-					break;
-				default:
-					((int64 *) vals)[n] = DatumGetInt64(d);
-					break;
-			}
-		}
-		{
-			BufferHeapTupleTableSlot *bs = (BufferHeapTupleTableSlot *) rs;
-
-			if (b->npins == 0 || b->pins[b->npins - 1] != bs->buffer)
-			{
-				IncrBufferRefCount(bs->buffer);
-				b->pins[b->npins++] = bs->buffer;
-			}
-			b->tups[n] = *bs->base.tuple;
-			b->rowbuf[n] = bs->buffer;
-		}
-		n++;
-	}
-	ExecClearTuple(rs);
-
-	for (int i = 0; i < p->ncols && !st->device_deform; i++)
-	{
-		c->cols[i].values_off = st->col_values_off[i];
-		c->cols[i].nulls_off = has_nulls[i] ? st->col_nulls_off[i] : 0;
-		c->cols[i].type = p->col_type[i];
-		c->cols[i].width = 0;
-	}
-	c->nrows = n;
-	b->nrows = n;
+	n = gx_source_fill(&st->src, b, c, slot);
 	INSTR_TIME_SET_CURRENT(t1);
 	INSTR_TIME_SUBTRACT(t1, t0);
 	st->stats.fill_ms += INSTR_TIME_GET_MILLISEC(t1);
@@ -1023,7 +363,7 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	}
 	n = Min(n, b->nrows);
 	if (st->agg_mode && b->error == GX_ERR_NONE)
-		gx_agg_collect(st, res, n);
+		gx_agg_collect(st, n);
 	b->nsel = n;
 	b->pos = 0;
 	st->stats.rows_selected += n;
@@ -1061,7 +401,7 @@ gx_oldest_inflight(GxScanState *st)
 static void
 gx_keep_inflight(GxScanState *st)
 {
-	for (int i = 0; i < st->nbatches && !st->heap_done; i++)
+	for (int i = 0; i < st->nbatches && !st->src.heap_done; i++)
 	{
 		GxBatch    *b = &st->batch[i];
 		bool		any_inflight = gx_oldest_inflight(st) != NULL;
@@ -1083,6 +423,12 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 {
 	if (st->agg_done)
 		return ExecClearTuple(slot);
+	if (st->agg_skip)
+	{
+		/* parallel: the processes that read the table return the row */
+		st->agg_done = true;
+		return ExecClearTuple(slot);
+	}
 	for (;;)
 	{
 		GxBatch    *next;
@@ -1104,7 +450,33 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 		}
 	}
 	st->agg_done = true;
+	/* parallel: the last process to finish returns the row of all of them */
+	if (st->par != NULL && !gx_par_agg_leave(st))
+		return ExecClearTuple(slot);
+	gx_agg_read(st, true);
 	return gx_agg_store(st, slot);
+}
+
+/* the engine session this scan's tasks name: its own, opened here once */
+void
+gx_scan_session(GxScanState *st)
+{
+	if (st->session != 0)
+		return;
+	st->session = gx_session_open(st->device);
+	st->own_session = true;
+}
+
+/* close the scan's own session (a parallel worker's belongs to the leader) */
+static void
+gx_scan_close_session(GxScanState *st)
+{
+	if (st->own_session)
+		gx_session_close(st->session);
+	st->session = 0;
+	st->own_session = false;
+	st->agg_obj = 0;
+	st->agg_dirty = false;
 }
 
 /* ExecScan access method: next row that passed the device quals */
@@ -1132,30 +504,8 @@ gx_next_row(ScanState *ss)
 				return ExecStoreAllNullTuple(slot);
 			}
 			st->null_row = false;
-			if (b->pos < b->nsel && b->cached)
-				return gx_fetch_cached(st, b, b->sel[b->pos++], slot);
-			if (b->pos < b->nsel && b->map != NULL && st->device_deform)
-			{
-				/* device deform: the tuple from its pinned page */
-				uint32		m = b->map[b->sel[b->pos++]];
-				Buffer		buf = b->pins[m >> 16];
-				OffsetNumber off = (OffsetNumber) (m & 0xFFFF);
-				Page		page = BufferGetPage(buf);
-				ItemId		lpp = PageGetItemId(page, off);
-				HeapTuple	t = &st->cur_tup;
-
-				t->t_data = (HeapTupleHeader) PageGetItem(page, lpp);
-				t->t_len = ItemIdGetLength(lpp);
-				t->t_tableOid = RelationGetRelid(st->rel);
-				ItemPointerSet(&t->t_self, BufferGetBlockNumber(buf), off);
-				return ExecStoreBufferHeapTuple(t, slot, buf);
-			}
-			while (b->pos < b->nsel)
-			{
-				uint32		row = b->sel[b->pos++];
-
-				return ExecStoreBufferHeapTuple(&b->tups[row], slot, b->rowbuf[row]);
-			}
+			if (b->pos < b->nsel)
+				return gx_source_row(&st->src, b, b->sel[b->pos++], slot);
 			if (b->error != GX_ERR_NONE)
 			{
 				int			code = b->error;
@@ -1223,30 +573,24 @@ gx_start(GxScanState *st)
 	st->loop_open = true;
 
 	gx_eval_params(st);
-	if (st->scan == NULL)
-	{
-		/* no syncscan: rows come in block order, like a fresh seqscan */
-		st->scan = table_beginscan_strat(st->rel, estate->es_snapshot, 0, NULL,
-										 true, false);
-		st->pagemode = (st->scan->rs_flags & SO_ALLOW_PAGEMODE) != 0;
-		if (!st->pagemode)
-			st->device_deform = false;
-	}
-	st->next_block = 0;
-	st->npending = st->ipending = 0;
+	gx_source_start(&st->src, estate->es_snapshot);
 	st->agg_done = false;
+	st->agg_skip = false;
 	st->agg_rows = 0;
 	memset(st->agg_val, 0, sizeof(st->agg_val));
 	memset(st->agg_cnt, 0, sizeof(st->agg_cnt));
-	st->cur_line = 0;
-	st->page_valid = false;
-	st->heap_done = false;
+	if (st->agg_mode)
+	{
+		gx_agg_prepare(st);
+		if (st->par != NULL)
+			st->agg_skip = !gx_par_agg_join(st);
+	}
+	else
+		gx_scan_session(st);
 	st->consuming = NULL;
 	st->started = true;
-	gx_cache_scan_begin(st);
-	gx_set_stop_block(st);
 	/* count-only chunks of cached columns: keep more of them in flight */
-	gx_alloc_batches(st, st->ncrefs > 0 && !st->need_tuples ? GX_MAX_BATCHES : GX_HEAP_BATCHES);
+	gx_alloc_batches(st, st->src.ncrefs > 0 && !st->need_tuples ? GX_MAX_BATCHES : GX_HEAP_BATCHES);
 }
 
 /* ExecCustomScan */
@@ -1277,10 +621,7 @@ gx_drop_batches(GxScanState *st)
 		gx_unpin_batch(b);
 	}
 	st->consuming = NULL;
-	if (BufferIsValid(st->fetch_buf))
-		ReleaseBuffer(st->fetch_buf);
-	st->fetch_buf = InvalidBuffer;
-	st->fetch_blk = InvalidBlockNumber;
+	gx_source_release(&st->src);
 }
 
 /* EndCustomScan */
@@ -1293,15 +634,8 @@ gx_end_scan(CustomScanState *node)
 		ExecClearTuple(st->css.ss.ss_ScanTupleSlot);
 	gx_end_loop(st);
 	gx_drop_batches(st);
-	if (BufferIsValid(st->vmbuf))
-		ReleaseBuffer(st->vmbuf);
-	st->vmbuf = InvalidBuffer;
-	if (st->scan)
-		table_endscan(st->scan);
-	st->scan = NULL;
-	if (st->read_slot)
-		ExecDropSingleTupleTableSlot(st->read_slot);
-	st->read_slot = NULL;
+	gx_source_end(&st->src);
+	gx_scan_close_session(st);
 }
 
 /* ReScanCustomScan: new Params, restart from the first block */
@@ -1312,9 +646,17 @@ gx_rescan(CustomScanState *node)
 
 	gx_end_loop(st);
 	gx_drop_batches(st);
-	if (st->scan)
-		table_rescan(st->scan, NULL);
-	st->page_valid = false;
+	/*
+	 * A loop that did not finish may still have chunks adding into the
+	 * state object (abandoned, they run on): take a new one (the old one
+	 * goes with the session).
+	 */
+	if (st->agg_dirty && st->par == NULL)
+	{
+		st->agg_obj = 0;
+		st->agg_dirty = false;
+	}
+	gx_source_rescan(&st->src);
 	st->started = false;
 	ExecScanReScan(&node->ss);
 }

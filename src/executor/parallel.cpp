@@ -45,11 +45,26 @@ extern "C"
 #include "utils/memutils.h"
 }
 
-/* head of the parallel scan's area in the DSM; the scan descriptor follows */
+/*
+ * Head of the parallel scan's area in the DSM; the scan descriptor follows.
+ *
+ * Aggregate mode: every process names the leader's engine session and
+ * aggregate state object, so the device merges all their chunks into one
+ * state.  A process joins before it reads any block and leaves when it has
+ * read its last (the shared block allocator is empty then); the last one to
+ * leave reads the state and returns the one row of partial aggregates, the
+ * others return none.  A process that joins after that (a worker started
+ * late) finds the state consumed and reads nothing.
+ */
 typedef struct GxParallelShared
 {
-	slock_t		mutex;			/* protects stats */
+	slock_t		mutex;			/* protects everything below */
 	GxScanStats stats;			/* summed over the workers that finished */
+	uint32		session;		/* the leader's engine session */
+	uint32		agg_obj;		/* aggregate state object, or 0 */
+	int			nactive;		/* processes joined and not yet left */
+	bool		consumed;		/* the row has been returned */
+	int64		agg_rows;		/* rows selected by the processes that left */
 } GxParallelShared;
 
 #define GX_PSCAN_OFFSET MAXALIGN(sizeof(GxParallelShared))
@@ -62,6 +77,8 @@ struct GxParallelState
 	dsm_segment *seg;			/* leader: segment whose detach callback
 								 * is registered, else NULL */
 	GxScanState *st;
+	GxParallelShared *coordinate;	/* the shared area (aggregate mode reads
+									 * it until the end of the scan) */
 	MemoryContextCallback forget;	/* leader: cancels the detach callback
 									 * if the executor memory goes first */
 };
@@ -71,30 +88,6 @@ static inline ParallelTableScanDesc
 gx_pscan(void *coordinate)
 {
 	return (ParallelTableScanDesc) ((char *) coordinate + GX_PSCAN_OFFSET);
-}
-
-/* add the counters of b into a (called under a spinlock) */
-static inline void
-gx_stats_add(GxScanStats *a, const GxScanStats *b)
-{
-	a->chunks += b->chunks;
-	a->rows_in += b->rows_in;
-	a->rows_selected += b->rows_selected;
-	a->bytes_h2d += b->bytes_h2d;
-	a->bytes_d2h += b->bytes_d2h;
-	a->h2d_ms += b->h2d_ms;
-	a->kernel_ms += b->kernel_ms;
-	a->d2h_ms += b->d2h_ms;
-	a->fill_ms += b->fill_ms;
-	a->wait_ms += b->wait_ms;
-	a->device_ms += b->device_ms;
-	/* wall_ms stays the leader's: the processes ran side by side */
-	a->chunks_gpu += b->chunks_gpu;
-	a->chunks_mapped += b->chunks_mapped;
-	a->chunks_jit += b->chunks_jit;
-	a->cache_chunks += b->cache_chunks;
-	a->cache_invalid += b->cache_invalid;
-	a->cache_bytes += b->cache_bytes;
 }
 
 /* the local state of st, allocated on first use in the executor's memory */
@@ -120,12 +113,14 @@ gx_par_state(GxScanState *st)
 static void
 gx_par_attach(GxScanState *st, ParallelTableScanDesc pscan)
 {
-	if (st->scan != NULL)
-		table_endscan(st->scan);
-	st->scan = table_beginscan_parallel(st->rel, pscan);
-	st->pagemode = (st->scan->rs_flags & SO_ALLOW_PAGEMODE) != 0;
-	if (!st->pagemode)
-		st->device_deform = false;
+	GxSource   *src = &st->src;
+
+	if (src->scan != NULL)
+		table_endscan(src->scan);
+	src->scan = table_beginscan_parallel(src->rel, pscan);
+	src->pagemode = (src->scan->rs_flags & SO_ALLOW_PAGEMODE) != 0;
+	if (!src->pagemode)
+		src->device_deform = false;
 }
 
 /*
@@ -136,27 +131,27 @@ gx_par_attach(GxScanState *st, ParallelTableScanDesc pscan)
  * (initscan(), i.e. table_rescan(), clears it).  Returns false at the end.
  */
 bool
-gx_scan_next_block(GxScanState *st, BlockNumber *blk)
+gx_scan_next_block(GxSource *src, BlockNumber *blk)
 {
-	HeapScanDesc hs = (HeapScanDesc) st->scan;
+	HeapScanDesc hs = (HeapScanDesc) src->scan;
 	ParallelBlockTableScanDesc pbscan;
 	BlockNumber b;
 
-	if (st->scan->rs_parallel == NULL)
+	if (src->scan->rs_parallel == NULL)
 	{
-		if (st->next_block >= hs->rs_nblocks)
+		if (src->next_block >= hs->rs_nblocks)
 			return false;
-		*blk = st->next_block++;
+		*blk = src->next_block++;
 		return true;
 	}
-	pbscan = (ParallelBlockTableScanDesc) st->scan->rs_parallel;
+	pbscan = (ParallelBlockTableScanDesc) src->scan->rs_parallel;
 	if (!hs->rs_inited)
 	{
-		table_block_parallelscan_startblock_init(st->rel, hs->rs_parallelworkerdata,
+		table_block_parallelscan_startblock_init(src->rel, hs->rs_parallelworkerdata,
 												 pbscan);
 		hs->rs_inited = true;
 	}
-	b = table_block_parallelscan_nextpage(st->rel, hs->rs_parallelworkerdata, pbscan);
+	b = table_block_parallelscan_nextpage(src->rel, hs->rs_parallelworkerdata, pbscan);
 	if (b == InvalidBlockNumber)
 		return false;
 	*blk = b;
@@ -171,7 +166,7 @@ gx_par_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 	EState	   *estate = node->ss.ps.state;
 
 	return add_size(GX_PSCAN_OFFSET,
-					table_parallelscan_estimate(st->rel, estate->es_snapshot));
+					table_parallelscan_estimate(st->src.rel, estate->es_snapshot));
 }
 
 /*
@@ -187,7 +182,7 @@ gx_par_detach(dsm_segment *seg, Datum arg)
 	if (shared != NULL)
 	{
 		SpinLockAcquire(&shared->mutex);
-		gx_stats_add(&par->st->stats, &shared->stats);
+		gx_scan_stats_add(&par->st->stats, &shared->stats);
 		SpinLockRelease(&shared->mutex);
 	}
 	par->shared = NULL;
@@ -220,9 +215,20 @@ gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	ParallelTableScanDesc pscan = gx_pscan(coordinate);
 	GxParallelState *par = gx_par_state(st);
 
+	par->coordinate = shared;
 	SpinLockInit(&shared->mutex);
 	memset(&shared->stats, 0, sizeof(shared->stats));
-	table_parallelscan_initialize(st->rel, pscan, estate->es_snapshot);
+	/* one session and state object for the leader and every worker */
+	if (st->agg_mode)
+		gx_agg_prepare(st);
+	else
+		gx_scan_session(st);
+	shared->session = st->session;
+	shared->agg_obj = st->agg_obj;
+	shared->nactive = 0;
+	shared->consumed = false;
+	shared->agg_rows = 0;
+	table_parallelscan_initialize(st->src.rel, pscan, estate->es_snapshot);
 	/* no synchronized scanning: blocks from 0, as the serial GpuScan */
 	pscan->phs_syncscan = false;
 	gx_par_attach(st, pscan);
@@ -247,13 +253,81 @@ gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	}
 }
 
-/* ReInitializeDSMCustomScan (leader, before a rescan): blocks from the start */
+/*
+ * ReInitializeDSMCustomScan (leader, before a rescan): blocks from the
+ * start, and a fresh aggregate state if the last run did not read its own
+ * (chunks of that run may still be adding into it).
+ */
 void
 gx_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	GxScanState *st = (GxScanState *) node;
+	GxParallelShared *shared = (GxParallelShared *) coordinate;
 
-	table_parallelscan_reinitialize(st->rel, gx_pscan(coordinate));
+	table_parallelscan_reinitialize(st->src.rel, gx_pscan(coordinate));
+	if (st->agg_mode && st->agg_obj != 0 && !shared->consumed)
+	{
+		st->agg_obj = 0;
+		gx_agg_prepare(st);
+	}
+	SpinLockAcquire(&shared->mutex);
+	shared->agg_obj = st->agg_obj;
+	shared->nactive = 0;
+	shared->consumed = false;
+	shared->agg_rows = 0;
+	SpinLockRelease(&shared->mutex);
+}
+
+/* the shared area of a parallel scan (the leader's or a worker's) */
+static GxParallelShared *
+gx_par_shared(GxScanState *st)
+{
+	if (st->par == NULL || st->par->coordinate == NULL)
+		elog(ERROR, "gpuext: parallel GpuScan without its shared state");
+	return st->par->coordinate;
+}
+
+/*
+ * Aggregate mode, before the first block: join the processes that merge
+ * into the shared state.  False when the row was already returned (this
+ * process then reads nothing).
+ */
+bool
+gx_par_agg_join(GxScanState *st)
+{
+	GxParallelShared *shared = gx_par_shared(st);
+	bool		ok;
+
+	SpinLockAcquire(&shared->mutex);
+	ok = !shared->consumed;
+	if (ok)
+		shared->nactive++;
+	SpinLockRelease(&shared->mutex);
+	return ok;
+}
+
+/*
+ * Aggregate mode, after this process's last chunk: leave; true when this
+ * is the last process, which then returns the row (st->agg_rows becomes
+ * the total of every process).
+ */
+bool
+gx_par_agg_leave(GxScanState *st)
+{
+	GxParallelShared *shared = gx_par_shared(st);
+	bool		last;
+
+	SpinLockAcquire(&shared->mutex);
+	shared->agg_rows += st->agg_rows;
+	shared->nactive--;
+	last = shared->nactive == 0 && !shared->consumed;
+	if (last)
+	{
+		shared->consumed = true;
+		st->agg_rows = shared->agg_rows;
+	}
+	SpinLockRelease(&shared->mutex);
+	return last;
 }
 
 /* InitializeWorkerCustomScan: attach a worker to the shared scan */
@@ -262,8 +336,14 @@ gx_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
 	GxScanState *st = (GxScanState *) node;
 	GxParallelState *par = gx_par_state(st);
+	GxParallelShared *shared = (GxParallelShared *) coordinate;
 
-	par->shared = (GxParallelShared *) coordinate;
+	par->shared = shared;
+	par->coordinate = shared;
+	/* the leader's session and state object */
+	st->session = shared->session;
+	st->own_session = false;
+	st->agg_obj = shared->agg_obj;
 	gx_par_attach(st, gx_pscan(coordinate));
 }
 
@@ -281,7 +361,7 @@ gx_par_shutdown(CustomScanState *node)
 	if (par == NULL || par->shared == NULL || !IsParallelWorker())
 		return;
 	SpinLockAcquire(&par->shared->mutex);
-	gx_stats_add(&par->shared->stats, &st->stats);
+	gx_scan_stats_add(&par->shared->stats, &st->stats);
 	SpinLockRelease(&par->shared->mutex);
 	par->shared = NULL;
 }

@@ -52,6 +52,9 @@ typedef struct GxCacheEntry
 	uint64		nulls_off[GX_CACHE_MAX_COLS];
 	uint64		rowmap_off;
 	uint64		bytes;			/* used part of the unit */
+	uint64		addr;			/* the unit's memory on the cache's device,
+								 * taken from the pool at its first load (the
+								 * service's address; 0 = none yet) */
 	pg_atomic_uint64 hits;
 	pg_atomic_uint64 last_used;
 } GxCacheEntry;
@@ -89,6 +92,8 @@ Size		gx_cache_shmem_size(void);
 void		gx_cache_shmem_request(void);
 void		gx_cache_shmem_init(void);
 void		gx_cache_service_reset(int device);
+const char *gx_cache_task_memory(const gx_chunk *c, int device, gx_task_ctx *ctx,
+								 char *err, size_t errlen, bool *oom);
 void		gx_cache_backend_exit(void);
 bool		gx_cache_slot_in_use(int idx);
 double		gx_cache_fraction(Oid relid, BlockNumber pages);

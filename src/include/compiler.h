@@ -26,8 +26,14 @@ typedef struct GxProgram
 
 void		gx_program_init(GxProgram *prog);
 bool		gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid,
-								bool *may_error);
+								bool *may_error, bool only_safe);
+Const	   *gx_program_to_const(const GxProgram *p);
+GxProgram  *gx_program_from_const(Const *c, List *params);
 int			gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid);
+/* the type table, PostgreSQL side (types.cpp) */
 bool		gx_type_supported(Oid typid, int *gxtype);
+void		gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval);
+void		gx_store_datum(char *vals, int gxtype, uint32 n, Datum d, bool isnull);
+uint8		gx_align_bytes(char attalign);
 
 #endif							/* GX_COMPILER_H */

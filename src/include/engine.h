@@ -1,6 +1,9 @@
 /*
- * engine.h - the engine of the PostgreSQL side: shared memory between backends
- * and the gpuext service (staging slots), and the service itself.
+ * engine.h - the device engine, PostgreSQL side: the shared memory between
+ * backends and the gpuext service (staging slots that carry tasks),
+ * sessions and their device-resident objects, the accounting of device
+ * memory, and the service that owns the devices.  docs/engine.md is the
+ * contract the operators build on.
  */
 #ifndef GX_ENGINE_H
 #define GX_ENGINE_H
@@ -22,22 +25,22 @@ typedef enum GxSlotState
 	GX_SLOT_ABANDONED			/* owner gone; the service frees it */
 } GxSlotState;
 
-typedef enum GxDevKind
-{
-	GX_DEV_CPU = 0,
-	GX_DEV_GPU = 1
-} GxDevKind;
-
 typedef struct GxSlot
 {
 	slock_t		mutex;
 	int			state;			/* GxSlotState */
 	int			owner_pid;
-	int			device;			/* GxDevKind requested */
+	int			device;			/* gx_dev_kind requested */
 	int			cache_entry;	/* cache entry the chunk reads or fills, or -1 */
 	int			failed;			/* device reported an error */
+	int			failcode;		/* GX_FAIL_*: what kind of failure */
 	char		errmsg[256];
 } GxSlot;
+
+/* GxSlot.failcode */
+#define GX_FAIL_DEVICE 0		/* a device or task error */
+#define GX_FAIL_MEMORY 1		/* out of device memory */
+#define GX_FAIL_RESTART 2		/* the service died while it ran */
 
 typedef struct GxShared
 {
@@ -54,6 +57,8 @@ typedef struct GxShared
 	Size		slot_bytes;
 	GxSlot		slots[FLEXIBLE_ARRAY_MEMBER];
 } GxShared;
+
+#define GX_NDEVICES 2			/* GX_DEV_CPU, GX_DEV_GPU (one GPU today) */
 
 extern GxShared *gx_shared;
 extern char *gx_staging;
@@ -72,6 +77,101 @@ void		gx_slot_wait(int slot, uint32 generation, int spin_us);
 void		gx_slot_release(int slot);
 int			gx_resolve_device(void);
 uint32		gx_service_generation(void);
+
+/* ---- sessions and their objects (session.cpp) ---- */
+/*
+ * A session is what one plan node (or a cache load) holds on the engine
+ * from its start to its end: the tasks it submits name it, and the
+ * device-resident objects it creates (aggregate states today; hash tables,
+ * sorted runs, group tables later) belong to it and live until it closes.
+ * The tables below are in shared memory, so that backends open and close
+ * sessions without a round trip and views list them; object addresses are
+ * meaningful in the service only, which alone allocates and frees them.
+ */
+#define GX_MAX_SESSIONS 512
+#define GX_MAX_OBJECTS 2048
+#define GX_ID_INDEX_BITS 12		/* id = generation << 12 | index + 1 */
+
+typedef enum GxSessionState
+{
+	GX_SESSION_FREE = 0,
+	GX_SESSION_OPEN,			/* tasks may name it */
+	GX_SESSION_CLOSING			/* its owner is done: the service frees its
+								 * objects once none of its tasks runs */
+} GxSessionState;
+
+typedef enum GxObjectKind
+{
+	GX_OBJ_AGG_STATE = 1		/* gx_agg_pair stripes (gx_program.h) */
+} GxObjectKind;
+
+typedef struct GxSession
+{
+	int			state;			/* GxSessionState */
+	uint32		id;				/* 0 while free */
+	uint32		generation;		/* bumped when the slot is reused */
+	int			owner_pid;
+	int			device;			/* gx_dev_kind of its tasks and objects */
+	Oid			dbid;
+	uint64		mem_limit;		/* bytes its objects may take, 0 = no limit
+								 * (gpuext.session_memory when opened) */
+	uint64		bytes;			/* bytes its objects hold (service writes) */
+	int			nobjects;
+	TimestampTz opened;
+} GxSession;
+
+typedef struct GxObject
+{
+	uint32		handle;			/* 0 while free */
+	uint32		generation;
+	uint32		session;		/* owner session id */
+	int			device;
+	int			kind;			/* GxObjectKind */
+	uint64		bytes;
+	uint64		addr;			/* device address (the service's) */
+} GxObject;
+
+/* device memory in use per device and owner, bytes (service writes) */
+typedef struct GxMemory
+{
+	pg_atomic_uint64 staging;	/* device buffers of the staging slots */
+	pg_atomic_uint64 cache;		/* cache entries */
+	pg_atomic_uint64 sessions;	/* session objects */
+} GxMemory;
+
+typedef struct GxEngine
+{
+	LWLock	   *lock;			/* sessions and objects */
+	pg_atomic_uint32 reclaim;	/* 1: a session is closing (service frees it) */
+	GxMemory	mem[GX_NDEVICES];
+	GxSession	sessions[GX_MAX_SESSIONS];
+	GxObject	objects[GX_MAX_OBJECTS];
+} GxEngine;
+
+extern GxEngine *gx_engine;
+
+Size		gx_engine_shmem_size(void);
+void		gx_engine_shmem_request(void);
+void		gx_engine_shmem_init(void);
+
+/* backend side */
+uint32		gx_session_open(int device);
+void		gx_session_close(uint32 id);
+uint32		gx_session_alloc(uint32 session, int device, uint64 bytes, int kind);
+void		gx_task_init(gx_chunk *c, uint32 kind, uint32 session);
+void		gx_session_backend_exit(void);
+
+/* service side */
+GxSession  *gx_session_lookup(uint32 id);
+GxObject   *gx_object_lookup(uint32 handle);
+void		gx_engine_service_reset(void);
+const char *gx_object_create(uint32 session, int device, uint64 bytes, int kind,
+							 uint32 *handle, char *err, size_t errlen, bool *oom);
+bool		gx_sessions_reclaim(const int *inflight);
+uint64		gx_memory_used(int device);
+bool		gx_memory_over_limit(int device, uint64 bytes);
+void		gx_service_wake(void);
+uint32		gx_take_fault(void);
 
 /* ---- service (service.cpp) ---- */
 void		gx_register_service(void);

@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "cache.h"
 #include "compiler.h"
+#include "gx_layout.h"
 
 /* ---- executor (gpuscan.cpp) and EXPLAIN (explain.cpp) ---- */
 /*
@@ -60,69 +61,84 @@ typedef struct GxAggSpec
 	AttrNumber	resno;			/* its custom_scan_tlist entry */
 } GxAggSpec;
 
+/*
+ * The counters of a scan, defined once: the struct, and the sum of a
+ * parallel scan's processes (gx_scan_stats_add) both come from this list,
+ * so a new counter cannot be left out of the sum.  wall_ms is apart: the
+ * processes of a parallel scan run side by side, so it stays the leader's.
+ */
+#define GX_SCAN_STATS(X) \
+	X(int64, chunks) \
+	X(int64, chunks_gpu)		/* chunks the GPU ran ... */ \
+	X(int64, chunks_mapped)		/* ... of which in mapped mode */ \
+	X(int64, chunks_jit)		/* ... with the program's compiled kernel */ \
+	X(int64, rows_in) \
+	X(int64, rows_selected) \
+	X(int64, bytes_h2d) \
+	X(int64, bytes_d2h) \
+	X(double, h2d_ms) \
+	X(double, kernel_ms) \
+	X(double, d2h_ms) \
+	X(double, device_ms)		/* sum of per-chunk device busy time */ \
+	X(double, fill_ms)			/* heap reading + deforming + staging */ \
+	X(double, wait_ms)			/* waiting for the device */ \
+	X(int64, cache_chunks)		/* chunks read from the cache */ \
+	X(int64, cache_invalid)		/* cache entries found not valid */ \
+	X(int64, cache_bytes)		/* bytes of cached columns the program reads */
+
 typedef struct GxScanStats
 {
-	int64		chunks;
-	int64		chunks_gpu;		/* chunks the GPU ran ... */
-	int64		chunks_mapped;	/* ... of which in mapped mode */
-	int64		chunks_jit;		/* ... with the program's compiled kernel */
-	int64		rows_in;
-	int64		rows_selected;
-	int64		bytes_h2d;
-	int64		bytes_d2h;
-	double		h2d_ms;
-	double		kernel_ms;
-	double		d2h_ms;
-	double		device_ms;		/* sum of per-chunk device busy time */
-	double		fill_ms;		/* heap reading + deforming + staging */
-	double		wait_ms;		/* waiting for the device */
-	int64		cache_chunks;	/* chunks read from the cache */
-	int64		cache_invalid;	/* cache entries found not valid */
-	int64		cache_bytes;	/* bytes of cached columns the program reads */
+#define GX_STAT_FIELD(type, name) type name;
+	GX_SCAN_STATS(GX_STAT_FIELD)
+#undef GX_STAT_FIELD
 	double		wall_ms;		/* scan start to end, summed over loops */
 } GxScanStats;
 
+/* a += b, every counter but wall_ms */
+static inline void
+gx_scan_stats_add(GxScanStats *a, const GxScanStats *b)
+{
+#define GX_STAT_ADD(type, name) a->name += b->name;
+	GX_SCAN_STATS(GX_STAT_ADD)
+#undef GX_STAT_ADD
+}
+
 typedef struct GxParallelState GxParallelState;
 
-typedef struct GxScanState
+/*
+ * A row source: a relation read into batches for the device, in the
+ * scan's snapshot (source_heap.cpp; cache entries: source_cache.cpp).
+ * Separate from the device pipeline and from what a node returns, so that
+ * GpuScan, and the GpuJoin and GpuPreAgg nodes that follow, share it.
+ */
+typedef struct GxSource
 {
-	CustomScanState css;
-	List	   *device_quals;
-	List	   *host_quals;
-	ExprState  *device_recheck;	/* device quals on the host, for EvalPlanQual */
-	GxProgram  *prog;
-	List	   *param_states;	/* ExprState per prog->params */
-	int			device;			/* GxDevKind */
-	int			transfer;		/* GxTransfer requested for the GPU */
 	Relation	rel;
+	GxProgram  *prog;			/* the columns the device reads */
+	int			device;			/* gx_dev_kind the batches go to */
+	GxScanStats *stats;			/* the node's counters */
+	bool		need_rows;		/* cached batches select row map values (the
+								 * node returns their tuples) */
 	TableScanDesc scan;
 	TupleTableSlot *read_slot;
 	bool		heap_done;
-	bool		started;
 	bool		pagemode;		/* read pages through heapgetpage() */
 	BlockNumber next_block;		/* pagemode: next block to read */
-	GxParallelState *par;		/* parallel-aware scan (parallel.cpp) */
 	int			cur_line;		/* pagemode: next entry of rs_vistuples */
 	bool		page_valid;		/* pagemode: rs_vistuples is loaded */
 	int			maxatt;			/* highest attribute the program reads */
 	bool		device_deform;	/* pages go to the device, which deforms them */
 	gx_attr    *atts;			/* device deform: attributes 1 .. maxatt */
-	HeapTupleData cur_tup;		/* device deform: the row the scan slot holds */
+	HeapTupleData cur_tup;		/* the row the scan slot holds (device
+								 * deform, cache) */
 	int			fast_off[GX_MAX_COLS];	/* fixed offset in a tuple without
 										 * NULLs, or -1 */
 	uint32		rows_per_chunk;
-	uint64		col_values_off[GX_MAX_COLS];
+	uint64		col_values_off[GX_MAX_COLS];	/* backend deform layout */
 	uint64		col_nulls_off[GX_MAX_COLS];
 	uint64		input_bytes;
 	uint64		result_off;
-	bool		need_tuples;	/* plan reads columns of returned rows */
-	bool		agg_mode;		/* returns one row of partial aggregates */
-	bool		agg_done;
-	int			nagg;
-	GxAggSpec	aggs[GX_MAX_AGGS];
-	int64		agg_rows;		/* rows selected so far */
-	int64		agg_val[GX_MAX_AGGS];
-	int64		agg_cnt[GX_MAX_AGGS];
+	/* cache entries (source_cache.cpp) */
 	GxCacheRef *crefs;			/* cache entries of the relation, by block */
 	int			ncrefs;
 	int			cidx;			/* next cache entry ahead of the scan */
@@ -131,10 +147,43 @@ typedef struct GxScanState
 	int			npending;		/* sent: heap blocks to read next */
 	int			ipending;
 	Buffer		vmbuf;			/* visibility map page in use */
-	bool		null_row;		/* the scan slot holds the empty row of
-								 * count-only batches */
 	Buffer		fetch_buf;		/* cached rows: heap page of the last row */
 	BlockNumber fetch_blk;
+} GxSource;
+
+/* the GpuScan node (gpuscan.cpp; aggregate mode: aggscan.cpp) */
+typedef struct GxScanState
+{
+	CustomScanState css;
+	List	   *device_quals;
+	List	   *host_quals;
+	ExprState  *device_recheck;	/* device quals on the host, for EvalPlanQual */
+	GxProgram  *prog;			/* compiled at plan time, kept in the plan */
+	List	   *param_states;	/* ExprState per prog->params */
+	int			device;			/* gx_dev_kind */
+	int			transfer;		/* GxTransfer requested for the GPU */
+	GxSource	src;			/* where the rows come from */
+	bool		started;
+	GxParallelState *par;		/* parallel-aware scan (parallel.cpp) */
+	bool		need_tuples;	/* plan reads columns of returned rows */
+	bool		null_row;		/* the scan slot holds the empty row of
+								 * count-only batches */
+	uint32		session;		/* engine session the tasks name, 0 = none */
+	bool		own_session;	/* opened here (else a parallel leader's) */
+	/* aggregate mode (aggscan.cpp) */
+	bool		agg_mode;		/* returns one row of partial aggregates */
+	bool		agg_done;
+	int			nagg;
+	GxAggSpec	aggs[GX_MAX_AGGS];
+	int			nagg_dev;		/* aggregates the device state object holds */
+	int64		agg_rows;		/* rows selected so far */
+	int64		agg_val[GX_MAX_AGGS];	/* totals read from the state object */
+	int64		agg_cnt[GX_MAX_AGGS];
+	uint32		agg_obj;		/* the aggregate state object (a handle in
+								 * 'session'), 0 = none */
+	bool		agg_dirty;		/* it holds sums not read back yet */
+	bool		agg_skip;		/* parallel: another process returns the row */
+	/* the device pipeline: chunks in flight */
 	GxBatch		batch[GX_MAX_BATCHES];
 	int			nbatches;		/* batches in use (chunks kept in flight) */
 	int			nalloc;			/* batches with their arrays allocated */
@@ -151,25 +200,41 @@ Node	   *gx_create_scan_state(CustomScan *cscan);
 void		gx_raise_error(int code);
 bool		gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
 						   const int *gxtype, gx_attr *atts, int *maxatt);
-int			gx_type_width(int gxtype);
 
 /* device aggregates (aggscan.cpp) */
 bool		gx_agg_plan(CustomScan *cscan);
 List	   *gx_agg_device_quals(CustomScan *cscan);
 void		gx_agg_begin(GxScanState *st, CustomScan *cscan);
 void		gx_agg_set_chunk(GxScanState *st, gx_chunk *c);
-void		gx_agg_collect(GxScanState *st, const gx_result *res, uint32 nsel);
+void		gx_agg_collect(GxScanState *st, uint32 nsel);
+void		gx_agg_prepare(GxScanState *st);
+void		gx_agg_read(GxScanState *st, bool keep);
 TupleTableSlot *gx_agg_store(GxScanState *st, TupleTableSlot *slot);
 char	   *gx_agg_describe(GxScanState *st);
 
+/* row sources (source_heap.cpp, source_cache.cpp) */
+void		gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,
+						   GxScanStats *stats, EState *estate, bool explain_only);
+void		gx_source_start(GxSource *src, Snapshot snapshot);
+uint32		gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot);
+TupleTableSlot *gx_source_row(GxSource *src, GxBatch *b, uint32 sel, TupleTableSlot *slot);
+void		gx_source_rescan(GxSource *src);
+void		gx_source_release(GxSource *src);
+void		gx_source_end(GxSource *src);
+void		gx_unpin_batch(GxBatch *b);
+void		gx_source_cache_begin(GxSource *src);
+void		gx_set_stop_block(GxSource *src);
+bool		gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot);
+TupleTableSlot *gx_fetch_cached(GxSource *src, GxBatch *b, uint32 m, TupleTableSlot *slot);
+
 /* cache use by a scan (cache.cpp) */
-void		gx_cache_scan_begin(GxScanState *st);
 bool		gx_cache_pin(int slot, GxCacheRef *r);
 bool		gx_cache_valid(Relation rel, Buffer *vmbuf, const GxCacheRef *r);
 void		gx_cache_touch(int idx);
+bool		gx_cache_rel_ok(Relation rel);
 
 /* ---- parallel-aware GpuScan (parallel.cpp) ---- */
-bool		gx_scan_next_block(GxScanState *st, BlockNumber *blk);
+bool		gx_scan_next_block(GxSource *src, BlockNumber *blk);
 Size		gx_par_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
 void		gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt,
 							void *coordinate);
@@ -178,5 +243,8 @@ void		gx_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt,
 void		gx_par_init_worker(CustomScanState *node, shm_toc *toc,
 							   void *coordinate);
 void		gx_par_shutdown(CustomScanState *node);
+bool		gx_par_agg_join(GxScanState *st);
+bool		gx_par_agg_leave(GxScanState *st);
+void		gx_scan_session(GxScanState *st);
 
 #endif							/* GX_EXECUTOR_H */

@@ -63,6 +63,9 @@ extern int	gx_staging_size_mb;
 extern int	gx_cpu_threads;
 extern int	gx_cache_size_mb;
 extern bool gx_use_cache;
+extern int	gx_device_memory_mb;
+extern int	gx_session_memory_kb;
+extern int	gx_debug_fault;
 
 void		gx_define_gucs(void);
 

@@ -5,11 +5,14 @@
 #define GX_PLANNER_H
 
 #include "gpuext.h"
+#include "compiler.h"
 
 /* ---- planner (planner.cpp, aggpath.cpp) ---- */
 void		gx_planner_init(void);
 int			gx_split_quals(List *rinfos, Index relid, List **device, List **host,
-						   List **device_rinfos, int *ninstr);
+						   List **device_rinfos, GxProgram **prog_out);
+GxProgram  *gx_path_program(CustomPath *path, List *clauses, Index relid,
+							List **device, List **host);
 bool		gx_is_device_scan_path(Path *path, bool parallel);
 extern double gx_force_serial_cost;
 void		gx_aggpath_init(void);

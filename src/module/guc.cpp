@@ -31,6 +31,37 @@ int			gx_cpu_threads = 0;
 int			gx_cache_size_mb = 1024;
 bool		gx_use_cache = true;
 bool		gx_enable_agg = true;
+int			gx_device_memory_mb = 0;
+int			gx_session_memory_kb = 0;
+int			gx_debug_fault = GX_FAULT_NONE;
+
+/* the fault armed by the last SET gpuext.debug_fault, taken by the next task */
+static uint32 gx_fault_armed = GX_FAULT_NONE;
+
+static const struct config_enum_entry gx_fault_options[] = {
+	{"none", GX_FAULT_NONE, false},
+	{"task_error", GX_FAULT_TASK_ERROR, false},
+	{"service_exit", GX_FAULT_SERVICE_EXIT, false},
+	{"device_error", GX_FAULT_DEVICE_ERROR, false},
+	{NULL, 0, false}
+};
+
+/* assign hook of gpuext.debug_fault: arm the fault for the next task */
+static void
+gx_assign_fault(int newval, void *extra)
+{
+	gx_fault_armed = (uint32) newval;
+}
+
+/* the fault for the task being submitted (once: the next one gets none) */
+uint32
+gx_take_fault(void)
+{
+	uint32		f = gx_fault_armed;
+
+	gx_fault_armed = GX_FAULT_NONE;
+	return f;
+}
 
 static const struct config_enum_entry gx_device_options[] = {
 	{"auto", GX_DEVICE_AUTO, false},
@@ -127,5 +158,21 @@ gx_define_gucs(void)
 							 "Lets scans read cached columns instead of heap pages where the cache is valid.",
 							 NULL, &gx_use_cache, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.device_memory",
+							"Device memory the gpuext engine may use on each device (0 = all of it).",
+							"Staging buffers, cache entries and session objects all count.",
+							&gx_device_memory_mb, 0, 0, INT_MAX / 2,
+							PGC_POSTMASTER, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.session_memory",
+							"Device memory one gpuext session may hold in objects (0 = no limit of its own).",
+							NULL, &gx_session_memory_kb, 0, 0, INT_MAX,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpuext.debug_fault",
+							 "Injects a fault into the next task this session submits (tests).",
+							 "task_error fails the task, service_exit stops the service while "
+							 "the task runs, device_error fails every task in flight and "
+							 "restarts the service.",
+							 &gx_debug_fault, GX_FAULT_NONE, gx_fault_options,
+							 PGC_SUSET, 0, NULL, gx_assign_fault, NULL);
 	MarkGUCPrefixReserved("gpuext");
 }

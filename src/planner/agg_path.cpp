@@ -138,7 +138,8 @@ gx_make_agg_path(RelOptInfo *rel, Path *scan, PathTarget *partial)
 	cpath->path.total_cost = cpath->path.startup_cost;
 	cpath->flags = 0;
 	cpath->custom_paths = NIL;
-	cpath->custom_private = NIL;
+	/* the scan path's program and split (gx_path_program) */
+	cpath->custom_private = ((CustomPath *) scan)->custom_private;
 	cpath->methods = &gx_agg_path_methods;
 	return cpath;
 }
@@ -280,7 +281,9 @@ gx_collect_vars(Node *node, List **vars)
 
 /*
  * PlanCustomPath: a CustomScan over the table computing the partial
- * aggregates; custom_exprs = (device quals, NIL), custom_private = ("agg")
+ * aggregates; custom_exprs = (device quals, NIL, the program's Params),
+ * custom_private = ("agg", the program, which also has the columns the
+ * aggregates read).
  */
 static Plan *
 gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -291,11 +294,25 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			   *host;
 	List	   *vars = NIL;
 	List	   *scan_tlist;
+	GxProgram  *prog;
 	ListCell   *lc;
 
-	gx_split_quals(clauses, rel->relid, &device, &host, NULL, NULL);
+	prog = gx_path_program(best_path, clauses, rel->relid, &device, &host);
 	if (host != NIL)
 		elog(ERROR, "gpuext: device aggregates with host quals");
+	/* the columns the aggregates read (gx_agg_begin finds them) */
+	foreach(lc, tlist)
+	{
+		TargetEntry *te = (TargetEntry *) lfirst(lc);
+		Aggref	   *a = (Aggref *) te->expr;
+		Var		   *v;
+
+		if (!IsA(a, Aggref) || a->args == NIL)
+			continue;
+		v = (Var *) ((TargetEntry *) linitial(a->args))->expr;
+		if (IsA(v, Var) && gx_program_add_column(prog, v->varattno, v->vartype) < 0)
+			elog(ERROR, "gpuext: device aggregate column cannot be read");
+	}
 
 	/* partial Aggrefs, then the columns the quals read */
 	scan_tlist = (List *) copyObjectImpl(tlist);
@@ -310,8 +327,8 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->scan.scanrelid = rel->relid;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
-	cscan->custom_exprs = list_make2(device, NIL);
-	cscan->custom_private = list_make1(makeString(pstrdup("agg")));
+	cscan->custom_exprs = list_make3(device, NIL, prog->params);
+	cscan->custom_private = list_make2(makeString(pstrdup("agg")), gx_program_to_const(prog));
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;
 	cscan->methods = &gx_scan_plan_methods;

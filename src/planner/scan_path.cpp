@@ -73,12 +73,14 @@ gx_extension_present(void)
 }
 
 /*
- * Split ordered RestrictInfos into device and host quals (bare clauses).
- * Returns the number of device quals.
+ * Split ordered RestrictInfos (or bare clauses) into device and host quals
+ * (bare clauses), compiling the device ones into *prog (palloc'd, may be
+ * NULL).  A qual that may raise an error goes to the device only when every
+ * qual before it does.  Returns the number of device quals.
  */
 int
 gx_split_quals(List *rinfos, Index relid, List **device, List **host,
-			   List **device_rinfos, int *ninstr)
+			   List **device_rinfos, GxProgram **prog_out)
 {
 	GxProgram  *prog = (GxProgram *) palloc(sizeof(GxProgram));
 	bool		all_device = true;
@@ -94,15 +96,10 @@ gx_split_quals(List *rinfos, Index relid, List **device, List **host,
 		RestrictInfo *ri = IsA(n, RestrictInfo) ? (RestrictInfo *) n : NULL;
 		Expr	   *clause = ri ? ri->clause : (Expr *) n;
 		bool		may_error = false;
-		GxProgram  *trial = (GxProgram *) palloc(sizeof(GxProgram));
-		bool		ok;
 
-		memcpy(trial, prog, sizeof(GxProgram));
-		ok = !(ri && ri->pseudoconstant) &&
-			gx_program_add_qual(trial, clause, relid, &may_error);
-		if (ok && (!may_error || all_device))
+		if (!(ri && ri->pseudoconstant) &&
+			gx_program_add_qual(prog, clause, relid, &may_error, !all_device))
 		{
-			memcpy(prog, trial, sizeof(GxProgram));
 			*device = lappend(*device, clause);
 			if (device_rinfos && ri)
 				*device_rinfos = lappend(*device_rinfos, ri);
@@ -112,12 +109,82 @@ gx_split_quals(List *rinfos, Index relid, List **device, List **host,
 			*host = lappend(*host, clause);
 			all_device = false;
 		}
-		pfree(trial);
 	}
-	if (ninstr)
-		*ninstr = prog->ninstr;
-	pfree(prog);
+	if (prog_out)
+		*prog_out = prog;
+	else
+		pfree(prog);
 	return list_length(*device);
+}
+
+/*
+ * What a GpuScan path carries to its plan (custom_private): the number of
+ * host quals (first: gx_is_device_scan_path reads it), the program
+ * compiled for the path, the device and host clauses it was split into,
+ * and the program's Params, so that planning does not compile again.
+ */
+static List *
+gx_path_private(GxProgram *prog, List *device, List *host)
+{
+	return list_make5(makeInteger(list_length(host)), gx_program_to_const(prog),
+					  device, host, prog->params);
+}
+
+/*
+ * The split and program of a GpuScan path for the clauses its plan gets:
+ * the path's own when the clauses are the ones the path split, in the same
+ * order (always, unless a parameterized path got join clauses), else a
+ * new split.  Returns the program; *device, *host are bare clauses.
+ */
+GxProgram *
+gx_path_program(CustomPath *path, List *clauses, Index relid, List **device, List **host)
+{
+	List	   *pdev = (List *) lthird(path->custom_private);
+	List	   *phost = (List *) lfourth(path->custom_private);
+	List	   *bare = NIL;
+	GxProgram  *prog;
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		Node	   *n = (Node *) lfirst(lc);
+
+		bare = lappend(bare, IsA(n, RestrictInfo) ? (Node *) ((RestrictInfo *) n)->clause : n);
+	}
+	if (list_length(bare) == list_length(pdev) + list_length(phost))
+	{
+		List	   *dev = NIL,
+				   *hst = NIL;
+
+		foreach(lc, bare)
+		{
+			if (list_member_ptr(pdev, lfirst(lc)))
+				dev = lappend(dev, lfirst(lc));
+			else if (list_member_ptr(phost, lfirst(lc)))
+				hst = lappend(hst, lfirst(lc));
+		}
+		/* the same clauses, the device ones in the program's order */
+		if (list_length(dev) == list_length(pdev) && list_length(hst) == list_length(phost) &&
+			equal(dev, pdev))
+		{
+			bool		same_order = true;
+			ListCell   *a,
+					   *b;
+
+			forboth(a, dev, b, pdev)
+				if (lfirst(a) != lfirst(b))
+					same_order = false;
+			if (same_order)
+			{
+				*device = dev;
+				*host = hst;
+				return gx_program_from_const((Const *) lsecond(path->custom_private),
+											 (List *) list_nth(path->custom_private, 4));
+			}
+		}
+	}
+	gx_split_quals(clauses, relid, device, host, NULL, &prog);
+	return prog;
 }
 
 /*
@@ -256,7 +323,7 @@ gx_order_quals(PlannerInfo *root, List *rinfos)
  */
 static CustomPath *
 gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
-			 List *host, int ninstr, int parallel_workers)
+			 List *device, List *host, GxProgram *prog, int parallel_workers)
 {
 	CustomPath *cpath = makeNode(CustomPath);
 
@@ -283,9 +350,9 @@ gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;			/* no backward scan, no mark/restore */
 	cpath->custom_paths = NIL;
-	cpath->custom_private = list_make1_int(list_length(host));
+	cpath->custom_private = gx_path_private(prog, device, host);
 	cpath->methods = &gx_scan_path_methods;
-	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, ninstr);
+	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, prog->ninstr);
 	return cpath;
 }
 
@@ -300,7 +367,7 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	List	   *ordered;
 	CustomPath *cpath;
 	CustomPath *ppath = NULL;
-	int			ninstr = 0;
+	GxProgram  *prog;
 	ListCell   *lc;
 
 	if (prev_set_rel_pathlist_hook)
@@ -338,10 +405,10 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	}
 
 	ordered = gx_order_quals(root, rel->baserestrictinfo);
-	if (gx_split_quals(ordered, rel->relid, &device, &host, &device_rinfos, &ninstr) == 0)
+	if (gx_split_quals(ordered, rel->relid, &device, &host, &device_rinfos, &prog) == 0)
 		return;
 
-	cpath = gx_make_path(root, rel, device_rinfos, host, ninstr, 0);
+	cpath = gx_make_path(root, rel, device_rinfos, device, host, prog, 0);
 
 	/*
 	 * A partial path for parallel query, as create_plain_partial_paths()
@@ -355,7 +422,7 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 													  max_parallel_workers_per_gather);
 
 		if (workers > 0)
-			ppath = gx_make_path(root, rel, device_rinfos, host, ninstr, workers);
+			ppath = gx_make_path(root, rel, device_rinfos, device, host, prog, workers);
 	}
 
 	if (gx_force)
@@ -384,7 +451,11 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		add_partial_path(rel, &ppath->path);
 }
 
-/* turn the path into a CustomScan; custom_exprs = (device quals, host quals) */
+/*
+ * Turn the path into a CustomScan: custom_exprs = (device quals, host
+ * quals, the program's Params), custom_private = ("scan", the program).
+ * The executor runs the program kept in the plan; it never compiles.
+ */
 static Plan *
 gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 					List *tlist, List *clauses, List *custom_plans)
@@ -392,17 +463,18 @@ gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	CustomScan *cscan = makeNode(CustomScan);
 	List	   *device,
 			   *host;
+	GxProgram  *prog;
 
 	/* clauses arrive ordered by order_qual_clauses() */
-	gx_split_quals(clauses, rel->relid, &device, &host, NULL, NULL);
+	prog = gx_path_program(best_path, clauses, rel->relid, &device, &host);
 
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = NIL;
 	cscan->scan.scanrelid = rel->relid;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
-	cscan->custom_exprs = list_make2(device, host);
-	cscan->custom_private = NIL;
+	cscan->custom_exprs = list_make3(device, host, prog->params);
+	cscan->custom_private = list_make2(makeString(pstrdup("scan")), gx_program_to_const(prog));
 	cscan->custom_scan_tlist = NIL;
 	cscan->custom_relids = NULL;
 	cscan->methods = &gx_scan_plan_methods;
@@ -420,7 +492,7 @@ gx_is_device_scan_path(Path *path, bool parallel)
 
 	return IsA(path, CustomPath) && cpath->methods == &gx_scan_path_methods &&
 		path->param_info == NULL && path->parallel_aware == parallel &&
-		cpath->custom_private != NIL && linitial_int(cpath->custom_private) == 0;
+		cpath->custom_private != NIL && intVal(linitial(cpath->custom_private)) == 0;
 }
 
 void

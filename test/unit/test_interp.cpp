@@ -1,11 +1,14 @@
 /*
  * test_interp.cpp - unit tests of the opcode interpreter (gx_eval.cuh) and
- * of the CPU device (gx_cpu.cpp) against hand-computed PostgreSQL results.
+ * of the CPU device (gx_cpu.cpp: its thread pool, the operator table's
+ * validators, aggregates and AGG_READ, cache scans) against hand-computed
+ * PostgreSQL results, in a CPU-only build (gx_gpu_none.cpp).
  * Built with g++ only:  make test/unit/test_interp
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,23 +39,6 @@ static int n_failed = 0;
 /* chunk builder: lays out a chunk exactly as gx_program.h describes       */
 /* ---------------------------------------------------------------------- */
 
-static int
-type_width(int t)
-{
-	switch (t)
-	{
-		case GX_BOOL:
-			return 1;
-		case GX_INT2:
-			return 2;
-		case GX_INT4:
-		case GX_FLOAT4:
-			return 4;
-		default:
-			return 8;
-	}
-}
-
 struct TestCol
 {
 	int			type;
@@ -69,6 +55,7 @@ struct ChunkBuilder
 	std::vector<gx_instr> code;
 	uint32_t	nregs = 0;
 	void	   *mem = nullptr;
+	uint64_t	capacity = 0;	/* bytes of the built task: its slot */
 
 	~ChunkBuilder()
 	{
@@ -150,7 +137,7 @@ struct ChunkBuilder
 		for (size_t i = 0; i < cols.size(); i++)
 		{
 			voff[i] = off;
-			off += GX_ALIGN_UP((uint64_t) nrows * type_width(cols[i].type));
+			off += GX_ALIGN_UP((uint64_t) nrows * gx_type_width(cols[i].type));
 			bool		hasnull = false;
 
 			for (uint8_t n : cols[i].isnull)
@@ -158,13 +145,13 @@ struct ChunkBuilder
 			if (hasnull)
 			{
 				noff[i] = off;
-				off += GX_ALIGN_UP(((uint64_t) nrows + 7) / 8);
+				off += GX_ALIGN_UP(gx_bitmap_bytes(nrows));
 			}
 			else
 				noff[i] = 0;
 		}
 		uint64_t	input_bytes = off;
-		uint64_t	capacity = input_bytes + gx_result_bytes(nrows);
+		capacity = input_bytes + gx_result_bytes(nrows);
 
 		free(mem);
 		mem = aligned_alloc(4096, GX_ALIGN_UP(capacity) + 4096 - (GX_ALIGN_UP(capacity) % 4096));
@@ -172,6 +159,7 @@ struct ChunkBuilder
 		gx_chunk   *c = (gx_chunk *) mem;
 
 		c->magic = GX_CHUNK_MAGIC;
+		c->kind = GX_TASK_FILTER;
 		c->nrows = nrows;
 		c->ncols = cols.size();
 		c->ninstr = code.size();
@@ -179,7 +167,6 @@ struct ChunkBuilder
 		c->nregs = nregs;
 		c->input_bytes = input_bytes;
 		c->result_off = input_bytes;
-		c->capacity = capacity;
 		for (size_t i = 0; i < cols.size(); i++)
 		{
 			const TestCol &tc = cols[i];
@@ -188,7 +175,6 @@ struct ChunkBuilder
 			c->cols[i].values_off = voff[i];
 			c->cols[i].nulls_off = noff[i];
 			c->cols[i].type = tc.type;
-			c->cols[i].width = type_width(tc.type);
 			for (uint32_t r = 0; r < nrows; r++)
 			{
 				switch (tc.type)
@@ -213,7 +199,7 @@ struct ChunkBuilder
 						break;
 				}
 				if (noff[i] && r < tc.isnull.size() && tc.isnull[r])
-					((uint8_t *) c + noff[i])[r >> 3] |= (uint8_t) (1u << (r & 7));
+					((uint32_t *) ((char *) c + noff[i]))[r >> 5] |= 1u << (r & 31);
 			}
 		}
 		for (size_t i = 0; i < consts.size(); i++)
@@ -736,7 +722,7 @@ test_logic(void)
 }
 
 /* ---------------------------------------------------------------------- */
-/* gx_cpu_run_chunk result layout                                         */
+/* gx_cpu_run result layout                                               */
 /* ---------------------------------------------------------------------- */
 
 static std::vector<uint32_t>
@@ -777,9 +763,24 @@ concat_sel(gx_chunk *c, bool *layout_ok)
 	return out;
 }
 
-static void
-test_cpu_layout(void)
+/* run a task on the CPU device (its slot: the builder's bytes) */
+static gx_status
+run_cpu(gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx = nullptr)
 {
+	char		err[256];
+
+	return gx_cpu_run(c, slot_bytes, ctx, err, sizeof(err));
+}
+
+/*
+ * The result layout of filter tasks, on the calling thread alone (before
+ * gx_cpu_open) or on the pool (pooled).
+ */
+static void
+test_cpu_layout(bool pooled)
+{
+	const int	nthreads = pooled ? 4 : 1;	/* for the messages */
+
 	const uint32_t N = 100000;
 	std::mt19937_64 rng(12345);
 	std::vector<int64_t> a(N);
@@ -822,12 +823,11 @@ test_cpu_layout(void)
 		if (!anull[i] && a[i] < 50 && (fnull[i] || f[i] > 0.5))
 			want.push_back(i);
 
-	for (int nthreads : {1, 4})
 	{
 		gx_chunk   *c = b.build();
 		gx_result  *res = gx_chunk_result(c);
 
-		CHECK(gx_cpu_run_chunk(c, nthreads) == GX_OK, "run_chunk ok");
+		CHECK(run_cpu(c, b.capacity) == GX_OK, "run ok");
 		CHECK(res->error == GX_NO_ERROR, "no error (%d threads)", nthreads);
 		CHECK(res->nsel == want.size(), "nsel %u want %zu (%d threads)", res->nsel, want.size(), nthreads);
 		bool		ok;
@@ -835,7 +835,7 @@ test_cpu_layout(void)
 
 		CHECK(ok, "segment layout (%d threads)", nthreads);
 		CHECK(got == want, "selection in row order (%d threads)", nthreads);
-		if (nthreads == 1)
+		if (!pooled)
 		{
 			/* one thread: tiles in order, so sel itself is sorted */
 			uint32_t   *sel = gx_result_sel(res);
@@ -851,7 +851,7 @@ test_cpu_layout(void)
 
 		c->flags = GX_CHUNK_MAPPED;
 		res->flags = ~0u;
-		CHECK(gx_cpu_run_chunk(c, 4) == GX_OK, "run_chunk ok (mapped asked)");
+		CHECK(run_cpu(c, b.capacity) == GX_OK, "run ok (mapped asked)");
 		bool		ok;
 		std::vector<uint32_t> got = concat_sel(c, &ok);
 
@@ -886,12 +886,11 @@ test_cpu_layout(void)
 		b2.emit(GX_OP_GT, GX_INT8, 4, 2, 3);
 		b2.emit(GX_OP_QUAL, GX_BOOL, 0, 4);
 
-		for (int nthreads : {1, 4})
 		{
 			gx_chunk   *c = b2.build();
 			gx_result  *res = gx_chunk_result(c);
 
-			CHECK(gx_cpu_run_chunk(c, nthreads) == GX_OK, "run_chunk ok");
+			CHECK(run_cpu(c, b2.capacity) == GX_OK, "run ok");
 			CHECK(res->error == (((uint64_t) 4321 << 8) | GX_ERR_DIV_ZERO),
 				  "error word %llx (%d threads)", (unsigned long long) res->error, nthreads);
 			bool		ok;
@@ -928,12 +927,503 @@ test_cpu_layout(void)
 		b3.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
 		gx_chunk   *c = b3.build();
 
-		CHECK(gx_cpu_run_chunk(c, 4) == GX_OK && gx_chunk_result(c)->nsel == 0 &&
+		CHECK(run_cpu(c, b3.capacity) == GX_OK && gx_chunk_result(c)->nsel == 0 &&
 			  gx_chunk_result(c)->ntiles == 0 && gx_chunk_result(c)->error == GX_NO_ERROR,
 			  "empty chunk");
 		c->magic = 0;
-		CHECK(gx_cpu_run_chunk(c, 1) == GX_INVALID, "bad magic rejected");
+		CHECK(run_cpu(c, b3.capacity) == GX_INVALID, "bad magic rejected");
 	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* memory, aggregates, validation, cache scans, the thread pool           */
+/* ---------------------------------------------------------------------- */
+
+/* threads of this process */
+static int
+count_threads(void)
+{
+	DIR		   *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int			n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* CPU memory is zeroed heap memory; this build has no GPU */
+static void
+test_mem(void)
+{
+	char		err[256];
+	void	   *p = (void *) 1;
+
+	CHECK(gx_mem_alloc(GX_DEV_CPU, 4096, &p, err, sizeof(err)) == GX_OK && p != NULL,
+		  "gx_mem_alloc(CPU): %s", err);
+	if (p)
+	{
+		bool		zero = true;
+
+		for (int i = 0; i < 4096; i++)
+			zero &= ((char *) p)[i] == 0;
+		CHECK(zero, "CPU memory is zeroed");
+		gx_mem_free(GX_DEV_CPU, p);
+	}
+	CHECK(gx_mem_alloc(GX_DEV_CPU, 0, &p, err, sizeof(err)) == GX_INVALID, "0 bytes refused");
+	CHECK(gx_mem_alloc(7, 16, &p, err, sizeof(err)) == GX_INVALID, "unknown device refused");
+	CHECK(gx_mem_alloc(GX_DEV_GPU, 16, &p, err, sizeof(err)) == GX_NO_CUDA && p == NULL,
+		  "no GPU memory without CUDA");
+	CHECK(gx_gpu_built() == 0, "CPU-only build");
+	CHECK(gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_NO_CUDA, "no GPU submit without CUDA");
+	gx_mem_free(GX_DEV_GPU, nullptr);	/* harmless */
+}
+
+/* an AGG_READ task of nagg aggregates, in its own slot (mem) */
+static gx_chunk *
+agg_read_task(std::vector<uint64_t> &mem, uint32_t nagg, uint64_t *slot_bytes)
+{
+	uint64_t	off = GX_ALIGN_UP(sizeof(gx_chunk));
+
+	*slot_bytes = off + gx_result_bytes(0);
+	mem.assign(*slot_bytes / 8 + 1, 0);
+	gx_chunk   *c = (gx_chunk *) mem.data();
+
+	c->magic = GX_CHUNK_MAGIC;
+	c->kind = GX_TASK_AGG_READ;
+	c->obj[0] = 1;
+	c->input_bytes = off;
+	c->result_off = off;
+	c->ext.nagg = nagg;
+	return c;
+}
+
+/*
+ * A filter task with aggregates over N random rows: a < lim, with sum(a),
+ * count(v), sum(v) (a int4, v int8, both nullable); adds the expected
+ * totals to want_val / want_cnt.
+ */
+static void
+build_agg_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, int64_t *want_val,
+			   int64_t *want_cnt)
+{
+	std::vector<int64_t> a(n), v(n);
+	std::vector<uint8_t> an(n), vn(n);
+	int64_t		lim = (int64_t) (rng() % 2000) - 1000;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		a[i] = (int64_t) (rng() % 2000001) - 1000000;
+		v[i] = (int64_t) (rng() % 4000000001ULL) - 2000000000LL;
+		an[i] = rng() % 13 == 0;
+		vn[i] = rng() % 7 == 0;
+		if (!an[i] && a[i] < lim)
+		{
+			want_val[0] += a[i];
+			want_cnt[0]++;
+			if (!vn[i])
+			{
+				want_cnt[1]++;
+				want_val[2] += v[i];
+				want_cnt[2]++;
+			}
+		}
+	}
+	int			ca = b.add_int_col(GX_INT4, a, an);
+	int			cv = b.add_int_col(GX_INT8, v, vn);
+	int			k = b.kint(GX_INT4, lim);
+
+	b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ca);
+	b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, k);
+	b.emit(GX_OP_LT, GX_INT4, 2, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+	gx_chunk   *c = b.build();
+
+	c->ext.count_only = 1;
+	c->ext.nagg = 3;
+	c->ext.agg[0] = gx_agg {GX_AGG_SUM, (int16_t) ca};
+	c->ext.agg[1] = gx_agg {GX_AGG_COUNT, (int16_t) cv};
+	c->ext.agg[2] = gx_agg {GX_AGG_SUM, (int16_t) cv};
+	c->obj[0] = 1;
+}
+
+/*
+ * Aggregates: several tasks add into one state object, AGG_READ returns
+ * the totals and zeroes the state (a second read gives zeros).
+ */
+static void
+test_aggregates(bool pooled)
+{
+	const char *what = pooled ? "pool" : "caller alone";
+	std::mt19937_64 rng(777);
+	const uint32_t sizes[] = {1, 1000, 1024, 5000, 100000};
+	int64_t		want_val[GX_MAX_AGGS] = {0},
+				want_cnt[GX_MAX_AGGS] = {0};
+	char		err[256];
+	void	   *state = NULL;
+	gx_task_ctx ctx;
+
+	CHECK(gx_mem_alloc(GX_DEV_CPU, GX_AGG_STATE_BYTES, &state, err, sizeof(err)) == GX_OK,
+		  "state object: %s", err);
+	if (state == NULL)
+		return;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) state;
+	ctx.obj_bytes[0] = GX_AGG_STATE_BYTES;
+	for (uint32_t n : sizes)
+	{
+		ChunkBuilder b;
+
+		build_agg_task(b, rng, n, want_val, want_cnt);
+		gx_chunk   *c = (gx_chunk *) b.mem;
+		gx_result  *res = gx_chunk_result(c);
+
+		CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK,
+			  "aggregating task (%s): %s", what, err);
+		CHECK(res->error == GX_NO_ERROR && res->agg_cnt[0] == 0 && res->agg_val[0] == 0,
+			  "a filter task's result carries no aggregate (%s)", what);
+	}
+
+	std::vector<uint64_t> mem;
+	uint64_t	slot;
+	gx_chunk   *rd = agg_read_task(mem, 3, &slot);
+	gx_result  *rr = gx_chunk_result(rd);
+
+	CHECK(gx_cpu_run(rd, slot, &ctx, err, sizeof(err)) == GX_OK, "AGG_READ (%s): %s", what, err);
+	for (int a = 0; a < 3; a++)
+		CHECK(rr->agg_val[a] == want_val[a] && rr->agg_cnt[a] == want_cnt[a],
+			  "aggregate %d (%s): %lld/%lld, want %lld/%lld", a, what,
+			  (long long) rr->agg_val[a], (long long) rr->agg_cnt[a],
+			  (long long) want_val[a], (long long) want_cnt[a]);
+	CHECK(rr->nsel == 0 && rr->ntiles == 0 && rr->error == GX_NO_ERROR && rr->flags == 0,
+		  "AGG_READ result header (%s)", what);
+	bool		zero = true;
+
+	for (uint64_t i = 0; i < GX_AGG_STATE_BYTES; i++)
+		zero &= ((char *) state)[i] == 0;
+	CHECK(zero, "AGG_READ zeroes the state (%s)", what);
+	CHECK(gx_cpu_run(rd, slot, &ctx, err, sizeof(err)) == GX_OK &&
+		  rr->agg_val[0] == 0 && rr->agg_cnt[0] == 0 && rr->agg_cnt[2] == 0,
+		  "a second AGG_READ reads zeros (%s)", what);
+	gx_mem_free(GX_DEV_CPU, state);
+}
+
+/* a task that must be refused as malformed, with a message */
+static void
+expect_invalid(gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx, const char *what)
+{
+	char		err[256] = "";
+	gx_status	st = gx_cpu_run(c, slot_bytes, ctx, err, sizeof(err));
+
+	CHECK(st == GX_INVALID && err[0] != '\0', "%s: status %d, message '%s'", what, (int) st, err);
+	if (getenv("GX_VERBOSE"))
+		printf("refused (%s): %s\n", what, err);
+}
+
+/* the operator table's validators refuse malformed tasks (CPU device) */
+static void
+test_validation(void)
+{
+	std::mt19937_64 rng(99);
+	int64_t		wv[GX_MAX_AGGS] = {0},
+				wc[GX_MAX_AGGS] = {0};
+	ChunkBuilder b;
+	char		err[256];
+	std::vector<uint64_t> state(GX_AGG_STATE_BYTES / 8 + 1, 0);
+	gx_task_ctx ctx;
+
+	build_agg_task(b, rng, 3000, wv, wc);
+	b.add_float_col(GX_FLOAT8, std::vector<double>(3000, 1.5));
+	gx_chunk   *good = (gx_chunk *) malloc(b.capacity);
+	gx_chunk   *c = (gx_chunk *) malloc(b.capacity);
+
+	/* the float column was added after build(): rebuild with it */
+	b.build();
+	{
+		gx_chunk   *bc = (gx_chunk *) b.mem;
+
+		bc->ext.count_only = 1;
+		bc->ext.nagg = 3;
+		bc->ext.agg[0] = gx_agg {GX_AGG_SUM, 0};
+		bc->ext.agg[1] = gx_agg {GX_AGG_COUNT, 1};
+		bc->ext.agg[2] = gx_agg {GX_AGG_SUM, 1};
+		free(good);
+		free(c);
+		good = (gx_chunk *) malloc(b.capacity);
+		c = (gx_chunk *) malloc(b.capacity);
+		memcpy(good, bc, b.capacity);
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) state.data();
+	ctx.obj_bytes[0] = GX_AGG_STATE_BYTES;
+	memcpy(c, good, b.capacity);
+	CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK, "valid task: %s", err);
+
+#define MUTATE(what, stmt, slot, cx) \
+	do { \
+		memcpy(c, good, b.capacity); \
+		stmt; \
+		expect_invalid(c, (slot), (cx), (what)); \
+	} while (0)
+
+	gx_task_ctx small = ctx;
+	gx_task_ctx misaligned = ctx;
+
+	small.obj_bytes[0] = GX_AGG_STATE_BYTES - 1;
+	misaligned.obj[0] = ctx.obj[0] + 4;
+	MUTATE("bad magic", c->magic = 0, b.capacity, &ctx);
+	MUTATE("service kind", c->kind = GX_TASK_OBJ_ALLOC, b.capacity, &ctx);
+	MUTATE("unknown kind", c->kind = 99, b.capacity, &ctx);
+	MUTATE("unknown flags", c->flags = 0x100, b.capacity, &ctx);
+	MUTATE("result outside the slot", (void) 0, b.capacity - 8, &ctx);
+	MUTATE("input past the result", c->input_bytes = c->result_off + 16, b.capacity, &ctx);
+	MUTATE("aggregates without a state", (void) 0, b.capacity, nullptr);
+	MUTATE("state too small", (void) 0, b.capacity, &small);
+	MUTATE("state misaligned", (void) 0, b.capacity, &misaligned);
+	MUTATE("too many aggregates", c->ext.nagg = GX_MAX_AGGS + 1, b.capacity, &ctx);
+	MUTATE("unknown aggregate", c->ext.agg[1].op = 9, b.capacity, &ctx);
+	MUTATE("aggregate column", c->ext.agg[1].col = 3, b.capacity, &ctx);
+	MUTATE("sum of a float column", c->ext.agg[1] = (gx_agg {GX_AGG_SUM, 2}), b.capacity, &ctx);
+	MUTATE("aggregates with map_sel", c->ext.map_sel = 1, b.capacity, &ctx);
+	MUTATE("backward jump", (c->code[1].op = GX_OP_ANDSTEP, c->code[1].jump = 0), b.capacity, &ctx);
+	MUTATE("jump past the end", (c->code[1].op = GX_OP_ORSTEP, c->code[1].jump = 9), b.capacity, &ctx);
+	MUTATE("bad constant", c->code[1].arg = 5, b.capacity, &ctx);
+	MUTATE("bad column", c->code[0].arg = 7, b.capacity, &ctx);
+	MUTATE("bad register", c->code[2].a = GX_MAX_REGS, b.capacity, &ctx);
+	MUTATE("bad opcode", c->code[2].op = GX_OP_COUNT, b.capacity, &ctx);
+	MUTATE("too many instructions", c->ninstr = GX_MAX_INSTR + 1, b.capacity, &ctx);
+	MUTATE("column past the input", c->cols[0].values_off = c->input_bytes - 8, b.capacity, &ctx);
+	MUTATE("misaligned column", c->cols[0].values_off += 2, b.capacity, &ctx);
+	MUTATE("misaligned bitmap", c->cols[0].nulls_off += 2, b.capacity, &ctx);
+	MUTATE("unknown column type", c->cols[0].type = GX_NTYPES, b.capacity, &ctx);
+	MUTATE("page section outside", c->deform_off = c->input_bytes, b.capacity, &ctx);
+	MUTATE("scan without entry", c->kind = GX_TASK_CACHE_SCAN, b.capacity, &ctx);
+	gx_task_ctx with_entry = ctx;
+
+	with_entry.entry = (char *) state.data();
+	with_entry.entry_bytes = GX_AGG_STATE_BYTES;
+	MUTATE("load without pages", (c->kind = GX_TASK_CACHE_LOAD, c->ext.nagg = 0), b.capacity,
+		   &with_entry);
+	MUTATE("aggregate read with rows", c->kind = GX_TASK_AGG_READ, b.capacity, &ctx);
+	MUTATE("aggregate read without a state", (c->kind = GX_TASK_AGG_READ, c->nrows = 0),
+		   b.capacity, nullptr);
+#undef MUTATE
+
+	/* nothing was run: the valid task still runs, the state holds its sums once */
+	memcpy(c, good, b.capacity);
+	CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK, "valid task again: %s", err);
+	free(good);
+	free(c);
+}
+
+/*
+ * Cache scans on the CPU device: an entry (gx_mem_alloc) holding an int4
+ * column with NULLs and a row map; SCAN selects row map values, raises at
+ * the right row with its key, and aggregates in count-only mode.
+ */
+static void
+test_cache_scan(const char *what)
+{
+	const uint32_t n = 5000;
+	uint64_t	voff = 0,
+				noff = GX_ALIGN_UP((uint64_t) n * 4),
+				moff = noff + GX_ALIGN_UP(gx_bitmap_bytes(n)),
+				ebytes = moff + (uint64_t) n * 4;
+	void	   *entry = NULL,
+			   *state = NULL;
+	char		err[256];
+	std::mt19937_64 rng(4242);
+	std::vector<int32_t> a(n);
+	std::vector<uint8_t> an(n);
+	std::vector<uint32_t> map(n);
+
+	CHECK(gx_mem_alloc(GX_DEV_CPU, ebytes, &entry, err, sizeof(err)) == GX_OK, "entry: %s", err);
+	CHECK(gx_mem_alloc(GX_DEV_CPU, GX_AGG_STATE_BYTES, &state, err, sizeof(err)) == GX_OK,
+		  "state: %s", err);
+	if (!entry || !state)
+		return;
+	for (uint32_t r = 0; r < n; r++)
+	{
+		a[r] = (int32_t) (rng() % 100) - 10;
+		an[r] = rng() % 11 == 0;
+		map[r] = ((r / 50) << 16) | (r % 50 + 1);
+		((int32_t *) ((char *) entry + voff))[r] = a[r];
+		if (an[r])
+			((uint32_t *) ((char *) entry + noff))[r >> 5] |= 1u << (r & 31);
+		((uint32_t *) ((char *) entry + moff))[r] = map[r];
+	}
+
+	/* 1000 / a > 20: a = 0 raises division by zero */
+	ChunkBuilder b;
+	int			kdiv = b.kint(GX_INT4, 1000);
+	int			k20 = b.kint(GX_INT4, 20);
+
+	b.add_int_col(GX_INT4, {});
+	b.emit(GX_OP_LDCONST, GX_INT4, 0, 0, 0, kdiv);
+	b.emit(GX_OP_LDCOL, GX_INT4, 1, 0, 0, 0);
+	b.emit(GX_OP_DIV, GX_INT4, 2, 0, 1);
+	b.emit(GX_OP_LDCONST, GX_INT4, 3, 0, 0, k20);
+	b.emit(GX_OP_GT, GX_INT4, 4, 2, 3);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 4);
+	b.build();
+
+	uint64_t	hdr = GX_ALIGN_UP(sizeof(gx_chunk));
+	uint64_t	slot = hdr + gx_result_bytes(n);
+	std::vector<uint64_t> mem(slot / 8 + 1, 0);
+	gx_chunk   *c = (gx_chunk *) mem.data();
+	gx_task_ctx ctx;
+
+	memcpy(c, b.mem, sizeof(gx_chunk));
+	c->kind = GX_TASK_CACHE_SCAN;
+	c->nrows = n;
+	c->input_bytes = hdr;
+	c->result_off = hdr;
+	c->cols[0].values_off = voff;
+	c->cols[0].nulls_off = noff;
+	c->ext.entry = 0;
+	c->ext.map_sel = 1;
+	c->ext.rowmap_off = moff;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.entry = (char *) entry;
+	ctx.entry_bytes = ebytes;
+
+	/* the first zero, and the rows selected before it */
+	uint32_t	zrow = n;
+	std::vector<uint32_t> want;
+
+	for (uint32_t r = 0; r < n; r++)
+		if (!an[r] && a[r] == 0 && zrow == n)
+			zrow = r;
+	for (uint32_t r = 0; r < zrow; r++)
+		if (!an[r] && 1000 / a[r] > 20)
+			want.push_back(map[r]);
+
+	gx_result  *res = gx_chunk_result(c);
+
+	CHECK(gx_cpu_run(c, slot, &ctx, err, sizeof(err)) == GX_OK, "scan (%s): %s", what, err);
+	CHECK(zrow < n && res->error == (((uint64_t) zrow << 8) | GX_ERR_DIV_ZERO) &&
+		  res->error_key == map[zrow], "scan (%s): error %llx key %x, want row %u key %x", what,
+		  (unsigned long long) res->error, res->error_key, zrow, zrow < n ? map[zrow] : 0);
+	bool		ok;
+	std::vector<uint32_t> got = concat_sel(c, &ok),
+				before;
+
+	/* (concat_sel's layout check expects row numbers: not these) */
+	for (uint32_t v : got)
+		if (v < map[zrow])
+			before.push_back(v);
+	CHECK(before == want, "scan (%s): selection of row map values before the error (%zu, want %zu)",
+		  what, before.size(), want.size());
+
+	/* without the zeros: count-only with aggregates, read back */
+	for (uint32_t r = 0; r < n; r++)
+		if (a[r] == 0)
+			((int32_t *) ((char *) entry + voff))[r] = a[r] = 1;
+	int64_t		sum = 0,
+				cnt = 0;
+
+	for (uint32_t r = 0; r < n; r++)
+		if (!an[r] && 1000 / a[r] > 20)
+		{
+			sum += a[r];
+			cnt++;
+		}
+	c->ext.map_sel = 0;
+	c->ext.count_only = 1;
+	c->ext.nagg = 1;
+	c->ext.agg[0] = gx_agg {GX_AGG_SUM, 0};
+	c->obj[0] = 1;
+	ctx.obj[0] = (char *) state;
+	ctx.obj_bytes[0] = GX_AGG_STATE_BYTES;
+	CHECK(gx_cpu_run(c, slot, &ctx, err, sizeof(err)) == GX_OK && res->error == GX_NO_ERROR &&
+		  res->nsel == (uint32_t) cnt, "count-only scan (%s): %s nsel %u want %lld", what, err,
+		  res->nsel, (long long) cnt);
+	std::vector<uint64_t> rmem;
+	uint64_t	rslot;
+	gx_chunk   *rd = agg_read_task(rmem, 1, &rslot);
+
+	CHECK(gx_cpu_run(rd, rslot, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(rd)->agg_val[0] == sum && gx_chunk_result(rd)->agg_cnt[0] == cnt,
+		  "scan aggregate (%s): %lld/%lld want %lld/%lld", what,
+		  (long long) gx_chunk_result(rd)->agg_val[0], (long long) gx_chunk_result(rd)->agg_cnt[0],
+		  (long long) sum, (long long) cnt);
+
+	/* entry offsets are checked against the entry's bytes */
+	ctx.entry_bytes = ebytes - 4;
+	CHECK(gx_cpu_run(c, slot, &ctx, err, sizeof(err)) == GX_OK, "scan without row map fits");
+	c->ext.map_sel = 1;
+	c->ext.nagg = 0;
+	expect_invalid(c, slot, &ctx, "row map past the entry");
+	ctx.entry_bytes = ebytes;
+	c->cols[0].nulls_off = ebytes - 4;
+	expect_invalid(c, slot, &ctx, "bitmap past the entry");
+	gx_mem_free(GX_DEV_CPU, entry);
+	gx_mem_free(GX_DEV_CPU, state);
+}
+
+/*
+ * The pool: gx_cpu_open starts nthreads - 1 workers once; many tasks reuse
+ * them (no thread is created per task); gx_cpu_close joins them.
+ */
+static void
+test_pool_open(int *before)
+{
+	char		err[256];
+	int			started = 0;
+
+	*before = count_threads();
+	CHECK(gx_cpu_open(4, &started, err, sizeof(err)) == GX_OK && started == 4,
+		  "gx_cpu_open(4): started %d: %s", started, err);
+	CHECK(count_threads() == *before + started - 1, "%d workers running (%d threads, %d before)",
+		  started - 1, count_threads(), *before);
+	CHECK(gx_cpu_open(8, &started, err, sizeof(err)) == GX_OK && started == 4,
+		  "a second gx_cpu_open is a no-op (started %d)", started);
+}
+
+/* many tasks on the pool: same results, same threads */
+static void
+test_pool_reuse(void)
+{
+	std::mt19937_64 rng(31337);
+	int			threads = count_threads();
+	int			bad = 0;
+	char		err[256];
+
+	for (int round = 0; round < 200; round++)
+	{
+		ChunkBuilder b;
+		uint32_t	n = 1 + (uint32_t) (rng() % 40000);
+		std::vector<int64_t> a(n);
+		std::vector<uint32_t> want;
+		int64_t		lim = (int64_t) (rng() % 100);
+
+		for (uint32_t i = 0; i < n; i++)
+		{
+			a[i] = (int64_t) (rng() % 100);
+			if (a[i] < lim)
+				want.push_back(i);
+		}
+		int			ca = b.add_int_col(GX_INT8, a);
+		int			k = b.kint(GX_INT8, lim);
+
+		b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, ca);
+		b.emit(GX_OP_LDCONST, GX_INT8, 1, 0, 0, k);
+		b.emit(GX_OP_LT, GX_INT8, 2, 0, 1);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+		gx_chunk   *c = b.build();
+		bool		ok;
+
+		if (gx_cpu_run(c, b.capacity, nullptr, err, sizeof(err)) != GX_OK ||
+			concat_sel(c, &ok) != want || !ok)
+			bad++;
+	}
+	CHECK(bad == 0, "pool: %d of 200 tasks wrong", bad);
+	CHECK(count_threads() == threads, "pool: no thread created per task (%d, was %d)",
+		  count_threads(), threads);
 }
 
 int
@@ -945,7 +1435,26 @@ main(void)
 	test_casts();
 	test_programs();
 	test_logic();
-	test_cpu_layout();
+	test_mem();
+
+	/* the CPU device on the calling thread alone, then on its pool */
+	test_cpu_layout(false);
+	test_aggregates(false);
+	test_validation();
+	test_cache_scan("caller alone");
+
+	int			before;
+
+	test_pool_open(&before);
+	test_cpu_layout(true);
+	test_aggregates(true);
+	test_cache_scan("pool");
+	test_pool_reuse();
+	gx_cpu_close();
+	CHECK(count_threads() == before, "gx_cpu_close joins the workers (%d threads, %d before)",
+		  count_threads(), before);
+	test_cpu_layout(false);		/* the caller alone again */
+
 	printf("test_interp: %d passed, %d failed\n", n_passed, n_failed);
 	return n_failed == 0 ? 0 : 1;
 }

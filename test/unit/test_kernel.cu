@@ -5,8 +5,12 @@
  * through the mapped staging area) and with both modes in flight together,
  * and measures the filter kernel's memory bandwidth against a
  * device-to-device copy and a plain read kernel, and reading the chunk
- * over PCIe in mapped mode.  Built with nvcc:  make test/unit/test_kernel
- * Without a GPU it prints "test_kernel: skipped (no GPU)" and exits 0.
+ * over PCIe in mapped mode.  Aggregates go to state objects (gx_mem_alloc)
+ * and are read back with AGG_READ tasks on both devices; cache entries are
+ * gx_mem_alloc blocks of each device.  Built with nvcc:
+ * make test/unit/test_kernel
+ * Without a GPU it prints "test_kernel: skipped (no GPU)" and exits 0, or,
+ * with GX_REQUIRE_GPU=1 in the environment, fails (exit 1).
  */
 #include "gx_api.h"
 
@@ -37,22 +41,6 @@ static int n_failed = 0;
 	} while (0)
 
 /* ---- chunk builder (same layout code as test_interp.cpp) ---- */
-static int
-type_width(int t)
-{
-	switch (t)
-	{
-		case GX_BOOL:
-			return 1;
-		case GX_INT2:
-			return 2;
-		case GX_INT4:
-		case GX_FLOAT4:
-			return 4;
-		default:
-			return 8;
-	}
-}
 
 struct TestCol
 {
@@ -70,6 +58,7 @@ struct ChunkBuilder
 	std::vector<gx_instr> code;
 	uint32_t	nregs = 0;
 	void	   *mem = nullptr;
+	uint64_t	capacity = 0;	/* bytes of the built task: its slot */
 
 	~ChunkBuilder()
 	{
@@ -151,7 +140,7 @@ struct ChunkBuilder
 		for (size_t i = 0; i < cols.size(); i++)
 		{
 			voff[i] = off;
-			off += GX_ALIGN_UP((uint64_t) nrows * type_width(cols[i].type));
+			off += GX_ALIGN_UP((uint64_t) nrows * gx_type_width(cols[i].type));
 			bool		hasnull = false;
 
 			for (uint8_t n : cols[i].isnull)
@@ -159,13 +148,13 @@ struct ChunkBuilder
 			if (hasnull)
 			{
 				noff[i] = off;
-				off += GX_ALIGN_UP(((uint64_t) nrows + 7) / 8);
+				off += GX_ALIGN_UP(gx_bitmap_bytes(nrows));
 			}
 			else
 				noff[i] = 0;
 		}
 		uint64_t	input_bytes = off;
-		uint64_t	capacity = input_bytes + gx_result_bytes(nrows);
+		capacity = input_bytes + gx_result_bytes(nrows);
 
 		free(mem);
 		mem = aligned_alloc(4096, GX_ALIGN_UP(capacity) + 4096 - (GX_ALIGN_UP(capacity) % 4096));
@@ -173,6 +162,7 @@ struct ChunkBuilder
 		gx_chunk   *c = (gx_chunk *) mem;
 
 		c->magic = GX_CHUNK_MAGIC;
+		c->kind = GX_TASK_FILTER;
 		c->nrows = nrows;
 		c->ncols = cols.size();
 		c->ninstr = code.size();
@@ -180,7 +170,6 @@ struct ChunkBuilder
 		c->nregs = nregs;
 		c->input_bytes = input_bytes;
 		c->result_off = input_bytes;
-		c->capacity = capacity;
 		for (size_t i = 0; i < cols.size(); i++)
 		{
 			const TestCol &tc = cols[i];
@@ -189,7 +178,6 @@ struct ChunkBuilder
 			c->cols[i].values_off = voff[i];
 			c->cols[i].nulls_off = noff[i];
 			c->cols[i].type = tc.type;
-			c->cols[i].width = type_width(tc.type);
 			for (uint32_t r = 0; r < nrows; r++)
 			{
 				switch (tc.type)
@@ -214,7 +202,7 @@ struct ChunkBuilder
 						break;
 				}
 				if (noff[i] && r < tc.isnull.size() && tc.isnull[r])
-					((uint8_t *) c + noff[i])[r >> 3] |= (uint8_t) (1u << (r & 7));
+					((uint32_t *) ((char *) c + noff[i]))[r >> 5] |= 1u << (r & 31);
 			}
 		}
 		for (size_t i = 0; i < consts.size(); i++)
@@ -455,6 +443,105 @@ poll_until_done(int slot, char *err, size_t errlen)
 	}
 }
 
+/* run a task on the CPU device (slot_bytes: its slot); prints the error */
+static gx_status
+cpu_run(gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx = nullptr)
+{
+	char		err[512];
+	gx_status	st = gx_cpu_run(c, slot_bytes, ctx, err, sizeof(err));
+
+	if (st != GX_OK)
+		fprintf(stderr, "gx_cpu_run: %s\n", err);
+	return st;
+}
+
+/* lay an AGG_READ task of nagg aggregates out at mem; returns its slot bytes */
+static uint64_t
+build_agg_read(void *mem, uint32_t nagg)
+{
+	uint64_t	off = GX_ALIGN_UP(sizeof(gx_chunk));
+	gx_chunk   *c = (gx_chunk *) mem;
+
+	memset(mem, 0, off + gx_result_bytes(0));
+	c->magic = GX_CHUNK_MAGIC;
+	c->kind = GX_TASK_AGG_READ;
+	c->obj[0] = 1;
+	c->input_bytes = off;
+	c->result_off = off;
+	c->ext.nagg = nagg;
+	return off + gx_result_bytes(0);
+}
+
+/* an aggregate state object on each device, and the contexts naming them */
+struct AggStates
+{
+	void	   *gpu = nullptr;
+	void	   *cpu = nullptr;
+	gx_task_ctx gctx;
+	gx_task_ctx cctx;
+
+	bool		open()
+	{
+		char		err[512];
+
+		memset(&gctx, 0, sizeof(gctx));
+		memset(&cctx, 0, sizeof(cctx));
+		CHECK(gx_mem_alloc(GX_DEV_GPU, GX_AGG_STATE_BYTES, &gpu, err, sizeof(err)) == GX_OK,
+			  "GPU state object: %s", err);
+		CHECK(gx_mem_alloc(GX_DEV_CPU, GX_AGG_STATE_BYTES, &cpu, err, sizeof(err)) == GX_OK,
+			  "CPU state object: %s", err);
+		gctx.obj[0] = (char *) gpu;
+		gctx.obj_bytes[0] = GX_AGG_STATE_BYTES;
+		cctx.obj[0] = (char *) cpu;
+		cctx.obj_bytes[0] = GX_AGG_STATE_BYTES;
+		return gpu != nullptr && cpu != nullptr;
+	}
+	void		close()
+	{
+		gx_mem_free(GX_DEV_GPU, gpu);
+		gx_mem_free(GX_DEV_CPU, cpu);
+		gpu = cpu = nullptr;
+	}
+};
+
+/*
+ * Read both state objects with AGG_READ (GPU: staging slot 0), which zeroes
+ * them; with compare, the totals of nagg aggregates must agree.  The GPU
+ * totals go to val / cnt when given.
+ */
+static void
+agg_read_both(void *staging, AggStates &a, uint32_t nagg, bool compare, const char *what,
+			  int64_t *val = nullptr, int64_t *cnt = nullptr)
+{
+	char		err[512];
+	std::vector<uint64_t> cmem(GX_ALIGN_UP(sizeof(gx_chunk)) / 8 + gx_result_bytes(0) / 8 + 2);
+	uint64_t	slot = build_agg_read(staging, nagg);
+	gx_chunk   *cc = (gx_chunk *) cmem.data();
+	gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
+	gx_result  *cr;
+
+	build_agg_read(cc, nagg);
+	cr = gx_chunk_result(cc);
+	CHECK(gx_gpu_submit(0, &a.gctx, err, sizeof(err)) == GX_OK, "%s: AGG_READ submit: %s", what, err);
+	CHECK(poll_until_done(0, err, sizeof(err)), "%s: AGG_READ poll: %s", what, err);
+	CHECK(cpu_run(cc, slot, &a.cctx) == GX_OK, "%s: CPU AGG_READ", what);
+	CHECK(gr->flags == GX_RESULT_GPU && gr->ntiles == 0 && gr->nsel == 0 &&
+		  gr->error == GX_NO_ERROR, "%s: AGG_READ result flags %x ntiles %u nsel %u", what,
+		  gr->flags, gr->ntiles, gr->nsel);
+	for (uint32_t i = 0; compare && i < nagg; i++)
+		CHECK(gr->agg_val[i] == cr->agg_val[i] && gr->agg_cnt[i] == cr->agg_cnt[i],
+			  "%s: aggregate %u gpu %lld/%lld cpu %lld/%lld", what, i,
+			  (long long) gr->agg_val[i], (long long) gr->agg_cnt[i],
+			  (long long) cr->agg_val[i], (long long) cr->agg_cnt[i]);
+	for (uint32_t i = 0; i < nagg; i++)
+	{
+		if (val)
+			val[i] = gr->agg_val[i];
+		if (cnt)
+			cnt[i] = gr->agg_cnt[i];
+	}
+}
+
 /* print the JIT counters of the GPU device */
 static void
 jit_report(const char *what)
@@ -560,10 +647,10 @@ test_int_edges(void *staging, size_t slot_bytes, int mode)
 					b.emit(GX_OP_QUAL, GX_BOOL, 0, 4);
 					gx_chunk   *c = b.build();
 
-					memcpy(staging, c, c->capacity);
+					memcpy(staging, c, b.capacity);
 					((gx_chunk *) staging)->flags = mode_flags(mode, runs);
-					gx_cpu_run_chunk(c, 1);
-					bool		ok = gx_gpu_submit(0, err, sizeof(err)) == GX_OK &&
+					cpu_run(c, b.capacity);
+					bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
 						poll_until_done(0, err, sizeof(err));
 					gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
 					gx_result  *cr = gx_chunk_result(c);
@@ -596,13 +683,18 @@ test_random_mode(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_by
 	gx_status	st;
 	const uint32_t sizes[] = {1, 7, 1000, 1023, 1024, 1025, 4096, 5000, 65537, 100000, 250000};
 	int			nprog = 0,
-				nerr = 0;
+				nerr = 0,
+				naggs = 0;
 	uint64_t	total_sel = 0,
 				total_rows = 0;
+	AggStates	states;
 
+	if (!states.open())
+		return;
 	for (int round = 0; round < rounds; round++)
 	{
 		std::vector<ChunkBuilder *> bs(nslots);
+		bool		round_err = false;
 
 		for (int s = 0; s < nslots; s++)
 		{
@@ -626,19 +718,40 @@ test_random_mode(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_by
 			}
 			gx_chunk   *c = b->build();
 
-			if (c->capacity > slot_bytes)
+			if (b->capacity > slot_bytes)
 			{
 				fprintf(stderr, "chunk too big for the slot\n");
 				exit(2);
 			}
-			memcpy((char *) staging + s * slot_bytes, c, c->capacity);
+			/*
+			 * Half the chunks aggregate into the round's state objects
+			 * (the slots' kernels add into one GPU object concurrently):
+			 * sums of the integer columns, counts of the others.
+			 */
+			if (rng() % 2)
+			{
+				static const int aggcols[] = {GX_INT2, GX_INT4, GX_INT8, GX_BOOL, GX_FLOAT8};
+
+				c->obj[0] = 1;
+				c->ext.nagg = 1 + (uint32_t) (rng() % 5);
+				for (uint32_t a = 0; a < c->ext.nagg; a++)
+				{
+					int			t = aggcols[a];
+
+					c->ext.agg[a].op = t == GX_BOOL || t == GX_FLOAT8 ? GX_AGG_COUNT :
+						(rng() % 3 ? GX_AGG_SUM : GX_AGG_COUNT);
+					c->ext.agg[a].col = (int16_t) g.colof[t];
+				}
+				naggs++;
+			}
+			memcpy((char *) staging + s * slot_bytes, c, b->capacity);
 			((gx_chunk *) ((char *) staging + s * slot_bytes))->flags = mode_flags(mode, s);
 			bs[s] = b;
 		}
 		/* all slots in flight together */
 		for (int s = 0; s < nslots; s++)
 		{
-			st = gx_gpu_submit(s, err, sizeof(err));
+			st = gx_gpu_submit(s, &states.gctx, err, sizeof(err));
 			CHECK(st == GX_OK, "gx_gpu_submit(%d, %s): %s", s, mode_name[mode], err);
 		}
 		for (int s = 0; s < nslots; s++)
@@ -653,7 +766,7 @@ test_random_mode(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_by
 				delete bs[s];
 				continue;
 			}
-			CHECK(gx_cpu_run_chunk(cc, 1 + (int) (rng() % 4)) == GX_OK, "cpu run");
+			CHECK(cpu_run(cc, bs[s]->capacity, &states.cctx) == GX_OK, "cpu run");
 
 			gx_result  *cr = gx_chunk_result(cc);
 			gx_result  *gr = gx_chunk_result(gc);
@@ -663,6 +776,7 @@ test_random_mode(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_by
 
 			nprog++;
 			nerr += cr->error != GX_NO_ERROR;
+			round_err |= cr->error != GX_NO_ERROR || gr->error != GX_NO_ERROR;
 			total_sel += cr->nsel;
 			total_rows += cc->nrows;
 			CHECK(clay && glay, "%s round %d slot %d: layout cpu %d gpu %d", mode_name[mode],
@@ -676,9 +790,12 @@ test_random_mode(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_by
 			check_mode(gc, mode_flags(mode, s), mode_name[mode]);
 			delete bs[s];
 		}
+		/* the round's aggregates (their sums are exact only without an error) */
+		agg_read_both(staging, states, GX_MAX_AGGS, !round_err, mode_name[mode]);
 	}
-	printf("random (%s): %d programs (%d raised an error), %llu of %llu rows selected\n",
-		   mode_name[mode], nprog, nerr, (unsigned long long) total_sel,
+	states.close();
+	printf("random (%s): %d programs (%d raised an error, %d aggregated), %llu of %llu rows selected\n",
+		   mode_name[mode], nprog, nerr, naggs, (unsigned long long) total_sel,
 		   (unsigned long long) total_rows);
 }
 
@@ -1017,14 +1134,12 @@ build_page_chunk(PageChunk &pc, std::mt19937_64 &rng, uint32_t nrows)
 	c->flags = 0;
 	c->input_bytes = input_bytes;
 	c->result_off = result_off;
-	c->capacity = pc.capacity;
 	c->deform_off = deform_off;
 	for (int t = GX_BOOL; t < GX_NTYPES; t++)
 	{
 		c->cols[t].values_off = voff[t];
 		c->cols[t].nulls_off = noff[t];
 		c->cols[t].type = t;
-		c->cols[t].width = 0;
 	}
 
 	gx_deform_hdr *d = gx_chunk_deform(c);
@@ -1132,7 +1247,7 @@ test_pages(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_bytes)
 			}
 			for (int s = 0; s < nslots; s++)
 			{
-				gx_status	st = gx_gpu_submit(s, err, sizeof(err));
+				gx_status	st = gx_gpu_submit(s, nullptr, err, sizeof(err));
 
 				CHECK(st == GX_OK, "pages: gx_gpu_submit(%d, %s): %s", s, mode_name[mode], err);
 			}
@@ -1150,8 +1265,8 @@ test_pages(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_bytes)
 					delete pc;
 					continue;
 				}
-				CHECK(gx_cpu_run_chunk(cc, 1 + (int) (rng() % 4)) == GX_OK, "pages: cpu run");
-				CHECK(gx_cpu_run_chunk(rc, 1) == GX_OK, "pages: cpu run of the columns");
+				CHECK(cpu_run(cc, pc->capacity) == GX_OK, "pages: cpu run");
+				CHECK(cpu_run(rc, pc->ref.capacity) == GX_OK, "pages: cpu run of the columns");
 
 				gx_result  *cr = gx_chunk_result(cc);
 				gx_result  *gr = gx_chunk_result(gc);
@@ -1205,7 +1320,7 @@ cache_layout(const gx_chunk *c, uint64_t cap, gx_chunk_ext *x)
 	for (uint32_t i = 0; i < c->ncols; i++)
 	{
 		x->values_off[i] = off;
-		off = GX_ALIGN_UP(off + (uint64_t) type_width((int) c->cols[i].type) * cap);
+		off = GX_ALIGN_UP(off + (uint64_t) gx_type_width(c->cols[i].type) * cap);
 		x->nulls_off[i] = off;
 		off = GX_ALIGN_UP(off + (cap + 31) / 32 * 4);
 	}
@@ -1257,34 +1372,37 @@ count_only_rows(gx_chunk *c)
 	return n;
 }
 
-/* run chunk c (capacity bytes) in GPU slot 0 and on the CPU device; false on failure */
+/*
+ * run chunk c (capacity bytes) in GPU slot 0 and on the CPU device, each
+ * with its context; false on failure
+ */
 static bool
-run_both(void *staging, size_t slot_bytes, const gx_chunk *c, uint64_t capacity,
-		 gx_chunk *cpu, const char *what)
+run_both(void *staging, const gx_chunk *c, uint64_t capacity, gx_chunk *cpu,
+		 const gx_task_ctx *gctx, const gx_task_ctx *cctx, const char *what)
 {
 	char		err[512];
 
 	memcpy(staging, c, capacity);
 	memcpy(cpu, c, capacity);
-	CHECK(gx_gpu_submit(0, err, sizeof(err)) == GX_OK, "%s: gx_gpu_submit: %s", what, err);
+	CHECK(gx_gpu_submit(0, gctx, err, sizeof(err)) == GX_OK, "%s: gx_gpu_submit: %s", what, err);
 	if (!poll_until_done(0, err, sizeof(err)))
 	{
 		CHECK(false, "%s: gx_gpu_poll: %s", what, err);
 		return false;
 	}
-	CHECK(gx_cpu_run_chunk(cpu, 3) == GX_OK, "%s: gx_cpu_run_chunk", what);
-	(void) slot_bytes;
+	CHECK(cpu_run(cpu, capacity, cctx) == GX_OK, "%s: gx_cpu_run", what);
 	return true;
 }
 
 /*
- * The device cache: a page chunk is loaded twice into one entry of each
- * device's pool (rows [0, n) and [n, 2n), the second with block0 = its page
- * count, so that NULL bitmap words are shared between the two loads), then
- * the entry is filtered by a SCAN chunk with the page chunk's program: the
- * GPU and the CPU device must agree (row map values, error and its key,
- * count-only counts), and the first half must select the page chunk's own
- * rows, mapped.
+ * The device cache: a page chunk is loaded twice into one of two entries
+ * of each device (gx_mem_alloc blocks: rows [0, n) and [n, 2n), the second
+ * with block0 = its page count, so that NULL bitmap words are shared
+ * between the two loads), then the entry is filtered by a SCAN chunk with
+ * the page chunk's program: the GPU and the CPU device must agree (row map
+ * values, error and its key, count-only counts, aggregates read back with
+ * AGG_READ), and the first half must select the page chunk's own rows,
+ * mapped.
  */
 static void
 test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
@@ -1295,9 +1413,22 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	int			nscans = 0,
 				naggs = 0;
 	gx_chunk   *cpu = (gx_chunk *) malloc(slot_bytes);
+	void	   *gentry[2] = {nullptr, nullptr},
+			   *centry[2] = {nullptr, nullptr};
+	AggStates	states;
 
-	CHECK(gx_gpu_cache_open(unit, 2, err, sizeof(err)) == GX_OK, "gx_gpu_cache_open: %s", err);
-	CHECK(gx_cpu_cache_open(unit, 2) == GX_OK, "gx_cpu_cache_open");
+	for (int e = 0; e < 2; e++)
+	{
+		CHECK(gx_mem_alloc(GX_DEV_GPU, unit, &gentry[e], err, sizeof(err)) == GX_OK,
+			  "GPU cache entry: %s", err);
+		CHECK(gx_mem_alloc(GX_DEV_CPU, unit, &centry[e], err, sizeof(err)) == GX_OK,
+			  "CPU cache entry: %s", err);
+	}
+	if (!states.open() || !gentry[0] || !gentry[1] || !centry[0] || !centry[1])
+	{
+		free(cpu);
+		return;
+	}
 	for (int round = 0; round < 24; round++)
 	{
 		PageChunk	pc;
@@ -1310,24 +1441,30 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		uint32_t	npages = gx_chunk_deform(pg)->npages;
 		int			entry = (int) (rng() % 2);
 		bool		ok = true;
+		gx_task_ctx gctx = states.gctx,
+					cctx = states.cctx;
 
+		gctx.entry = (char *) gentry[entry];
+		gctx.entry_bytes = unit;
+		cctx.entry = (char *) centry[entry];
+		cctx.entry_bytes = unit;
 		if (pg->ncols > GX_CACHE_MAX_COLS || pc.capacity > slot_bytes)
 		{
 			free(ld);
 			continue;
 		}
 		/* the reference: the page chunk filtered by the CPU device */
-		CHECK(gx_cpu_run_chunk(pg, 2) == GX_OK, "cache: cpu run of the pages");
+		CHECK(cpu_run(pg, pc.capacity) == GX_OK, "cache: cpu run of the pages");
 		std::vector<uint32_t> ref = backend_selection(pg);
 		const uint32_t *map = (const uint32_t *) ((char *) pg + gx_chunk_deform(pg)->rowmap_off);
 
 		/* two LOADs of the same pages */
 		memcpy(ld, pg, pc.capacity);
+		ld->kind = GX_TASK_CACHE_LOAD;
 		ld->ninstr = 0;
 		ld->nconsts = 0;
 		ld->flags = 0;
 		memset(&ld->ext, 0, sizeof(ld->ext));
-		ld->ext.op = GX_CHUNK_CACHE_LOAD;
 		ld->ext.count_only = 1;
 		ld->ext.entry = entry;
 		ld->ext.entry_rows = 2 * (uint64_t) n;
@@ -1336,7 +1473,7 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		{
 			ld->ext.row0 = part * n;
 			ld->ext.block0 = part * npages;
-			ok = run_both(staging, slot_bytes, ld, pc.capacity, cpu, "cache load");
+			ok = run_both(staging, ld, pc.capacity, cpu, &gctx, &cctx, "cache load");
 			if (ok)
 				CHECK(gx_chunk_result((gx_chunk *) staging)->error == GX_NO_ERROR &&
 					  gx_chunk_result(cpu)->error == GX_NO_ERROR, "cache load: no error");
@@ -1350,6 +1487,7 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			memcpy(sc, pg, sizeof(gx_chunk));
 			memset(&x, 0, sizeof(x));
 			cache_layout(pg, 2 * (uint64_t) n, &x);
+			sc->kind = GX_TASK_CACHE_SCAN;
 			sc->deform_off = 0;
 			sc->flags = (round & 1) ? GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT : 0;
 			sc->nrows = 2 * n;
@@ -1361,13 +1499,14 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				sc->cols[i].nulls_off = x.nulls_off[i];
 			}
 			memset(&sc->ext, 0, sizeof(sc->ext));
-			sc->ext.op = GX_CHUNK_CACHE_SCAN;
 			sc->ext.entry = entry;
 			sc->ext.map_sel = count_only ? 0 : 1;
 			sc->ext.count_only = (uint32_t) count_only;
 			sc->ext.rowmap_off = x.rowmap_off;
 			/* count-only scans also aggregate: count every column, sum the integers */
 			if (count_only)
+			{
+				sc->obj[0] = 1;
 				for (uint32_t i = 0; i < sc->ncols && sc->ext.nagg < GX_MAX_AGGS; i++)
 				{
 					uint32_t	t = sc->cols[i].type;
@@ -1377,8 +1516,9 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 					sc->ext.agg[sc->ext.nagg].col = (int16_t) i;
 					sc->ext.nagg++;
 				}
-			ok = run_both(staging, slot_bytes, sc, sc->result_off + gx_result_bytes(sc->nrows),
-						  cpu, "cache scan");
+			}
+			ok = run_both(staging, sc, sc->result_off + gx_result_bytes(sc->nrows),
+						  cpu, &gctx, &cctx, "cache scan");
 			if (ok)
 			{
 				gx_chunk   *gc = (gx_chunk *) staging;
@@ -1392,15 +1532,15 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 					  round, (unsigned long long) gr->error, (unsigned long long) cr->error);
 				if (count_only)
 				{
+					bool		noerr = gr->error == GX_NO_ERROR;
+					char		what[64];
+
 					CHECK(count_only_rows(gc) == count_only_rows(cpu),
 						  "cache scan round %d: count-only rows gpu %llu cpu %llu", round,
 						  (unsigned long long) count_only_rows(gc), (unsigned long long) count_only_rows(cpu));
 					/* aggregates agree when no row raised an error */
-					for (uint32_t a = 0; a < sc->ext.nagg && gr->error == GX_NO_ERROR; a++)
-						CHECK(gr->agg_val[a] == cr->agg_val[a] && gr->agg_cnt[a] == cr->agg_cnt[a],
-							  "cache scan round %d: aggregate %u gpu %lld/%lld cpu %lld/%lld", round, a,
-							  (long long) gr->agg_val[a], (long long) gr->agg_cnt[a],
-							  (long long) cr->agg_val[a], (long long) cr->agg_cnt[a]);
+					snprintf(what, sizeof(what), "cache scan round %d", round);
+					agg_read_both(staging, states, sc->ext.nagg, noerr, what);
 					naggs += sc->ext.nagg;
 				}
 				else
@@ -1430,8 +1570,229 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		}
 		free(ld);
 	}
+	for (int e = 0; e < 2; e++)
+	{
+		gx_mem_free(GX_DEV_GPU, gentry[e]);
+		gx_mem_free(GX_DEV_CPU, centry[e]);
+	}
+	states.close();
 	free(cpu);
 	printf("cache: %d scans of loaded entries, %d aggregates (GPU vs CPU device)\n", nscans, naggs);
+}
+
+/*
+ * A filter task with aggregates over n random rows: a < lim, with sum(a),
+ * count(v), sum(v) (a int4, v int8, both nullable); adds the expected
+ * totals to want_val / want_cnt.
+ */
+static void
+build_agg_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, int64_t *want_val,
+			   int64_t *want_cnt)
+{
+	std::vector<int64_t> a(n), v(n);
+	std::vector<uint8_t> an(n), vn(n);
+	int64_t		lim = (int64_t) (rng() % 2000) - 1000;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		a[i] = (int64_t) (rng() % 2000001) - 1000000;
+		v[i] = (int64_t) (rng() % 4000000001ULL) - 2000000000LL;
+		an[i] = rng() % 13 == 0;
+		vn[i] = rng() % 7 == 0;
+		if (!an[i] && a[i] < lim)
+		{
+			want_val[0] += a[i];
+			want_cnt[0]++;
+			if (!vn[i])
+			{
+				want_cnt[1]++;
+				want_val[2] += v[i];
+				want_cnt[2]++;
+			}
+		}
+	}
+	int			ca = b.add_int_col(GX_INT4, a, an);
+	int			cv = b.add_int_col(GX_INT8, v, vn);
+	int			k = b.kint(GX_INT4, lim);
+
+	b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ca);
+	b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, k);
+	b.emit(GX_OP_LT, GX_INT4, 2, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+	gx_chunk   *c = b.build();
+
+	c->ext.nagg = 3;
+	c->ext.agg[0] = gx_agg {GX_AGG_SUM, (int16_t) ca};
+	c->ext.agg[1] = gx_agg {GX_AGG_COUNT, (int16_t) cv};
+	c->ext.agg[2] = gx_agg {GX_AGG_SUM, (int16_t) cv};
+	c->obj[0] = 1;
+}
+
+/*
+ * AGG_READ: in every mode, all slots in flight add into one GPU state
+ * object (and the CPU device into its own); AGG_READ on both returns the
+ * hand-computed totals and zeroes the states: a second read gives zeros.
+ */
+static void
+test_agg_read(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_bytes)
+{
+	const uint32_t sizes[] = {1, 1000, 1024, 4097, 100000, 300000};
+	char		err[512];
+	AggStates	states;
+
+	if (!states.open())
+		return;
+	for (int mode = 0; mode < NMODES; mode++)
+	{
+		int64_t		want_val[GX_MAX_AGGS] = {0},
+					want_cnt[GX_MAX_AGGS] = {0},
+					got_val[GX_MAX_AGGS],
+					got_cnt[GX_MAX_AGGS];
+
+		for (int round = 0; round < 3; round++)
+		{
+			std::vector<ChunkBuilder *> bs(nslots);
+
+			for (int s = 0; s < nslots; s++)
+			{
+				bs[s] = new ChunkBuilder();
+				build_agg_task(*bs[s], rng, sizes[rng() % (sizeof(sizes) / sizeof(sizes[0]))],
+							   want_val, want_cnt);
+				gx_chunk   *c = (gx_chunk *) bs[s]->mem;
+
+				c->ext.count_only = (uint32_t) (rng() % 2);
+				c->flags = mode_flags(mode, s);
+				memcpy((char *) staging + s * slot_bytes, c, bs[s]->capacity);
+			}
+			for (int s = 0; s < nslots; s++)
+				CHECK(gx_gpu_submit(s, &states.gctx, err, sizeof(err)) == GX_OK,
+					  "agg read (%s): submit %d: %s", mode_name[mode], s, err);
+			for (int s = 0; s < nslots; s++)
+			{
+				gx_chunk   *gc = (gx_chunk *) ((char *) staging + s * slot_bytes);
+
+				CHECK(poll_until_done(s, err, sizeof(err)), "agg read (%s): poll %d: %s",
+					  mode_name[mode], s, err);
+				CHECK(gx_chunk_result(gc)->agg_cnt[0] == 0 && gx_chunk_result(gc)->agg_val[0] == 0,
+					  "agg read (%s): a filter result carries no aggregate", mode_name[mode]);
+				CHECK(cpu_run((gx_chunk *) bs[s]->mem, bs[s]->capacity, &states.cctx) == GX_OK,
+					  "agg read (%s): cpu run", mode_name[mode]);
+				delete bs[s];
+			}
+		}
+		agg_read_both(staging, states, 3, true, "agg read", got_val, got_cnt);
+		for (int a = 0; a < 3; a++)
+			CHECK(got_val[a] == want_val[a] && got_cnt[a] == want_cnt[a],
+				  "agg read (%s): aggregate %d %lld/%lld, want %lld/%lld", mode_name[mode], a,
+				  (long long) got_val[a], (long long) got_cnt[a],
+				  (long long) want_val[a], (long long) want_cnt[a]);
+		/* the states were zeroed */
+		agg_read_both(staging, states, 3, true, "agg read again", got_val, got_cnt);
+		CHECK(got_val[0] == 0 && got_cnt[0] == 0 && got_val[2] == 0 && got_cnt[2] == 0,
+			  "agg read (%s): a second read gives zeros", mode_name[mode]);
+	}
+	states.close();
+	printf("agg read: aggregates of %d slots in flight on one state object, %d modes\n",
+		   nslots, NMODES);
+}
+
+/*
+ * Malformed tasks are refused with GX_INVALID before any CUDA call, in
+ * both modes, and the device stays usable: a valid task then runs and
+ * agrees with the CPU device.
+ */
+static void
+test_gpu_validation(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	char		err[512];
+	int64_t		wv[GX_MAX_AGGS] = {0},
+				wc[GX_MAX_AGGS] = {0};
+	ChunkBuilder b;
+	AggStates	states;
+	gx_chunk   *c = (gx_chunk *) staging;
+
+	if (!states.open())
+		return;
+	build_agg_task(b, rng, 5000, wv, wc);
+
+	gx_task_ctx small = states.gctx;
+	gx_task_ctx entry = states.gctx;
+
+	small.obj_bytes[0] = GX_AGG_STATE_BYTES - 8;
+	entry.entry = (char *) states.gpu;	/* some device memory, too small */
+	entry.entry_bytes = 64;
+
+	struct
+	{
+		const char *what;
+		int			field;
+		const gx_task_ctx *ctx;
+	}			cases[] = {
+		{"bad magic", 0, &states.gctx},
+		{"unknown flags", 1, &states.gctx},
+		{"service kind", 2, &states.gctx},
+		{"aggregates without a state", 3, nullptr},
+		{"state too small", 3, &small},
+		{"scan without entry", 4, &states.gctx},
+		{"scan columns past the entry", 4, &entry},
+		{"aggregate read with rows", 5, &states.gctx},
+		{"bad jump", 6, &states.gctx},
+		{"result past the slot", 7, &states.gctx},
+	};
+
+	for (int mode = MODE_COPY; mode <= MODE_MAPPED; mode++)
+		for (auto &k : cases)
+		{
+			memcpy(c, b.mem, b.capacity);
+			c->flags = mode_flags(mode, 0);
+			switch (k.field)
+			{
+				case 0:
+					c->magic = 0;
+					break;
+				case 1:
+					c->flags |= 0x100;
+					break;
+				case 2:
+					c->kind = GX_TASK_OBJ_ALLOC;
+					break;
+				case 3:
+					break;
+				case 4:
+					c->kind = GX_TASK_CACHE_SCAN;
+					c->ext.map_sel = 0;
+					break;
+				case 5:
+					c->kind = GX_TASK_AGG_READ;
+					break;
+				case 6:
+					c->code[1].op = GX_OP_ANDSTEP;
+					c->code[1].jump = 0;
+					break;
+				case 7:
+					c->result_off = slot_bytes - 16;
+					break;
+			}
+			err[0] = '\0';
+			CHECK(gx_gpu_submit(0, k.ctx, err, sizeof(err)) == GX_INVALID && err[0],
+				  "%s refused (%s): %s", k.what, mode_name[mode], err);
+		}
+
+	/* the device is still usable */
+	gx_chunk   *cpu = (gx_chunk *) malloc(b.capacity);
+
+	c->flags = 0;
+	if (run_both(staging, (gx_chunk *) b.mem, b.capacity, cpu, &states.gctx, &states.cctx,
+				 "after refusals"))
+	{
+		std::vector<uint32_t> gsel, csel;
+
+		CHECK(tile_selection(c, gsel) && tile_selection(cpu, csel) && gsel == csel,
+			  "after refusals: same selection");
+		agg_read_both(staging, states, 3, true, "after refusals");
+	}
+	free(cpu);
+	states.close();
 }
 
 /* open the GPU on a staging area and run every comparison in every mode */
@@ -1472,21 +1833,39 @@ test_random(std::mt19937_64 &rng)
 
 	test_pages(rng, staging, nslots, slot_bytes);
 	test_cache(rng, staging, slot_bytes);
+	test_agg_read(rng, staging, nslots, slot_bytes);
 
-	/* a malformed chunk is refused without touching the GPU, in both modes */
-	for (int mode = MODE_COPY; mode <= MODE_MAPPED; mode++)
+	/* malformed tasks are refused without touching the GPU, in both modes */
+	test_gpu_validation(rng, staging, slot_bytes);
+
+	/* GPU memory: zeroed blocks from the pool, reused after a free */
 	{
-		gx_chunk   *c = (gx_chunk *) staging;
+		void	   *p = nullptr;
+		std::vector<char> host(1 << 20, 1);
 
-		c->flags = mode_flags(mode, 0);
-		c->magic = 0;
-		CHECK(gx_gpu_submit(0, err, sizeof(err)) == GX_INVALID, "bad magic refused (%s)",
-			  mode_name[mode]);
-		c->magic = GX_CHUNK_MAGIC;
-		c->flags |= 0x100;
-		CHECK(gx_gpu_submit(0, err, sizeof(err)) == GX_INVALID, "unknown flags refused (%s)",
-			  mode_name[mode]);
-		c->flags = 0;
+		for (int i = 0; i < 20; i++)
+		{
+			CHECK(gx_mem_alloc(GX_DEV_GPU, host.size(), &p, err, sizeof(err)) == GX_OK,
+				  "gx_mem_alloc(GPU): %s", err);
+			if (p == nullptr)
+				break;
+			CHECK(cudaMemcpy(host.data(), p, host.size(), cudaMemcpyDeviceToHost) == cudaSuccess,
+				  "read GPU block");
+			bool		zero = true;
+
+			for (char ch : host)
+				zero &= ch == 0;
+			CHECK(zero, "GPU block %d is zeroed", i);
+			CHECK(cudaMemset(p, 0x5a, host.size()) == cudaSuccess &&
+				  cudaDeviceSynchronize() == cudaSuccess, "dirty the block");
+			gx_mem_free(GX_DEV_GPU, p);
+		}
+		CHECK(gx_mem_alloc(GX_DEV_GPU, 4 * info.total_mem, &p, err, sizeof(err)) == GX_NO_MEMORY,
+			  "4 times the GPU's memory: GX_NO_MEMORY (%s)", err);
+		/* the device stays usable after running out */
+		CHECK(gx_mem_alloc(GX_DEV_GPU, 4096, &p, err, sizeof(err)) == GX_OK, "alloc after OOM: %s",
+			  err);
+		gx_mem_free(GX_DEV_GPU, p);
 	}
 	jit_report("all tests");
 	gx_gpu_close();
@@ -1531,6 +1910,7 @@ test_bandwidth(std::mt19937_64 &rng)
 	int32_t    *vals = (int32_t *) ((char *) c + off);
 
 	c->magic = GX_CHUNK_MAGIC;
+	c->kind = GX_TASK_FILTER;
 	c->nrows = nrows;
 	c->ncols = 1;
 	c->ninstr = 4;
@@ -1538,11 +1918,9 @@ test_bandwidth(std::mt19937_64 &rng)
 	c->nregs = 3;
 	c->input_bytes = input_bytes;
 	c->result_off = input_bytes;
-	c->capacity = slot_bytes;
 	c->cols[0].values_off = off;
 	c->cols[0].nulls_off = 0;
 	c->cols[0].type = GX_INT4;
-	c->cols[0].width = 4;
 	c->consts[0].v.i = 500000;
 	c->consts[0].type = GX_INT4;
 	c->code[0] = gx_instr {GX_OP_LDCOL, GX_INT4, 0, 0, 0, 0, 0, 0};
@@ -1577,7 +1955,7 @@ test_bandwidth(std::mt19937_64 &rng)
 		c->flags = mode_flags(mode, 0);
 		for (int it = 0; it < 3; it++)
 		{
-			st = gx_gpu_submit(0, err, sizeof(err));
+			st = gx_gpu_submit(0, nullptr, err, sizeof(err));
 			CHECK(st == GX_OK, "submit (%s): %s", mode_name[mode], err);
 			CHECK(poll_until_done(0, err, sizeof(err)), "poll (%s): %s", mode_name[mode], err);
 			CHECK(res->nsel == want && res->error == GX_NO_ERROR,
@@ -1613,34 +1991,51 @@ test_bandwidth(std::mt19937_64 &rng)
 	 */
 	const uint32_t small_rows = 1u << 20;
 	uint32_t	small_want = 0;
+	int64_t		want_sum = 0;
 
 	for (uint32_t i = 0; i < small_rows; i++)
 		small_want += vals[i] < 500000;
+	for (uint32_t i = 0; i < nrows; i++)
+		want_sum += vals[i] < 500000 ? vals[i] : 0;
 
+	/*
+	 * The variants "count + sum" aggregate sum(col) into a state object
+	 * (read back after their 8 runs): the aggregate's cost.
+	 */
 	struct
 	{
 		const char *name;
 		uint32_t	flags;
 		uint32_t	count_only;
 		uint32_t	rows;
+		uint32_t	nagg;
 		uint64_t	best;
 	}			var[] = {
-		{"interpreted, count only", 0, 1, nrows, ~(uint64_t) 0},
-		{"compiled", GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT, 0, nrows, ~(uint64_t) 0},
-		{"compiled, count only", GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT, 1, nrows, ~(uint64_t) 0},
-		{"compiled, count, 1M rows", GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT, 1, small_rows, ~(uint64_t) 0},
+		{"interpreted, count only", 0, 1, nrows, 0, ~(uint64_t) 0},
+		{"interpreted, count + sum", 0, 1, nrows, 1, ~(uint64_t) 0},
+		{"compiled", GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT, 0, nrows, 0, ~(uint64_t) 0},
+		{"compiled, count only", GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT, 1, nrows, 0, ~(uint64_t) 0},
+		{"compiled, count + sum", GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT, 1, nrows, 1, ~(uint64_t) 0},
+		{"compiled, count, 1M rows", GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT, 1, small_rows, 0, ~(uint64_t) 0},
 	};
+	AggStates	states;
+	bool		have_states = states.open();
 
 	for (auto &v : var)
 	{
 		uint32_t	w = v.rows == nrows ? want : small_want;
 
+		if (v.nagg && !have_states)
+			continue;
 		c->flags = v.flags;
 		c->ext.count_only = v.count_only;
 		c->nrows = v.rows;
+		c->ext.nagg = v.nagg;
+		c->ext.agg[0] = gx_agg {GX_AGG_SUM, 0};
+		c->obj[0] = v.nagg ? 1 : 0;
 		for (int it = 0; it < 8; it++)
 		{
-			st = gx_gpu_submit(0, err, sizeof(err));
+			st = gx_gpu_submit(0, v.nagg ? &states.gctx : nullptr, err, sizeof(err));
 			CHECK(st == GX_OK, "submit (%s): %s", v.name, err);
 			CHECK(poll_until_done(0, err, sizeof(err)), "poll (%s): %s", v.name, err);
 			CHECK(res->nsel == w && res->error == GX_NO_ERROR,
@@ -1650,10 +2045,29 @@ test_bandwidth(std::mt19937_64 &rng)
 			if (res->kernel_ns < v.best)
 				v.best = res->kernel_ns;
 		}
+		if (v.nagg)
+		{
+			/* AGG_READ in slot 0: keep the bytes of the chunk it overwrites */
+			size_t		keep = GX_ALIGN_UP(sizeof(gx_chunk)) + gx_result_bytes(0);
+			std::vector<char> saved((char *) c, (char *) c + keep);
+			int64_t		val[1],
+						cnt[1];
+
+			agg_read_both(staging, states, 1, false, v.name, val, cnt);
+			memcpy(c, saved.data(), keep);
+			CHECK(val[0] == 8 * want_sum && cnt[0] == 8 * (int64_t) want,
+				  "bandwidth run (%s): sum %lld count %lld, want %lld %lld", v.name,
+				  (long long) val[0], (long long) cnt[0], (long long) (8 * want_sum),
+				  (long long) (8 * (int64_t) want));
+		}
 	}
 	c->nrows = nrows;
 	c->ext.count_only = 0;
+	c->ext.nagg = 0;
+	c->obj[0] = 0;
 	c->flags = 0;
+	if (have_states)
+		states.close();
 	gx_gpu_close();
 
 	/* references: D2D copy and a streaming read of the same byte count */
@@ -1732,15 +2146,30 @@ main(void)
 
 	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0)
 	{
+		const char *req = getenv("GX_REQUIRE_GPU");
+
+		if (req && strcmp(req, "1") == 0)
+		{
+			fprintf(stderr, "FAIL: GX_REQUIRE_GPU=1 but no GPU was found\n");
+			printf("test_kernel: 0 passed, 1 failed\n");
+			return 1;
+		}
 		printf("test_kernel: skipped (no GPU)\n");
 		return 0;
 	}
 	std::mt19937_64 rng(20240607);
+	char		err[512];
+	int			started = 0;
+
+	/* the CPU device's pool: every CPU run below reuses its threads */
+	CHECK(gx_cpu_open(4, &started, err, sizeof(err)) == GX_OK && started >= 1,
+		  "gx_cpu_open: %s", err);
 
 	/* GX_BW_ONLY=1: the bandwidth figures alone */
 	if (!getenv("GX_BW_ONLY"))
 		test_random(rng);
 	test_bandwidth(rng);
+	gx_cpu_close();
 	printf("test_kernel: %d passed, %d failed\n", n_passed, n_failed);
 	return n_failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,55 @@
+/*
+ * gx_ops.cpp - the operator table (gx_ops.h): one entry per device task
+ * kind, and the check both devices run before dispatching a task.
+ */
+#include "gx_ops.h"
+#include "gx_guard.h"
+
+static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
+	{GX_TASK_FILTER, "filter", gx_validate_filter, gx_cpu_rows, gx_gpu_rows},
+	{GX_TASK_CACHE_LOAD, "cache load", gx_validate_cache_load, gx_cpu_rows, gx_gpu_rows},
+	{GX_TASK_CACHE_SCAN, "cache scan", gx_validate_cache_scan, gx_cpu_rows, gx_gpu_rows},
+	{GX_TASK_AGG_READ, "aggregate read", gx_validate_agg_read, gx_cpu_agg_read, gx_gpu_agg_read},
+};
+
+/* the entry of kind, or NULL when no device runs it */
+const gx_operator *
+gx_op_find(uint32_t kind)
+{
+	if (kind >= GX_TASK_NDEVICE || gx_ops[kind].kind != kind)
+		return NULL;
+	return &gx_ops[kind];
+}
+
+/* magic, kind, then the kind's own validator */
+gx_status
+gx_op_check(const gx_chunk *task, uint64_t slot_bytes, const gx_task_ctx *ctx,
+			const gx_operator **op, char *err, size_t errlen)
+{
+	static const gx_task_ctx none = {};
+	const gx_operator *o;
+
+	*op = NULL;
+	if (task == NULL || slot_bytes < sizeof(gx_chunk))
+	{
+		gx_errf(err, errlen, "task does not fit its slot (%llu bytes)",
+				(unsigned long long) slot_bytes);
+		return GX_INVALID;
+	}
+	if (task->magic != GX_CHUNK_MAGIC)
+	{
+		gx_errf(err, errlen, "task has a bad magic number");
+		return GX_INVALID;
+	}
+	o = gx_op_find(task->kind);
+	if (o == NULL)
+	{
+		gx_errf(err, errlen, "task kind %u is not a device operator", task->kind);
+		return GX_INVALID;
+	}
+	gx_status	st = o->validate(task, slot_bytes, ctx ? ctx : &none, err, errlen);
+
+	if (st == GX_OK)
+		*op = o;
+	return st;
+}

@@ -1,0 +1,351 @@
+/*
+ * gx_validate.cpp - the validators of the operator table (gx_ops.h), shared
+ * by the CPU and the GPU device.
+ *
+ * Design note
+ * -----------
+ * A task comes from a backend through shared memory, so nothing in it is
+ * trusted: before a device touches a task, its kind's validator checks
+ * that no implementation can read or write outside the memory it was
+ * given (the staging slot of slot_bytes, the cache entry of
+ * ctx->entry_bytes, the session objects of ctx->obj_bytes) or loop.  On
+ * the GPU a stray access would poison the CUDA context for every later
+ * task; on the CPU device it would crash the service.  The checks are
+ * written against overflow (every sum is compared as a difference against
+ * its limit) and use the one type table (gx_type_width) and the one
+ * bitmap size (gx_bitmap_bytes: 32-bit words) of gx_program.h.
+ *
+ * What each device relies on:
+ *  - every task: header flags, input and result area inside the slot;
+ *  - rows (FILTER, CACHE_LOAD, CACHE_SCAN): program limits, registers,
+ *    opcodes, forward jumps, constant and column indexes; the columns the
+ *    program or an aggregate reads; aggregates (ops, columns, the state
+ *    object obj[0]);
+ *  - heap pages (deform_off != 0): the page section and attribute layout,
+ *    and every column the deformer writes (between input and result);
+ *  - cache entries: row ranges and every entry-relative offset against
+ *    ctx->entry_bytes;
+ *  - AGG_READ: the state object.
+ */
+#include "gx_ops.h"
+#include "gx_guard.h"
+
+/* does [off, off + n * w) lie inside [lo, limit)?  (w > 0) */
+static bool
+gx_span_ok(uint64_t off, uint64_t n, uint64_t w, uint64_t lo, uint64_t limit)
+{
+	return off >= lo && off <= limit && n <= (limit - off) / w;
+}
+
+/* is p aligned to a (a power of 2)? */
+static bool
+gx_aligned(const void *p, uintptr_t a)
+{
+	return ((uintptr_t) p & (a - 1)) == 0;
+}
+
+/* header flags, input and result area inside the slot */
+static gx_status
+gx_check_layout(const gx_chunk *c, uint64_t slot_bytes, char *err, size_t errlen)
+{
+	if ((c->flags & ~(GX_CHUNK_MAPPED | GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT)) != 0)
+	{
+		gx_errf(err, errlen, "task has unknown flags 0x%x", c->flags);
+		return GX_INVALID;
+	}
+	if (c->input_bytes < sizeof(gx_chunk) || c->input_bytes > slot_bytes ||
+		c->result_off < c->input_bytes || (c->result_off & 15) != 0 ||
+		c->result_off > slot_bytes ||
+		gx_result_bytes(c->nrows) > slot_bytes - c->result_off)
+	{
+		gx_errf(err, errlen, "task layout does not fit its slot");
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/* program limits and instructions (LDCOL indexes; columns are placed elsewhere) */
+static gx_status
+gx_check_program(const gx_chunk *c, char *err, size_t errlen)
+{
+	if (c->ninstr > GX_MAX_INSTR || c->ncols > GX_MAX_COLS ||
+		c->nconsts > GX_MAX_CONSTS || c->nregs > GX_MAX_REGS)
+	{
+		gx_errf(err, errlen, "task program exceeds limits");
+		return GX_INVALID;
+	}
+	for (uint32_t pc = 0; pc < c->ninstr; pc++)
+	{
+		const gx_instr *in = &c->code[pc];
+
+		if (in->dst >= GX_MAX_REGS || in->a >= GX_MAX_REGS || in->b >= GX_MAX_REGS ||
+			in->op >= GX_OP_COUNT)
+		{
+			gx_errf(err, errlen, "task program: bad instruction %u", pc);
+			return GX_INVALID;
+		}
+		if ((in->op == GX_OP_ANDSTEP || in->op == GX_OP_ORSTEP) &&
+			(in->jump <= (int) pc || (uint32_t) in->jump > c->ninstr))
+		{
+			gx_errf(err, errlen, "task program: bad jump at %u", pc);
+			return GX_INVALID;
+		}
+		if (in->op == GX_OP_LDCONST && (in->arg < 0 || (uint32_t) in->arg >= c->nconsts))
+		{
+			gx_errf(err, errlen, "task program: bad constant at %u", pc);
+			return GX_INVALID;
+		}
+		if (in->op == GX_OP_LDCOL && (in->arg < 0 || (uint32_t) in->arg >= c->ncols))
+		{
+			gx_errf(err, errlen, "task program: bad column at %u", pc);
+			return GX_INVALID;
+		}
+	}
+	return GX_OK;
+}
+
+/* does column i (nrows values and its bitmap) lie inside [lo, limit)? */
+static bool
+gx_col_fits(const gx_chunk *c, uint32_t i, uint64_t lo, uint64_t limit)
+{
+	const gx_column *col = &c->cols[i];
+	uint32_t	w = gx_type_width(col->type);
+
+	if (w == 0 || col->values_off % w != 0 ||
+		!gx_span_ok(col->values_off, c->nrows, w, lo, limit))
+		return false;
+	return col->nulls_off == 0 ||
+		(col->nulls_off % 4 == 0 &&
+		 gx_span_ok(col->nulls_off, gx_bitmap_bytes(c->nrows), 1, lo, limit));
+}
+
+/* the aggregate state object obj[0] */
+static gx_status
+gx_check_state(const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	if (ctx->obj[0] == NULL || ctx->obj_bytes[0] < GX_AGG_STATE_BYTES ||
+		!gx_aligned(ctx->obj[0], 8))
+	{
+		gx_errf(err, errlen, "task has no aggregate state object of %llu bytes",
+				(unsigned long long) GX_AGG_STATE_BYTES);
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/* aggregates: known operations on the task's columns, row selections, the state */
+static gx_status
+gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	if (c->ext.nagg > GX_MAX_AGGS || (c->ext.nagg > 0 && c->ext.map_sel))
+	{
+		gx_errf(err, errlen, "task has malformed aggregates");
+		return GX_INVALID;
+	}
+	for (uint32_t a = 0; a < c->ext.nagg; a++)
+	{
+		const gx_agg *g = &c->ext.agg[a];
+		uint32_t	t;
+
+		if ((g->op != GX_AGG_COUNT && g->op != GX_AGG_SUM) ||
+			g->col < 0 || (uint32_t) g->col >= c->ncols)
+		{
+			gx_errf(err, errlen, "task aggregate %u is malformed", a);
+			return GX_INVALID;
+		}
+		t = c->cols[g->col].type;
+		if (g->op == GX_AGG_SUM && t != GX_INT2 && t != GX_INT4 && t != GX_INT8)
+		{
+			gx_errf(err, errlen, "task aggregate %u sums a non-integer column", a);
+			return GX_INVALID;
+		}
+	}
+	return c->ext.nagg > 0 ? gx_check_state(ctx, err, errlen) : GX_OK;
+}
+
+/*
+ * The page section of a task of raw heap pages: the deformer checks every
+ * tuple against its page; this checks the pages, the row map, the
+ * attribute layout and every column it writes (between input and result).
+ */
+static gx_status
+gx_check_pages(const gx_chunk *c, char *err, size_t errlen)
+{
+	uint64_t	in = c->input_bytes;
+
+	if (c->deform_off < sizeof(gx_chunk) || c->deform_off % 8 != 0 ||
+		c->deform_off > in || sizeof(gx_deform_hdr) > in - c->deform_off)
+	{
+		gx_errf(err, errlen, "task page section does not fit its slot");
+		return GX_INVALID;
+	}
+
+	const gx_deform_hdr *d = (const gx_deform_hdr *) ((const char *) c + c->deform_off);
+
+	if (d->natts > GX_MAX_DEFORM_ATTS || d->page_size < 64 || d->page_size > 32768 ||
+		!gx_span_ok(d->pages_off, d->npages, d->page_size, 0, in) ||
+		d->rowmap_off % 4 != 0 || !gx_span_ok(d->rowmap_off, c->nrows, 4, 0, in))
+	{
+		gx_errf(err, errlen, "task page section does not fit its slot");
+		return GX_INVALID;
+	}
+	for (uint32_t a = 0; a < d->natts; a++)
+	{
+		const gx_attr *at = &d->atts[a];
+
+		if ((at->attalign != 1 && at->attalign != 2 && at->attalign != 4 && at->attalign != 8) ||
+			at->attlen == 0 || at->attlen < -2 ||
+			(at->col >= 0 && ((uint32_t) at->col >= c->ncols ||
+							  (uint32_t) at->attlen != gx_type_width(c->cols[at->col].type))) ||
+			(at->fixed_off >= 0 && (uint32_t) at->fixed_off + 8 > d->page_size))
+		{
+			gx_errf(err, errlen, "task attribute %u is malformed", a + 1);
+			return GX_INVALID;
+		}
+	}
+	for (uint32_t i = 0; i < c->ncols; i++)
+		if (c->cols[i].nulls_off == 0 || !gx_col_fits(c, i, in, c->result_off))
+		{
+			gx_errf(err, errlen, "task column %u of a page task is misplaced", i);
+			return GX_INVALID;
+		}
+	return GX_OK;
+}
+
+/* the cache entry the service resolved */
+static gx_status
+gx_check_entry(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	if (ctx->entry == NULL || !gx_aligned(ctx->entry, 8) || c->ncols > GX_CACHE_MAX_COLS)
+	{
+		gx_errf(err, errlen, "cache task has no entry memory (or too many columns)");
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/* FILTER: the task's own columns, or heap pages deformed into its columns */
+gx_status
+gx_validate_filter(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+				   char *err, size_t errlen)
+{
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
+		(st = gx_check_program(c, err, errlen)) != GX_OK ||
+		(st = gx_check_aggs(c, ctx, err, errlen)) != GX_OK)
+		return st;
+	if (c->deform_off != 0)
+		return gx_check_pages(c, err, errlen);	/* every column */
+
+	/* given columns lie in the input: those the program or an aggregate reads */
+	for (uint32_t pc = 0; pc < c->ninstr; pc++)
+		if (c->code[pc].op == GX_OP_LDCOL &&
+			!gx_col_fits(c, (uint32_t) c->code[pc].arg, 0, c->input_bytes))
+		{
+			gx_errf(err, errlen, "task column %d lies outside the task", c->code[pc].arg);
+			return GX_INVALID;
+		}
+	for (uint32_t a = 0; a < c->ext.nagg; a++)
+		if (!gx_col_fits(c, (uint32_t) c->ext.agg[a].col, 0, c->input_bytes))
+		{
+			gx_errf(err, errlen, "task aggregate column %d lies outside the task",
+					c->ext.agg[a].col);
+			return GX_INVALID;
+		}
+	return GX_OK;
+}
+
+/*
+ * CACHE_LOAD: heap pages deformed, then appended as entry rows
+ * [row0, row0 + nrows) of an entry of entry_rows rows
+ */
+gx_status
+gx_validate_cache_load(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					   char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+	uint64_t	eb = ctx->entry_bytes;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
+		(st = gx_check_program(c, err, errlen)) != GX_OK ||
+		(st = gx_check_entry(c, ctx, err, errlen)) != GX_OK)
+		return st;
+	if (c->deform_off == 0 || x->nagg != 0)
+	{
+		gx_errf(err, errlen, "cache load task without pages, or with aggregates");
+		return GX_INVALID;
+	}
+	if ((st = gx_check_pages(c, err, errlen)) != GX_OK)
+		return st;
+	if (x->row0 > x->entry_rows || c->nrows > x->entry_rows - x->row0 ||
+		x->block0 > 0xFFFF ||
+		x->rowmap_off % 4 != 0 || !gx_span_ok(x->rowmap_off, x->entry_rows, 4, 0, eb))
+	{
+		gx_errf(err, errlen, "cache load task: rows or row map outside the entry");
+		return GX_INVALID;
+	}
+	/* entry_rows <= entry_bytes / 4 from here: no overflow below */
+	for (uint32_t i = 0; i < c->ncols; i++)
+	{
+		uint32_t	w = gx_type_width(c->cols[i].type);
+
+		if (x->values_off[i] % w != 0 ||
+			!gx_span_ok(x->values_off[i], x->entry_rows, w, 0, eb) ||
+			x->nulls_off[i] % 4 != 0 ||
+			!gx_span_ok(x->nulls_off[i], gx_bitmap_bytes(x->entry_rows), 1, 0, eb))
+		{
+			gx_errf(err, errlen, "cache load task: column %u outside the entry", i);
+			return GX_INVALID;
+		}
+	}
+	return GX_OK;
+}
+
+/* CACHE_SCAN: filter (and aggregate) the columns of an entry */
+gx_status
+gx_validate_cache_scan(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					   char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
+		(st = gx_check_program(c, err, errlen)) != GX_OK ||
+		(st = gx_check_aggs(c, ctx, err, errlen)) != GX_OK ||
+		(st = gx_check_entry(c, ctx, err, errlen)) != GX_OK)
+		return st;
+	if (c->deform_off != 0 ||
+		(x->map_sel &&
+		 (x->rowmap_off % 4 != 0 ||
+		  !gx_span_ok(x->rowmap_off, c->nrows, 4, 0, ctx->entry_bytes))))
+	{
+		gx_errf(err, errlen, "cache scan task: pages, or row map outside the entry");
+		return GX_INVALID;
+	}
+	for (uint32_t i = 0; i < c->ncols; i++)
+		if (!gx_col_fits(c, i, 0, ctx->entry_bytes))
+		{
+			gx_errf(err, errlen, "cache scan task: column %u outside the entry", i);
+			return GX_INVALID;
+		}
+	return GX_OK;
+}
+
+/* AGG_READ: a result area of no rows, and the state object */
+gx_status
+gx_validate_agg_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					 char *err, size_t errlen)
+{
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK)
+		return st;
+	if (c->nrows != 0 || c->ext.nagg > GX_MAX_AGGS)
+	{
+		gx_errf(err, errlen, "aggregate read task has rows or too many aggregates");
+		return GX_INVALID;
+	}
+	return gx_check_state(ctx, err, errlen);
+}

@@ -1,0 +1,61 @@
+-- gpuext 1.1: GPU (and CPU device) execution of SQL: filters, aggregates, the column cache, the device engine
+\echo Use "CREATE EXTENSION gpuext" to load this file. \quit
+
+-- gpuext only works when preloaded: fail CREATE EXTENSION with a hint otherwise
+CREATE FUNCTION gpuext_check_preload() RETURNS void
+AS 'MODULE_PATHNAME', 'gpuext_check_preload' LANGUAGE C STRICT;
+SELECT gpuext_check_preload();
+DROP FUNCTION gpuext_check_preload();
+
+CREATE FUNCTION gpuext_devices(
+    OUT device int, OUT kind text, OUT name text, OUT memory_mb bigint,
+    OUT compute_capability text, OUT multiprocessors int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_devices'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_devices() IS 'devices the gpuext service found (the GPU, if any, and the CPU device)';
+
+-- device-resident column cache
+CREATE FUNCTION gpuext_cache_load(rel regclass) RETURNS bigint
+AS 'MODULE_PATHNAME', 'gpuext_cache_load'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_cache_load(regclass) IS 'load the all-visible blocks of a table into the gpuext cache; returns the rows cached';
+
+CREATE FUNCTION gpuext_cache_evict(rel regclass) RETURNS integer
+AS 'MODULE_PATHNAME', 'gpuext_cache_evict'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_cache_evict(regclass) IS 'drop a table''s entries from the gpuext cache; returns how many';
+
+CREATE FUNCTION gpuext_cache_info(
+    OUT "table" regclass, OUT columns text, OUT chunks int, OUT rows bigint,
+    OUT bytes bigint, OUT hits bigint, OUT state text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_cache_info'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE VIEW gpuext_cache AS SELECT * FROM gpuext_cache_info();
+COMMENT ON VIEW gpuext_cache IS 'tables in the gpuext cache that the current user may read';
+-- every user may look: the rows are filtered by SELECT privilege
+GRANT SELECT ON gpuext_cache TO PUBLIC;
+
+-- the device engine (1.1)
+CREATE FUNCTION gpuext_sessions(
+    OUT session bigint, OUT pid int, OUT device text, OUT state text,
+    OUT objects int, OUT bytes bigint, OUT opened timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_sessions'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_sessions() IS 'engine sessions open now: the backend, its device objects and their device memory';
+
+CREATE VIEW gpuext_sessions AS SELECT * FROM gpuext_sessions();
+GRANT SELECT ON gpuext_sessions TO PUBLIC;
+
+CREATE FUNCTION gpuext_memory(
+    OUT device text, OUT owner text, OUT bytes bigint, OUT "limit" bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_memory'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_memory() IS 'device memory the gpuext engine uses, per device and owner (staging, cache, sessions)';
+
+CREATE VIEW gpuext_memory AS SELECT * FROM gpuext_memory();
+GRANT SELECT ON gpuext_memory TO PUBLIC;

@@ -1,0 +1,125 @@
+/*
+ * types.cpp - the PostgreSQL side of the device type table: which
+ * PostgreSQL types the device takes and as what gx_type (gx_program.h has
+ * the device side: gx_type_width), and how their Datums become device
+ * values, for constants, parameters and columns deformed by the backend.
+ */
+#include "gpuext.h"
+#include "compiler.h"
+
+extern "C"
+{
+#include "catalog/pg_type.h"
+#include "utils/float.h"
+}
+
+/* map a PostgreSQL type to a device type */
+bool
+gx_type_supported(Oid typid, int *gxtype)
+{
+	switch (typid)
+	{
+		case BOOLOID:
+			*gxtype = GX_BOOL;
+			return true;
+		case INT2OID:
+			*gxtype = GX_INT2;
+			return true;
+		case INT4OID:
+		case DATEOID:
+			*gxtype = GX_INT4;
+			return true;
+		case INT8OID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			*gxtype = GX_INT8;
+			return true;
+		case FLOAT4OID:
+			*gxtype = GX_FLOAT4;
+			return true;
+		case FLOAT8OID:
+			*gxtype = GX_FLOAT8;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Datum -> (int64 | double) for a supported type */
+void
+gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval)
+{
+	*ival = 0;
+	*dval = 0;
+	switch (typid)
+	{
+		case BOOLOID:
+			*ival = DatumGetBool(d);
+			break;
+		case INT2OID:
+			*ival = DatumGetInt16(d);
+			break;
+		case INT4OID:
+		case DATEOID:
+			*ival = DatumGetInt32(d);
+			break;
+		case INT8OID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			*ival = DatumGetInt64(d);
+			break;
+		case FLOAT4OID:
+			*dval = DatumGetFloat4(d);
+			break;
+		case FLOAT8OID:
+			*dval = DatumGetFloat8(d);
+			break;
+	}
+}
+
+/*
+ * Store Datum d (of a type mapped to gx_type gxtype; ignored when isnull)
+ * as row n of a column's values.
+ */
+void
+gx_store_datum(char *vals, int gxtype, uint32 n, Datum d, bool isnull)
+{
+	switch (gxtype)
+	{
+		case GX_BOOL:
+			((uint8 *) vals)[n] = isnull ? 0 : DatumGetBool(d);
+			break;
+		case GX_INT2:
+			((int16 *) vals)[n] = isnull ? 0 : DatumGetInt16(d);
+			break;
+		case GX_INT4:
+			((int32 *) vals)[n] = isnull ? 0 : DatumGetInt32(d);
+			break;
+		case GX_FLOAT4:
+			((float4 *) vals)[n] = isnull ? 0 : DatumGetFloat4(d);
+			break;
+		case GX_FLOAT8:
+			((float8 *) vals)[n] = isnull ? 0 : DatumGetFloat8(d);
+			break;
+		default:
+			((int64 *) vals)[n] = isnull ? 0 : DatumGetInt64(d);
+			break;
+	}
+}
+
+/* alignment in bytes of an attalign code */
+uint8
+gx_align_bytes(char attalign)
+{
+	switch (attalign)
+	{
+		case TYPALIGN_SHORT:
+			return 2;
+		case TYPALIGN_INT:
+			return 4;
+		case TYPALIGN_DOUBLE:
+			return 8;
+		default:
+			return 1;
+	}
+}

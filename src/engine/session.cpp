@@ -1,0 +1,511 @@
+/*
+ * session.cpp - engine sessions and their device-resident objects.
+ *
+ * Design note
+ * -----------
+ * A plan node opens a session when it starts executing and closes it when
+ * it ends; every task it submits names the session (gx_chunk.session).
+ * Objects that must outlive one task (an aggregate's state today; a join's
+ * hash table, a group table, a sorted run in the operators that follow)
+ * are created in a session by an OBJ_ALLOC task, named by handle in later
+ * tasks, and freed by the service when the session closes.  Parallel
+ * workers of one query name the leader's session and objects (the handles
+ * travel in the parallel query's DSM), so that one object serves them all.
+ *
+ * The session and object tables live in shared memory under one LWLock:
+ * backends open and close sessions without a round trip to the service,
+ * and the views (gpuext_sessions, gpuext_memory) read them.  Only the
+ * service allocates and frees device memory and fills in object
+ * addresses, which mean something in its process alone.
+ *
+ * Lifetimes.  A session is closed
+ *  - by its node at executor end (gx_session_close);
+ *  - on error or cancel, by the release of the resource owner that was
+ *    current when it was opened (a portal's, for cursors);
+ *  - at backend exit (before_shmem_exit);
+ *  - when the service restarts: its objects died with the old service
+ *    (gx_engine_service_reset forgets them; the session's next task fails
+ *    because the service generation changed).
+ * A session that holds objects goes to CLOSING; the service frees its
+ * objects once none of its tasks is in flight, then frees the session.
+ */
+#include "gpuext.h"
+#include "engine.h"
+
+extern "C"
+{
+#include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/shmem.h"
+#include "utils/resowner.h"
+#include "utils/timestamp.h"
+}
+
+GxEngine   *gx_engine = NULL;
+
+/* backend-local: the sessions this backend opened, and their owners */
+typedef struct GxLocalSession
+{
+	uint32		id;
+	ResourceOwner owner;
+} GxLocalSession;
+
+#define GX_LOCAL_SESSIONS 64
+static GxLocalSession gx_local[GX_LOCAL_SESSIONS];
+static bool gx_session_callbacks = false;
+
+/* index of a session or object id in its table, or -1 */
+static inline int
+gx_id_index(uint32 id, int n)
+{
+	int			idx = (int) (id & ((1u << GX_ID_INDEX_BITS) - 1)) - 1;
+
+	return (id == 0 || idx < 0 || idx >= n) ? -1 : idx;
+}
+
+/* the id of table slot idx at its generation */
+static inline uint32
+gx_make_id(uint32 generation, int idx)
+{
+	return (generation << GX_ID_INDEX_BITS) | (uint32) (idx + 1);
+}
+
+Size
+gx_engine_shmem_size(void)
+{
+	return sizeof(GxEngine);
+}
+
+/* shmem_request_hook part: the tables' LWLock */
+void
+gx_engine_shmem_request(void)
+{
+	RequestNamedLWLockTranche("gpuext engine", 1);
+}
+
+/* shmem_startup_hook part: create or attach (AddinShmemInitLock held) */
+void
+gx_engine_shmem_init(void)
+{
+	bool		found;
+
+	gx_engine = (GxEngine *) ShmemInitStruct("gpuext engine", gx_engine_shmem_size(), &found);
+	if (!found)
+	{
+		memset(gx_engine, 0, sizeof(GxEngine));
+		gx_engine->lock = &(GetNamedLWLockTranche("gpuext engine"))->lock;
+		for (int d = 0; d < GX_NDEVICES; d++)
+		{
+			pg_atomic_init_u64(&gx_engine->mem[d].staging, 0);
+			pg_atomic_init_u64(&gx_engine->mem[d].cache, 0);
+			pg_atomic_init_u64(&gx_engine->mem[d].sessions, 0);
+		}
+		pg_atomic_init_u32(&gx_engine->reclaim, 0);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* backend side                                                           */
+/* ---------------------------------------------------------------------- */
+
+/* forget a session in the backend-local list */
+static void
+gx_local_forget(uint32 id)
+{
+	for (int i = 0; i < GX_LOCAL_SESSIONS; i++)
+		if (gx_local[i].id == id)
+			gx_local[i].id = 0;
+}
+
+/* resource owner release: close the sessions of the owner being released */
+static void
+gx_session_release(ResourceReleasePhase phase, bool isCommit, bool isTopLevel, void *arg)
+{
+	if (phase != RESOURCE_RELEASE_BEFORE_LOCKS)
+		return;
+	for (int i = 0; i < GX_LOCAL_SESSIONS; i++)
+	{
+		if (gx_local[i].id == 0)
+			continue;
+		if (gx_local[i].owner == CurrentResourceOwner || (isTopLevel && !isCommit))
+		{
+			if (isCommit)
+				elog(WARNING, "gpuext: session %u leaked", gx_local[i].id);
+			gx_session_close(gx_local[i].id);
+		}
+	}
+}
+
+/* backend exit: close every session this backend still holds */
+void
+gx_session_backend_exit(void)
+{
+	if (gx_engine == NULL)
+		return;
+	for (int i = 0; i < GX_LOCAL_SESSIONS; i++)
+		if (gx_local[i].id != 0)
+			gx_session_close(gx_local[i].id);
+}
+
+static void
+gx_session_exit_cb(int code, Datum arg)
+{
+	gx_session_backend_exit();
+}
+
+/*
+ * Open a session for tasks on 'device'; it belongs to the current resource
+ * owner, which closes it on abort.
+ */
+uint32
+gx_session_open(int device)
+{
+	uint32		id = 0;
+	int			local = -1;
+
+	if (!gx_session_callbacks)
+	{
+		RegisterResourceReleaseCallback(gx_session_release, NULL);
+		before_shmem_exit(gx_session_exit_cb, 0);
+		gx_session_callbacks = true;
+	}
+	for (int i = 0; i < GX_LOCAL_SESSIONS && local < 0; i++)
+		if (gx_local[i].id == 0)
+			local = i;
+	if (local < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("too many gpuext sessions open in this backend"),
+				 errdetail("A backend may hold %d sessions (one per running GpuScan).",
+						   GX_LOCAL_SESSIONS)));
+
+	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
+	for (int i = 0; i < GX_MAX_SESSIONS; i++)
+	{
+		GxSession  *s = &gx_engine->sessions[i];
+
+		if (s->state != GX_SESSION_FREE)
+			continue;
+		s->generation++;
+		if (s->generation >= (1u << (32 - GX_ID_INDEX_BITS)))
+			s->generation = 1;
+		s->id = id = gx_make_id(s->generation, i);
+		s->state = GX_SESSION_OPEN;
+		s->owner_pid = MyProcPid;
+		s->device = device;
+		s->dbid = MyDatabaseId;
+		s->mem_limit = (uint64) gx_session_memory_kb * 1024;
+		s->bytes = 0;
+		s->nobjects = 0;
+		s->opened = GetCurrentTimestamp();
+		break;
+	}
+	LWLockRelease(gx_engine->lock);
+	if (id == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("too many gpuext sessions"),
+				 errdetail("The engine has room for %d sessions at once.", GX_MAX_SESSIONS)));
+	gx_local[local].id = id;
+	gx_local[local].owner = CurrentResourceOwner;
+	return id;
+}
+
+/*
+ * Close a session (no-op for 0 or a session that is gone).  One without
+ * objects is free at once; one with objects waits for the service.
+ */
+void
+gx_session_close(uint32 id)
+{
+	int			idx = gx_id_index(id, GX_MAX_SESSIONS);
+	bool		wake = false;
+
+	gx_local_forget(id);
+	if (idx < 0 || gx_engine == NULL)
+		return;
+	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
+	{
+		GxSession  *s = &gx_engine->sessions[idx];
+
+		if (s->id == id && s->state == GX_SESSION_OPEN)
+		{
+			if (s->nobjects == 0)
+			{
+				s->state = GX_SESSION_FREE;
+				s->id = 0;
+			}
+			else
+			{
+				s->state = GX_SESSION_CLOSING;
+				pg_atomic_write_u32(&gx_engine->reclaim, 1);
+				wake = true;
+			}
+		}
+	}
+	LWLockRelease(gx_engine->lock);
+	if (wake)
+		gx_service_wake();
+}
+
+/* the first part of a task's header: magic, kind, session, injected fault */
+void
+gx_task_init(gx_chunk *c, uint32 kind, uint32 session)
+{
+	memset(c, 0, offsetof(gx_chunk, nrows));
+	c->magic = GX_CHUNK_MAGIC;
+	c->kind = kind;
+	c->session = session;
+	c->fault = gx_take_fault();
+}
+
+/*
+ * Create a zeroed object of 'bytes' on the session's device (a round trip
+ * to the service); returns its handle.  ERROR when the device memory, or
+ * the session's share of it, is exhausted.
+ */
+uint32
+gx_session_alloc(uint32 session, int device, uint64 bytes, int kind)
+{
+	int			slot = gx_slot_acquire(true);
+	uint32		generation = gx_service_generation();
+	gx_chunk   *c = gx_slot_chunk(slot);
+	uint32		handle;
+
+	gx_task_init(c, GX_TASK_OBJ_ALLOC, session);
+	c->obj[0] = (uint32) kind;
+	c->obj_bytes = bytes;
+	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+	c->result_off = c->input_bytes;
+	gx_slot_submit(slot, device);
+	gx_slot_wait(slot, generation, GX_WAIT_SPIN_US);
+	handle = gx_chunk_result(c)->handle;
+	gx_slot_release(slot);
+	if (handle == 0)
+		elog(ERROR, "gpuext: the service created no object");
+	return handle;
+}
+
+/* ---------------------------------------------------------------------- */
+/* service side                                                           */
+/* ---------------------------------------------------------------------- */
+
+/* the open or closing session with this id, or NULL (no lock: the service) */
+GxSession *
+gx_session_lookup(uint32 id)
+{
+	int			idx = gx_id_index(id, GX_MAX_SESSIONS);
+	GxSession  *s;
+
+	if (idx < 0)
+		return NULL;
+	s = &gx_engine->sessions[idx];
+	return (s->id == id && s->state != GX_SESSION_FREE) ? s : NULL;
+}
+
+/* the live object with this handle, or NULL */
+GxObject *
+gx_object_lookup(uint32 handle)
+{
+	int			idx = gx_id_index(handle, GX_MAX_OBJECTS);
+	GxObject   *o;
+
+	if (idx < 0)
+		return NULL;
+	o = &gx_engine->objects[idx];
+	return o->handle == handle ? o : NULL;
+}
+
+/* bytes of device memory in use on a device, all owners */
+uint64
+gx_memory_used(int device)
+{
+	GxMemory   *m = &gx_engine->mem[device];
+
+	return pg_atomic_read_u64(&m->staging) + pg_atomic_read_u64(&m->cache) +
+		pg_atomic_read_u64(&m->sessions);
+}
+
+/*
+ * A new service: the objects died with the old one.  Open sessions stay
+ * open (their owners close them; their tasks fail on the generation),
+ * closing ones are freed, the memory counters start again.
+ */
+void
+gx_engine_service_reset(void)
+{
+	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
+	for (int i = 0; i < GX_MAX_OBJECTS; i++)
+		memset(&gx_engine->objects[i], 0, offsetof(GxObject, generation));
+	for (int i = 0; i < GX_MAX_SESSIONS; i++)
+	{
+		GxSession  *s = &gx_engine->sessions[i];
+
+		s->bytes = 0;
+		s->nobjects = 0;
+		if (s->state == GX_SESSION_CLOSING)
+		{
+			s->state = GX_SESSION_FREE;
+			s->id = 0;
+		}
+	}
+	for (int d = 0; d < GX_NDEVICES; d++)
+	{
+		pg_atomic_write_u64(&gx_engine->mem[d].staging, 0);
+		pg_atomic_write_u64(&gx_engine->mem[d].cache, 0);
+		pg_atomic_write_u64(&gx_engine->mem[d].sessions, 0);
+	}
+	LWLockRelease(gx_engine->lock);
+}
+
+/*
+ * Would 'bytes' more on 'device' exceed gpuext.device_memory?  (0 = the
+ * device's own size is the limit: the allocation then fails by itself.)
+ */
+bool
+gx_memory_over_limit(int device, uint64 bytes)
+{
+	uint64		limit = (uint64) gx_device_memory_mb * 1024 * 1024;
+
+	return limit > 0 && gx_memory_used(device) + bytes > limit;
+}
+
+/*
+ * Service: create an object of 'bytes' in an open session on 'device'.
+ * Returns NULL with *handle set, or an error message (in err) for the
+ * task; *oom tells whether memory was the reason.
+ */
+const char *
+gx_object_create(uint32 session, int device, uint64 bytes, int kind,
+				 uint32 *handle, char *err, size_t errlen, bool *oom)
+{
+	GxSession  *s;
+	GxObject   *o = NULL;
+	int			idx = -1;
+	void	   *addr = NULL;
+	gx_status	st;
+
+	*handle = 0;
+	*oom = false;
+	if (bytes == 0 || bytes > ((uint64) 1 << 40))
+	{
+		snprintf(err, errlen, "invalid object size %llu", (unsigned long long) bytes);
+		return err;
+	}
+	/* reserve: the session is open, a table slot is free, the limits hold */
+	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
+	s = gx_session_lookup(session);
+	if (s == NULL || s->state != GX_SESSION_OPEN || s->device != device)
+	{
+		LWLockRelease(gx_engine->lock);
+		snprintf(err, errlen, "session %u is not open on this device", session);
+		return err;
+	}
+	if ((s->mem_limit > 0 && s->bytes + bytes > s->mem_limit) ||
+		gx_memory_over_limit(device, bytes))
+	{
+		bool		session_limit = s->mem_limit > 0 && s->bytes + bytes > s->mem_limit;
+
+		LWLockRelease(gx_engine->lock);
+		*oom = true;
+		snprintf(err, errlen, "out of device memory: %llu bytes more would exceed %s",
+				 (unsigned long long) bytes,
+				 session_limit ? "gpuext.session_memory" : "gpuext.device_memory");
+		return err;
+	}
+	for (int i = 0; i < GX_MAX_OBJECTS; i++)
+		if (gx_engine->objects[i].handle == 0)
+		{
+			idx = i;
+			o = &gx_engine->objects[i];
+			o->generation++;
+			if (o->generation >= (1u << (32 - GX_ID_INDEX_BITS)))
+				o->generation = 1;
+			o->handle = gx_make_id(o->generation, i);
+			o->session = session;
+			o->device = device;
+			o->kind = kind;
+			o->bytes = bytes;
+			o->addr = 0;
+			break;
+		}
+	if (o != NULL)
+	{
+		s->bytes += bytes;
+		s->nobjects++;
+		pg_atomic_fetch_add_u64(&gx_engine->mem[device].sessions, bytes);
+	}
+	LWLockRelease(gx_engine->lock);
+	if (o == NULL)
+	{
+		snprintf(err, errlen, "too many device objects (%d)", GX_MAX_OBJECTS);
+		return err;
+	}
+
+	st = gx_mem_alloc(device, bytes, &addr, err, errlen);
+	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
+	if (st == GX_OK)
+	{
+		o->addr = (uint64) (uintptr_t) addr;
+		*handle = o->handle;
+	}
+	else
+	{
+		/* give the reservation back */
+		o->handle = 0;
+		s->bytes -= bytes;
+		s->nobjects--;
+		pg_atomic_fetch_sub_u64(&gx_engine->mem[device].sessions, bytes);
+		*oom = (st == GX_NO_MEMORY);
+	}
+	LWLockRelease(gx_engine->lock);
+	(void) idx;
+	return st == GX_OK ? NULL : err;
+}
+
+/*
+ * Service: free the objects of closing sessions none of whose tasks is in
+ * flight (inflight[i]: tasks of session slot i running now), then the
+ * sessions.  Returns true when a closing session had to wait.
+ */
+bool
+gx_sessions_reclaim(const int *inflight)
+{
+	bool		waiting = false;
+
+	if (pg_atomic_exchange_u32(&gx_engine->reclaim, 0) == 0)
+		return false;
+	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
+	for (int i = 0; i < GX_MAX_SESSIONS; i++)
+	{
+		GxSession  *s = &gx_engine->sessions[i];
+
+		if (s->state != GX_SESSION_CLOSING)
+			continue;
+		if (inflight[i] > 0)
+		{
+			waiting = true;
+			continue;
+		}
+		for (int k = 0; k < GX_MAX_OBJECTS; k++)
+		{
+			GxObject   *o = &gx_engine->objects[k];
+
+			if (o->handle == 0 || o->session != s->id)
+				continue;
+			if (o->addr != 0)
+				gx_mem_free(o->device, (void *) (uintptr_t) o->addr);
+			pg_atomic_fetch_sub_u64(&gx_engine->mem[o->device].sessions, o->bytes);
+			o->handle = 0;
+			o->addr = 0;
+		}
+		s->bytes = 0;
+		s->nobjects = 0;
+		s->state = GX_SESSION_FREE;
+		s->id = 0;
+	}
+	if (waiting)
+		pg_atomic_write_u32(&gx_engine->reclaim, 1);
+	LWLockRelease(gx_engine->lock);
+	return waiting;
+}

@@ -1,0 +1,217 @@
+/*
+ * source_cache.cpp - the device-resident column cache as a row source
+ * (the cache itself: src/cache/cache.cpp).
+ *
+ * At scan start the relation's ready entries that hold every column of the
+ * program are listed in block order (gx_source_cache_begin); heap reading
+ * stops at the next entry's first block (stop_block).  There the entry is
+ * pinned through the staging slot (eviction skips entries a slot refers
+ * to), checked against the visibility map, and sent as a CACHE_SCAN task:
+ * only the header goes to the device, which reads the entry's columns and
+ * writes row map values into the selection.  A selected row is fetched
+ * from its heap page by (block, offset) (gx_fetch_cached).  An entry that
+ * is no longer valid is read from the heap like any other blocks; the
+ * blocks of its range it lacks (holes) are read from the heap after it.
+ */
+#include "gpuext.h"
+#include "executor.h"
+
+extern "C"
+{
+#include "access/heapam.h"
+#include "storage/bufmgr.h"
+#include "storage/lwlock.h"
+#include "miscadmin.h"
+#include "utils/rel.h"
+}
+
+static int
+gx_cref_cmp(const void *a, const void *b)
+{
+	BlockNumber x = ((const GxCacheRef *) a)->start;
+	BlockNumber y = ((const GxCacheRef *) b)->start;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/*
+ * At scan start: the READY entries of the scanned relation that hold every
+ * column of the program, in block order (src->crefs).  None when the cache
+ * is off, on another device, or the scan cannot use it.
+ */
+void
+gx_source_cache_begin(GxSource *src)
+{
+	Relation	rel = src->rel;
+	GxProgram  *p = src->prog;
+	int			n = 0;
+
+	src->ncrefs = 0;
+	src->cidx = 0;
+	if (!gx_use_cache || gx_cache == NULL || gx_cache->nunits == 0 ||
+		gx_cache->device != src->device || !src->device_deform || !src->pagemode ||
+		src->scan->rs_parallel != NULL || p->ncols == 0 || !gx_cache_rel_ok(rel))
+		return;
+	if (src->crefs == NULL)
+		src->crefs = (GxCacheRef *) palloc(sizeof(GxCacheRef) * gx_cache->nunits);
+
+	LWLockAcquire(gx_cache->lock, LW_SHARED);
+	for (int i = 0; i < gx_cache->nunits; i++)
+	{
+		GxCacheEntry *e = &gx_cache->entries[i];
+		GxCacheRef *r = &src->crefs[n];
+		bool		ok = true;
+
+		if (e->state != GX_CE_READY || e->dbid != MyDatabaseId ||
+			e->relid != RelationGetRelid(rel) ||
+			e->relfilenode != rel->rd_node.relNode)
+			continue;
+		for (int c = 0; c < p->ncols && ok; c++)
+		{
+			int			k;
+
+			for (k = 0; k < e->ncols; k++)
+				if (e->attnum[k] == p->col_attno[c] && e->typid[k] == p->col_typid[c] &&
+					e->gxtype[k] == p->col_type[c])
+					break;
+			if (k == e->ncols)
+				ok = false;
+			else
+			{
+				r->values_off[c] = e->values_off[k];
+				r->nulls_off[c] = e->nulls_off[k];
+			}
+		}
+		if (!ok)
+			continue;
+		r->idx = i;
+		r->generation = e->generation;
+		r->start = e->start;
+		r->nblocks = e->nblocks;
+		r->nrows = e->nrows;
+		r->nvm = e->nvm;
+		memcpy(r->vm_block, e->vm_block, sizeof(r->vm_block));
+		memcpy(r->vm_lsn, e->vm_lsn, sizeof(r->vm_lsn));
+		r->nholes = e->nholes;
+		memcpy(r->holes, e->holes, sizeof(BlockNumber) * e->nholes);
+		r->rowmap_off = e->rowmap_off;
+		n++;
+	}
+	LWLockRelease(gx_cache->lock);
+	qsort(src->crefs, n, sizeof(GxCacheRef), gx_cref_cmp);
+	src->ncrefs = n;
+}
+
+/* block where heap reading must stop: the next cache entry, if any */
+void
+gx_set_stop_block(GxSource *src)
+{
+	src->stop_block = src->cidx < src->ncrefs ? src->crefs[src->cidx].start : InvalidBlockNumber;
+}
+
+/*
+ * If the scan stands at the first block of a cache entry, fill the chunk
+ * with a reference to it (program + entry-relative column directory) and
+ * return its rows; the entry is pinned through the slot.  An entry that is
+ * no longer valid is skipped: its blocks are read from the heap.  Returns
+ * false when no entry was used.
+ */
+bool
+gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
+{
+	HeapScanDesc hs = (HeapScanDesc) src->scan;
+	GxCacheRef *r;
+
+	while (src->cidx < src->ncrefs && src->crefs[src->cidx].start < src->next_block)
+		src->cidx++;
+	if (src->cidx >= src->ncrefs || src->crefs[src->cidx].start != src->next_block ||
+		(src->page_valid && src->cur_line < hs->rs_ntuples) ||
+		src->ipending < src->npending)
+	{
+		gx_set_stop_block(src);
+		return false;
+	}
+	r = &src->crefs[src->cidx++];
+	gx_set_stop_block(src);
+	if (r->start + r->nblocks > hs->rs_nblocks || !gx_cache_pin(slot, r))
+	{
+		src->stats->cache_invalid++;
+		return false;
+	}
+	if (!gx_cache_valid(src->rel, &src->vmbuf, r))
+	{
+		gx_shared->slots[slot].cache_entry = -1;
+		src->stats->cache_invalid++;
+		return false;
+	}
+	gx_cache_touch(r->idx);
+
+	c->deform_off = 0;
+	c->nrows = r->nrows;
+	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+	c->result_off = c->input_bytes;
+	for (int i = 0; i < src->prog->ncols; i++)
+	{
+		c->cols[i].values_off = r->values_off[i];
+		c->cols[i].nulls_off = r->nulls_off[i];
+		c->cols[i].type = src->prog->col_type[i];
+			}
+	c->kind = GX_TASK_CACHE_SCAN;
+	c->ext.entry = r->idx;
+	c->ext.map_sel = src->need_rows ? 1 : 0;
+	c->ext.rowmap_off = r->rowmap_off;
+	b->cached = true;
+	b->cache_start = r->start;
+	b->npins = 0;
+	/* the blocks of the range the entry lacks are read next, from the heap */
+	memcpy(src->pending, r->holes, sizeof(BlockNumber) * r->nholes);
+	src->npending = r->nholes;
+	src->ipending = 0;
+	src->next_block = r->start + r->nblocks;
+	src->page_valid = false;
+	src->stats->cache_chunks++;
+	for (int i = 0; i < src->prog->ncols; i++)
+		src->stats->cache_bytes += (int64) r->nrows * gx_type_width(src->prog->col_type[i]);
+	return true;
+}
+
+/*
+ * A row selected from a cache entry: the tuple at (block, offset) of the
+ * heap, returned from its pinned buffer.  The entry was valid when the
+ * chunk was sent, so the tuple is there and visible to the scan.
+ */
+TupleTableSlot *
+gx_fetch_cached(GxSource *src, GxBatch *b, uint32 m, TupleTableSlot *slot)
+{
+	BlockNumber blk = b->cache_start + (m >> 16);
+	OffsetNumber off = (OffsetNumber) (m & 0xFFFF);
+	HeapTuple	t = &src->cur_tup;
+	Page		page;
+	ItemId		lpp;
+
+	if (blk != src->fetch_blk || !BufferIsValid(src->fetch_buf))
+	{
+		if (BufferIsValid(src->fetch_buf))
+			ReleaseBuffer(src->fetch_buf);
+		src->fetch_buf = InvalidBuffer;
+		src->fetch_buf = ReadBufferExtended(src->rel, MAIN_FORKNUM, blk, RBM_NORMAL, NULL);
+		src->fetch_blk = blk;
+	}
+	/*
+	 * No content lock: like heapgettup_pagemode() reading a tuple after
+	 * heapgetpage(), the pin keeps the line pointer and the tuple in place
+	 * (pruning needs a cleanup lock); concurrent inserts only add items.
+	 */
+	page = BufferGetPage(src->fetch_buf);
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
+		!ItemIdIsNormal(PageGetItemId(page, off)))
+		elog(ERROR, "gpuext: cached row (%u,%u) of \"%s\" is not in the heap",
+			 blk, off, RelationGetRelationName(src->rel));
+	lpp = PageGetItemId(page, off);
+	t->t_data = (HeapTupleHeader) PageGetItem(page, lpp);
+	t->t_len = ItemIdGetLength(lpp);
+	t->t_tableOid = RelationGetRelid(src->rel);
+	ItemPointerSet(&t->t_self, blk, off);
+	return ExecStoreBufferHeapTuple(t, slot, src->fetch_buf);
+}
+
