@@ -26,8 +26,12 @@
 # the queries' count(*) and sum(id) on the device),
 # checks that all configurations return the same result, reports the
 # cached kernel's memory bandwidth and the cold scan's PCIe rate from
-# EXPLAIN ANALYZE of q1, then TPC-B (pgbench -i -s 10) with and without
-# gpuext in shared_preload_libraries.
+# EXPLAIN ANALYZE of q1, then TPC-B (pgbench -s 10) with and without
+# gpuext in shared_preload_libraries: TPCB_RUNS runs each, alternating,
+# the database re-initialised before every run (bench/lib.sh bench_tpcb;
+# bench/tpcb.sh runs the same on its own).  The cluster, the
+# configurations, the timing of a query and TPC-B are in bench/lib.sh,
+# shared with bench/compare.sh (old vs new build) and bench/tpcb.sh.
 #
 # Environment:
 #   ROWS          table rows (default 1000000)
@@ -36,7 +40,10 @@
 #   BENCH_START   1: own throwaway cluster (default when PGPORT is unset)
 #   BENCH_BUILD   1: build and install first (default: only when gpuext is
 #                 not installed)
-#   BENCH_TPCB    0 to skip TPC-B (always skipped without own cluster)
+#   BENCH_TPCB    0 to skip TPC-B (always skipped without own cluster);
+#                 TPCB_SECONDS per run (default 20 if ROWS>=1e7, else 10),
+#                 TPCB_RUNS runs each with / without gpuext (default 3),
+#                 other TPCB_* settings: bench/tpcb.sh
 #   BENCH_T       pgbench transactions per query (default 5; 3 if ROWS>=1e7);
 #                 0: the result-check run is the figure when it took 1 s or
 #                 more, else pgbench -t BENCH_T_FAST (default 5)
@@ -55,6 +62,8 @@ exec 2>&1
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=test/lib.sh
 . "$HERE/../test/lib.sh"
+# shellcheck source=bench/lib.sh
+. "$HERE/lib.sh"
 
 ROWS=${ROWS:-1000000}
 OUT=${OUT:-/tmp/out}
@@ -69,7 +78,6 @@ fi
 mkdir -p "$OUT" || exit 1
 
 gx_find_pg_config || exit 1
-PGBENCH=$PGBIN/pgbench
 
 cleanup() {
     [ -n "${GXD_TMP:-}" ] && rm -rf "$GXD_TMP"   # DuckDB CSV export (bench/duckdb/lib.sh)
@@ -82,33 +90,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP PIPE
 
 # ------------------------------------------------------------------ setup
-if [ "${BENCH_BUILD:-}" = 1 ] || { [ "${BENCH_BUILD:-}" != 0 ] && [ ! -f "$("$PG_CONFIG" --pkglibdir)/gpuext.so" ]; }; then
-    gx_build && gx_install || { echo "ERROR: build/install failed"; exit 1; }
-fi
+bench_ensure_installed || exit 1
 
 if [ "$BENCH_START" = 1 ]; then
     gx_setup_user || exit 1
-    # shared_buffers: ~100 bytes a row (table ~60 B/row + index), >= 1 GB,
-    # at most half of the memory
-    sb_mb=$(( ROWS / 10000 ))
-    [ "$sb_mb" -lt 1024 ] && sb_mb=1024
-    mem_mb=$(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo 2>/dev/null)
-    if [ -n "$mem_mb" ] && [ "$sb_mb" -gt $((mem_mb / 2)) ]; then sb_mb=$((mem_mb / 2)); fi
-    # device cache: ~33 bytes a row for tablet's 7 columns and row map, in
-    # 128 MB entries of about 4M rows: 48 bytes a row, >= 1 GB
-    cache_mb=$(( ROWS / 20000 ))
-    [ "$cache_mb" -lt 1024 ] && cache_mb=1024
-    gx_cluster_init "${BENCH_PORT:-54330}" \
-        "shared_buffers = ${sb_mb}MB" \
-        "max_worker_processes = 16" \
-        "max_parallel_workers = 16" \
-        "max_parallel_maintenance_workers = 8" \
-        "max_wal_size = 20GB" \
-        "checkpoint_timeout = 30min" \
-        "synchronous_commit = off" \
-        "work_mem = 64MB" \
-        "gpuext.staging_size = ${GPUEXT_STAGING_MB:-256}" \
-        "gpuext.cache_size = ${cache_mb}MB" || exit 1
+    # shared_buffers, device cache etc.: bench/lib.sh
+    bench_cluster_init "${BENCH_PORT:-54330}" "$ROWS" || exit 1
     gx_cluster_start || exit 1
 fi
 
@@ -123,20 +110,15 @@ gx_psql -d "$DB" -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1
     gx_psql -d "$DB" -Atc "SELECT pg_prewarm('tablet')" >/dev/null 2>&1
 
 # ------------------------------------------------------------------ configs
-# every GPU configuration but "gpucache" runs with gpuext.use_cache = off
-NOCACHE="-c gpuext.use_cache=off"
+# titles and PGOPTIONS: bench/lib.sh (every GPU configuration but
+# "gpucache" runs with gpuext.use_cache = off)
+bench_define_configs gpu
 CFG_NAMES=(serial par8 cpu gpuhd gpu gpumap gpupar gpucache)
-CFG_TITLES=("PG serial" "PG par8" "gpuext CPU" "GPU bk-deform" "GPU copy" "GPU mapped" "GPU par8" "GPU cached")
-CFG_OPTS=(
-    "-c gpuext.enabled=off -c max_parallel_workers_per_gather=0"
-    "-c gpuext.enabled=off -c max_parallel_workers_per_gather=8 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0"
-    "-c gpuext.force=on -c gpuext.device=cpu -c max_parallel_workers_per_gather=0 $NOCACHE"
-    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.device_deform=off -c max_parallel_workers_per_gather=0 $NOCACHE"
-    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=copy -c max_parallel_workers_per_gather=0 $NOCACHE"
-    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.transfer=mapped -c max_parallel_workers_per_gather=0 $NOCACHE"
-    "-c gpuext.force=on -c gpuext.device=gpu -c max_parallel_workers_per_gather=8 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0 $NOCACHE"
-    "-c gpuext.force=on -c gpuext.device=gpu -c gpuext.use_cache=on -c max_parallel_workers_per_gather=0"
-)
+CFG_TITLES=(); CFG_OPTS=()
+for name in "${CFG_NAMES[@]}"; do
+    CFG_TITLES+=("${BENCH_TITLE[$name]}")
+    CFG_OPTS+=("${BENCH_OPTS[$name]}")
+done
 NCFG=${#CFG_NAMES[@]}
 cfg_index() { local i; for i in $(seq 0 $((NCFG - 1))); do [ "${CFG_NAMES[$i]}" = "$1" ] && echo "$i"; done; }
 cfg_enabled() {
@@ -247,27 +229,16 @@ for q in "${QUERIES[@]}"; do
             MS[$q,$name]="n/a"; RES[$q,$name]="n/a"; PLAN[$q,$name]="n/a"
             continue
         fi
-        export PGOPTIONS="${CFG_OPTS[$c]}"
-        # plan check: is GpuScan used (c, d) / not used (a, b)?
-        if gx_psql -d "$DB" -Atc "EXPLAIN $sql" 2>/dev/null | grep -q 'GpuScan'; then
-            PLAN[$q,$name]=gpuscan
-        else
-            PLAN[$q,$name]=pg
-        fi
-        # the first GPU configuration of a query: one run that waits for the
-        # filter's compiled kernel (all GPU configurations share it), so
-        # that the timed runs do not depend on when the background compile ends
-        case "$name" in
-            gpu*) if [ "$warmed" = 0 ]; then
-                      PGOPTIONS="${CFG_OPTS[$c]} -c gpuext.jit_wait=on" \
-                          gx_psql -d "$DB" -At -f "$QDIR/$q.sql" >/dev/null 2>&1
-                      warmed=1
-                  fi ;;
-        esac
-        # result check (also warms the caches); BENCH_T=0: its time is the figure
-        t0=$(date +%s%N)
-        r=$(gx_psql -d "$DB" -At -f "$QDIR/$q.sql" 2>&1 | tr '\n' ' ' | sed 's/ *$//')
-        t1=$(date +%s%N)
+        # plan check (GpuScan used or not), the first GPU configuration of a
+        # query first runs it with gpuext.jit_wait = on (the filter's
+        # compiled kernel, shared by all GPU configurations, is then ready),
+        # result check (also warms the caches), timing: bench/lib.sh
+        wait_jit=0
+        case "$name" in gpu*) [ "$warmed" = 0 ] && wait_jit=1; warmed=1 ;; esac
+        bench_time_query "$DB" "$QDIR/$q.sql" "${CFG_OPTS[$c]}" "$OUT/pgbench_${q}_$name.log" "$wait_jit"
+        PLAN[$q,$name]=$BQ_PLAN
+        r=$BQ_RES
+        ms=$BQ_MS
         RES[$q,$name]=$r
         if [ -z "$ref" ]; then
             REF[$q]=$r
@@ -276,24 +247,9 @@ for q in "${QUERIES[@]}"; do
             echo "!!!!!!!! MISMATCH $q: ${CFG_TITLES[$c]} returned '$r', PG serial '$ref' !!!!!!!!"
             MISMATCH=1
         fi
-        log=$OUT/pgbench_${q}_$name.log
-        ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
-        if [ "$BENCH_T" = 0 ] && awk -v m="$ms" 'BEGIN { exit !(m >= 1000) }'; then
-            # one run, timed by the client: connecting (a few ms) is noise here
-            :
-        else
-            # pgbench: statement latency without connection setup
-            tt=$BENCH_T
-            [ "$tt" = 0 ] && tt=${BENCH_T_FAST:-5}
-            "$PGBENCH" -n -f "$QDIR/$q.sql" -t "$tt" -r "$DB" >"$log" 2>&1
-            ms=$(awk '/statement latencies/ {f = 1; next} f && $1 ~ /^[0-9]+(\.[0-9]+)?$/ {print $1; exit}' "$log")
-            [ -n "$ms" ] || ms=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$log" | head -n 1)
-            [ -n "$ms" ] || { ms=err; echo "pgbench failed for $q/$name:"; tail -n 5 "$log"; }
-        fi
         MS[$q,$name]=$ms
         printf '   %-11s %10s ms  plan=%-7s result=%s\n' "${CFG_TITLES[$c]}" "$ms" "${PLAN[$q,$name]}" "$r"
     done
-    unset PGOPTIONS
     # >>> DuckDB (f): result of the run above, checked against PG serial
     if [ "${RES[$q,duckdb]}" != n/a ]; then
         if [ "${RES[$q,duckdb]}" != "${REF[$q]}" ]; then
@@ -306,33 +262,14 @@ for q in "${QUERIES[@]}"; do
 done
 
 # ------------------------------------------------------------------ TPC-B
-TPS_WITH=n/a; TPS_WITHOUT=n/a; TPS_RATIO=n/a
-tpcb_tps() { sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$1" | tail -n 1; }
+TPS_WITH=n/a; TPS_WITHOUT=n/a; TPS_RATIO=n/a; TPCB_TPS_WITH=""; TPCB_TPS_WITHOUT=""
 if [ "$BENCH_START" = 1 ] && [ "${BENCH_TPCB:-1}" != 0 ]; then
-    if [ "$ROWS" -ge 10000000 ]; then TT=20; else TT=10; fi
-    gx_log "TPC-B: pgbench -i -s 10, then -c 8 -j 8 -T $TT -M prepared"
-    gx_psql -d postgres -qc "DROP DATABASE IF EXISTS tpcb" && gx_psql -d postgres -qc "CREATE DATABASE tpcb"
-    if "$PGBENCH" -i -q -s 10 tpcb >"$OUT/tpcb_init.log" 2>&1; then
-        "$PGBENCH" -c 8 -j 8 -T 3 -M prepared tpcb >/dev/null 2>&1   # warm-up
-        "$PGBENCH" -c 8 -j 8 -T "$TT" -M prepared tpcb >"$OUT/tpcb_with_gpuext.log" 2>&1
-        TPS_WITH=$(tpcb_tps "$OUT/tpcb_with_gpuext.log")
-        # later lines of postgresql.conf win: append, later remove again
-        echo "shared_preload_libraries = ''   # gx-tpcb-no-gpuext" >>"$GX_DATA/postgresql.conf"
-        gx_cluster_restart &&
-            gx_psql -d postgres -Atc "SHOW shared_preload_libraries" &&
-            "$PGBENCH" -c 8 -j 8 -T 3 -M prepared tpcb >/dev/null 2>&1 &&
-            "$PGBENCH" -c 8 -j 8 -T "$TT" -M prepared tpcb >"$OUT/tpcb_without_gpuext.log" 2>&1
-        TPS_WITHOUT=$(tpcb_tps "$OUT/tpcb_without_gpuext.log" 2>/dev/null)
-        grep -v 'gx-tpcb-no-gpuext' "$GX_DATA/postgresql.conf" >"$GX_BASE/conf.tmp" &&
-            cat "$GX_BASE/conf.tmp" >"$GX_DATA/postgresql.conf" && rm -f "$GX_BASE/conf.tmp"
-        gx_cluster_restart
-        [ -n "$TPS_WITH" ] || TPS_WITH=err
-        [ -n "$TPS_WITHOUT" ] || TPS_WITHOUT=err
-        TPS_RATIO=$(awk -v a="$TPS_WITH" -v b="$TPS_WITHOUT" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "n/a" }')
-        gx_log "TPC-B tps with gpuext $TPS_WITH, without $TPS_WITHOUT, ratio $TPS_RATIO"
-    else
-        echo "pgbench -i failed:"; tail -n 5 "$OUT/tpcb_init.log"
-    fi
+    if [ "$ROWS" -ge 10000000 ]; then TT=${TPCB_SECONDS:-20}; else TT=${TPCB_SECONDS:-10}; fi
+    TPCB_RUNS=${TPCB_RUNS:-3}
+    gx_log "TPC-B: $TPCB_RUNS runs each without / with gpuext, alternating, pgbench -i -s ${TPCB_SCALE:-10} before each, -c 8 -j 8 -T $TT -M prepared"
+    bench_tpcb "$OUT" "$TT" "$TPCB_RUNS"
+    TPS_WITH=$TPCB_MEDIAN_WITH; TPS_WITHOUT=$TPCB_MEDIAN_WITHOUT; TPS_RATIO=$TPCB_RATIO
+    gx_log "TPC-B median tps with gpuext $TPS_WITH ($TPCB_TPS_WITH), without $TPS_WITHOUT ($TPCB_TPS_WITHOUT), ratio $TPS_RATIO"
 else
     gx_log "TPC-B skipped (needs BENCH_START=1 and BENCH_TPCB!=0)"
 fi
@@ -434,11 +371,11 @@ MD=$OUT/bench.md
         done
         echo
     fi
-    echo "## TPC-B (pgbench -s 10, -c 8 -j 8 -M prepared)"
+    echo "## TPC-B (pgbench -s ${TPCB_SCALE:-10}, -c 8 -j 8 -M prepared; median of ${TPCB_RUNS:-0} runs each, alternating, re-initialised before each)"
     echo
-    echo "| gpuext preloaded tps | not preloaded tps | ratio |"
-    echo "|---:|---:|---:|"
-    echo "| $TPS_WITH | $TPS_WITHOUT | $TPS_RATIO |"
+    echo "| gpuext preloaded tps | not preloaded tps | ratio | runs with | runs without |"
+    echo "|---:|---:|---:|---|---|"
+    echo "| $TPS_WITH | $TPS_WITHOUT | $TPS_RATIO | $TPCB_TPS_WITH | $TPCB_TPS_WITHOUT |"
 } >"$MD"
 
 JS=$OUT/bench.json
@@ -463,7 +400,7 @@ JS=$OUT/bench.json
         echo "     \"result\": {\"pg_serial\": $(json_str "${RES[$q,serial]}"), \"pg_par8\": $(json_str "${RES[$q,par8]}"), \"gpuext_cpu\": $(json_str "${RES[$q,cpu]}"), \"gpuext_gpu\": $(json_str "${RES[$q,gpu]}"), \"duckdb\": $(json_str "${RES[$q,duckdb]}")}}$([ "$n" -lt "${#QUERIES[@]}" ] && echo ,)"
     done
     echo "  ],"
-    echo "  \"tpcb\": {\"scale\": 10, \"tps_with_gpuext\": $(num_or_null "$TPS_WITH"), \"tps_without_gpuext\": $(num_or_null "$TPS_WITHOUT"), \"ratio\": $(num_or_null "$TPS_RATIO")}"
+    echo "  \"tpcb\": {\"scale\": ${TPCB_SCALE:-10}, \"runs_each\": ${TPCB_RUNS:-0}, \"tps_with_gpuext\": $(num_or_null "$TPS_WITH"), \"tps_without_gpuext\": $(num_or_null "$TPS_WITHOUT"), \"ratio\": $(num_or_null "$TPS_RATIO"), \"runs_with\": [$(echo $TPCB_TPS_WITH | sed 's/err/null/g' | tr ' ' ',')], \"runs_without\": [$(echo $TPCB_TPS_WITHOUT | sed 's/err/null/g' | tr ' ' ',')]}"
     echo "}"
 } >"$JS"
 

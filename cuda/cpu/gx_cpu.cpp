@@ -46,6 +46,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -203,7 +204,9 @@ gx_cpu_open(int nthreads, int *started, char *err, size_t errlen)
 		if (nthreads > GX_CPU_MAX_THREADS)
 			nthreads = GX_CPU_MAX_THREADS;
 
-		gx_cpu_pool *p = new gx_cpu_pool();
+		/* freed if reserving fails; nothing throws once a thread runs */
+		std::unique_ptr<gx_cpu_pool> pool(new gx_cpu_pool());
+		gx_cpu_pool *p = pool.get();
 		sigset_t	all,
 					old;
 		char		why[160] = "";
@@ -223,9 +226,14 @@ gx_cpu_open(int nthreads, int *started, char *err, size_t errlen)
 				snprintf(why, sizeof(why), "%s", e.what());
 				break;
 			}
+			catch (...)
+			{
+				snprintf(why, sizeof(why), "thread creation failed");
+				break;
+			}
 		}
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		gx_pool = p;
+		gx_pool = pool.release();
 		if (started)
 			*started = (int) p->threads.size() + 1;
 		if ((int) p->threads.size() + 1 < nthreads)
@@ -254,8 +262,19 @@ gx_cpu_close(void)
 		}
 		p->wake.notify_all();
 		for (auto &th : p->threads)
-			if (th.joinable())
-				th.join();
+		{
+			/* a std::thread destroyed while joinable would terminate the process */
+			try
+			{
+				if (th.joinable())
+					th.join();
+			}
+			catch (...)
+			{
+				if (th.joinable())
+					th.detach();
+			}
+		}
 		gx_pool = NULL;
 		delete p;
 	});

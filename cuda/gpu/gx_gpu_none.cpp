@@ -82,6 +82,9 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 extern "C" void
 gx_gpu_close(void)
 {
+	GX_API_GUARD_VOID()
+	{
+	});
 }
 
 /* CPU memory from the heap; no GPU memory */

@@ -5,18 +5,40 @@
 #   test/gpu/run.sh                    # tests, then the benchmark
 #   SKIP_BENCH=1 test/gpu/run.sh       # tests only
 #   SKIP_TESTS=1 ROWS=10000000 test/gpu/run.sh   # benchmark only
+#   BENCH_MODE=compare SKIP_TESTS=1 test/gpu/run.sh
+#       # old vs new build (bench/compare.sh; old tree in .carry/old, e.g.
+#       # git archive <commit> | tar -x -C .carry/old), then the TPC-B
+#       # overhead (bench/tpcb.sh); about 9 minutes with the defaults
 #
 # Uses the relocatable PostgreSQL 15 carried at .carry/pgport.tgz (unpacked
-# to /tmp/pg/pgport), runs the cluster as OS user "pg".
-# Outputs go to ${OUT:-/tmp/out}: test.log, bench.log, bench.md, bench.json,
-# explain_q1_*.txt, pgbench logs, nvidia-smi.txt.
+# to /tmp/pg/pgport), runs the cluster as OS user "pg".  The tests run with
+# GX_REQUIRE_GPU=1 (the unit tests fail instead of skipping without a GPU).
 # ROWS (default 100000000) is the benchmark table size.
+#
+# BENCH_MODE: run (default) = bench/run.sh; compare = bench/compare.sh, then
+# bench/tpcb.sh, with BENCH_T=0 unless set, and COMPARE_BUDGET_S computed so
+# that both end within BENCH_BUDGET_S (default 540; 0: no limit) seconds
+# of this script's start, TPC-B's time (TPCB_RUNS x 2 runs of
+# TPCB_SECONDS, default 3 x 2 x 20 s, plus set-up) kept aside: the second
+# old/new pair of bench/compare.sh runs only if it fits, and when
+# compare.sh took longer than planned the TPC-B runs are shortened (to 5 s
+# at least; the summary shows the duration used).  Other settings: the headers of
+# bench/compare.sh and bench/tpcb.sh (OLD_SRC, BENCH_SKIP, ...).
+#
+# Outputs go to ${OUT:-/tmp/out}; at most 8 files come back from the GPU
+# host, so all but these are packed into extra.tgz: test.log, bench.log,
+# nvidia-smi.txt, and bench.md, bench.json, explain_q1_gpu.txt,
+# explain_q1_gpu_1m.txt (run) or compare.md, compare.json, tpcb.md,
+# tpcb.json (compare).  The output ends with a summary (compare mode: the
+# old/new table, the worst ratios, TPC-B), since only its last 12,000
+# characters come back.
 
 set -u -o pipefail
 exec 2>&1
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
+T0=$SECONDS
 OUT=${OUT:-/tmp/out}
 export OUT
 mkdir -p "$OUT"
@@ -50,7 +72,10 @@ export GPUEXT_TEST_USER=pg
 } | tee "$OUT/nvidia-smi.txt"
 
 rc=0
+SUMMARY=$(mktemp /tmp/gx_gpu_summary.XXXXXX)
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
+    # the unit tests fail rather than skip their GPU parts without a GPU
+    export GX_REQUIRE_GPU=${GX_REQUIRE_GPU:-1}
     GPUEXT_DEVICE=gpu test/run.sh 2>&1 | tee "$OUT/test.log"
     rc=${PIPESTATUS[0]}
     cp -f regression.diffs "$OUT/" 2>/dev/null
@@ -67,17 +92,55 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     export BENCH_BUILD=${BENCH_BUILD:-0}
 fi
 
-if [ "${SKIP_BENCH:-0}" != 1 ]; then
+if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${BENCH_MODE:-run}" = compare ]; then
+    export BENCH_T=${BENCH_T:-0}
+    export TPCB_SECONDS=${TPCB_SECONDS:-20} TPCB_RUNS=${TPCB_RUNS:-3}
+    # TPC-B: 2 x TPCB_RUNS runs of warm-up + TPCB_SECONDS, about 8 s of
+    # restart and pgbench -i each, plus its cluster's set-up
+    tpcb_est=$(( 2 * TPCB_RUNS * (TPCB_SECONDS + ${TPCB_WARMUP:-2} + 8) + 15 ))
+    left=$(( ${BENCH_BUDGET_S:-540} - (SECONDS - T0) - tpcb_est ))
+    [ "$left" -lt 60 ] && left=60
+    [ "${BENCH_BUDGET_S:-540}" = 0 ] && left=0
+    export COMPARE_BUDGET_S=${COMPARE_BUDGET_S:-$left}
+    rm -f "$OUT/compare_summary.txt" "$OUT/tpcb_summary.txt"
+    echo "==> compare mode: bench/compare.sh (COMPARE_BUDGET_S=$COMPARE_BUDGET_S), then bench/tpcb.sh (about $tpcb_est s)"
+    bench/compare.sh 2>&1 | tee "$OUT/bench.log"
+    crc=${PIPESTATUS[0]}
+    # TPC-B in what is left of the budget: shorter runs when compare.sh
+    # took longer than planned (at least 5 s a run)
+    if [ "${BENCH_BUDGET_S:-540}" != 0 ]; then
+        fit=$(( (${BENCH_BUDGET_S:-540} - (SECONDS - T0) - 15) / (2 * TPCB_RUNS) - ${TPCB_WARMUP:-2} - 8 ))
+        [ "$fit" -lt 5 ] && fit=5
+        if [ "$fit" -lt "$TPCB_SECONDS" ]; then
+            echo "==> TPC-B runs shortened to $fit s (TPCB_SECONDS=$TPCB_SECONDS does not fit BENCH_BUDGET_S=${BENCH_BUDGET_S:-540} after $((SECONDS - T0)) s)"
+            TPCB_SECONDS=$fit
+        fi
+    fi
+    bench/tpcb.sh 2>&1 | tee -a "$OUT/bench.log"
+    trc=${PIPESTATUS[0]}
+    [ "$rc" = 0 ] && rc=$crc
+    [ "$rc" = 0 ] && rc=$trc
+    {
+        echo "==================== summary: old vs new (bench/compare.sh, exit $crc) ===================="
+        cat "$OUT/compare_summary.txt" 2>/dev/null || echo "(no compare_summary.txt: see bench.log)"
+        echo "==================== TPC-B overhead (bench/tpcb.sh, exit $trc) ===================="
+        cat "$OUT/tpcb_summary.txt" 2>/dev/null || echo "(no tpcb_summary.txt: see bench.log)"
+    } >"$SUMMARY"
+elif [ "${SKIP_BENCH:-0}" != 1 ]; then
     BENCH_START=1 bench/run.sh 2>&1 | tee "$OUT/bench.log"
     brc=${PIPESTATUS[0]}
     [ "$rc" = 0 ] && rc=$brc
 fi
 
 # at most 8 files come back from the GPU host: keep the main ones, pack the rest
-(cd "$OUT" && ls | grep -vxE 'test\.log|bench\.(log|md|json)|nvidia-smi\.txt|explain_q1_gpu(_1m)?\.txt|extra\.tgz' |
+(cd "$OUT" && ls | grep -vxE 'test\.log|bench\.(log|md|json)|nvidia-smi\.txt|explain_q1_gpu(_1m)?\.txt|compare\.(md|json)|tpcb\.(md|json)|extra\.tgz' |
     tar -czf extra.tgz -T - --remove-files 2>/dev/null)
 echo "==> outputs in $OUT:"
 ls -l "$OUT"
+cat "$SUMMARY"
+rm -f "$SUMMARY"
+echo "==> test/gpu/run.sh: $((SECONDS - T0)) s, exit status $rc"
+# the tests' "N passed, M failed" stays the last line
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
     tail -n 1 "$OUT/test.log"
 fi
