@@ -763,6 +763,16 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 	});
 }
 
+/* the process is about to exit: let the background compilations finish */
+extern "C" void
+gx_gpu_quiesce(void)
+{
+	GX_API_GUARD_VOID()
+	{
+		gx_jit_quiesce(10000);
+	});
+}
+
 /* release the GPU: wait for every stream, free the pool's blocks, unregister */
 extern "C" void
 gx_gpu_close(void)

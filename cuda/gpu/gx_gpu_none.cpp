@@ -78,6 +78,12 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 	});
 }
 
+/* no background thread */
+extern "C" void
+gx_gpu_quiesce(void)
+{
+}
+
 /* nothing to release */
 extern "C" void
 gx_gpu_close(void)

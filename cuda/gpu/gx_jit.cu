@@ -476,6 +476,34 @@ gx_jit_kernel(const gx_chunk *c, int wait)
 }
 
 void
+gx_jit_quiesce(int timeout_ms)
+{
+	if (!J)
+		return;
+	try
+	{
+		{
+			std::lock_guard<std::mutex> g(J->mu);
+
+			J->arch.clear();	/* gx_jit_kernel starts no new compilation */
+		}
+		for (int waited = 0; waited < timeout_ms; waited += 5)
+		{
+			{
+				std::lock_guard<std::mutex> g(J->mu);
+
+				if (J->threads == 0)
+					return;
+			}
+			std::this_thread::sleep_for(std::chrono::milliseconds(5));
+		}
+	}
+	catch (...)
+	{
+	}
+}
+
+void
 gx_jit_close(void)
 {
 	if (!J)

@@ -24,6 +24,12 @@ void		gx_jit_open(int cc_major, int cc_minor);
  */
 const void *gx_jit_kernel(const gx_chunk *c, int wait);
 
+/*
+ * wait up to timeout_ms for the compiling threads to finish (the process
+ * exits next); new compilations are refused from now on
+ */
+void		gx_jit_quiesce(int timeout_ms);
+
 /* unload every compiled kernel; called by gx_gpu_close() */
 void		gx_jit_close(void);
 

@@ -153,6 +153,13 @@ void		gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
 /* release everything gx_gpu_open() took, the pool and its blocks included */
 void		gx_gpu_close(void);
 
+/*
+ * Before the process exits: wait (a few seconds at most) for the GPU
+ * device's background threads, the filter compilations, to finish, so
+ * that no thread runs inside NVRTC while exit() tears libraries down.
+ */
+void		gx_gpu_quiesce(void);
+
 /* ---- device memory (one pool per device) ---- */
 
 /*

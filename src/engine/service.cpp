@@ -80,7 +80,11 @@ gx_register_service(void)
 	RegisterBackgroundWorker(&worker);
 }
 
-/* on exit: tell backends that no service runs */
+/*
+ * On exit: tell backends that no service runs, then stop the devices'
+ * threads (the CPU pool, the filter compilations), so that exit() does not
+ * tear libraries down under a running thread.
+ */
 static void
 gx_service_exit(int code, Datum arg)
 {
@@ -89,6 +93,8 @@ gx_service_exit(int code, Datum arg)
 	gx_shared->service_latch = NULL;
 	SpinLockRelease(&gx_shared->mutex);
 	ConditionVariableBroadcast(&gx_shared->done_cv);
+	gx_gpu_quiesce();
+	gx_cpu_close();
 }
 
 /* finish a slot: DONE for its owner, or FREE if abandoned meanwhile */

@@ -9,6 +9,7 @@
 #include "gx_eval.cuh"
 
 #include <dirent.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1451,6 +1452,9 @@ main(void)
 	test_cache_scan("pool");
 	test_pool_reuse();
 	gx_cpu_close();
+	/* a joined thread may stay listed in /proc for a moment after it exited */
+	for (int i = 0; i < 200 && count_threads() != before; i++)
+		usleep(5000);
 	CHECK(count_threads() == before, "gx_cpu_close joins the workers (%d threads, %d before)",
 		  count_threads(), before);
 	test_cpu_layout(false);		/* the caller alone again */
