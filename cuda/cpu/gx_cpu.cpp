@@ -451,7 +451,7 @@ gx_cpu_finish(gx_result *res, std::chrono::steady_clock::time_point t0)
 	res->bytes_h2d = res->bytes_d2h = 0;
 	res->flags = 0;
 	res->pad = 0;
-	res->handle = 0;
+	res->pad3 = 0;
 }
 
 /* FILTER, CACHE_LOAD, CACHE_SCAN on the pool (the task is valid) */

@@ -111,7 +111,7 @@ gx_reset_kernel(gx_result *res, uint32_t ntiles)
 	res->bytes_h2d = 0;
 	res->bytes_d2h = 0;
 	res->error_key = 0;
-	res->handle = 0;
+	res->pad3 = 0;
 	for (int a = 0; a < GX_MAX_AGGS; a++)
 	{
 		res->agg_val[a] = 0;
@@ -1014,6 +1014,26 @@ gx_gpu_submit(int slot, const gx_task_ctx *ctx, char *err, size_t errlen)
 		{
 			gx_errf(err, errlen, "operator %s has no GPU implementation", op->name);
 			return GX_INVALID;
+		}
+		/* order the task after the tasks in flight it follows */
+		if (ctx->nafter < 0 || ctx->nafter > GX_TASK_MAX_AFTER)
+		{
+			gx_errf(err, errlen, "task follows %d tasks", ctx->nafter);
+			return GX_INVALID;
+		}
+		for (int k = 0; k < ctx->nafter; k++)
+		{
+			int			j = ctx->after[k];
+
+			if (j < 0 || j >= G.nslots || j == slot)
+			{
+				gx_errf(err, errlen, "task follows an invalid slot %d", j);
+				return GX_INVALID;
+			}
+			if (G.slots[j].state == GX_SLOT_STAGE1 || G.slots[j].state == GX_SLOT_STAGE2 ||
+				G.slots[j].state == GX_SLOT_MAPPED)
+				GX_CHECK(cudaStreamWaitEvent(s->stream, G.slots[j].ev[GX_EV_KERNEL_END], 0),
+						 "cudaStreamWaitEvent");
 		}
 		return op->gpu_submit(slot, c, ctx, err, errlen);
 	});

@@ -81,12 +81,21 @@ typedef struct gx_gpu_info
  * reads or fills, and of the session objects it names (task->obj[i]), on
  * the device that runs it.  NULL / 0 where the task names none.
  */
+#define GX_TASK_MAX_AFTER 16
+
 typedef struct gx_task_ctx
 {
 	char	   *entry;
 	uint64_t	entry_bytes;
 	char	   *obj[GX_TASK_MAX_OBJS];
 	uint64_t	obj_bytes[GX_TASK_MAX_OBJS];
+	/*
+	 * GPU: staging slots whose task in flight this one must follow (its
+	 * kernels start after theirs ended: a pipeline step, or a read of a
+	 * state they add into); the CPU device runs tasks one at a time.
+	 */
+	int			after[GX_TASK_MAX_AFTER];
+	int			nafter;
 } gx_task_ctx;
 
 /* ---- CPU device ---- */

@@ -196,8 +196,9 @@ typedef struct gx_column
  * Task kinds: the operator a task runs (gx_chunk.kind).  The engine's
  * operator table (cuda/include/gx_ops.h) has one entry per kind, with one
  * validator shared by both devices and one implementation per device.
- * Kinds below GX_TASK_NDEVICE run on a device; the others are handled by
- * the service itself (sessions and their objects).
+ * Session objects need no task of their own: a backend reserves one in the
+ * session (shared memory), and the service allocates its memory when the
+ * first task that names it runs.
  */
 enum gx_task_kind
 {
@@ -207,12 +208,17 @@ enum gx_task_kind
 	GX_TASK_CACHE_SCAN,			/* filter (and aggregate) the columns of a cache entry */
 	GX_TASK_AGG_READ,			/* copy an aggregate state object's totals into
 								 * the result (agg_val/agg_cnt), then zero it */
-	GX_TASK_NDEVICE,			/* -- kinds below run on a device -- */
-	GX_TASK_OBJ_ALLOC = GX_TASK_NDEVICE,	/* service: allocate a zeroed object of
-											 * obj_bytes in the task's session;
-											 * its handle goes to gx_result.handle */
 	GX_TASK_NKINDS
 };
+
+/* every kind runs on a device (kinds from here on would be the service's) */
+#define GX_TASK_NDEVICE GX_TASK_NKINDS
+
+/* gx_chunk.follow: what a task must run after */
+#define GX_FOLLOW_NONE 0
+#define GX_FOLLOW_SESSION 1		/* every task of its session in flight when
+								 * it is submitted (a pipeline step, or a
+								 * read of a state they add into) */
 
 /* compatibility names of the first kinds (chunk = a task carrying rows) */
 #define GX_CHUNK_FILTER GX_TASK_FILTER
@@ -309,7 +315,8 @@ typedef struct gx_chunk
 	uint32_t	session;		/* engine session that submitted it */
 	uint32_t	fault;			/* enum gx_fault (tests) */
 	uint32_t	obj[GX_TASK_MAX_OBJS];	/* session objects (handles), 0 = none */
-	uint64_t	obj_bytes;		/* OBJ_ALLOC: bytes of the new object */
+	uint32_t	follow;			/* GX_FOLLOW_*: ordering on the device */
+	uint32_t	pad0;
 	uint32_t	nrows;
 	uint32_t	ncols;
 	uint32_t	ninstr;
@@ -383,7 +390,7 @@ typedef struct gx_result
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
 	uint32_t	error_key;		/* SCAN with map_sel: map value of the error row */
-	uint32_t	handle;			/* OBJ_ALLOC: the new object's handle */
+	uint32_t	pad3;
 	int64_t		agg_val[GX_MAX_AGGS];	/* AGG_READ: per ext.agg: sum (SUM) */
 	int64_t		agg_cnt[GX_MAX_AGGS];	/* AGG_READ: non-NULL values aggregated */
 } gx_result;

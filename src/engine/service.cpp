@@ -10,12 +10,12 @@
  * device buffer and a stream per staging slot).  Then it loops:
  *
  *  - pick SUBMITTED slots; each holds a task (gx_program.h) of a kind;
- *  - engine kinds (GX_TASK_OBJ_ALLOC) are run here: sessions' objects
- *    are created in the device memory pool, within gpuext.device_memory
- *    and the session's gpuext.session_memory;
- *  - device kinds are resolved (the task's session must be open, the
- *    cache entry and the objects it names are looked up and passed by
- *    address in a gx_task_ctx) and handed to the device: the CPU device
+ *  - resolve what the task names (its session must be open; the cache
+ *    entry and the session objects it names are looked up, an object gets
+ *    its memory from the device's pool when the first task names it; a
+ *    task that follows its session's tasks in flight is ordered after
+ *    them) and pass it by address in a gx_task_ctx, then hand the task to
+ *    the device: the CPU device
  *    runs them synchronously, the GPU queues them on the slot's stream and
  *    they are polled.  Both validate the task through the operator table
  *    (cuda/include/gx_ops.h), so this loop knows no operator: adding one
@@ -133,13 +133,17 @@ gx_device_failed(const char *msg)
 
 /*
  * Resolve what a device task names: its session (open, on this device),
- * the cache entry's memory and the objects' (of that session and device).
- * Returns an error message for the task, or NULL.
+ * the cache entry's memory and the objects' (of that session and device;
+ * an object gets its memory here, at the first task that names it), and
+ * the tasks in flight it must follow.  Returns an error message for the
+ * task, or NULL.
  */
 static const char *
 gx_task_context(const gx_chunk *c, int device, gx_task_ctx *ctx, int *session_idx,
 				char *err, size_t errlen, bool *oom)
 {
+	const char *msg;
+
 	GxSession  *s = NULL;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -161,39 +165,22 @@ gx_task_context(const gx_chunk *c, int device, gx_task_ctx *ctx, int *session_id
 		if (c->obj[k] == 0)
 			continue;
 		o = gx_object_lookup(c->obj[k]);
-		if (o == NULL || s == NULL || o->session != c->session || o->device != device ||
-			o->addr == 0)
+		if (o == NULL || s == NULL || o->session != c->session || o->device != device)
 			return "the task names an object that is not its session's";
+		if ((msg = gx_object_memory(o, err, errlen, oom)) != NULL)
+			return msg;
 		ctx->obj[k] = (char *) (uintptr_t) o->addr;
 		ctx->obj_bytes[k] = o->bytes;
 	}
-	return gx_cache_task_memory(c, device, ctx, err, errlen, oom);
-}
-
-/* OBJ_ALLOC: create a session object; its handle goes to the result */
-static void
-gx_run_obj_alloc(int i, gx_chunk *c, int device)
-{
-	char		err[256];
-	bool		oom = false;
-	uint32		handle = 0;
-	const char *msg;
-
-	if (c->result_off < sizeof(gx_chunk) ||
-		c->result_off + sizeof(gx_result) > gx_shared->slot_bytes)
-		msg = "malformed task";
-	else
-		msg = gx_object_create(c->session, device, c->obj_bytes, (int) c->obj[0],
-							   &handle, err, sizeof(err), &oom);
-	if (msg == NULL)
+	if (c->follow == GX_FOLLOW_SESSION && *session_idx >= 0)
 	{
-		gx_result  *res = gx_chunk_result(c);
-
-		memset(res, 0, sizeof(gx_result));
-		res->error = GX_NO_ERROR;
-		res->handle = handle;
+		for (int j = 0; j < gx_shared->nslots && ctx->nafter < GX_TASK_MAX_AFTER; j++)
+			if (gx_run[j].gpu && gx_run[j].session == *session_idx)
+				ctx->after[ctx->nafter++] = j;
 	}
-	gx_finish_slot(i, msg != NULL, msg, oom ? GX_FAIL_MEMORY : GX_FAIL_DEVICE);
+	else if (c->follow != GX_FOLLOW_NONE)
+		return "malformed task";
+	return gx_cache_task_memory(c, device, ctx, err, errlen, oom);
 }
 
 /* start the task of slot i on 'device' (the slot is RUNNING) */
@@ -230,11 +217,6 @@ gx_start_task(int i, int device, bool gpu_ok)
 						   GX_FAIL_DEVICE);
 			gx_device_failed("injected device error (gpuext.debug_fault = device_error)");
 	}
-	if (c->kind == GX_TASK_OBJ_ALLOC)
-	{
-		gx_run_obj_alloc(i, c, device);
-		return;
-	}
 	if (device == GX_DEV_GPU && !gpu_ok)
 	{
 		gx_finish_slot(i, true, "no GPU is usable", GX_FAIL_DEVICE);
@@ -265,6 +247,27 @@ gx_start_task(int i, int device, bool gpu_ok)
 	}
 	st = gx_cpu_run(c, gx_shared->slot_bytes, &ctx, err, sizeof(err));
 	gx_finish_slot(i, st != GX_OK, err, st == GX_NO_MEMORY ? GX_FAIL_MEMORY : GX_FAIL_DEVICE);
+}
+
+/*
+ * Must the SUBMITTED task of slot i wait?  A task that follows its
+ * session's tasks (GX_FOLLOW_SESSION) starts only once every task of the
+ * session submitted before it has started (slots are taken in index order,
+ * not in the order they were submitted), so that it can be ordered after
+ * them.
+ */
+static bool
+gx_task_must_wait(int i)
+{
+	const gx_chunk *c = gx_slot_chunk(i);
+
+	if (c->follow != GX_FOLLOW_SESSION || c->session == 0)
+		return false;
+	for (int j = 0; j < gx_shared->nslots; j++)
+		if (j != i && gx_shared->slots[j].state == GX_SLOT_SUBMITTED &&
+			gx_slot_chunk(j)->session == c->session)
+			return true;
+	return false;
 }
 
 /* a filter program that failed to compile stays interpreted: say so once */
@@ -398,7 +401,7 @@ gpuext_service_main(Datum arg)
 			if (gx_run[i].gpu)
 				continue;
 			SpinLockAcquire(&s->mutex);
-			if (s->state == GX_SLOT_SUBMITTED)
+			if (s->state == GX_SLOT_SUBMITTED && !gx_task_must_wait(i))
 			{
 				s->state = GX_SLOT_RUNNING;
 				device = s->device;

@@ -7,8 +7,10 @@
  * it ends; every task it submits names the session (gx_chunk.session).
  * Objects that must outlive one task (an aggregate's state today; a join's
  * hash table, a group table, a sorted run in the operators that follow)
- * are created in a session by an OBJ_ALLOC task, named by handle in later
- * tasks, and freed by the service when the session closes.  Parallel
+ * are reserved in a session by the backend (an entry of the shared table,
+ * accounted against the limits at once), named by handle in tasks, given
+ * memory by the service when the first task that names it runs, and freed
+ * by the service when the session closes.  Parallel
  * workers of one query name the leader's session and objects (the handles
  * travel in the parallel query's DSM), so that one object serves them all.
  *
@@ -68,6 +70,16 @@ static inline uint32
 gx_make_id(uint32 generation, int idx)
 {
 	return (generation << GX_ID_INDEX_BITS) | (uint32) (idx + 1);
+}
+
+/* the next generation of a table slot (ids stay nonzero and fit the id) */
+static uint32
+gx_next_generation(uint32 generation)
+{
+	generation++;
+	if (generation >= (1u << (32 - GX_ID_INDEX_BITS)))
+		generation = 1;
+	return generation;
 }
 
 Size
@@ -186,9 +198,7 @@ gx_session_open(int device)
 
 		if (s->state != GX_SESSION_FREE)
 			continue;
-		s->generation++;
-		if (s->generation >= (1u << (32 - GX_ID_INDEX_BITS)))
-			s->generation = 1;
+		s->generation = gx_next_generation(s->generation);
 		s->id = id = gx_make_id(s->generation, i);
 		s->state = GX_SESSION_OPEN;
 		s->owner_pid = MyProcPid;
@@ -259,30 +269,71 @@ gx_task_init(gx_chunk *c, uint32 kind, uint32 session)
 	c->fault = gx_take_fault();
 }
 
+/* ERROR: device memory for an object is not to be had */
+static void
+gx_object_oom(uint64 bytes, const char *limit)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OUT_OF_MEMORY),
+			 errmsg("gpuext: out of device memory: %llu bytes more would exceed %s",
+					(unsigned long long) bytes, limit),
+			 errhint("Raise gpuext.session_memory or gpuext.device_memory, or run the query with gpuext.enabled off.")));
+}
+
 /*
- * Create a zeroed object of 'bytes' on the session's device (a round trip
- * to the service); returns its handle.  ERROR when the device memory, or
- * the session's share of it, is exhausted.
+ * Reserve a zeroed object of 'bytes' in a session on its device; returns
+ * its handle.  No round trip: the object is an entry of the shared table,
+ * accounted now (ERROR when gpuext.session_memory or gpuext.device_memory
+ * would be exceeded), and the service takes its memory from the device's
+ * pool when the first task that names it runs.
  */
 uint32
 gx_session_alloc(uint32 session, int device, uint64 bytes, int kind)
 {
-	int			slot = gx_slot_acquire(true);
-	uint32		generation = gx_service_generation();
-	gx_chunk   *c = gx_slot_chunk(slot);
-	uint32		handle;
+	int			sidx = gx_id_index(session, GX_MAX_SESSIONS);
+	GxSession  *s;
+	const char *limit = NULL;
+	uint32		handle = 0;
 
-	gx_task_init(c, GX_TASK_OBJ_ALLOC, session);
-	c->obj[0] = (uint32) kind;
-	c->obj_bytes = bytes;
-	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
-	c->result_off = c->input_bytes;
-	gx_slot_submit(slot, device);
-	gx_slot_wait(slot, generation, GX_WAIT_SPIN_US);
-	handle = gx_chunk_result(c)->handle;
-	gx_slot_release(slot);
+	if (sidx < 0 || bytes == 0)
+		elog(ERROR, "gpuext: invalid object request");
+	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
+	s = &gx_engine->sessions[sidx];
+	if (s->id != session || s->state != GX_SESSION_OPEN || s->device != device)
+	{
+		LWLockRelease(gx_engine->lock);
+		elog(ERROR, "gpuext: session %u is not open on this device", session);
+	}
+	if (s->mem_limit > 0 && s->bytes + bytes > s->mem_limit)
+		limit = "gpuext.session_memory";
+	else if (gx_memory_over_limit(device, bytes))
+		limit = "gpuext.device_memory";
+	for (int i = 0; i < GX_MAX_OBJECTS && limit == NULL; i++)
+	{
+		GxObject   *o = &gx_engine->objects[i];
+
+		if (o->handle != 0)
+			continue;
+		o->generation = gx_next_generation(o->generation);
+		o->handle = handle = gx_make_id(o->generation, i);
+		o->session = session;
+		o->device = device;
+		o->kind = kind;
+		o->bytes = bytes;
+		o->addr = 0;
+		s->bytes += bytes;
+		s->nobjects++;
+		pg_atomic_fetch_add_u64(&gx_engine->mem[device].sessions, bytes);
+		break;
+	}
+	LWLockRelease(gx_engine->lock);
+	if (limit != NULL)
+		gx_object_oom(bytes, limit);
 	if (handle == 0)
-		elog(ERROR, "gpuext: the service created no object");
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("too many gpuext device objects"),
+				 errdetail("The engine has room for %d objects at once.", GX_MAX_OBJECTS)));
 	return handle;
 }
 
@@ -371,96 +422,29 @@ gx_memory_over_limit(int device, uint64 bytes)
 }
 
 /*
- * Service: create an object of 'bytes' in an open session on 'device'.
- * Returns NULL with *handle set, or an error message (in err) for the
- * task; *oom tells whether memory was the reason.
+ * Service: the memory of an object a task names, taken from the device's
+ * pool (zeroed) when the first such task runs.  Returns NULL, or an error
+ * message (in err) for the task; *oom tells whether memory was the reason.
  */
 const char *
-gx_object_create(uint32 session, int device, uint64 bytes, int kind,
-				 uint32 *handle, char *err, size_t errlen, bool *oom)
+gx_object_memory(GxObject *o, char *err, size_t errlen, bool *oom)
 {
-	GxSession  *s;
-	GxObject   *o = NULL;
-	int			idx = -1;
 	void	   *addr = NULL;
 	gx_status	st;
 
-	*handle = 0;
 	*oom = false;
-	if (bytes == 0 || bytes > ((uint64) 1 << 40))
+	if (o->addr != 0)
+		return NULL;
+	st = gx_mem_alloc(o->device, o->bytes, &addr, err, errlen);
+	if (st != GX_OK)
 	{
-		snprintf(err, errlen, "invalid object size %llu", (unsigned long long) bytes);
-		return err;
-	}
-	/* reserve: the session is open, a table slot is free, the limits hold */
-	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
-	s = gx_session_lookup(session);
-	if (s == NULL || s->state != GX_SESSION_OPEN || s->device != device)
-	{
-		LWLockRelease(gx_engine->lock);
-		snprintf(err, errlen, "session %u is not open on this device", session);
-		return err;
-	}
-	if ((s->mem_limit > 0 && s->bytes + bytes > s->mem_limit) ||
-		gx_memory_over_limit(device, bytes))
-	{
-		bool		session_limit = s->mem_limit > 0 && s->bytes + bytes > s->mem_limit;
-
-		LWLockRelease(gx_engine->lock);
-		*oom = true;
-		snprintf(err, errlen, "out of device memory: %llu bytes more would exceed %s",
-				 (unsigned long long) bytes,
-				 session_limit ? "gpuext.session_memory" : "gpuext.device_memory");
-		return err;
-	}
-	for (int i = 0; i < GX_MAX_OBJECTS; i++)
-		if (gx_engine->objects[i].handle == 0)
-		{
-			idx = i;
-			o = &gx_engine->objects[i];
-			o->generation++;
-			if (o->generation >= (1u << (32 - GX_ID_INDEX_BITS)))
-				o->generation = 1;
-			o->handle = gx_make_id(o->generation, i);
-			o->session = session;
-			o->device = device;
-			o->kind = kind;
-			o->bytes = bytes;
-			o->addr = 0;
-			break;
-		}
-	if (o != NULL)
-	{
-		s->bytes += bytes;
-		s->nobjects++;
-		pg_atomic_fetch_add_u64(&gx_engine->mem[device].sessions, bytes);
-	}
-	LWLockRelease(gx_engine->lock);
-	if (o == NULL)
-	{
-		snprintf(err, errlen, "too many device objects (%d)", GX_MAX_OBJECTS);
-		return err;
-	}
-
-	st = gx_mem_alloc(device, bytes, &addr, err, errlen);
-	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
-	if (st == GX_OK)
-	{
-		o->addr = (uint64) (uintptr_t) addr;
-		*handle = o->handle;
-	}
-	else
-	{
-		/* give the reservation back */
-		o->handle = 0;
-		s->bytes -= bytes;
-		s->nobjects--;
-		pg_atomic_fetch_sub_u64(&gx_engine->mem[device].sessions, bytes);
 		*oom = (st == GX_NO_MEMORY);
+		return err;
 	}
+	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
+	o->addr = (uint64) (uintptr_t) addr;
 	LWLockRelease(gx_engine->lock);
-	(void) idx;
-	return st == GX_OK ? NULL : err;
+	return NULL;
 }
 
 /*

@@ -150,25 +150,24 @@ gx_agg_prepare(GxScanState *st)
 }
 
 /*
- * Read the totals of the state object into agg_val/agg_cnt (keep = false:
- * only reset it), with an AGG_READ task; the object is zero afterwards.
+ * Submit an AGG_READ task of the state object, ordered on the device after
+ * every task of the session in flight (so that it can be submitted right
+ * after the last chunk, without waiting for them).  wait = false: only if
+ * a staging slot is free now.  Sets st->agg_read_slot; false when no slot
+ * was taken.
  */
-void
-gx_agg_read(GxScanState *st, bool keep)
+bool
+gx_agg_read_submit(GxScanState *st, bool wait)
 {
-	int			slot;
-	uint32		generation;
+	int			slot = gx_slot_acquire(wait);
 	gx_chunk   *c;
-	gx_result  *res;
 
-	memset(st->agg_val, 0, sizeof(st->agg_val));
-	memset(st->agg_cnt, 0, sizeof(st->agg_cnt));
-	if (st->agg_obj == 0)
-		return;
-	slot = gx_slot_acquire(true);
-	generation = gx_service_generation();
+	if (slot < 0)
+		return false;
+	st->agg_read_gen = gx_service_generation();
 	c = gx_slot_chunk(slot);
 	gx_task_init(c, GX_TASK_AGG_READ, st->session);
+	c->follow = GX_FOLLOW_SESSION;
 	c->nrows = 0;
 	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
 	c->result_off = c->input_bytes;
@@ -176,8 +175,22 @@ gx_agg_read(GxScanState *st, bool keep)
 	c->ext.entry = -1;
 	gx_agg_set_chunk(st, c);
 	gx_slot_submit(slot, st->device);
-	gx_slot_wait(slot, generation, GX_WAIT_SPIN_US);
-	res = gx_chunk_result(c);
+	st->agg_read_slot = slot;
+	return true;
+}
+
+/*
+ * Wait for the AGG_READ task and take the totals into agg_val/agg_cnt
+ * (keep = false: only the reset of the state mattered).
+ */
+static void
+gx_agg_read_collect(GxScanState *st, bool keep)
+{
+	int			slot = st->agg_read_slot;
+	gx_result  *res;
+
+	gx_slot_wait(slot, st->agg_read_gen, GX_WAIT_SPIN_US);
+	res = gx_chunk_result(gx_slot_chunk(slot));
 	for (int i = 0; i < st->nagg && keep; i++)
 	{
 		if (st->aggs[i].kind == GX_AGGK_COUNT_STAR)
@@ -186,7 +199,25 @@ gx_agg_read(GxScanState *st, bool keep)
 		st->agg_cnt[i] = res->agg_cnt[st->aggs[i].slot];
 	}
 	gx_slot_release(slot);
+	st->agg_read_slot = -1;
 	st->agg_dirty = false;
+}
+
+/*
+ * The totals of the state object into agg_val/agg_cnt (keep = false: only
+ * reset it): the AGG_READ already submitted, else one now.  The object is
+ * zero afterwards.
+ */
+void
+gx_agg_read(GxScanState *st, bool keep)
+{
+	memset(st->agg_val, 0, sizeof(st->agg_val));
+	memset(st->agg_cnt, 0, sizeof(st->agg_cnt));
+	if (st->agg_obj == 0)
+		return;
+	if (st->agg_read_slot < 0)
+		(void) gx_agg_read_submit(st, true);
+	gx_agg_read_collect(st, keep);
 }
 
 /* the row of partial aggregate states, into the (virtual) scan slot */

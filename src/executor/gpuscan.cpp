@@ -232,6 +232,7 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	st->src.need_rows = st->need_tuples;
 	for (int i = 0; i < GX_MAX_BATCHES; i++)
 		st->batch[i].slot = -1;
+	st->agg_read_slot = -1;
 	gx_alloc_batches(st, GX_HEAP_BATCHES);
 }
 
@@ -435,6 +436,15 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 
 		CHECK_FOR_INTERRUPTS();
 		gx_keep_inflight(st);
+
+		/*
+		 * Every chunk is submitted: submit the read of the state now, ordered
+		 * after them on the device, so that it costs no round trip of its
+		 * own (serial scans; in a parallel one the last process reads).
+		 */
+		if (st->src.heap_done && st->par == NULL && st->agg_obj != 0 &&
+			st->agg_read_slot < 0)
+			(void) gx_agg_read_submit(st, false);
 		next = gx_oldest_inflight(st);
 		if (next == NULL)
 			break;
@@ -621,6 +631,9 @@ gx_drop_batches(GxScanState *st)
 		gx_unpin_batch(b);
 	}
 	st->consuming = NULL;
+	if (st->agg_read_slot >= 0)
+		gx_slot_release(st->agg_read_slot);
+	st->agg_read_slot = -1;
 	gx_source_release(&st->src);
 }
 

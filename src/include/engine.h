@@ -165,8 +165,7 @@ void		gx_session_backend_exit(void);
 GxSession  *gx_session_lookup(uint32 id);
 GxObject   *gx_object_lookup(uint32 handle);
 void		gx_engine_service_reset(void);
-const char *gx_object_create(uint32 session, int device, uint64 bytes, int kind,
-							 uint32 *handle, char *err, size_t errlen, bool *oom);
+const char *gx_object_memory(GxObject *o, char *err, size_t errlen, bool *oom);
 bool		gx_sessions_reclaim(const int *inflight);
 uint64		gx_memory_used(int device);
 bool		gx_memory_over_limit(int device, uint64 bytes);

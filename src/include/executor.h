@@ -183,6 +183,8 @@ typedef struct GxScanState
 								 * 'session'), 0 = none */
 	bool		agg_dirty;		/* it holds sums not read back yet */
 	bool		agg_skip;		/* parallel: another process returns the row */
+	int			agg_read_slot;	/* AGG_READ task in flight, or -1 */
+	uint32		agg_read_gen;
 	/* the device pipeline: chunks in flight */
 	GxBatch		batch[GX_MAX_BATCHES];
 	int			nbatches;		/* batches in use (chunks kept in flight) */
@@ -209,6 +211,7 @@ void		gx_agg_set_chunk(GxScanState *st, gx_chunk *c);
 void		gx_agg_collect(GxScanState *st, uint32 nsel);
 void		gx_agg_prepare(GxScanState *st);
 void		gx_agg_read(GxScanState *st, bool keep);
+bool		gx_agg_read_submit(GxScanState *st, bool wait);
 TupleTableSlot *gx_agg_store(GxScanState *st, TupleTableSlot *slot);
 char	   *gx_agg_describe(GxScanState *st);
 

@@ -1177,7 +1177,7 @@ test_validation(void)
 	small.obj_bytes[0] = GX_AGG_STATE_BYTES - 1;
 	misaligned.obj[0] = ctx.obj[0] + 4;
 	MUTATE("bad magic", c->magic = 0, b.capacity, &ctx);
-	MUTATE("service kind", c->kind = GX_TASK_OBJ_ALLOC, b.capacity, &ctx);
+	MUTATE("unknown kind", c->kind = GX_TASK_NKINDS, b.capacity, &ctx);
 	MUTATE("unknown kind", c->kind = 99, b.capacity, &ctx);
 	MUTATE("unknown flags", c->flags = 0x100, b.capacity, &ctx);
 	MUTATE("result outside the slot", (void) 0, b.capacity - 8, &ctx);

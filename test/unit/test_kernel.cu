@@ -1754,7 +1754,7 @@ test_gpu_validation(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 					c->flags |= 0x100;
 					break;
 				case 2:
-					c->kind = GX_TASK_OBJ_ALLOC;
+					c->kind = GX_TASK_NKINDS;
 					break;
 				case 3:
 					break;
