@@ -10,7 +10,7 @@ PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 # setup creates the differential helpers the other tests use: keep it first
 REGRESS = setup types errors plans params chunks mvcc guc parallel cache aggs engine
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
-ISOLATION = mvcc_concurrent cache_concurrent engine_concurrent
+ISOLATION = mvcc_concurrent cache_concurrent engine_concurrent service_kill
 ISOLATION_OPTS = --load-extension=gpuext
 
 # src/: the PostgreSQL side, one folder per concern (docs/architecture.md)

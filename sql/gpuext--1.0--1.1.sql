@@ -21,3 +21,9 @@ COMMENT ON FUNCTION gpuext_memory() IS 'device memory the gpuext engine uses, pe
 
 CREATE VIEW gpuext_memory AS SELECT * FROM gpuext_memory();
 GRANT SELECT ON gpuext_memory TO PUBLIC;
+
+CREATE FUNCTION gpuext_service_restart() RETURNS boolean
+AS 'MODULE_PATHNAME', 'gpuext_service_restart'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_service_restart() IS 'stop the gpuext service (the postmaster starts a fresh one): queries in flight get an error; superuser only';
+REVOKE ALL ON FUNCTION gpuext_service_restart() FROM PUBLIC;

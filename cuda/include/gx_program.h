@@ -62,6 +62,13 @@ typedef unsigned long uint64_t;
 #define GX_INLINE static inline
 #endif
 
+/* host and device code the kernels inline (gx_eval.cuh, gx_deform.cuh ...) */
+#ifdef __CUDACC__
+#define GX_HD __host__ __device__ __forceinline__
+#else
+#define GX_HD static inline
+#endif
+
 #define GX_MAX_COLS 64
 #define GX_MAX_INSTR 512
 #define GX_MAX_CONSTS 256

@@ -14,14 +14,6 @@
 
 #include "gx_program.h"
 
-#ifndef GX_HD
-#ifdef __CUDACC__
-#define GX_HD __host__ __device__ __forceinline__
-#else
-#define GX_HD static inline
-#endif
-#endif
-
 /* is row NULL in the bitmap at bm? */
 GX_HD int
 gx_bitmap_get(const char *bm, uint32_t row)

@@ -36,14 +36,6 @@
 
 #include "gx_program.h"
 
-#ifndef GX_HD
-#ifdef __CUDACC__
-#define GX_HD __host__ __device__ __forceinline__
-#else
-#define GX_HD static inline
-#endif
-#endif
-
 #define GX_PAGE_HEADER 24
 #define GX_TUP_INFOMASK2 18
 #define GX_TUP_INFOMASK 20

@@ -19,14 +19,6 @@
 #include <math.h>
 #endif
 
-#ifndef GX_HD
-#ifdef __CUDACC__
-#define GX_HD __host__ __device__ __forceinline__
-#else
-#define GX_HD static inline
-#endif
-#endif
-
 #include "gx_bitmap.cuh"
 
 typedef struct gx_reg

@@ -1,5 +1,8 @@
 /*
- * devices.cpp - gpuext_devices(): the devices the gpuext service found.
+ * devices.cpp - gpuext_devices(): the devices the gpuext service found;
+ * gpuext_service_restart(): stop the service (the postmaster starts a
+ * fresh one), for administrators and the tests of what queries in flight
+ * see then.
  */
 #include "gpuext.h"
 #include "engine.h"
@@ -11,8 +14,13 @@ extern "C"
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
+#include "miscadmin.h"
+#include <signal.h>
+
 PGDLLEXPORT Datum gpuext_devices(PG_FUNCTION_ARGS);
+PGDLLEXPORT Datum gpuext_service_restart(PG_FUNCTION_ARGS);
 PG_FUNCTION_INFO_V1(gpuext_devices);
+PG_FUNCTION_INFO_V1(gpuext_service_restart);
 }
 
 /* one row per device: the GPU (if usable) and the CPU device */
@@ -55,4 +63,31 @@ gpuext_devices(PG_FUNCTION_ARGS)
 	values[5] = Int32GetDatum(gx_shared->cpu_threads);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
+}
+
+/*
+ * SQL: gpuext_service_restart() -> true when the service was signalled.
+ * Sends it SIGTERM: it exits (FATAL, exit code 1: no crash), and the
+ * backends whose tasks were in flight get a clean ERROR; the postmaster
+ * starts a fresh service a second later.  Superuser only.
+ */
+Datum
+gpuext_service_restart(PG_FUNCTION_ARGS)
+{
+	int			pid;
+
+	if (gx_shared == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gpuext must be loaded via shared_preload_libraries")));
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be superuser to restart the gpuext service")));
+	SpinLockAcquire(&gx_shared->mutex);
+	pid = gx_shared->service_pid;
+	SpinLockRelease(&gx_shared->mutex);
+	if (pid == 0)
+		PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(kill(pid, SIGTERM) == 0);
 }

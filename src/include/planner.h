@@ -13,6 +13,9 @@ int			gx_split_quals(List *rinfos, Index relid, List **device, List **host,
 						   List **device_rinfos, GxProgram **prog_out);
 GxProgram  *gx_path_program(CustomPath *path, List *clauses, Index relid,
 							List **device, List **host);
+CustomScan *gx_make_cscan(RelOptInfo *rel, CustomPath *best_path, List *tlist,
+						  const char *mode, List *device, List *host, GxProgram *prog,
+						  List *scan_tlist);
 bool		gx_is_device_scan_path(Path *path, bool parallel);
 extern double gx_force_serial_cost;
 void		gx_aggpath_init(void);

@@ -289,7 +289,6 @@ static Plan *
 gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				 List *tlist, List *clauses, List *custom_plans)
 {
-	CustomScan *cscan = makeNode(CustomScan);
 	List	   *device,
 			   *host;
 	List	   *vars = NIL;
@@ -322,17 +321,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 							 makeTargetEntry((Expr *) copyObjectImpl(lfirst(lc)),
 											 list_length(scan_tlist) + 1, NULL, true));
 
-	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = NIL;
-	cscan->scan.scanrelid = rel->relid;
-	cscan->flags = best_path->flags;
-	cscan->custom_plans = NIL;
-	cscan->custom_exprs = list_make3(device, NIL, prog->params);
-	cscan->custom_private = list_make2(makeString(pstrdup("agg")), gx_program_to_const(prog));
-	cscan->custom_scan_tlist = scan_tlist;
-	cscan->custom_relids = NULL;
-	cscan->methods = &gx_scan_plan_methods;
-	return &cscan->scan.plan;
+	return &gx_make_cscan(rel, best_path, tlist, "agg", device, NIL, prog, scan_tlist)->scan.plan;
 }
 
 /* install the hook; called by gx_planner_init */

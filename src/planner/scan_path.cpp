@@ -452,21 +452,16 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 }
 
 /*
- * Turn the path into a CustomScan: custom_exprs = (device quals, host
- * quals, the program's Params), custom_private = ("scan", the program).
- * The executor runs the program kept in the plan; it never compiles.
+ * The CustomScan of a GpuScan plan (mode "scan" or "agg"): custom_exprs =
+ * (device quals, host quals, the program's Params), custom_private =
+ * (mode, the program).  The executor runs the program kept in the plan; it
+ * never compiles.
  */
-static Plan *
-gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
-					List *tlist, List *clauses, List *custom_plans)
+CustomScan *
+gx_make_cscan(RelOptInfo *rel, CustomPath *best_path, List *tlist, const char *mode,
+			  List *device, List *host, GxProgram *prog, List *scan_tlist)
 {
 	CustomScan *cscan = makeNode(CustomScan);
-	List	   *device,
-			   *host;
-	GxProgram  *prog;
-
-	/* clauses arrive ordered by order_qual_clauses() */
-	prog = gx_path_program(best_path, clauses, rel->relid, &device, &host);
 
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = NIL;
@@ -474,11 +469,25 @@ gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
 	cscan->custom_exprs = list_make3(device, host, prog->params);
-	cscan->custom_private = list_make2(makeString(pstrdup("scan")), gx_program_to_const(prog));
-	cscan->custom_scan_tlist = NIL;
+	cscan->custom_private = list_make2(makeString(pstrdup(mode)), gx_program_to_const(prog));
+	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;
 	cscan->methods = &gx_scan_plan_methods;
-	return &cscan->scan.plan;
+	return cscan;
+}
+
+/* PlanCustomPath of a GpuScan path */
+static Plan *
+gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+					List *tlist, List *clauses, List *custom_plans)
+{
+	List	   *device,
+			   *host;
+	GxProgram  *prog;
+
+	/* clauses arrive ordered by order_qual_clauses() */
+	prog = gx_path_program(best_path, clauses, rel->relid, &device, &host);
+	return &gx_make_cscan(rel, best_path, tlist, "scan", device, host, prog, NIL)->scan.plan;
 }
 
 /*
