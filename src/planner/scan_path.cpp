@@ -319,11 +319,12 @@ gx_order_quals(PlannerInfo *root, List *rinfos)
 /*
  * A GpuScan path over rel; parallel_workers > 0 makes a partial
  * (parallel-aware) path, run under Gather by the leader and the workers,
- * each taking blocks from a shared parallel heap scan.
+ * each taking blocks from a shared parallel heap scan.  priv is the
+ * program and split the path carries to its plan (gx_path_private).
  */
 static CustomPath *
 gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
-			 List *device, List *host, GxProgram *prog, int parallel_workers)
+			 List *host, GxProgram *prog, List *priv, int parallel_workers)
 {
 	CustomPath *cpath = makeNode(CustomPath);
 
@@ -350,7 +351,7 @@ gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;			/* no backward scan, no mark/restore */
 	cpath->custom_paths = NIL;
-	cpath->custom_private = gx_path_private(prog, device, host);
+	cpath->custom_private = priv;
 	cpath->methods = &gx_scan_path_methods;
 	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, prog->ninstr);
 	return cpath;
@@ -368,6 +369,7 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	CustomPath *cpath;
 	CustomPath *ppath = NULL;
 	GxProgram  *prog;
+	List	   *priv;
 	ListCell   *lc;
 
 	if (prev_set_rel_pathlist_hook)
@@ -408,7 +410,9 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	if (gx_split_quals(ordered, rel->relid, &device, &host, &device_rinfos, &prog) == 0)
 		return;
 
-	cpath = gx_make_path(root, rel, device_rinfos, device, host, prog, 0);
+	/* the serial and the partial path share one serialized program */
+	priv = gx_path_private(prog, device, host);
+	cpath = gx_make_path(root, rel, device_rinfos, host, prog, priv, 0);
 
 	/*
 	 * A partial path for parallel query, as create_plain_partial_paths()
@@ -422,7 +426,7 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 													  max_parallel_workers_per_gather);
 
 		if (workers > 0)
-			ppath = gx_make_path(root, rel, device_rinfos, device, host, prog, workers);
+			ppath = gx_make_path(root, rel, device_rinfos, host, prog, priv, workers);
 	}
 
 	if (gx_force)
