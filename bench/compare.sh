@@ -63,6 +63,11 @@
 #                    first pair's time (and DuckDB only if its estimate,
 #                    COMPARE_DUCKDB_EST_S, default ROWS/2e6 s, min 15, fits)
 #   COMPARE_OLD_LABEL / COMPARE_NEW_LABEL   names for the report
+#   COMPARE_QDIR     the queries q1.sql..q10.sql (default bench/queries)
+#   COMPARE_EXPLAIN  queries (e.g. "q1 q9") whose EXPLAIN (ANALYZE, VERBOSE)
+#                    in the GPU cached configuration is kept for every phase
+#                    (compare_logs/explain_<q>_<phase>.txt) and whose
+#                    timing lines end the report (where the time goes)
 #   BENCH_DB         database (default bench)
 #   BENCH_PORT       port of the own cluster (default 54332)
 #   PG_CONFIG        as in test/run.sh (its pkglibdir and sharedir must be
@@ -86,7 +91,7 @@ OLD_SRC=${OLD_SRC:-$GX_ROOT/.carry/old}
 NEW_SRC=${NEW_SRC:-$GX_ROOT}
 PAIRS=${COMPARE_PAIRS:-2}
 BUDGET=${COMPARE_BUDGET_S:-0}
-QDIR=$GX_ROOT/bench/queries
+QDIR=${COMPARE_QDIR:-$GX_ROOT/bench/queries}
 if [ -z "${BENCH_T:-}" ]; then
     if [ "$ROWS" -ge 10000000 ]; then BENCH_T=3; else BENCH_T=5; fi
 fi
@@ -271,6 +276,10 @@ run_phase() {
             fi
             raw ms "$idx" "$v" "$c" "$q" "$BQ_MS" "$BQ_PLAN" "$BQ_RES"
             printf '   %-20s %10s ms  plan=%-7s result=%s\n' "${TITLE[$c]}" "$BQ_MS" "$BQ_PLAN" "$BQ_RES"
+            if [ "$c" = gpucache ] && [[ " ${COMPARE_EXPLAIN:-} " == *" $q "* ]]; then
+                PGOPTIONS="${BENCH_OPTS[$c]}" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/$q.sql")" \
+                    >"$LOGS/explain_${q}_$idx.txt" 2>&1
+            fi
         done
     done
     PHASE_S[$idx]=$((SECONDS - t0))
@@ -382,6 +391,15 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 python3 "$HERE/compare_report.py" "$RAW" "$OUT" "$QDIR"
 prc=$?
+# the timing lines of the kept EXPLAIN ANALYZE outputs, per query and phase
+for q in ${COMPARE_EXPLAIN:-}; do
+    for f in "$LOGS"/explain_"${q}"_*.txt; do
+        [ -f "$f" ] || continue
+        idx=${f##*_}; idx=${idx%.txt}
+        echo "EXPLAIN ANALYZE $q, phase $idx ($(awk -F'\t' -v i="$idx" '$1 == "phase" && $2 == i {print $3}' "$RAW")):"
+        grep -E 'Time|Device|Chunks|Kernel|Wait|Rows|JIT|Cache|ms' "$f" | grep -v 'Output:' | sed 's/^/    /'
+    done
+done >>"$OUT/compare_summary.txt"
 gx_log "wrote compare.md, compare.json, compare_summary.txt, compare_raw.tsv in $OUT ($(elapsed) s)"
 [ "$FAILED" = 1 ] && { echo "ERROR: a phase failed (see above)"; exit 1; }
 [ "$MISMATCH" = 1 ] && exit 2

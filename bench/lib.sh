@@ -10,7 +10,8 @@
 #   bench_median / bench_ratio                     small arithmetic helpers
 #
 # Environment read here: BENCH_T, BENCH_T_FAST (bench_time_query; see
-# bench/run.sh), TPCB_SCALE (10), TPCB_CLIENTS (8), TPCB_WARMUP (2 s),
+# bench/run.sh), BENCH_PGBENCH_MODE (pgbench -M of bench_time_query:
+# simple by default; prepared plans once per connection), TPCB_SCALE (10), TPCB_CLIENTS (8), TPCB_WARMUP (2 s),
 # TPCB_EXTENSION (1: CREATE EXTENSION gpuext in the pgbench database of the
 # runs with gpuext preloaded), GPUEXT_STAGING_MB (256).
 
@@ -119,7 +120,7 @@ bench_time_query() {
             tt=${BENCH_T_FAST:-5}
             awk -v m="$ms" 'BEGIN { exit !(m < 50) }' && tt=${BENCH_T_TINY:-100}
         fi
-        "$PGBIN/pgbench" -n -f "$qf" -t "$tt" -r "$db" >"$log" 2>&1
+        "$PGBIN/pgbench" -n ${BENCH_PGBENCH_MODE:+-M "$BENCH_PGBENCH_MODE"} -f "$qf" -t "$tt" -r "$db" >"$log" 2>&1
         ms=$(awk '/statement latencies/ {f = 1; next} f && $1 ~ /^[0-9]+(\.[0-9]+)?$/ {print $1; exit}' "$log")
         [ -n "$ms" ] || ms=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$log" | head -n 1)
         [ -n "$ms" ] || { ms=err; echo "pgbench failed for $qf ($opts):"; tail -n 5 "$log"; }

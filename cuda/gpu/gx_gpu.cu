@@ -17,9 +17,12 @@
  * threshold at its maximum so freed blocks stay cached) serves
  * gx_mem_alloc(GX_DEV_GPU) - cache entries, session objects - and the
  * slots' device buffers.  A block is allocated and zeroed on an internal
- * stream, which is then synchronized, so any later task on any stream may
- * use it; gx_mem_free() frees it on that stream.  gx_gpu_close() frees
- * every block still allocated and destroys the pool.
+ * stream, and an event is recorded there after it: nothing waits on the
+ * host.  gx_gpu_submit() makes a slot's stream wait for that event once
+ * after each new allocation, so every task that can name the block runs
+ * after its zeroing.  gx_mem_free() frees a block on the internal stream
+ * (the service frees only blocks no task in flight uses).  gx_gpu_close()
+ * frees every block still allocated and destroys the pool.
  *
  * Per staging slot there is one device buffer, one non-blocking stream and
  * a few timing events.  A rows task runs in one of two transfer modes
@@ -339,6 +342,7 @@ typedef struct gx_slot
 	int			copy_sel;		/* the selection comes back (else the header only) */
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
+	uint64_t	mem_seq;		/* the allocations its stream is ordered after */
 } gx_slot;
 
 static struct
@@ -354,6 +358,8 @@ static struct
 	gx_slot    *slots;
 	cudaMemPool_t pool;			/* device memory (gx_mem_alloc) */
 	cudaStream_t mem_stream;	/* the pool's allocations and frees */
+	cudaEvent_t mem_ev;			/* recorded on mem_stream after each allocation */
+	uint64_t	mem_seq;		/* allocations so far (under gx_mem_mu) */
 } G;
 
 /* blocks of the pool not freed yet (freed by gx_gpu_close), under gx_mem_mu */
@@ -380,7 +386,10 @@ gx_cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen)
 /* memory pool                                                            */
 /* ---------------------------------------------------------------------- */
 
-/* bytes of zeroed pool memory, usable by any stream once this returns */
+/*
+ * bytes of zeroed pool memory, queued on the internal stream: usable by
+ * the tasks submitted after this returns (gx_order_after_allocations)
+ */
 static gx_status
 gx_pool_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen)
 {
@@ -401,7 +410,7 @@ gx_pool_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen)
 		return gx_cuda_fail(e, "cudaMallocFromPoolAsync", err, errlen);
 	e = cudaMemsetAsync(p, 0, (size_t) bytes, G.mem_stream);
 	if (e == cudaSuccess)
-		e = cudaStreamSynchronize(G.mem_stream);
+		e = cudaEventRecord(G.mem_ev, G.mem_stream);
 	if (e != cudaSuccess)
 	{
 		cudaFreeAsync(p, G.mem_stream);
@@ -416,6 +425,7 @@ gx_pool_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen)
 		cudaFreeAsync(p, G.mem_stream);
 		throw;
 	}
+	G.mem_seq++;
 	*ptr = p;
 	return GX_OK;
 }
@@ -513,6 +523,8 @@ gx_release_all(void)
 		cudaStreamSynchronize(G.mem_stream);
 		cudaStreamDestroy(G.mem_stream);
 	}
+	if (G.mem_ev)
+		cudaEventDestroy(G.mem_ev);
 	if (G.pool)
 		cudaMemPoolDestroy(G.pool);
 	if (G.pinned)
@@ -576,6 +588,7 @@ gx_open_pool(char *err, size_t errlen)
 			 "cudaMemPoolSetAttribute");
 	GX_CHECK(cudaStreamCreateWithFlags(&G.mem_stream, cudaStreamNonBlocking),
 			 "cudaStreamCreateWithFlags");
+	GX_CHECK(cudaEventCreateWithFlags(&G.mem_ev, cudaEventDisableTiming), "cudaEventCreate");
 	gx_mem_live = new std::unordered_set<void *>();
 	return GX_OK;
 }
@@ -977,6 +990,28 @@ gx_gpu_agg_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 /* ---------------------------------------------------------------------- */
 
 /*
+ * Order a slot's stream after every pool allocation made so far (their
+ * zeroing), once per new allocation: a task may name a block allocated
+ * just before it was submitted.
+ */
+static gx_status
+gx_order_after_allocations(gx_slot *s, char *err, size_t errlen)
+{
+	uint64_t	seq;
+
+	{
+		std::lock_guard<std::mutex> g(gx_mem_mu);
+
+		seq = G.mem_seq;
+	}
+	if (s->mem_seq == seq)
+		return GX_OK;
+	GX_CHECK(cudaStreamWaitEvent(s->stream, G.mem_ev, 0), "cudaStreamWaitEvent (allocations)");
+	s->mem_seq = seq;
+	return GX_OK;
+}
+
+/*
  * Validate a slot's task with its operator's validator, then queue it with
  * the operator's GPU implementation; gx_gpu_poll() completes it.
  */
@@ -1015,6 +1050,8 @@ gx_gpu_submit(int slot, const gx_task_ctx *ctx, char *err, size_t errlen)
 			gx_errf(err, errlen, "operator %s has no GPU implementation", op->name);
 			return GX_INVALID;
 		}
+		if ((st = gx_order_after_allocations(s, err, errlen)) != GX_OK)
+			return st;
 		/* order the task after the tasks in flight it follows */
 		if (ctx->nafter < 0 || ctx->nafter > GX_TASK_MAX_AFTER)
 		{

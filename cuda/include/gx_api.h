@@ -174,7 +174,9 @@ void		gx_gpu_quiesce(void);
 /*
  * Allocate bytes of zeroed memory on a device (GX_DEV_CPU: host memory of
  * the service; GX_DEV_GPU: the GPU's pool, once gx_gpu_open succeeded);
- * usable by any task submitted afterwards.  GX_NO_MEMORY when the device
+ * usable by any task submitted afterwards.  On the GPU the zeroing is
+ * queued, not waited for: tasks are ordered after it, anything else that
+ * reads the block (a test) synchronizes the device first.  GX_NO_MEMORY when the device
  * has none left; GX_NO_CUDA for the GPU of a build without CUDA.
  */
 gx_status	gx_mem_alloc(int device, uint64_t bytes, void **ptr, char *err, size_t errlen);

@@ -145,27 +145,14 @@ gx_eval_params(GxScanState *st)
 }
 
 /*
- * Use n batches (at most GX_MAX_BATCHES), allocating the arrays of those
- * not allocated yet in the query's memory context.
+ * Use n batches (at most GX_MAX_BATCHES).  Their row arrays are allocated
+ * when a batch first needs them (gx_source_batch_arrays for heap rows,
+ * gx_collect_batch for a selection): a count-only scan of cached columns
+ * allocates none, which is most of its per-query cost on the host.
  */
 static void
 gx_alloc_batches(GxScanState *st, int n)
 {
-	MemoryContext old = MemoryContextSwitchTo(st->css.ss.ps.state->es_query_cxt);
-
-	for (int i = st->nalloc; i < n; i++)
-	{
-		st->batch[i].tups = (HeapTupleData *)
-			palloc(sizeof(HeapTupleData) * st->src.rows_per_chunk);
-		st->batch[i].rowbuf = (Buffer *) palloc(sizeof(Buffer) * st->src.rows_per_chunk);
-		st->batch[i].pins = (Buffer *) palloc(sizeof(Buffer) * st->src.rows_per_chunk);
-		st->batch[i].npins = 0;
-		st->batch[i].sel = (uint32 *) palloc(sizeof(uint32) * st->src.rows_per_chunk);
-		st->batch[i].selcap = st->src.rows_per_chunk;
-		st->batch[i].map = st->src.device_deform ?
-			(uint32 *) palloc(sizeof(uint32) * st->src.rows_per_chunk) : NULL;
-	}
-	MemoryContextSwitchTo(old);
 	if (n > st->nalloc)
 		st->nalloc = n;
 	st->nbatches = n;
@@ -341,8 +328,13 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	/* a cache entry has more rows than a heap chunk */
 	if (!b->count_only && b->nrows > b->selcap)
 	{
-		b->sel = (uint32 *) repalloc(b->sel, sizeof(uint32) * b->nrows);
-		b->selcap = b->nrows;
+		uint32		cap = Max(b->nrows, st->src.rows_per_chunk);
+
+		b->sel = (uint32 *) (b->sel == NULL ?
+							 MemoryContextAlloc(st->css.ss.ps.state->es_query_cxt,
+												sizeof(uint32) * cap) :
+							 repalloc(b->sel, sizeof(uint32) * cap));
+		b->selcap = cap;
 	}
 	for (uint32 t = 0; t < res->ntiles && n < b->nrows; t++)
 	{

@@ -411,6 +411,46 @@ gx_fill_slots(GxSource *src, GxBatch *b, gx_chunk *c, bool *has_nulls)
 }
 
 /*
+ * The row arrays of a batch that takes heap rows (tuples, their buffers,
+ * page pins, the device-deform row map), allocated on first use in the
+ * query's memory context: batches of cached columns never need them.
+ */
+static void
+gx_source_batch_arrays(GxSource *src, GxBatch *b)
+{
+	uint32		n = src->rows_per_chunk;
+
+	if (b->tups != NULL)
+		return;
+	b->tups = (HeapTupleData *) MemoryContextAlloc(src->cxt, sizeof(HeapTupleData) * n);
+	b->rowbuf = (Buffer *) MemoryContextAlloc(src->cxt, sizeof(Buffer) * n);
+	b->pins = (Buffer *) MemoryContextAlloc(src->cxt, sizeof(Buffer) * n);
+	b->map = src->device_deform ?
+		(uint32 *) MemoryContextAlloc(src->cxt, sizeof(uint32) * n) : NULL;
+	b->npins = 0;
+}
+
+/*
+ * Has a serial page-mode scan read everything?  (No page left to read, no
+ * hole of a cache entry pending, the current page used up.)  Lets the
+ * batch that takes the last rows be known as the last one when it is
+ * submitted, so that what follows the scan on the device (an aggregate's
+ * read) is submitted with it.  A parallel scan, or one without page mode,
+ * learns its end at the next fill.
+ */
+static bool
+gx_source_exhausted(GxSource *src)
+{
+	HeapScanDesc hs = (HeapScanDesc) src->scan;
+
+	if (!src->pagemode || src->scan->rs_parallel != NULL)
+		return false;
+	if (src->page_valid && src->cur_line < hs->rs_ntuples)
+		return false;
+	return src->ipending >= src->npending && src->next_block >= hs->rs_nblocks;
+}
+
+/*
  * Fill the rows of a batch whose header (task, program) the node wrote:
  * from a cache entry, heap pages for the device, or columns deformed here,
  * with the column directory.  Returns the rows (0 at the end).
@@ -446,16 +486,21 @@ gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 				c->ext = ext;
 				continue;
 			}
+			gx_source_batch_arrays(src, b);
 			n = gx_fill_device_pages(src, b, c);
 			/* stopped at a cache entry before any row: use or skip it */
 			if (n > 0 || src->heap_done)
 				break;
 		}
 	}
-	else if (src->pagemode)
-		n = gx_fill_pages(src, b, c, has_nulls);
 	else
-		n = gx_fill_slots(src, b, c, has_nulls);
+	{
+		gx_source_batch_arrays(src, b);
+		if (src->pagemode)
+			n = gx_fill_pages(src, b, c, has_nulls);
+		else
+			n = gx_fill_slots(src, b, c, has_nulls);
+	}
 
 	for (int i = 0; i < p->ncols && !src->device_deform; i++)
 	{
@@ -465,6 +510,9 @@ gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	}
 	c->nrows = n;
 	b->nrows = n;
+	/* the last batch: say so now, not at the next (empty) fill */
+	if (n > 0 && !src->heap_done && gx_source_exhausted(src))
+		src->heap_done = true;
 	return n;
 }
 
@@ -534,6 +582,7 @@ gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,
 	src->prog = prog;
 	src->device = device;
 	src->stats = stats;
+	src->cxt = estate->es_query_cxt;
 	src->vmbuf = InvalidBuffer;
 	src->fetch_buf = InvalidBuffer;
 	src->fetch_blk = InvalidBlockNumber;

@@ -117,6 +117,7 @@ typedef struct GxSource
 	GxProgram  *prog;			/* the columns the device reads */
 	int			device;			/* gx_dev_kind the batches go to */
 	GxScanStats *stats;			/* the node's counters */
+	MemoryContext cxt;			/* the query's: batch row arrays */
 	bool		need_rows;		/* cached batches select row map values (the
 								 * node returns their tuples) */
 	TableScanDesc scan;

@@ -1849,6 +1849,8 @@ test_random(std::mt19937_64 &rng)
 				  "gx_mem_alloc(GPU): %s", err);
 			if (p == nullptr)
 				break;
+			/* the zeroing is queued on the pool's stream: tasks wait for it */
+			CHECK(cudaDeviceSynchronize() == cudaSuccess, "wait for the zeroing");
 			CHECK(cudaMemcpy(host.data(), p, host.size(), cudaMemcpyDeviceToHost) == cudaSuccess,
 				  "read GPU block");
 			bool		zero = true;
