@@ -8,9 +8,11 @@
  * Aggregates (ext.nagg > 0) are added into the task's aggregate state
  * object (gx_program.h: GX_AGG_STRIPES stripes of GX_MAX_AGGS pairs): per
  * tile, each warp reduces its selected rows with shuffles and lane 0 adds
- * the warp's sum and count into the stripe of its block (blockIdx.x modulo
- * GX_AGG_STRIPES) with 64-bit atomics, so blocks seldom contend on an
- * address; AGG_READ (gx_gpu.cu) sums the stripes.
+ * the warp's sum and count into the block's totals in shared memory; when
+ * the block has done its tiles, it adds its totals into the stripe of the
+ * block (blockIdx.x modulo GX_AGG_STRIPES) with 64-bit atomics: one pair
+ * of device atomics per aggregate and block, on addresses the concurrent
+ * tasks of a session share.  AGG_READ (gx_gpu.cu) sums the stripes.
  *
  * Device code only; valid under nvcc and NVRTC (no C library header).
  */
@@ -58,6 +60,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 	__shared__ gx_chunk s_prog;	/* program, constants, column directory */
 	__shared__ gx_agg s_agg[GX_MAX_AGGS];
 	__shared__ uint32_t s_nagg;
+	__shared__ unsigned long long s_agg_val[GX_MAX_AGGS];	/* the block's totals */
+	__shared__ unsigned long long s_agg_cnt[GX_MAX_AGGS];
 
 	const gx_chunk *c = (const gx_chunk *) in;
 	const uint32_t ntiles = (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
@@ -89,7 +93,11 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		s_prog.nrows = nrows;
 		s_nagg = c->ext.nagg;
 		for (uint32_t a = 0; a < s_nagg; a++)
+		{
 			s_agg[a] = c->ext.agg[a];
+			s_agg_val[a] = 0;
+			s_agg_cnt[a] = 0;
+		}
 		s_limit = derr != GX_NO_ERROR && (derr & 0xff) == GX_ERR_BAD_PAGE &&
 			(derr >> 8) < nrows ? (uint32_t) (derr >> 8) : nrows;
 	}
@@ -155,8 +163,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		__syncthreads();
 
 		/*
-		 * aggregates of the tile's selected rows: warp sums, one atomic each
-		 * into the block's stripe of the state
+		 * aggregates of the tile's selected rows: warp sums, added into the
+		 * block's totals (shared memory)
 		 */
 		for (uint32_t a = 0; a < s_nagg; a++)
 		{
@@ -188,10 +196,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 			}
 			if (lane == 0 && n > 0)
 			{
-				gx_agg_pair *p = agg_state + (blockIdx.x % GX_AGG_STRIPES) * GX_MAX_AGGS + a;
-
-				atomicAdd((unsigned long long *) &p->val, v);
-				atomicAdd((unsigned long long *) &p->cnt, n);
+				atomicAdd(&s_agg_val[a], v);
+				atomicAdd(&s_agg_cnt[a], n);
 			}
 		}
 
@@ -255,6 +261,16 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		}
 		/* s_pre / s_base / s_total / s_sel / s_err_row are rewritten next iteration */
 		__syncthreads();
+	}
+
+	/* the block's aggregate totals into its stripe of the state */
+	__syncthreads();
+	if (tid < s_nagg && s_agg_cnt[tid] > 0)
+	{
+		gx_agg_pair *p = agg_state + (blockIdx.x % GX_AGG_STRIPES) * GX_MAX_AGGS + tid;
+
+		atomicAdd((unsigned long long *) &p->val, s_agg_val[tid]);
+		atomicAdd((unsigned long long *) &p->cnt, s_agg_cnt[tid]);
 	}
 }
 
