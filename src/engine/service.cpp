@@ -174,9 +174,15 @@ gx_task_context(const gx_chunk *c, int device, gx_task_ctx *ctx, int *session_id
 	}
 	if (c->follow == GX_FOLLOW_SESSION && *session_idx >= 0)
 	{
-		for (int j = 0; j < gx_shared->nslots && ctx->nafter < GX_TASK_MAX_AFTER; j++)
-			if (gx_run[j].gpu && gx_run[j].session == *session_idx)
-				ctx->after[ctx->nafter++] = j;
+		/* gx_task_must_wait let it start with at most GX_TASK_MAX_AFTER */
+		for (int j = 0; j < gx_shared->nslots; j++)
+		{
+			if (!gx_run[j].gpu || gx_run[j].session != *session_idx)
+				continue;
+			if (ctx->nafter == GX_TASK_MAX_AFTER)
+				return "the task follows more tasks than it can be ordered after";
+			ctx->after[ctx->nafter++] = j;
+		}
 	}
 	else if (c->follow != GX_FOLLOW_NONE)
 		return "malformed task";
@@ -251,23 +257,34 @@ gx_start_task(int i, int device, bool gpu_ok)
 
 /*
  * Must the SUBMITTED task of slot i wait?  A task that follows its
- * session's tasks (GX_FOLLOW_SESSION) starts only once every task of the
- * session submitted before it has started (slots are taken in index order,
- * not in the order they were submitted), so that it can be ordered after
- * them.
+ * session's tasks (GX_FOLLOW_SESSION) starts only once every other task
+ * of the session submitted before it has started (slots are taken in
+ * index order, not in the order they were submitted), so that it can be
+ * ordered after them, and only while at most GX_TASK_MAX_AFTER of them are
+ * running, so that it can be ordered after every one.  Other following
+ * tasks of the session are not waited for: two of them would wait for
+ * each other.
  */
 static bool
 gx_task_must_wait(int i)
 {
 	const gx_chunk *c = gx_slot_chunk(i);
+	int			running = 0;
 
 	if (c->follow != GX_FOLLOW_SESSION || c->session == 0)
 		return false;
 	for (int j = 0; j < gx_shared->nslots; j++)
-		if (j != i && gx_shared->slots[j].state == GX_SLOT_SUBMITTED &&
-			gx_slot_chunk(j)->session == c->session)
+	{
+		const gx_chunk *o = gx_slot_chunk(j);
+
+		if (j == i || o->session != c->session)
+			continue;
+		if (gx_shared->slots[j].state == GX_SLOT_SUBMITTED && o->follow == GX_FOLLOW_NONE)
 			return true;
-	return false;
+		if (gx_run[j].gpu)
+			running++;
+	}
+	return running > GX_TASK_MAX_AFTER;
 }
 
 /* a filter program that failed to compile stays interpreted: say so once */
