@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <random>
 #include <vector>
 
 static int n_passed = 0;
@@ -206,5 +207,53 @@ struct ChunkBuilder
 		return c;
 	}
 };
+
+/*
+ * A filter task with aggregates over n random rows: a < lim, with sum(a),
+ * count(v), sum(v) (a int4, v int8, both nullable); adds the expected
+ * totals to want_val / want_cnt.
+ */
+static void
+build_agg_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, int64_t *want_val,
+			   int64_t *want_cnt)
+{
+	std::vector<int64_t> a(n), v(n);
+	std::vector<uint8_t> an(n), vn(n);
+	int64_t		lim = (int64_t) (rng() % 2000) - 1000;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		a[i] = (int64_t) (rng() % 2000001) - 1000000;
+		v[i] = (int64_t) (rng() % 4000000001ULL) - 2000000000LL;
+		an[i] = rng() % 13 == 0;
+		vn[i] = rng() % 7 == 0;
+		if (!an[i] && a[i] < lim)
+		{
+			want_val[0] += a[i];
+			want_cnt[0]++;
+			if (!vn[i])
+			{
+				want_cnt[1]++;
+				want_val[2] += v[i];
+				want_cnt[2]++;
+			}
+		}
+	}
+	int			ca = b.add_int_col(GX_INT4, a, an);
+	int			cv = b.add_int_col(GX_INT8, v, vn);
+	int			k = b.kint(GX_INT4, lim);
+
+	b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ca);
+	b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, k);
+	b.emit(GX_OP_LT, GX_INT4, 2, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+	gx_chunk   *c = b.build();
+
+	c->ext.nagg = 3;
+	c->ext.agg[0] = gx_agg {GX_AGG_SUM, (int16_t) ca};
+	c->ext.agg[1] = gx_agg {GX_AGG_COUNT, (int16_t) cv};
+	c->ext.agg[2] = gx_agg {GX_AGG_SUM, (int16_t) cv};
+	c->obj[0] = 1;
+}
 
 #endif							/* GX_TEST_H */
