@@ -47,7 +47,8 @@ SELECT gx_check('SELECT ctid, a FROM gx_plan WHERE a BETWEEN 100 AND 120');
 SELECT gx_check('SELECT p FROM gx_plan p WHERE a BETWEEN 100 AND 120');
 SELECT gx_check('SELECT tableoid::regclass, a FROM gx_plan WHERE a < 3');
 
--- a scroll cursor (backward scan) gets a Materialize above GpuScan
+-- a scroll cursor: the GpuScan scans backward itself (no Materialize;
+-- cursors.sql checks the rows)
 SELECT gx_explain('DECLARE c SCROLL CURSOR FOR SELECT a FROM gx_plan WHERE a < 4');
 BEGIN;
 DECLARE c SCROLL CURSOR FOR SELECT a FROM gx_plan WHERE a < 4;

@@ -211,6 +211,7 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 		pull_varattnos((Node *) cscan->scan.plan.targetlist, relid, &attrs);
 		pull_varattnos((Node *) st->host_quals, relid, &attrs);
 		st->need_tuples = !bms_is_empty(attrs) || estate->es_epq_active != NULL;
+		gx_scroll_begin(st, cscan);
 	}
 	st->device = gx_resolve_device();
 	st->transfer = gx_transfer;
@@ -536,6 +537,13 @@ gx_next_row(ScanState *ss)
 	}
 }
 
+/* ExecScan access method of a cursor's GpuScan (scroll.cpp) */
+static TupleTableSlot *
+gx_next_scroll_row(ScanState *ss)
+{
+	return gx_scroll_row((GxScanState *) ss, gx_next_row);
+}
+
 /*
  * ExecScan recheck method, used by EvalPlanQual: a row version updated
  * concurrently must still pass the device quals, evaluated here on the host
@@ -603,7 +611,7 @@ gx_exec_scan(CustomScanState *node)
 
 	if (!st->started)
 		gx_start(st);
-	return ExecScan(&node->ss, gx_next_row, gx_recheck);
+	return ExecScan(&node->ss, st->scrollable ? gx_next_scroll_row : gx_next_row, gx_recheck);
 }
 
 /* drop batches in flight */
@@ -662,6 +670,7 @@ gx_rescan(CustomScanState *node)
 		st->agg_dirty = false;
 	}
 	gx_source_rescan(&st->src);
+	gx_scroll_reset(st);
 	st->started = false;
 	ExecScanReScan(&node->ss);
 }

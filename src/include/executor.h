@@ -195,6 +195,14 @@ typedef struct GxScanState
 	GxScanStats stats;
 	bool		loop_open;		/* a scan loop started and has not ended */
 	instr_time	loop_start;		/* when it started */
+	/* a cursor's backward scan (scroll.cpp) */
+	bool		scrollable;		/* planned to scan backward too */
+	ItemPointerData *scroll_tids;	/* ids of the rows returned, in order */
+	int64		scroll_n;
+	int64		scroll_cap;
+	int64		scroll_pos;		/* row returned last: -1 before the first,
+								 * scroll_n after the last */
+	bool		scroll_end;		/* the device pipeline has ended */
 } GxScanState;
 
 void		gx_explain_scan(CustomScanState *node, List *ancestors,
@@ -203,6 +211,11 @@ Node	   *gx_create_scan_state(CustomScan *cscan);
 void		gx_raise_error(int code);
 bool		gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
 						   const int *gxtype, gx_attr *atts, int *maxatt);
+
+/* a cursor's backward scan (scroll.cpp) */
+void		gx_scroll_begin(GxScanState *st, CustomScan *cscan);
+void		gx_scroll_reset(GxScanState *st);
+TupleTableSlot *gx_scroll_row(GxScanState *st, ExecScanAccessMtd forward);
 
 /* device aggregates (aggscan.cpp) */
 bool		gx_agg_plan(CustomScan *cscan);

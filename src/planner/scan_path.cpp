@@ -24,6 +24,7 @@ extern "C"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/planner.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
@@ -41,6 +42,10 @@ extern "C"
 double		gx_force_serial_cost = GX_FORCE_SERIAL_COST;
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
+static planner_hook_type prev_planner_hook = NULL;
+
+/* the cursor options of the planning in progress (gx_planner) */
+static int	gx_cursor_options = 0;
 
 static Plan *gx_plan_custom_path(PlannerInfo *root, RelOptInfo *rel,
 								 CustomPath *best_path, List *tlist,
@@ -317,6 +322,40 @@ gx_order_quals(PlannerInfo *root, List *rinfos)
 }
 
 /*
+ * planner_hook: note the cursor options of the query being planned (kept
+ * across nested planning), then plan as before.
+ */
+static PlannedStmt *
+gx_planner(Query *parse, const char *query_string, int cursor_options,
+		   ParamListInfo bound_params)
+{
+	int			saved = gx_cursor_options;
+	PlannedStmt *stmt;
+
+	gx_cursor_options = cursor_options;
+	if (prev_planner_hook)
+		stmt = prev_planner_hook(parse, query_string, cursor_options, bound_params);
+	else
+		stmt = standard_planner(parse, query_string, cursor_options, bound_params);
+	gx_cursor_options = saved;	/* (an ERROR leaves it; the next call sets it) */
+	return stmt;
+}
+
+/*
+ * Is the query being planned a cursor that may be scrolled backward?  A
+ * SCROLL cursor, or one declared without SCROLL / NO SCROLL, which
+ * PostgreSQL makes scrollable when its plan can scan backward
+ * (PerformCursorOpen; DECLARE always plans with CURSOR_OPT_FAST_PLAN).
+ */
+static bool
+gx_planning_scrollable_cursor(void)
+{
+	if (gx_cursor_options & CURSOR_OPT_NO_SCROLL)
+		return false;
+	return (gx_cursor_options & (CURSOR_OPT_SCROLL | CURSOR_OPT_FAST_PLAN)) != 0;
+}
+
+/*
  * A GpuScan path over rel; parallel_workers > 0 makes a partial
  * (parallel-aware) path, run under Gather by the leader and the workers,
  * each taking blocks from a shared parallel heap scan.  priv is the
@@ -349,7 +388,14 @@ gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
 	}
 	cpath->path.rows = cpath->path.param_info ? cpath->path.param_info->ppi_rows : rel->rows;
 	cpath->path.pathkeys = NIL;
-	cpath->flags = 0;			/* no backward scan, no mark/restore */
+	/*
+	 * Backward scan for a cursor that may scroll (the node keeps the row
+	 * ids it returned and fetches them again: gpuscan.cpp), so that FETCH
+	 * BACKWARD and WHERE CURRENT OF work as over a seqscan; never
+	 * mark/restore.
+	 */
+	cpath->flags = parallel_workers == 0 && gx_planning_scrollable_cursor() ?
+		CUSTOMPATH_SUPPORT_BACKWARD_SCAN : 0;
 	cpath->custom_paths = NIL;
 	cpath->custom_private = priv;
 	cpath->methods = &gx_scan_path_methods;
@@ -515,4 +561,6 @@ gx_planner_init(void)
 	RegisterCustomScanMethods(&gx_scan_plan_methods);
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = gx_set_rel_pathlist;
+	prev_planner_hook = planner_hook;
+	planner_hook = gx_planner;
 }
