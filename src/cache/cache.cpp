@@ -40,6 +40,7 @@
  * (a running query reads it) is never evicted.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "cache.h"
 #include "executor.h"
 
@@ -407,7 +408,7 @@ gx_cache_fraction(Oid relid, BlockNumber pages)
 	rel = RelationIdGetRelation(relid);
 	if (rel == NULL)
 		return 0.0;
-	filenode = rel->rd_node.relNode;
+	filenode = GX_REL_FILENUMBER(rel);
 	RelationClose(rel);
 	LWLockAcquire(gx_cache->lock, LW_SHARED);
 	for (int i = 0; i < gx_cache->nunits; i++)
@@ -521,7 +522,7 @@ gx_cache_take(GxLoadState *ls)
 		e->loader_pid = MyProcPid;
 		e->dbid = MyDatabaseId;
 		e->relid = RelationGetRelid(ls->rel);
-		e->relfilenode = ls->rel->rd_node.relNode;
+		e->relfilenode = GX_REL_FILENUMBER(ls->rel);
 		e->nrows = 0;
 		e->nblocks = 0;
 		e->cap_rows = ls->cap_rows;
@@ -646,7 +647,7 @@ gx_load_chunk(GxLoadState *ls, BlockNumber *blk, BlockNumber end, BlockNumber en
 		uint64		need;
 		uint32	   *rowmap;
 
-		heapgetpage(ls->scan, *blk);
+		gx_heap_read_page(ls->scan, *blk);
 		k = (uint32) hs->rs_ntuples;
 		/* pages, row map, columns and a (small) result area must fit */
 		need = gx_page_batch_bytes(np + 1, BLCKSZ, n + k, ls->gxtype, ls->ncols);
@@ -948,7 +949,7 @@ gx_cache_count_valid(GxCacheSum *s)
 
 	if (rel == NULL)
 		return 0;
-	if (rel->rd_node.relNode == s->relfilenode && gx_cache_rel_ok(rel))
+	if (GX_REL_FILENUMBER(rel) == s->relfilenode && gx_cache_rel_ok(rel))
 	{
 		BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
 

@@ -346,7 +346,7 @@ gx_slot_spin(GxSlot *s, int spin_us)
 		{
 			INSTR_TIME_SET_CURRENT(now);
 			INSTR_TIME_SUBTRACT(now, start);
-			if (INSTR_TIME_GET_MICROSEC(now) >= (uint64) spin_us)
+			if ((int64) INSTR_TIME_GET_MICROSEC(now) >= (int64) spin_us)
 				return false;
 		}
 	}

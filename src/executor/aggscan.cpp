@@ -16,6 +16,7 @@
  * A device error in any chunk is raised: no row is returned before it.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "executor.h"
 
 extern "C"
@@ -38,7 +39,7 @@ gx_agg_unindex(Node *node, List *scan_tlist)
 
 		return (Node *) copyObjectImpl(te->expr);
 	}
-	return expression_tree_mutator(node, (Node *(*) ()) (void *) gx_agg_unindex, (void *) scan_tlist);
+	return expression_tree_mutator(node, GX_MUTATOR(gx_agg_unindex), (void *) scan_tlist);
 }
 
 /* is this plan a GpuScan computing aggregates? */

@@ -8,6 +8,7 @@
  * hidden behind the backend's work, and the scan's wall time.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "executor.h"
 
 extern "C"

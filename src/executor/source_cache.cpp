@@ -14,6 +14,7 @@
  * blocks of its range it lacks (holes) are read from the heap after it.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "executor.h"
 
 extern "C"
@@ -64,7 +65,7 @@ gx_source_cache_begin(GxSource *src)
 
 		if (e->state != GX_CE_READY || e->dbid != MyDatabaseId ||
 			e->relid != RelationGetRelid(rel) ||
-			e->relfilenode != rel->rd_node.relNode)
+			e->relfilenode != GX_REL_FILENUMBER(rel))
 			continue;
 		for (int c = 0; c < p->ncols && ok; c++)
 		{
@@ -125,7 +126,7 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	while (src->cidx < src->ncrefs && src->crefs[src->cidx].start < src->next_block)
 		src->cidx++;
 	if (src->cidx >= src->ncrefs || src->crefs[src->cidx].start != src->next_block ||
-		(src->page_valid && src->cur_line < hs->rs_ntuples) ||
+		(src->page_valid && src->cur_line < (int) hs->rs_ntuples) ||
 		src->ipending < src->npending)
 	{
 		gx_set_stop_block(src);
@@ -199,7 +200,7 @@ gx_fetch_cached(GxSource *src, GxBatch *b, uint32 m, TupleTableSlot *slot)
 	}
 	/*
 	 * No content lock: like heapgettup_pagemode() reading a tuple after
-	 * heapgetpage(), the pin keeps the line pointer and the tuple in place
+	 * gx_heap_read_page() (heapgetpage before PostgreSQL 17), the pin keeps the line pointer and the tuple in place
 	 * (pruning needs a cleanup lock); concurrent inserts only add items.
 	 */
 	page = BufferGetPage(src->fetch_buf);

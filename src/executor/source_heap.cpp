@@ -15,7 +15,7 @@
  *  - a cache entry (source_cache.cpp): only the header goes to the device,
  *    which reads the entry's columns;
  *  - heap pages for the device (device deform, the default): whole pages
- *    read with heapgetpage() are copied with a row map of the tuples the
+ *    read with gx_heap_read_page() are copied with a row map of the tuples the
  *    snapshot sees; the device deforms the needed columns;
  *  - heap pages deformed here (gpuext.device_deform off, or columns the
  *    device deformer cannot take): the needed columns, column-major, with
@@ -23,7 +23,7 @@
  *    has no NULL, else with heap_getattr);
  *  - tuples of a non-page-mode scan (a non-MVCC snapshot), deformed here.
  *
- * heapgetpage() decides visibility exactly as a sequential scan does
+ * gx_heap_read_page() (heapgetpage) decides visibility exactly as a sequential scan does
  * (all-visible pages skip the per-tuple check; SSI conflicts are checked).
  * The batch keeps a pin on every heap page it holds rows of until the
  * batch is consumed (like heapam's page-at-a-time scan, a pin keeps the
@@ -32,6 +32,7 @@
  * lookup, and only projected columns are ever deformed for output.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "executor.h"
 
 extern "C"
@@ -219,7 +220,7 @@ gx_deform_row(GxSource *src, gx_chunk *c, uint32 n, HeapTuple tup,
 }
 
 /*
- * Page mode: fill rows from heap pages read with heapgetpage().  The scan
+ * Page mode: fill rows from heap pages read with gx_heap_read_page().  The scan
  * keeps its pin on the current page; the batch takes one more per page.
  */
 static uint32
@@ -232,7 +233,7 @@ gx_fill_pages(GxSource *src, GxBatch *b, gx_chunk *c, bool *has_nulls)
 
 	while (n < src->rows_per_chunk)
 	{
-		if (src->page_valid && src->cur_line < hs->rs_ntuples)
+		if (src->page_valid && src->cur_line < (int) hs->rs_ntuples)
 		{
 			Page		page = BufferGetPage(hs->rs_cbuf);
 
@@ -241,7 +242,7 @@ gx_fill_pages(GxSource *src, GxBatch *b, gx_chunk *c, bool *has_nulls)
 				IncrBufferRefCount(hs->rs_cbuf);
 				b->pins[b->npins++] = hs->rs_cbuf;
 			}
-			while (n < src->rows_per_chunk && src->cur_line < hs->rs_ntuples)
+			while (n < src->rows_per_chunk && src->cur_line < (int) hs->rs_ntuples)
 			{
 				OffsetNumber off = hs->rs_vistuples[src->cur_line++];
 				ItemId		lpp = PageGetItemId(page, off);
@@ -264,7 +265,7 @@ gx_fill_pages(GxSource *src, GxBatch *b, gx_chunk *c, bool *has_nulls)
 			src->heap_done = true;
 			break;
 		}
-		heapgetpage(src->scan, blk);
+		gx_heap_read_page(src->scan, blk);
 		src->cur_line = 0;
 		src->page_valid = true;
 	}
@@ -272,7 +273,7 @@ gx_fill_pages(GxSource *src, GxBatch *b, gx_chunk *c, bool *has_nulls)
 }
 
 /*
- * Device deform: copy whole heap pages read with heapgetpage() into the
+ * Device deform: copy whole heap pages read with gx_heap_read_page() into the
  * chunk and list their visible tuples in b->map; the device deforms them.
  * The batch keeps a pin on each page (b->pins, indexed like the map), so
  * selected rows are returned from the shared buffer.  Pages are copied
@@ -293,7 +294,7 @@ gx_fill_device_pages(GxSource *src, GxBatch *b, gx_chunk *c)
 
 	for (;;)
 	{
-		if (src->page_valid && src->cur_line < hs->rs_ntuples)
+		if (src->page_valid && src->cur_line < (int) hs->rs_ntuples)
 		{
 			uint32		k = (uint32) hs->rs_ntuples;
 			uint64		need = gx_page_batch_bytes(np + 1, BLCKSZ, n + k,
@@ -330,7 +331,7 @@ gx_fill_device_pages(GxSource *src, GxBatch *b, gx_chunk *c)
 				break;
 			}
 		}
-		heapgetpage(src->scan, blk);
+		gx_heap_read_page(src->scan, blk);
 		src->cur_line = 0;
 		src->page_valid = true;
 	}
@@ -445,7 +446,7 @@ gx_source_exhausted(GxSource *src)
 
 	if (!src->pagemode || src->scan->rs_parallel != NULL)
 		return false;
-	if (src->page_valid && src->cur_line < hs->rs_ntuples)
+	if (src->page_valid && src->cur_line < (int) hs->rs_ntuples)
 		return false;
 	return src->ipending >= src->npending && src->next_block >= hs->rs_nblocks;
 }

@@ -33,6 +33,7 @@
  * Aggregate above matches like a Partial Aggregate's.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "planner.h"
 #include "compiler.h"
 #include "executor.h"
@@ -276,7 +277,7 @@ gx_collect_vars(Node *node, List **vars)
 		*vars = lappend(*vars, v);
 		return false;
 	}
-	return expression_tree_walker(node, (bool (*) ()) (void *) gx_collect_vars, (void *) vars);
+	return expression_tree_walker(node, GX_WALKER(gx_collect_vars), (void *) vars);
 }
 
 /*

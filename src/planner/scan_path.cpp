@@ -10,6 +10,7 @@
  * error is raised for exactly the rows where PostgreSQL raises it.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "planner.h"
 #include "compiler.h"
 #include "executor.h"
@@ -69,10 +70,10 @@ gx_extension_present(void)
 	static LocalTransactionId cached_lxid = InvalidLocalTransactionId;
 	static bool cached = false;
 
-	if (MyProc->lxid != cached_lxid || cached_lxid == InvalidLocalTransactionId)
+	if (GX_MY_LXID != cached_lxid || cached_lxid == InvalidLocalTransactionId)
 	{
 		cached = OidIsValid(get_extension_oid("gpuext", true));
-		cached_lxid = MyProc->lxid;
+		cached_lxid = GX_MY_LXID;
 	}
 	return cached;
 }
