@@ -108,11 +108,32 @@ LANGUAGE plpgsql AS $$
 DECLARE
     line text;
     want text := upper(current_setting('gpuext.device'));
+    m text[];
+    v numeric;
 BEGIN
+    -- the same lines on PostgreSQL 15 and 18: no buffer counts (18 shows
+    -- them with ANALYZE by default), row counts as integers rounded half
+    -- to even as 15 prints them (18 prints two decimals), an InitPlan and
+    -- its value as 15 names them
+    IF opts ~* 'ANALYZE' AND opts !~* 'BUFFERS' THEN
+        opts := opts || ', BUFFERS OFF';
+    END IF;
     FOR line IN EXECUTE format('EXPLAIN (%s) %s', opts, q) LOOP
         IF line ~ 'Device: (GPU|CPU)$' AND (want = 'AUTO' OR line LIKE '%Device: ' || want) THEN
             line := regexp_replace(line, 'Device: (GPU|CPU)$', 'Device: (configured)');
         END IF;
+        WHILE line ~ 'rows=\d+\.\d+' LOOP
+            v := (regexp_match(line, 'rows=(\d+\.\d+)'))[1]::numeric;
+            v := CASE WHEN v - floor(v) = 0.5 AND floor(v)::bigint % 2 = 0 THEN floor(v)
+                      ELSE round(v) END;
+            line := regexp_replace(line, 'rows=\d+\.\d+', 'rows=' || v);
+        END LOOP;
+        CONTINUE WHEN line ~ '^\s*Params Evaluated: ';
+        line := regexp_replace(line, '^(\s*)InitPlan (\d+) \(returns [^)]*\)$', '\1InitPlan \2');
+        WHILE line ~ '\(InitPlan \d+\)\.col1' LOOP
+            m := regexp_match(line, '\(InitPlan (\d+)\)\.col1');
+            line := regexp_replace(line, '\(InitPlan \d+\)\.col1', '$' || (m[1]::int - 1));
+        END LOOP;
         RETURN NEXT line;
     END LOOP;
 END $$;
