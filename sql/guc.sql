@@ -62,6 +62,19 @@ SET gpuext.force = on;
 EXPLAIN (COSTS OFF) SELECT id FROM gx_num WHERE i4 > 0;
 RESET ALL;
 
+-- device = auto plans a GpuScan by cost only where the service found a
+-- GPU (on a host without one, PostgreSQL's own scans are faster than the
+-- CPU device); force still makes it run, on the CPU device there
+SET gpuext.device = auto;
+SET gpuext.gpu_setup_cost = 0;
+SET gpuext.gpu_operator_cost = 0;
+SET gpuext.gpu_tuple_cost = 0;
+SELECT gx_uses_gpuscan('SELECT id FROM gx_num WHERE i4 > 0') =
+       EXISTS (SELECT 1 FROM gpuext_devices() WHERE kind = 'gpu') AS gpuscan_only_with_a_gpu;
+SET gpuext.force = on;
+SELECT gx_uses_gpuscan('SELECT id FROM gx_num WHERE i4 > 0') AS forced_gpuscan;
+RESET ALL;
+
 -- gpuext.transfer: mapped gives the same rows (and errors) as copy and as
 -- PostgreSQL, on every device (the CPU device ignores the mode)
 SET gpuext.transfer = mapped;

@@ -424,6 +424,16 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 	if (!gx_enabled || !gx_enable_scan || gx_shared == NULL)
 		return;
+
+	/*
+	 * gpuext.device = auto on a host whose service found no usable GPU: the
+	 * CPU device loses to PostgreSQL's own scans on most queries, so it is
+	 * used only when asked for (gpuext.device = cpu, or gpuext.force).
+	 * While the service is still starting (state unknown) paths are
+	 * offered: the executor waits for it.
+	 */
+	if (gx_device_choice == GX_DEVICE_AUTO && gx_shared->gpu_state == -1 && !gx_force)
+		return;
 	if (rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_OTHER_MEMBER_REL)
 		return;
 	if (rte->rtekind != RTE_RELATION || rte->inh || rel->baserestrictinfo == NIL)
