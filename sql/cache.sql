@@ -200,7 +200,8 @@ DROP TABLE gx_c3;
 SELECT * FROM gx_cache_view();
 SELECT count(*) FROM gpuext_cache WHERE state = 'stale';
 
--- privileges: loading, evicting and seeing a table need SELECT on it
+-- privileges: loading and evicting a table need its ownership (the
+-- cache is shared by every user of the server), seeing it SELECT
 CREATE ROLE gx_cache_user;
 SET ROLE gx_cache_user;
 SELECT gpuext_cache_load('gx_cm');
@@ -211,8 +212,64 @@ GRANT SELECT ON gx_cm TO gx_cache_user;
 SELECT gpuext_cache_evict('gx_ct');
 SET ROLE gx_cache_user;
 SELECT gpuext_cache_load('gx_cm');
-SELECT "table", state FROM gpuext_cache;
+SELECT gpuext_cache_evict('gx_cm');
 RESET ROLE;
+ALTER TABLE gx_cm OWNER TO gx_cache_user;
+SET ROLE gx_cache_user;
+SELECT gpuext_cache_load('gx_cm');
+SELECT "table", state FROM gpuext_cache;
+SELECT gpuext_cache_evict('gx_ct');
+RESET ROLE;
+ALTER TABLE gx_cm OWNER TO CURRENT_USER;
+
+-- all or nothing: a load that fails in any of its tasks (the task after
+-- gpuext.debug_fault_skip ones fails) leaves none of the table cached,
+-- and the next load works.  gx_cf has entries split by holes (a changed
+-- row in every other block), so some failures come after a first entry.
+SELECT gpuext_cache_evict('gx_cm') + gpuext_cache_evict('gx_ct') >= 0 AS evicted;
+CREATE TABLE gx_cf (id int4, v int4);
+INSERT INTO gx_cf SELECT g, g % 100 FROM generate_series(1, 40000) g;
+VACUUM (FREEZE) gx_cf;
+UPDATE gx_cf SET v = -1 WHERE id % 452 = 7;
+-- load gx_cf with the task after 0, 1, 2, ... tasks failing, until a
+-- load passes: how many failed, the most entries a failed one left, and
+-- the entries of the load that passed
+CREATE FUNCTION gx_fault_loads(OUT several_failed bool, OUT most_left_after_failure bigint,
+                               OUT entries_when_loaded bigint) LANGUAGE plpgsql AS $$
+DECLARE
+    k int := 0;
+    ok bool;
+    n bigint;
+BEGIN
+    most_left_after_failure := 0;
+    LOOP
+        PERFORM set_config('gpuext.debug_fault_skip', k::text, true);
+        PERFORM set_config('gpuext.debug_fault', 'task_error', true);
+        BEGIN
+            PERFORM gpuext_cache_load('gx_cf');
+            ok := true;
+        EXCEPTION WHEN OTHERS THEN
+            ok := false;
+        END;
+        PERFORM set_config('gpuext.debug_fault', 'none', true);
+        SELECT coalesce(sum(chunks), 0) INTO n FROM gx_cache_view() WHERE tab = 'gx_cf';
+        EXIT WHEN ok OR k >= 200;
+        most_left_after_failure := greatest(most_left_after_failure, n);
+        k := k + 1;
+    END LOOP;
+    several_failed := k >= 2;
+    entries_when_loaded := CASE WHEN ok THEN n END;
+END $$;
+SET client_min_messages = warning;
+SELECT * FROM gx_fault_loads();
+RESET client_min_messages;
+SELECT gpuext_cache_evict('gx_cf') AS evicted;
+SELECT gpuext_cache_load('gx_cf') > 0 AS loaded;
+SELECT * FROM gx_cache_view();
+SELECT gx_check('SELECT count(*), sum(id) FROM gx_cf WHERE v < 0');
+SELECT gpuext_cache_evict('gx_cf') AS evicted;
+DROP FUNCTION gx_fault_loads();
+DROP TABLE gx_cf;
 
 -- what cannot be cached
 CREATE TEMP TABLE gx_ctemp (a int4);

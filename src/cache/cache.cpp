@@ -611,6 +611,30 @@ gx_cache_evict_rel(Oid relid)
 	}
 }
 
+/*
+ * Free every ready entry of a relation of this database at once, without
+ * waiting (the loader's error path: only this load can have made them,
+ * since it evicted the relation first and holds a self-conflicting lock).
+ * A chunk still reading one keeps its memory: an entry is reused only once
+ * no slot refers to it (gx_cache_take), and the new generation fails any
+ * later pin.
+ */
+static void
+gx_cache_drop_rel(Oid relid)
+{
+	LWLockAcquire(gx_cache->lock, LW_EXCLUSIVE);
+	for (int i = 0; i < gx_cache->nunits; i++)
+	{
+		GxCacheEntry *e = &gx_cache->entries[i];
+
+		if (e->state != GX_CE_READY || e->dbid != MyDatabaseId || e->relid != relid)
+			continue;
+		e->state = GX_CE_FREE;
+		e->generation++;
+	}
+	LWLockRelease(gx_cache->lock);
+}
+
 /* is heap block blk all-visible in the VM? */
 static bool
 gx_load_block_ok(GxLoadState *ls, BlockNumber blk)
@@ -788,13 +812,32 @@ gx_load_entry(GxLoadState *ls, BlockNumber *blk, BlockNumber nblocks)
 	return ok ? rows : 0;
 }
 
+/*
+ * Loading and evicting a table take room in a cache that every user of
+ * the server shares: they need the table's ownership (superusers own
+ * everything); seeing it in gpuext_cache needs SELECT.
+ */
+static void
+gx_cache_check_owner(Oid relid)
+{
+	if (!GX_REL_OWNERCHECK(relid, GetUserId()))
+	{
+		char	   *name = get_rel_name(relid);
+
+		if (name == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("relation with OID %u does not exist", relid)));
+		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, name);
+	}
+}
+
 /* SQL: gpuext_cache_load(regclass) -> rows now cached */
 Datum
 gpuext_cache_load(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
 	GxLoadState ls;
-	AclResult	acl;
 	BlockNumber blk = 0;
 	BlockNumber nblocks;
 	uint64		rows = 0;
@@ -808,9 +851,7 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the gpuext cache is off"),
 				 errhint("Set gpuext.cache_size (server start) to a size of at least 128MB.")));
-	acl = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
-	if (acl != ACLCHECK_OK)
-		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(relid));
+	gx_cache_check_owner(relid);
 
 	memset(&ls, 0, sizeof(ls));
 	ls.entry = -1;
@@ -884,9 +925,11 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 	}
 	PG_CATCH();
 	{
+		/* all or nothing: a load that fails or is cancelled leaves none */
 		if (gx_loading_entry >= 0)
 			gx_cache_finish(gx_loading_entry, false, 0, 0, 0, 0, NULL, NULL, NULL, 0);
 		gx_loading_entry = -1;
+		gx_cache_drop_rel(relid);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -912,12 +955,9 @@ Datum
 gpuext_cache_evict(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
-	AclResult	acl;
 
 	gx_cache_require();
-	acl = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
-	if (acl != ACLCHECK_OK)
-		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(relid));
+	gx_cache_check_owner(relid);
 	if (gx_cache->nunits == 0)
 		PG_RETURN_INT32(0);
 	PG_RETURN_INT32(gx_cache_evict_rel(relid));

@@ -14,7 +14,9 @@
  *    commands/explain_format.h (18);
  *  - expression tree walker / mutator callbacks: old-style "()" function
  *    types (15), typed tree_walker_callback / tree_mutator_callback (16
- *    and later): GX_WALKER / GX_MUTATOR.
+ *    and later): GX_WALKER / GX_MUTATOR;
+ *  - does a role own a relation: pg_class_ownercheck() (15),
+ *    object_ownercheck(RelationRelationId, ...) (16 and later).
  *
  * Include it after gpuext.h in the files that use these.
  */
@@ -25,9 +27,11 @@ extern "C"
 {
 #include "access/heapam.h"
 #include "commands/explain.h"
+#include "catalog/pg_class.h"
 #include "nodes/nodeFuncs.h"
 #include "storage/bufmgr.h"
 #include "storage/proc.h"
+#include "utils/acl.h"
 #include "utils/rel.h"
 #if PG_VERSION_NUM >= 180000
 #include "commands/explain_format.h"
@@ -46,6 +50,12 @@ extern "C"
 #else
 #define GX_WALKER(f) ((bool (*) ()) (void *) (f))
 #define GX_MUTATOR(f) ((Node *(*) ()) (void *) (f))
+#endif
+
+#if PG_VERSION_NUM >= 160000
+#define GX_REL_OWNERCHECK(relid, role) object_ownercheck(RelationRelationId, (relid), (role))
+#else
+#define GX_REL_OWNERCHECK(relid, role) pg_class_ownercheck((relid), (role))
 #endif
 
 #if PG_VERSION_NUM >= 170000

@@ -66,6 +66,7 @@ extern bool gx_use_cache;
 extern int	gx_device_memory_mb;
 extern int	gx_session_memory_kb;
 extern int	gx_debug_fault;
+extern int	gx_debug_fault_skip;
 
 void		gx_define_gucs(void);
 

@@ -34,9 +34,14 @@ bool		gx_enable_agg = true;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
 int			gx_debug_fault = GX_FAULT_NONE;
+int			gx_debug_fault_skip = 0;
 
-/* the fault armed by the last SET gpuext.debug_fault, taken by the next task */
+/*
+ * the fault armed by the last SET gpuext.debug_fault, taken by the task
+ * submitted after gx_fault_skip_left more
+ */
 static uint32 gx_fault_armed = GX_FAULT_NONE;
+static int	gx_fault_skip_left = 0;
 
 static const struct config_enum_entry gx_fault_options[] = {
 	{"none", GX_FAULT_NONE, false},
@@ -46,19 +51,28 @@ static const struct config_enum_entry gx_fault_options[] = {
 	{NULL, 0, false}
 };
 
-/* assign hook of gpuext.debug_fault: arm the fault for the next task */
+/*
+ * assign hook of gpuext.debug_fault: arm the fault for the task after the
+ * next gpuext.debug_fault_skip ones
+ */
 static void
 gx_assign_fault(int newval, void *extra)
 {
 	gx_fault_armed = (uint32) newval;
+	gx_fault_skip_left = gx_debug_fault_skip;
 }
 
-/* the fault for the task being submitted (once: the next one gets none) */
+/* the fault for the task being submitted (once: later ones get none) */
 uint32
 gx_take_fault(void)
 {
 	uint32		f = gx_fault_armed;
 
+	if (f != GX_FAULT_NONE && gx_fault_skip_left > 0)
+	{
+		gx_fault_skip_left--;
+		return GX_FAULT_NONE;
+	}
 	gx_fault_armed = GX_FAULT_NONE;
 	return f;
 }
@@ -174,5 +188,10 @@ gx_define_gucs(void)
 							 "restarts the service.",
 							 &gx_debug_fault, GX_FAULT_NONE, gx_fault_options,
 							 PGC_SUSET, 0, NULL, gx_assign_fault, NULL);
+	DefineCustomIntVariable("gpuext.debug_fault_skip",
+							"Tasks that pass before the fault of gpuext.debug_fault hits (tests).",
+							"Read when gpuext.debug_fault is set.",
+							&gx_debug_fault_skip, 0, 0, 1000000,
+							PGC_SUSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gpuext");
 }
