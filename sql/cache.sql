@@ -149,6 +149,8 @@ SELECT gpuext_cache_load('gx_cm');
 SELECT * FROM gx_cache_view();
 SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
 SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 98');
+-- (on PostgreSQL 18 the VM page's LSN also moves when a bit is cleared,
+-- so there every entry under that VM page goes: expected/cache_1.out)
 DELETE FROM gx_cm WHERE id = 29700;
 SELECT * FROM gx_cache_view();
 SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');

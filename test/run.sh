@@ -118,8 +118,10 @@ RG_LOG=$(mktemp /tmp/gpuext-regress.XXXXXX)
 (cd "$IC_DIR" && gx_as env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER="$PGUSER" \
     make PG_CONFIG="$PG_CONFIG" PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER="$PGUSER" installcheck) 2>&1 | tee "$RG_LOG"
 rg_rc=${PIPESTATUS[0]}
-rg_p=$(grep -cE '^[[:space:]]*(test[[:space:]]+)?[^[:space:]]+[[:space:]]+\.\.\.[[:space:]]+ok\b' "$RG_LOG")
-rg_f=$(grep -E '^[[:space:]]*(test[[:space:]]+)?[^[:space:]]+[[:space:]]+\.\.\.[[:space:]]+(FAILED|failed)' "$RG_LOG" | grep -vc 'failed (ignored)')
+# pg_regress up to 15 prints "test name ... ok", from 16 TAP lines
+# ("ok 1 - name", "not ok 2 - name")
+rg_p=$(grep -cE '^[[:space:]]*(test[[:space:]]+)?[^[:space:]]+[[:space:]]+\.\.\.[[:space:]]+ok\b|^ok[[:space:]]+[0-9]+[[:space:]]' "$RG_LOG")
+rg_f=$(grep -E '^[[:space:]]*(test[[:space:]]+)?[^[:space:]]+[[:space:]]+\.\.\.[[:space:]]+(FAILED|failed)|^not ok[[:space:]]+[0-9]+[[:space:]]' "$RG_LOG" | grep -vc 'failed (ignored)')
 rm -f "$RG_LOG"
 if [ "$rg_rc" != 0 ] && [ "$rg_f" = 0 ]; then
     echo "ERROR: make installcheck exited with $rg_rc"
