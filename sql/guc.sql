@@ -56,6 +56,10 @@ SELECT count(*) FILTER (WHERE kind = 'cpu') = 1 AS one_cpu_device,
            FILTER (WHERE kind = 'gpu') IS NOT FALSE AS gpus_described
 FROM gpuext_devices();
 
+-- the service has a row in pg_stat_activity, with its own backend type
+SELECT count(*) AS services, bool_and(datid IS NULL) AS no_database
+FROM pg_stat_activity WHERE backend_type = 'gpuext service';
+
 -- device = cpu runs on the CPU device, whatever the host has
 SET gpuext.device = cpu;
 SET gpuext.force = on;

@@ -70,8 +70,9 @@ gx_register_service(void)
 	BackgroundWorker worker;
 
 	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
-	worker.bgw_start_time = BgWorkerStart_PostmasterStart;
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	/* (a worker with a connection cannot start before a consistent state) */
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
 	worker.bgw_restart_time = 1;
 	strlcpy(worker.bgw_library_name, "gpuext", BGW_MAXLEN);
 	strlcpy(worker.bgw_function_name, "gpuext_service_main", BGW_MAXLEN);
@@ -353,6 +354,12 @@ gpuext_service_main(Datum arg)
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
+	/*
+	 * Connected to no database (it reads no catalog): this gives the
+	 * service a row in pg_stat_activity (backend_type "gpuext service",
+	 * its wait events) like PostgreSQL's own launchers.
+	 */
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
 
 	nthreads = gx_cpu_threads > 0 ? gx_cpu_threads : (int) std::thread::hardware_concurrency();
 	if (nthreads < 1)
