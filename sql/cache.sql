@@ -202,14 +202,18 @@ DROP TABLE gx_c3;
 SELECT * FROM gx_cache_view();
 SELECT count(*) FROM gpuext_cache WHERE state = 'stale';
 
--- privileges: loading and evicting a table need its ownership (the
--- cache is shared by every user of the server), seeing it SELECT
+-- privileges: loading and evicting are not executable by PUBLIC (the
+-- administrator grants them: the cache is shared by every user of the
+-- server) and need the table's ownership; seeing a table in gpuext_cache
+-- needs SELECT on it
 CREATE ROLE gx_cache_user;
 SET ROLE gx_cache_user;
 SELECT gpuext_cache_load('gx_cm');
 SELECT gpuext_cache_evict('gx_cm');
 SELECT count(*) FROM gpuext_cache;
 RESET ROLE;
+GRANT EXECUTE ON FUNCTION gpuext_cache_load(regclass), gpuext_cache_evict(regclass)
+    TO gx_cache_user;
 GRANT SELECT ON gx_cm TO gx_cache_user;
 SELECT gpuext_cache_evict('gx_ct');
 SET ROLE gx_cache_user;
@@ -223,6 +227,8 @@ SELECT "table", state FROM gpuext_cache;
 SELECT gpuext_cache_evict('gx_ct');
 RESET ROLE;
 ALTER TABLE gx_cm OWNER TO CURRENT_USER;
+REVOKE EXECUTE ON FUNCTION gpuext_cache_load(regclass), gpuext_cache_evict(regclass)
+    FROM gx_cache_user;
 
 -- all or nothing: a load that fails in any of its tasks (the task after
 -- gpuext.debug_fault_skip ones fails) leaves none of the table cached,

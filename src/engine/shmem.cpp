@@ -13,6 +13,7 @@
  */
 #include "gpuext.h"
 #include "engine.h"
+#include "executor.h"
 #include "cache.h"
 
 extern "C"
@@ -67,8 +68,10 @@ gx_shmem_request(void)
 	RequestAddinShmemSpace(gx_staging_bytes());
 	RequestAddinShmemSpace(gx_cache_shmem_size());
 	RequestAddinShmemSpace(gx_engine_shmem_size());
+	RequestAddinShmemSpace(gx_stat_shmem_size());
 	gx_cache_shmem_request();
 	gx_engine_shmem_request();
+	gx_stat_shmem_request();
 }
 
 /* shmem_startup_hook: create or attach */
@@ -102,6 +105,7 @@ gx_shmem_startup(void)
 	}
 	gx_cache_shmem_init();
 	gx_engine_shmem_init();
+	gx_stat_shmem_init();
 	LWLockRelease(AddinShmemInitLock);
 }
 

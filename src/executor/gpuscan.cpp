@@ -581,6 +581,7 @@ gx_start(GxScanState *st)
 
 	INSTR_TIME_SET_CURRENT(st->loop_start);
 	st->loop_open = true;
+	st->ran = true;
 
 	gx_eval_params(st);
 	gx_source_start(&st->src, estate->es_snapshot);
@@ -649,6 +650,8 @@ gx_end_scan(CustomScanState *node)
 	gx_drop_batches(st);
 	gx_source_end(&st->src);
 	gx_scan_close_session(st);
+	if (st->ran)
+		gx_stat_report(RelationGetRelid(st->src.rel), &st->stats);
 }
 
 /* ReScanCustomScan: new Params, restart from the first block */

@@ -193,9 +193,16 @@ typedef struct GxScanState
 	GxBatch    *consuming;
 	int64		next_seq;
 	GxScanStats stats;
+	bool		ran;			/* started at least once (gpuext_stat counts it) */
 	bool		loop_open;		/* a scan loop started and has not ended */
 	instr_time	loop_start;		/* when it started */
-	/* a cursor's backward scan (scroll.cpp) */
+	/* cumulative scan statistics (scan_stats.cpp) */
+Size		gx_stat_shmem_size(void);
+void		gx_stat_shmem_request(void);
+void		gx_stat_shmem_init(void);
+void		gx_stat_report(Oid relid, const GxScanStats *s);
+
+/* a cursor's backward scan (scroll.cpp) */
 	bool		scrollable;		/* planned to scan backward too */
 	ItemPointerData *scroll_tids;	/* ids of the rows returned, in order */
 	int64		scroll_n;
@@ -211,6 +218,12 @@ Node	   *gx_create_scan_state(CustomScan *cscan);
 void		gx_raise_error(int code);
 bool		gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
 						   const int *gxtype, gx_attr *atts, int *maxatt);
+
+/* cumulative scan statistics (scan_stats.cpp) */
+Size		gx_stat_shmem_size(void);
+void		gx_stat_shmem_request(void);
+void		gx_stat_shmem_init(void);
+void		gx_stat_report(Oid relid, const GxScanStats *s);
 
 /* a cursor's backward scan (scroll.cpp) */
 void		gx_scroll_begin(GxScanState *st, CustomScan *cscan);

@@ -1,0 +1,105 @@
+-- gpuext 1.2: GPU (and CPU device) execution of SQL: filters, aggregates, the column cache, the device engine, statistics
+\echo Use "CREATE EXTENSION gpuext" to load this file. \quit
+
+-- gpuext only works when preloaded: fail CREATE EXTENSION with a hint otherwise
+CREATE FUNCTION gpuext_check_preload() RETURNS void
+AS 'MODULE_PATHNAME', 'gpuext_check_preload' LANGUAGE C STRICT;
+SELECT gpuext_check_preload();
+DROP FUNCTION gpuext_check_preload();
+
+CREATE FUNCTION gpuext_devices(
+    OUT device int, OUT kind text, OUT name text, OUT memory_mb bigint,
+    OUT compute_capability text, OUT multiprocessors int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_devices'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_devices() IS 'devices the gpuext service found (the GPU, if any, and the CPU device)';
+
+-- device-resident column cache
+CREATE FUNCTION gpuext_cache_load(rel regclass) RETURNS bigint
+AS 'MODULE_PATHNAME', 'gpuext_cache_load'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_cache_load(regclass) IS 'load the all-visible blocks of a table into the gpuext cache; returns the rows cached';
+
+CREATE FUNCTION gpuext_cache_evict(rel regclass) RETURNS integer
+AS 'MODULE_PATHNAME', 'gpuext_cache_evict'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_cache_evict(regclass) IS 'drop a table''s entries from the gpuext cache; returns how many';
+
+CREATE FUNCTION gpuext_cache_info(
+    OUT "table" regclass, OUT columns text, OUT chunks int, OUT rows bigint,
+    OUT bytes bigint, OUT hits bigint, OUT state text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_cache_info'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE VIEW gpuext_cache AS SELECT * FROM gpuext_cache_info();
+COMMENT ON VIEW gpuext_cache IS 'tables in the gpuext cache that the current user may read';
+-- every user may look: the rows are filtered by SELECT privilege
+GRANT SELECT ON gpuext_cache TO PUBLIC;
+
+-- the device engine (1.1)
+CREATE FUNCTION gpuext_sessions(
+    OUT session bigint, OUT pid int, OUT device text, OUT state text,
+    OUT objects int, OUT bytes bigint, OUT opened timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_sessions'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_sessions() IS 'engine sessions open now: the backend, its device objects and their device memory';
+
+CREATE VIEW gpuext_sessions AS SELECT * FROM gpuext_sessions();
+GRANT SELECT ON gpuext_sessions TO PUBLIC;
+
+CREATE FUNCTION gpuext_memory(
+    OUT device text, OUT owner text, OUT bytes bigint, OUT "limit" bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_memory'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_memory() IS 'device memory the gpuext engine uses, per device and owner (staging, cache, sessions)';
+
+CREATE VIEW gpuext_memory AS SELECT * FROM gpuext_memory();
+GRANT SELECT ON gpuext_memory TO PUBLIC;
+
+CREATE FUNCTION gpuext_service_restart() RETURNS boolean
+AS 'MODULE_PATHNAME', 'gpuext_service_restart'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_service_restart() IS 'stop the gpuext service (the postmaster starts a fresh one): queries in flight get an error; superuser only';
+REVOKE ALL ON FUNCTION gpuext_service_restart() FROM PUBLIC;
+
+-- 1.2
+-- the cache is shared by every user of the server: loading and evicting
+-- are granted by the administrator (and need the table's ownership)
+REVOKE ALL ON FUNCTION gpuext_cache_load(regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION gpuext_cache_evict(regclass) FROM PUBLIC;
+
+-- the columns follow GX_SCAN_STATS (src/include/executor.h), in order
+CREATE FUNCTION gpuext_stat(
+    OUT dbid oid, OUT relid oid, OUT scans bigint,
+    OUT chunks bigint, OUT chunks_gpu bigint, OUT chunks_mapped bigint,
+    OUT chunks_jit bigint, OUT rows_in bigint, OUT rows_selected bigint,
+    OUT bytes_to_device bigint, OUT bytes_from_device bigint,
+    OUT transfer_to_device_ms float8, OUT kernel_ms float8,
+    OUT transfer_from_device_ms float8, OUT device_ms float8,
+    OUT fill_ms float8, OUT wait_ms float8, OUT cache_chunks bigint,
+    OUT cache_not_valid bigint, OUT cache_bytes bigint, OUT wall_ms float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_stat'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_stat() IS 'cumulative GpuScan statistics per database and relation (relid 0: relations past the table''s size)';
+
+CREATE VIEW gpuext_stat AS
+SELECT s.relid::regclass AS relation, s.scans, s.chunks, s.chunks_gpu,
+       s.chunks_mapped, s.chunks_jit, s.chunks - s.chunks_jit AS chunks_interpreted,
+       s.rows_in, s.rows_selected, s.bytes_to_device, s.bytes_from_device,
+       s.transfer_to_device_ms, s.kernel_ms, s.transfer_from_device_ms,
+       s.device_ms, s.fill_ms, s.wait_ms, s.cache_chunks, s.cache_not_valid,
+       s.cache_bytes, s.wall_ms
+FROM gpuext_stat() s
+WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database());
+GRANT SELECT ON gpuext_stat TO PUBLIC;
+
+CREATE FUNCTION gpuext_stat_reset() RETURNS integer
+AS 'MODULE_PATHNAME', 'gpuext_stat_reset'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_stat_reset() IS 'forget the statistics of gpuext_stat (every database); returns the entries dropped';
+REVOKE ALL ON FUNCTION gpuext_stat_reset() FROM PUBLIC;

@@ -1,0 +1,38 @@
+--
+-- upgrade: ALTER EXTENSION gpuext UPDATE from 1.0 gives what CREATE
+-- EXTENSION of the default version gives: the same objects with the same
+-- privileges, and they work.
+--
+
+-- the extension's objects, each with its privileges (functions, views)
+CREATE FUNCTION gx_ext_objects() RETURNS TABLE(obj text, acl text) LANGUAGE sql AS $$
+    SELECT pg_describe_object(d.classid, d.objid, 0),
+           coalesce((SELECT array_to_string(p.proacl, ',') FROM pg_proc p
+                     WHERE p.oid = d.objid AND d.classid = 'pg_proc'::regclass),
+                    (SELECT array_to_string(c.relacl, ',') FROM pg_class c
+                     WHERE c.oid = d.objid AND d.classid = 'pg_class'::regclass), '')
+    FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid
+    WHERE d.refclassid = 'pg_extension'::regclass AND e.extname = 'gpuext' AND d.deptype = 'e'
+$$;
+CREATE TEMP TABLE gx_fresh AS SELECT * FROM gx_ext_objects();
+SELECT extversion FROM pg_extension WHERE extname = 'gpuext';
+SET client_min_messages = warning;
+DROP EXTENSION gpuext CASCADE;
+RESET client_min_messages;
+CREATE EXTENSION gpuext VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'gpuext';
+ALTER EXTENSION gpuext UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'gpuext';
+-- nothing missing, nothing extra, the same privileges
+(SELECT * FROM gx_fresh EXCEPT SELECT * FROM gx_ext_objects())
+UNION ALL
+(SELECT * FROM gx_ext_objects() EXCEPT SELECT * FROM gx_fresh);
+SELECT count(*) >= 13 AS objects FROM gx_ext_objects();
+SELECT obj FROM gx_ext_objects() WHERE acl <> '' ORDER BY obj;
+-- and they work
+SET gpuext.force = on;
+SELECT gx_check('SELECT id FROM gx_num WHERE i4 > 0');
+RESET gpuext.force;
+SELECT count(*) >= 0 AS stat_view, (SELECT count(*) FROM gpuext_sessions) >= 0 AS sessions_view
+FROM gpuext_stat;
+DROP FUNCTION gx_ext_objects();
