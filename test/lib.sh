@@ -15,6 +15,9 @@
 
 GX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# shellcheck source=test/prereqs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/prereqs.sh"
+
 gx_log() { printf '==> %s\n' "$*"; }
 gx_warn() { printf 'WARNING: %s\n' "$*"; }
 
@@ -35,6 +38,8 @@ gx_find_pg_config() {
         */*) ;;
         *) PG_CONFIG=$(command -v "$PG_CONFIG" 2>/dev/null || echo "$PG_CONFIG") ;;
     esac
+    # install what is missing on a Debian/Ubuntu machine (test/prereqs.sh)
+    gx_prereqs || return 1
     if [ ! -x "$PG_CONFIG" ]; then
         echo "ERROR: pg_config not found ($PG_CONFIG); set PG_CONFIG=/path/to/pg_config"
         return 1
