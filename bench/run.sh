@@ -290,8 +290,6 @@ fi
 # ------------------------------------------------------------------ report
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", a / b; else print "n/a" }'; }
 ratio_num() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "null" }'; }
-num_or_null() { case "$1" in ''|n/a|err) echo null ;; *) echo "$1" ;; esac; }
-json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t' '  ')"; }
 
 GPU_NAME=$(gx_psql -d "$DB" -At -c "SELECT string_agg(name, '; ') FROM gpuext_devices() WHERE kind ILIKE '%gpu%' OR kind ILIKE '%cuda%'" 2>/dev/null)
 CPU_NAME=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -379,30 +377,49 @@ MD=$OUT/bench.md
 } >"$MD"
 
 JS=$OUT/bench.json
+FACTS=$OUT/bench_facts.tsv
+# the facts, one a line (tab-separated), and bench.json made from them by
+# bench/bench_json.py with Python's json module
+fact() { local IFS=$'\t'; printf '%s\n' "$*" | tr -d '\r'; }
+oneline() { printf '%s' "$1" | tr '\n\t' '  '; }
 {
-    echo "{"
-    echo "  \"rows\": $ROWS,"
-    echo "  \"transactions_per_query\": $BENCH_T,"
-    echo "  \"postgres\": $(json_str "$PGVER"),"
-    echo "  \"cpu\": $(json_str "${CPU_NAME:-}"),"
-    echo "  \"cores\": $(gx_nproc),"
-    echo "  \"gpu\": $(json_str "${GPU_NAME:-}"),"
-    echo "  \"mismatch\": $([ "$MISMATCH" = 1 ] && echo true || echo false),"
-    echo "  \"duckdb\": {\"title\": $(json_str "$DUCKDB_TITLE"), \"version\": $(json_str "$DUCKDB_VERSION"), \"threads\": $DUCKDB_THREADS, \"load_ms\": $(num_or_null "$DUCKDB_LOAD_MS"), \"export_s\": $(num_or_null "$DUCKDB_EXPORT_S"), \"note\": $(json_str "$DUCKDB_NOTE")},"
-    echo "  \"queries\": ["
-    n=0
+    fact meta rows "$ROWS"
+    fact meta transactions_per_query "$BENCH_T"
+    fact meta postgres "$(oneline "$PGVER")"
+    fact meta cpu "$(oneline "${CPU_NAME:-}")"
+    fact meta cores "$(gx_nproc)"
+    fact meta gpu "$(oneline "${GPU_NAME:-}")"
+    fact meta mismatch "$MISMATCH"
+    fact duckdb title "$(oneline "$DUCKDB_TITLE")"
+    fact duckdb version "$(oneline "$DUCKDB_VERSION")"
+    fact duckdb threads "$DUCKDB_THREADS"
+    fact duckdb load_ms "$DUCKDB_LOAD_MS"
+    fact duckdb export_s "$DUCKDB_EXPORT_S"
+    fact duckdb note "$(oneline "$DUCKDB_NOTE")"
     for q in "${QUERIES[@]}"; do
-        n=$((n + 1))
-        echo "    {\"query\": \"$q\", \"sql\": $(json_str "$(cat "$QDIR/$q.sql")"),"
-        echo "     \"ms\": {\"pg_serial\": $(num_or_null "${MS[$q,serial]}"), \"pg_par8\": $(num_or_null "${MS[$q,par8]}"), \"gpuext_cpu\": $(num_or_null "${MS[$q,cpu]}"), \"gpuext_gpu\": $(num_or_null "${MS[$q,gpu]}"), \"gpu_backend_deform\": $(num_or_null "${MS[$q,gpuhd]}"), \"gpu_mapped\": $(num_or_null "${MS[$q,gpumap]}"), \"gpu_par8\": $(num_or_null "${MS[$q,gpupar]}"), \"gpu_cached\": $(num_or_null "${MS[$q,gpucache]}"), \"duckdb\": $(num_or_null "${MS[$q,duckdb]}")},"
-        echo "     \"gpu_vs_duckdb\": $(ratio_num "${MS[$q,duckdb]}" "${MS[$q,gpu]}"),"
-        echo "     \"plan\": {\"gpuext_cpu\": \"${PLAN[$q,cpu]}\", \"gpuext_gpu\": \"${PLAN[$q,gpu]}\"},"
-        echo "     \"result\": {\"pg_serial\": $(json_str "${RES[$q,serial]}"), \"pg_par8\": $(json_str "${RES[$q,par8]}"), \"gpuext_cpu\": $(json_str "${RES[$q,cpu]}"), \"gpuext_gpu\": $(json_str "${RES[$q,gpu]}"), \"duckdb\": $(json_str "${RES[$q,duckdb]}")}}$([ "$n" -lt "${#QUERIES[@]}" ] && echo ,)"
+        fact query "$q" sql "$(oneline "$(cat "$QDIR/$q.sql")")"
+        for c in serial par8 cpu gpu gpuhd gpumap gpupar gpucache duckdb; do
+            fact ms "$q" "$c" "${MS[$q,$c]:-}"
+            fact result "$q" "$c" "$(oneline "${RES[$q,$c]:-}")"
+        done
+        fact plan "$q" cpu "${PLAN[$q,cpu]:-}"
+        fact plan "$q" gpu "${PLAN[$q,gpu]:-}"
     done
-    echo "  ],"
-    echo "  \"tpcb\": {\"scale\": ${TPCB_SCALE:-10}, \"runs_each\": ${TPCB_RUNS:-0}, \"tps_with_gpuext\": $(num_or_null "$TPS_WITH"), \"tps_without_gpuext\": $(num_or_null "$TPS_WITHOUT"), \"ratio\": $(num_or_null "$TPS_RATIO"), \"runs_with\": [$(echo $TPCB_TPS_WITH | sed 's/err/null/g' | tr ' ' ',')], \"runs_without\": [$(echo $TPCB_TPS_WITHOUT | sed 's/err/null/g' | tr ' ' ',')]}"
-    echo "}"
-} >"$JS"
+    fact tpcb scale "${TPCB_SCALE:-10}"
+    fact tpcb runs_each "${TPCB_RUNS:-0}"
+    fact tpcb tps_with_gpuext "$TPS_WITH"
+    fact tpcb tps_without_gpuext "$TPS_WITHOUT"
+    fact tpcb ratio "$TPS_RATIO"
+    # shellcheck disable=SC2086
+    fact tpcb runs_with $TPCB_TPS_WITH
+    # shellcheck disable=SC2086
+    fact tpcb runs_without $TPCB_TPS_WITHOUT
+} >"$FACTS"
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$HERE/bench_json.py" "$FACTS" "$JS" || gx_warn "bench.json not written"
+else
+    gx_warn "no python3: bench.json not written (the facts are in $FACTS)"
+fi
 
 echo
 cat "$MD"
