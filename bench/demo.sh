@@ -110,7 +110,8 @@ if [ "$NGPU" = 0 ]; then
     echo "No GPU here, so no GPU figures.  On the H100 host (100M rows, the same queries,"
     echo "docs/architecture.md \"Benchmarks\" and the README's \"Benchmark\"), a filter on columns"
     echo "in the device cache takes 0.9-2.0 ms, against 1.0-1.9 s for PostgreSQL with 8"
-    echo "workers and 23-593 ms for DuckDB with 16 threads; run test/gpu/run.sh there."
+    echo "workers and 23-593 ms for DuckDB with 16 threads (chart and figures:"
+    echo "docs/bench/h100_100m_compare.png and .json); run test/gpu/run.sh there."
 fi
 
 echo
