@@ -3,7 +3,8 @@
 # PostgreSQL packages).  Run as root from the checkout:
 #
 #   test/gpu/run.sh                    # tests, then the benchmark
-#   SKIP_BENCH=1 test/gpu/run.sh       # tests only
+#   SKIP_BENCH=1 test/gpu/run.sh       # tests only (on PostgreSQL 15, then on
+#                                      # 18 when .carry/pgport18.tgz is there)
 #   SKIP_TESTS=1 ROWS=10000000 test/gpu/run.sh   # benchmark only
 #   BENCH_MODE=compare SKIP_TESTS=1 test/gpu/run.sh
 #       # old vs new build (bench/compare.sh; old tree in .carry/old, e.g.
@@ -88,6 +89,21 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
         cp -f regression.diffs "$OUT/regression_mapped.diffs" 2>/dev/null
         echo "==> the suite with gpuext.transfer = mapped, gpuext.jit_wait = on: $(tail -n 1 "$OUT/test_mapped.log")" | tee -a "$OUT/test.log"
         [ "$rc" = 0 ] && rc=$mrc
+    fi
+    # the suite again on PostgreSQL 18 when its relocatable build was
+    # carried (.carry/pgport18.tgz; TEST_PG18=0 skips it); then the tree is
+    # rebuilt for 15 by the next build step that needs it
+    if [ "${TEST_PG18:-1}" = 1 ] && [ -f "$ROOT/.carry/pgport18.tgz" ]; then
+        if [ ! -x /tmp/pg18/pgport/bin/pg_config ]; then
+            mkdir -p /tmp/pg18 && tar -xzf "$ROOT/.carry/pgport18.tgz" -C /tmp/pg18 && chown -R pg /tmp/pg18 && chmod 755 /tmp/pg18
+        fi
+        GPUEXT_DEVICE=gpu PG_CONFIG=/tmp/pg18/pgport/bin/pg_config test/run.sh >"$OUT/test_pg18.log" 2>&1
+        prc=$?
+        cp -f regression.diffs "$OUT/regression_pg18.diffs" 2>/dev/null
+        echo "==> the suite on PostgreSQL 18: $(tail -n 1 "$OUT/test_pg18.log")" | tee -a "$OUT/test.log"
+        [ "$rc" = 0 ] && rc=$prc
+        make PG_CONFIG="$PG_CONFIG" clean >/dev/null 2>&1
+        make -j"$(nproc)" PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1 && make PG_CONFIG="$PG_CONFIG" install >/dev/null 2>&1
     fi
     # test/run.sh built and installed gpuext: the benchmark need not rebuild
     export BENCH_BUILD=${BENCH_BUILD:-0}
