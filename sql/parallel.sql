@@ -189,8 +189,8 @@ SELECT count(*) FROM gx_par WHERE a > 490;
 
 -- partitions: Parallel Append over parallel GpuScans
 CREATE TABLE gx_ppart (id int4, a int4) PARTITION BY RANGE (id);
-CREATE TABLE gx_ppart1 PARTITION OF gx_ppart FOR VALUES FROM (0) TO (60000);
-CREATE TABLE gx_ppart2 PARTITION OF gx_ppart FOR VALUES FROM (60000) TO (100000);
+CREATE TABLE gx_ppart1 PARTITION OF gx_ppart FOR VALUES FROM (0) TO (50000);
+CREATE TABLE gx_ppart2 PARTITION OF gx_ppart FOR VALUES FROM (50000) TO (100000);
 INSERT INTO gx_ppart SELECT g, g % 100 FROM generate_series(0, 99999) g;
 VACUUM ANALYZE gx_ppart;
 SELECT gx_explain('SELECT count(*) FROM gx_ppart WHERE a > 90');

@@ -36,9 +36,8 @@ extern "C"
 }
 
 /*
- * gpuext.force: the total cost of the serial device-aggregate path when a
- * parallel one is offered too (agg_path.cpp), so that free parallelism
- * makes the Gather win rather than tie
+ * gpuext.force: the total cost of the serial GpuScan path when a partial
+ * one is offered too (see gx_set_rel_pathlist)
  */
 #define GX_FORCE_SERIAL_COST 1e-6
 double		gx_force_serial_cost = GX_FORCE_SERIAL_COST;
@@ -487,16 +486,26 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 			ppath = gx_make_path(root, rel, device_rinfos, host, prog, priv, workers);
 	}
 
-	/*
-	 * gpuext.force: the device wins over the relation's other scans (they
-	 * are dropped), but the GpuScan paths keep their real costs, so that
-	 * PostgreSQL still weighs rescans, Materialize, join order and the
-	 * serial against the parallel path as for any scan.
-	 */
 	if (gx_force)
 	{
 		rel->pathlist = NIL;
 		rel->partial_pathlist = NIL;
+		cpath->path.startup_cost = 0;
+		cpath->path.total_cost = 0;
+		if (ppath != NULL)
+		{
+			/*
+			 * Both GpuScan paths cost nothing, so the choice between them
+			 * is PostgreSQL's own cost of parallelism: a Gather over the
+			 * partial path costs parallel_setup_cost + parallel_tuple_cost
+			 * per row.  The serial path costs a hair more than nothing so
+			 * that free parallelism (both set to 0) makes the Gather win
+			 * rather than tie.
+			 */
+			cpath->path.total_cost = GX_FORCE_SERIAL_COST;
+			ppath->path.startup_cost = 0;
+			ppath->path.total_cost = 0;
+		}
 	}
 	add_path(rel, &cpath->path);
 	if (ppath != NULL)
