@@ -65,32 +65,8 @@ gx_find_pg_config() {
     gx_log "PG_CONFIG=$PG_CONFIG ($ver), bindir $PGBIN"
 }
 
-# Are PG_CONFIG's server headers there?  Else say which package brings
-# them: the dev package of the server's major version, pinned to the
-# installed server's own version where dpkg knows it (an unpinned one may
-# pull in newer server packages under running clusters).
-gx_check_headers() {
-    local inc major ver
-    inc=$("$PG_CONFIG" --includedir-server 2>/dev/null)
-    [ -n "$inc" ] && [ -f "$inc/postgres.h" ] && return 0
-    major=$("$PG_CONFIG" --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
-    echo "ERROR: the PostgreSQL ${major:-?} server headers are missing (no ${inc:-?}/postgres.h): gpuext is built against them"
-    if command -v dpkg-query >/dev/null 2>&1; then
-        ver=$(dpkg-query -W -f='${Version}' "postgresql-$major" 2>/dev/null)
-        if [ -n "$ver" ]; then
-            echo "       install them for the server you run:  apt-get install postgresql-server-dev-$major=$ver"
-        else
-            echo "       on Debian/Ubuntu:  apt-get install postgresql-server-dev-$major"
-        fi
-    else
-        echo "       install the server development package of PostgreSQL ${major:-?} (the version of the server you run)"
-    fi
-    return 1
-}
-
 # make clean (unless GPUEXT_NO_CLEAN=1) + make; returns make's status
 gx_build() {
-    gx_check_headers || return 1
     if [ "${GPUEXT_NO_CLEAN:-0}" != 1 ]; then
         make -C "$GX_ROOT" PG_CONFIG="$PG_CONFIG" clean >/dev/null 2>&1 || true
     fi

@@ -42,6 +42,11 @@ gx_prereqs() {
     command -v runuser >/dev/null 2>&1 || need="$need util-linux"
     command -v useradd >/dev/null 2>&1 || need="$need passwd"
     [ -z "$need" ] && return 0
+    # the dev package of the server that is installed, at its version
+    if command -v dpkg-query >/dev/null 2>&1; then
+        ver=$(dpkg-query -W -f='${Version}' "postgresql-$major" 2>/dev/null)
+        [ -n "$ver" ] && need=$(echo "$need" | sed "s/ postgresql-server-dev-$major\b/ postgresql-server-dev-$major=$ver/")
+    fi
 
     if [ "$(id -u)" != 0 ]; then
         command -v sudo >/dev/null 2>&1 && sudo="sudo"
@@ -72,11 +77,6 @@ gx_prereqs() {
         echo "deb [signed-by=/usr/share/postgresql-common/pgdg/apt.postgresql.org.asc] https://apt.postgresql.org/pub/repos/apt ${codename}-pgdg main" |
             $sudo tee /etc/apt/sources.list.d/pgdg.list >/dev/null
         $sudo apt-get update -qq
-    fi
-    # the dev package of the server that is installed, at its version
-    ver=$(dpkg-query -W -f='${Version}' "postgresql-$major" 2>/dev/null)
-    if [ -n "$ver" ]; then
-        need=$(echo "$need" | sed "s/ postgresql-server-dev-$major\b/ postgresql-server-dev-$major=$ver/")
     fi
     # shellcheck disable=SC2086
     if ! $sudo apt-get install -y -qq --no-install-recommends $need; then
