@@ -4,14 +4,14 @@
 
 EXTENSION = gpuext
 MODULE_big = gpuext
-DATA = sql/gpuext--1.0.sql sql/gpuext--1.1.sql sql/gpuext--1.2.sql \
-	sql/gpuext--1.0--1.1.sql sql/gpuext--1.1--1.2.sql
+DATA = sql/gpuext--1.0.sql sql/gpuext--1.3.sql \
+	sql/gpuext--1.0--1.1.sql sql/gpuext--1.1--1.2.sql sql/gpuext--1.2--1.3.sql
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
 REGRESS = setup types errors plans params chunks mvcc guc parallel cache aggs cursors stat engine upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
-ISOLATION = mvcc_concurrent cache_concurrent engine_concurrent service_kill
+ISOLATION = mvcc_concurrent cache_concurrent cache_refresh engine_concurrent service_kill
 ISOLATION_OPTS = --load-extension=gpuext
 
 # src/: the PostgreSQL side, one folder per concern (docs/architecture.md)
@@ -20,7 +20,7 @@ HOST_OBJS = src/module/gpuext.o src/module/guc.o \
 	src/compiler/compile.o src/compiler/types.o \
 	src/planner/scan_path.o src/planner/agg_path.o \
 	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/parallel.o src/executor/explain.o src/executor/scroll.o src/executor/scan_stats.o \
-	src/cache/cache.o
+	src/cache/directory.o src/cache/blocks.o src/cache/load.o src/cache/info.o src/cache/refresher.o
 # cuda/: the devices (no PostgreSQL header); include/ is the C API shared with src/
 # ops/: the operator table and its validators, shared by both devices (gx_ops.h)
 CUDA_OPS_SRCS = cuda/ops/gx_ops.cpp cuda/ops/gx_validate.cpp

@@ -1,24 +1,28 @@
 -- cache: the device-resident column cache (gpuext_cache_load, the
--- gpuext_cache view, validity under every kind of change).  Each query is
--- checked against gpuext off (gx_check) with the cache in use, and the
--- scan's EXPLAIN ANALYZE counters show whether cached chunks were read.
--- The test cluster runs with gpuext.cache_size = 256MB: two entries.
+-- gpuext_cache view, stale blocks under every kind of change, refreshes,
+-- eviction).  Each query is checked against gpuext off (gx_check) with the
+-- cache in use, and the scan's EXPLAIN ANALYZE counters show whether cached
+-- chunks were read and how many stale blocks came from the heap.  The test
+-- cluster runs with gpuext.cache_size = 256MB: two 128 MB units, 256
+-- granules of 1 MB, 64 directory entries.
 
--- cached / not-valid chunk counters of a query's GpuScan
+-- cached / not-valid chunk and stale block counters of a query's GpuScan
 CREATE FUNCTION gx_cache_use(q text) RETURNS text LANGUAGE plpgsql
     SET gpuext.force = on AS $$
 DECLARE
     line text;
     hit text := '0';
     bad text := '0';
+    stale text := '0';
     chunks text := '?';
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
         IF line ~ 'Cached Chunks: ' THEN hit := substring(line from 'Cached Chunks: (\d+)'); END IF;
         IF line ~ 'Cache Entries Not Valid: ' THEN bad := substring(line from 'Not Valid: (\d+)'); END IF;
+        IF line ~ 'Cache Stale Blocks: ' THEN stale := substring(line from 'Stale Blocks: (\d+)'); END IF;
         IF line ~ ' Chunks: ' AND line !~ 'Cached' THEN chunks := substring(line from 'Chunks: (\d+)'); END IF;
     END LOOP;
-    RETURN format('chunks %s, cached %s, not valid %s', chunks, hit, bad);
+    RETURN format('chunks %s, cached %s, not valid %s, stale blocks %s', chunks, hit, bad, stale);
 END $$;
 
 -- the view, without sizes that depend on the row layout
@@ -29,6 +33,8 @@ LANGUAGE sql AS $$
 $$;
 
 SET max_parallel_workers_per_gather = 0;
+-- no background refresh but where this test asks for it (at the end)
+SET gpuext.cache_refresh = off;
 SELECT current_setting('gpuext.cache_size') AS cache_size;
 
 CREATE TABLE gx_ct (
@@ -82,7 +88,9 @@ SELECT gx_check('SELECT id, t FROM gx_ct WHERE i2 < -50 AND f8 > 10');
 RESET gpuext.use_cache;
 SELECT hits > 0 AS hit FROM gpuext_cache WHERE "table" = 'gx_ct'::regclass;
 
--- own uncommitted changes: the changed blocks are no longer all-visible
+-- own uncommitted changes: the changed blocks are no longer all-visible,
+-- so they are stale: read from the heap, the rest of the entry from the
+-- device
 BEGIN;
 UPDATE gx_ct SET i4 = 5000 WHERE id = 100;
 SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
@@ -91,15 +99,22 @@ DELETE FROM gx_ct WHERE id BETWEEN 200 AND 210;
 INSERT INTO gx_ct (id, i4) VALUES (30000, 7777);
 SELECT gx_check('SELECT id, i4 FROM gx_ct WHERE i4 >= 999 OR id BETWEEN 195 AND 215');
 ROLLBACK;
--- the aborted changes are gone; the entry stays not valid (bits cleared)
+-- the aborted changes are gone; the blocks stay stale (bits cleared)
 SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
 SELECT * FROM gx_cache_view();
 SELECT gx_check('SELECT id, i4 FROM gx_ct WHERE i4 >= 999 OR id BETWEEN 195 AND 215');
--- VACUUM sets the bits again, with a new VM page LSN: still not valid
+-- VACUUM sets the bits again, with a new VM page LSN: the blocks are
+-- checked by their page LSN, and the changed ones stay stale
 VACUUM gx_ct;
 SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
 SELECT gx_check('SELECT count(*) FROM gx_ct WHERE i4 > 0');
--- reloading makes it valid again
+-- a refresh reloads them in place (the DELETE left padding rows)
+SELECT gpuext_cache_refresh('gx_ct');
+SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
+SELECT gx_check('SELECT id, i4 FROM gx_ct WHERE i4 >= 999 OR id BETWEEN 195 AND 215');
+SELECT gx_check('SELECT count(*), sum(i8) FROM gx_ct WHERE i2 < 0');
+SELECT * FROM gx_cache_view();
+-- reloading makes it whole again
 SELECT gpuext_cache_load('gx_ct');
 SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i4 > 0');
 
@@ -118,8 +133,9 @@ COPY gx_ct (id, i2, i4) FROM stdin;
 SELECT gx_cache_use('SELECT count(*) FROM gx_ct WHERE i2 = 42');
 SELECT gx_check('SELECT id FROM gx_ct WHERE i2 = 42');
 
--- blocks that are not all-visible are holes of an entry: scans read them
--- from the heap, and changes there leave the entry valid
+-- blocks that are not all-visible when loaded are stale blocks (with no
+-- rows) of an entry: scans read them from the heap, and changes there
+-- leave the rest of the entry in use
 CREATE TABLE gx_cm (id int4, v int4);
 INSERT INTO gx_cm SELECT g, g % 100 FROM generate_series(1, 30000) g;
 VACUUM (FREEZE) gx_cm;
@@ -140,32 +156,73 @@ SET gpuext.use_cache = off;
 SELECT gx_uses_gpuscan('SELECT count(*) FROM gx_cm WHERE v >= 99') AS uncached_plan;
 RESET gpuext.use_cache;
 RESET gpuext.gpu_setup_cost;
--- at most 64 holes an entry: a change in every other block
--- makes two entries; a change in the second leaves the first
--- valid
+-- a change in every other block: one entry whose changed blocks are
+-- stale; a later change makes one more block stale
 VACUUM (FREEZE) gx_cm;
 UPDATE gx_cm SET v = v + 1 WHERE id % 452 = 5;
 SELECT gpuext_cache_load('gx_cm');
 SELECT * FROM gx_cache_view();
 SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
 SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 98');
--- (on PostgreSQL 18 the VM page's LSN also moves when a bit is cleared,
--- so there every entry under that VM page goes: expected/cache_1.out)
+-- (on PostgreSQL 18 the VM page's LSN also moves when a bit is cleared:
+-- there the scan checks the entry's blocks by their page LSNs, with the
+-- same result)
 DELETE FROM gx_cm WHERE id = 29700;
 SELECT * FROM gx_cache_view();
 SELECT gx_cache_use('SELECT count(*) FROM gx_cm WHERE v >= 99');
 SELECT gx_check('SELECT id, v FROM gx_cm WHERE v >= 98');
 
--- eviction: the cache holds two entries; loading gx_cm's two evicted
--- gx_ct, and gx_c3 takes the place of gx_cm's least recently used one
-SELECT gpuext_cache_evict('gx_ct');
+-- small tables take the granules their rows need, not a 128 MB unit
+-- each: gx_c3 (1000 rows) joins gx_ct and gx_cm with 1 MB reserved
 CREATE TABLE gx_c3 (id int4, v int8);
 INSERT INTO gx_c3 SELECT g, g FROM generate_series(1, 1000) g;
 VACUUM (FREEZE) gx_c3;
 SELECT gpuext_cache_load('gx_c3');
 SELECT * FROM gx_cache_view();
+SELECT reserved_bytes, bytes > 0 AND bytes <= reserved_bytes AS used_within_reserved
+FROM gpuext_cache WHERE "table" = 'gx_c3'::regclass;
 SELECT gx_check('SELECT count(*) FROM gx_c3 WHERE v > 500');
 SELECT gx_cache_use('SELECT count(*) FROM gx_c3 WHERE v > 500');
+-- ten more small tables, and every table stays cached
+SELECT format('CREATE TABLE gx_small%s AS SELECT g AS id, g %% 7 AS v FROM generate_series(1, 1000) g', i)
+FROM generate_series(1, 10) i \gexec
+SELECT format('VACUUM (FREEZE) gx_small%s', i) FROM generate_series(1, 10) i \gexec
+SELECT sum(gpuext_cache_load(format('gx_small%s', i)::regclass)) AS rows
+FROM generate_series(1, 10) i;
+SELECT count(*) AS tables, sum(reserved_bytes) / 1048576 AS reserved_mb
+FROM gpuext_cache WHERE "table"::text LIKE 'gx_small%';
+SELECT * FROM gx_cache_view() WHERE tab NOT LIKE 'gx_small%';
+SELECT gx_check('SELECT count(*) FROM gx_small7 WHERE v = 3');
+SELECT gx_cache_use('SELECT count(*) FROM gx_small7 WHERE v = 3');
+SELECT sum(gpuext_cache_evict(format('gx_small%s', i)::regclass)) AS evicted
+FROM generate_series(1, 10) i;
+SELECT format('DROP TABLE gx_small%s', i) FROM generate_series(1, 10) i \gexec
+
+-- eviction, least recently used first: with entries of at most 1000 rows
+-- (gpuext.cache_entry_rows) gx_e1 and gx_e2 take 46 of the 64 directory
+-- entries; gx_e1 is read after gx_e2 is loaded, so gx_e3's entries take
+-- the places of gx_e2's oldest ones, and gx_e2's scans read those blocks
+-- from the heap
+SELECT gpuext_cache_evict('gx_ct') + gpuext_cache_evict('gx_cm') + gpuext_cache_evict('gx_c3') AS evicted;
+CREATE TABLE gx_e1 (id int4, v int4);
+INSERT INTO gx_e1 SELECT g, g % 100 FROM generate_series(1, 20000) g;
+CREATE TABLE gx_e2 (LIKE gx_e1);
+INSERT INTO gx_e2 SELECT * FROM gx_e1;
+CREATE TABLE gx_e3 (LIKE gx_e1);
+INSERT INTO gx_e3 SELECT * FROM gx_e1;
+VACUUM (FREEZE) gx_e1, gx_e2, gx_e3;
+SET gpuext.cache_entry_rows = 1000;
+SELECT gpuext_cache_load('gx_e1'), gpuext_cache_load('gx_e2');
+SELECT gx_cache_use('SELECT count(*) FROM gx_e1 WHERE v = 7');
+SELECT gpuext_cache_load('gx_e3');
+RESET gpuext.cache_entry_rows;
+SELECT * FROM gx_cache_view();
+SELECT gx_cache_use('SELECT count(*) FROM gx_e2 WHERE v = 7');
+SELECT gx_check('SELECT count(*), sum(id) FROM gx_e2 WHERE v = 7');
+SELECT gx_check('SELECT id FROM gx_e3 WHERE v = 7 AND id > 19000');
+SELECT gpuext_cache_evict('gx_e1') + gpuext_cache_evict('gx_e2') + gpuext_cache_evict('gx_e3') AS evicted;
+DROP TABLE gx_e1, gx_e2, gx_e3;
+SELECT gpuext_cache_load('gx_cm') > 0 AS loaded, gpuext_cache_load('gx_c3') > 0 AS loaded;
 
 -- TRUNCATE, VACUUM FULL, CLUSTER, rewriting ALTER TABLE: a new relfilenode
 SELECT gpuext_cache_evict('gx_cm');
@@ -232,8 +289,8 @@ REVOKE EXECUTE ON FUNCTION gpuext_cache_load(regclass), gpuext_cache_evict(regcl
 
 -- all or nothing: a load that fails in any of its tasks (the task after
 -- gpuext.debug_fault_skip ones fails) leaves none of the table cached,
--- and the next load works.  gx_cf has entries split by holes (a changed
--- row in every other block), so some failures come after a first entry.
+-- and the next load works.  gx_cf is loaded in entries of at most 5000
+-- rows, so some failures come after a first entry.
 SELECT gpuext_cache_evict('gx_cm') + gpuext_cache_evict('gx_ct') >= 0 AS evicted;
 CREATE TABLE gx_cf (id int4, v int4);
 INSERT INTO gx_cf SELECT g, g % 100 FROM generate_series(1, 40000) g;
@@ -250,6 +307,7 @@ DECLARE
     n bigint;
 BEGIN
     most_left_after_failure := 0;
+    PERFORM set_config('gpuext.cache_entry_rows', '5000', true);
     LOOP
         PERFORM set_config('gpuext.debug_fault_skip', k::text, true);
         PERFORM set_config('gpuext.debug_fault', 'task_error', true);
@@ -278,6 +336,67 @@ SELECT gx_check('SELECT count(*), sum(id) FROM gx_cf WHERE v < 0');
 SELECT gpuext_cache_evict('gx_cf') AS evicted;
 DROP FUNCTION gx_fault_loads();
 DROP TABLE gx_cf;
+
+-- refresh in place.  gx_rf's rows have a text column, so that small rows
+-- can later fill a block past the rows its entry has for it.
+CREATE TABLE gx_rf (id int4, v int4, pad text);
+INSERT INTO gx_rf SELECT g, g % 100, repeat('x', 20) FROM generate_series(1, 20000) g;
+VACUUM (FREEZE) gx_rf;
+SELECT gpuext_cache_load('gx_rf');
+-- an UPDATE (the new versions elsewhere) and every row of block 3 deleted
+UPDATE gx_rf SET v = 1000 WHERE id IN (10, 5000);
+DELETE FROM gx_rf WHERE (ctid::text::point)[0] = 3;
+SELECT gx_cache_use('SELECT count(*) FROM gx_rf WHERE v >= 99');
+SELECT gx_check('SELECT id, v FROM gx_rf WHERE v >= 99 OR id BETWEEN 400 AND 560');
+-- VACUUM: the blocks are all-visible again but changed: still stale
+VACUUM gx_rf;
+SELECT gx_cache_use('SELECT count(*) FROM gx_rf WHERE v >= 99');
+-- the refresh reloads them into their rows (fewer tuples: padding rows)
+SELECT gpuext_cache_refresh('gx_rf') AS refreshed;
+SELECT gx_cache_use('SELECT count(*) FROM gx_rf WHERE v >= 99');
+SELECT gx_check('SELECT id, v FROM gx_rf WHERE v >= 99 OR id BETWEEN 400 AND 560');
+SELECT gx_check('SELECT count(*), sum(id), sum(v) FROM gx_rf WHERE v > -1');
+SELECT gx_check('SELECT count(*), sum(id) FROM gx_rf WHERE v IS NULL OR v = 0');
+SELECT stale_blocks, refreshed_blocks, rows, state FROM gpuext_cache
+WHERE "table" = 'gx_rf'::regclass;
+-- small rows into the emptied block 3: more tuples than the entry has
+-- rows for it, so it stays stale (read from the heap) until a reload
+INSERT INTO gx_rf SELECT g, 7, NULL FROM generate_series(30001, 30200) g;
+VACUUM gx_rf;
+SELECT count(*) > 136 AS block3_fuller FROM gx_rf WHERE (ctid::text::point)[0] = 3;
+SELECT gpuext_cache_refresh('gx_rf') >= 0 AS refreshed;
+SELECT gx_cache_use('SELECT count(*) FROM gx_rf WHERE v = 7');
+SELECT gx_check('SELECT count(*), sum(id) FROM gx_rf WHERE v = 7');
+SELECT stale_blocks > 0 AS some_stale FROM gpuext_cache WHERE "table" = 'gx_rf'::regclass;
+-- refreshing needs the table's ownership (and EXECUTE, not PUBLIC's)
+SET ROLE gx_cache_user;
+SELECT gpuext_cache_refresh('gx_rf');
+RESET ROLE;
+
+-- the background refresh: a scan that finds stale blocks all-visible
+-- again starts the refresher, which reloads them while the session waits
+CREATE FUNCTION gx_wait_refreshed(t regclass, n bigint) RETURNS bool LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1..600 LOOP
+        IF (SELECT refreshed_blocks FROM gpuext_cache WHERE "table" = t) >= n THEN
+            RETURN true;
+        END IF;
+        PERFORM pg_sleep(0.1);
+    END LOOP;
+    RETURN false;
+END $$;
+SELECT refreshed_blocks AS before FROM gpuext_cache WHERE "table" = 'gx_rf'::regclass \gset
+UPDATE gx_rf SET v = 2000 WHERE id = 15000;
+VACUUM gx_rf;
+SET gpuext.cache_refresh = on;
+SELECT gx_check('SELECT count(*), sum(id) FROM gx_rf WHERE v >= 99');
+SELECT gx_wait_refreshed('gx_rf', :before + 1) AS refreshed_in_background;
+SET gpuext.cache_refresh = off;
+SELECT gx_check('SELECT count(*), sum(id) FROM gx_rf WHERE v >= 99');
+SELECT count(*) AS loads_running FROM gpuext_cache_progress;
+SELECT gpuext_cache_evict('gx_rf');
+DROP FUNCTION gx_wait_refreshed(regclass, bigint);
+DROP TABLE gx_rf;
 
 -- what cannot be cached
 CREATE TEMP TABLE gx_ctemp (a int4);

@@ -291,6 +291,9 @@ struct gx_cpu_rows_job
 	const char *colbase;		/* where column offsets point */
 	const uint32_t *rowmap;		/* SCAN with map_sel: selection holds its values */
 	gx_agg_pair *agg;			/* state object, NULL without aggregates */
+	uint32_t	skip_blocks;	/* SCAN: rows to skip (gx_row_skipped) */
+	const uint32_t *skip_bits;
+	const uint32_t *emap;		/* SCAN: the entry's row map */
 	std::atomic<uint32_t> next_tile {0};
 	std::atomic<uint32_t> nsel {0};
 	std::atomic<uint64_t> error {GX_NO_ERROR};
@@ -395,6 +398,9 @@ gx_cpu_rows_worker(void *arg, int t)
 		{
 			int			err;
 
+			if (job->skip_blocks > 0 &&
+				gx_row_skipped(job->skip_bits, job->skip_blocks, job->emap, row))
+				continue;
 			if (gx_eval_row_at(c, colbase, row, &err))
 				local[cnt++] = row;
 			else if (err != GX_ERR_NONE)
@@ -469,6 +475,10 @@ gx_cpu_rows(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	job.rowmap = c->kind == GX_TASK_CACHE_SCAN && c->ext.map_sel ?
 		(const uint32_t *) (ctx->entry + c->ext.rowmap_off) : NULL;
 	job.agg = c->ext.nagg > 0 ? (gx_agg_pair *) ctx->obj[0] : NULL;
+	job.skip_blocks = c->kind == GX_TASK_CACHE_SCAN ? c->ext.skip_blocks : 0;
+	job.skip_bits = (const uint32_t *) ((const char *) c + c->ext.skip_off);
+	job.emap = c->kind == GX_TASK_CACHE_SCAN ?
+		(const uint32_t *) (ctx->entry + c->ext.rowmap_off) : NULL;
 
 	res->ntiles = gx_ntiles(c->nrows);
 	gx_cpu_parallel(gx_cpu_rows_worker, &job, (int) res->ntiles);

@@ -279,7 +279,14 @@ typedef struct gx_agg_pair
  *  - SCAN: cols[i] offsets are entry-relative; the filter reads the entry
  *    and writes row map values, not row numbers, into the selection (the
  *    map is increasing, so row order is kept); error_key is the map value
- *    of the erroring row.
+ *    of the erroring row.  With skip_blocks > 0 the task carries a bitmap
+ *    (skip_off, task-relative, a bit per entry block): rows of a block
+ *    whose bit is set (stale: changed since it was loaded; the scan reads
+ *    it from the heap) and padding rows (line pointer 0: what a refreshed
+ *    block no longer fills) are not the entry's rows, and are neither
+ *    evaluated nor selected (gx_row_skipped).
+ *  A LOAD's row map may hold padding rows (line pointer 0): every column
+ *  NULL, appended like any row.
  */
 /* aggregates over the selected rows (gx_chunk_ext.agg) */
 enum gx_agg_op
@@ -303,12 +310,30 @@ typedef struct gx_chunk_ext
 	uint32_t	map_sel;		/* SCAN: selection holds row map values */
 	uint64_t	rowmap_off;		/* entry-relative row map */
 	uint64_t	entry_rows;		/* LOAD: entry row capacity */
+	uint32_t	skip_blocks;	/* SCAN: bits of the skip bitmap, 0 = none */
+	uint32_t	pad1;
+	uint64_t	skip_off;		/* SCAN: the skip bitmap, task-relative */
 	uint64_t	values_off[GX_CACHE_MAX_COLS];	/* LOAD: entry-relative */
 	uint64_t	nulls_off[GX_CACHE_MAX_COLS];	/* LOAD: entry-relative */
 	uint32_t	nagg;			/* aggregates of the selected rows, added */
 	uint32_t	pad;			/* into the state object obj[0] */
 	gx_agg		agg[GX_MAX_AGGS];
 } gx_chunk_ext;
+
+/*
+ * SCAN with skip_blocks > 0: is entry row 'row' not one of the entry's
+ * rows?  (Its block's bit is set in the skip bitmap, or it is padding.)
+ */
+GX_HD int
+gx_row_skipped(const uint32_t *skip_bits, uint32_t skip_blocks, const uint32_t *rowmap,
+			   uint32_t row)
+{
+	uint32_t	m = rowmap[row];
+	uint32_t	b = m >> 16;
+
+	return (m & 0xFFFFu) == 0 ||
+		(b < skip_blocks && ((skip_bits[b >> 5] >> (b & 31)) & 1u) != 0);
+}
 
 /*
  * Header at the start of every task (a staging slot).  A task that carries

@@ -113,6 +113,21 @@ gx_deform_row(const char *in, const gx_deform_hdr *d, const gx_column *cols,
 	uint64_t	nulls = 0;
 
 	*err = GX_ERR_NONE;
+	if (lineoff == 0 && pg < d->npages)
+	{
+		/*
+		 * A padding row (a cache refresh writes a block back into its old
+		 * rows, and the rows it no longer fills get line pointer 0): every
+		 * column NULL; scans skip it by its row map value.
+		 */
+		for (uint32_t a = 0; a < d->natts; a++)
+			if (d->atts[a].col >= 0)
+			{
+				gx_store_value(colbase, &cols[d->atts[a].col], row, (const uint8_t *) in, 0, 1);
+				nulls |= (uint64_t) 1 << d->atts[a].col;
+			}
+		return nulls;
+	}
 	if (pg >= d->npages || lineoff == 0 ||
 		GX_PAGE_HEADER + lineoff * 4 > d->page_size)
 	{

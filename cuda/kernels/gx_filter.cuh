@@ -37,7 +37,8 @@ static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask"
  * seg arrays and the selection are written to the result area at 'out'
  * (gx_result layout; its header is not written here).  A cache SCAN chunk
  * passes the entry's row map: the selection holds its values, not row
- * numbers; a count-only chunk (write_sel = 0) writes no selection.
+ * numbers, and skips the rows gx_row_skipped names (stale blocks,
+ * padding); a count-only chunk (write_sel = 0) writes no selection.
  * agg_state is the aggregate state object (device memory), NULL when the
  * chunk has no aggregate.
  * EVAL::eval(program, colbase, row, &err) runs the program on one row: the
@@ -62,6 +63,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 	__shared__ uint32_t s_nagg;
 	__shared__ unsigned long long s_agg_val[GX_MAX_AGGS];	/* the block's totals */
 	__shared__ unsigned long long s_agg_cnt[GX_MAX_AGGS];
+	__shared__ uint32_t s_skip_blocks;	/* cache SCAN: rows to skip */
 
 	const gx_chunk *c = (const gx_chunk *) in;
 	const uint32_t ntiles = (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
@@ -92,6 +94,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		s_prog.ncols = c->ncols;
 		s_prog.nrows = nrows;
 		s_nagg = c->ext.nagg;
+		s_skip_blocks = c->kind == GX_TASK_CACHE_SCAN ? c->ext.skip_blocks : 0;
 		for (uint32_t a = 0; a < s_nagg; a++)
 		{
 			s_agg[a] = c->ext.agg[a];
@@ -115,6 +118,9 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 	}
 
 	const uint32_t limit = s_limit;
+	const uint32_t skip_blocks = s_skip_blocks;
+	const uint32_t *skip_bits = (const uint32_t *) (in + c->ext.skip_off);
+	const uint32_t *emap = (const uint32_t *) (colbase + c->ext.rowmap_off);
 
 	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
 	{
@@ -130,7 +136,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		{
 			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
 
-			if (row < limit)
+			if (row < limit &&
+				(skip_blocks == 0 || !gx_row_skipped(skip_bits, skip_blocks, emap, row)))
 			{
 				int			err;
 

@@ -317,11 +317,19 @@ gx_validate_cache_scan(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 		(st = gx_check_entry(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if (c->deform_off != 0 ||
-		(x->map_sel &&
+		((x->map_sel || x->skip_blocks > 0) &&
 		 (x->rowmap_off % 4 != 0 ||
 		  !gx_span_ok(x->rowmap_off, c->nrows, 4, 0, ctx->entry_bytes))))
 	{
 		gx_errf(err, errlen, "cache scan task: pages, or row map outside the entry");
+		return GX_INVALID;
+	}
+	/* the skip bitmap lies in the task input, after the header */
+	if (x->skip_blocks > 0 &&
+		(x->skip_blocks > 65536 || x->skip_off % 4 != 0 || x->skip_off < sizeof(gx_chunk) ||
+		 !gx_span_ok(x->skip_off, (x->skip_blocks + 31) / 32, 4, 0, c->input_bytes)))
+	{
+		gx_errf(err, errlen, "cache scan task: skip bitmap outside the task");
 		return GX_INVALID;
 	}
 	for (uint32_t i = 0; i < c->ncols; i++)

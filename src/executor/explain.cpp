@@ -123,6 +123,8 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	{
 		ExplainPropertyInteger("Cached Chunks", NULL, s->cache_chunks, es);
 		ExplainPropertyInteger("Cache Entries Not Valid", NULL, s->cache_invalid, es);
+		ExplainPropertyInteger("Cache Stale Blocks", NULL, s->cache_stale_blocks, es);
+		ExplainPropertyInteger("Rows Read From Stale Blocks", NULL, s->cache_stale_rows, es);
 	}
 	ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 						   s->rows_in - s->rows_selected, es);

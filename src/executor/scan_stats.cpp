@@ -156,8 +156,13 @@ gpuext_stat(PG_FUNCTION_ARGS)
 	GxStatEntry *copy;
 	int			n;
 
+	/* extension 1.2 declared the counters up to cache_bytes */
+	const int	natts_12 = natts - 2;
+	bool		v12;
+
 	InitMaterializedSRF(fcinfo, 0);
-	if (rsinfo->setDesc->natts != natts)
+	v12 = rsinfo->setDesc->natts == natts_12;
+	if (rsinfo->setDesc->natts != natts && !v12)
 		elog(ERROR, "gpuext: gpuext_stat() is declared with %d columns, the library has %d",
 			 rsinfo->setDesc->natts, natts);
 	if (gx_stat == NULL)
@@ -184,6 +189,8 @@ gpuext_stat(PG_FUNCTION_ARGS)
 		GX_SCAN_STATS(GX_STAT_VALUE)
 #undef GX_STAT_VALUE
 		values[k++] = Float8GetDatum(e->s.wall_ms);
+		if (v12)
+			values[natts_12 - 1] = values[natts - 1];	/* wall_ms */
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

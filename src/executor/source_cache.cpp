@@ -5,13 +5,14 @@
  * At scan start the relation's ready entries that hold every column of the
  * program are listed in block order (gx_source_cache_begin); heap reading
  * stops at the next entry's first block (stop_block).  There the entry is
- * pinned through the staging slot (eviction skips entries a slot refers
- * to), checked against the visibility map, and sent as a CACHE_SCAN task:
- * only the header goes to the device, which reads the entry's columns and
- * writes row map values into the selection.  A selected row is fetched
- * from its heap page by (block, offset) (gx_fetch_cached).  An entry that
- * is no longer valid is read from the heap like any other blocks; the
- * blocks of its range it lacks (holes) are read from the heap after it.
+ * pinned through the staging slot (eviction and refresh respect entries a
+ * slot refers to), its blocks are checked (src/cache/blocks.cpp), and it is
+ * sent as a CACHE_SCAN task: only the header goes to the device, with a
+ * bitmap of the entry's stale blocks when it has some, and the device
+ * reads the entry's columns, skips the stale blocks' rows and writes row
+ * map values into the selection.  A selected row is fetched from its heap
+ * page by (block, offset) (gx_fetch_cached).  The stale blocks are read
+ * from the heap right after the entry, in the scan's snapshot.
  */
 #include "gpuext.h"
 #include "compat.h"
@@ -54,10 +55,10 @@ gx_source_cache_begin(GxSource *src)
 		src->scan->rs_parallel != NULL || p->ncols == 0 || !gx_cache_rel_ok(rel))
 		return;
 	if (src->crefs == NULL)
-		src->crefs = (GxCacheRef *) palloc(sizeof(GxCacheRef) * gx_cache->nunits);
+		src->crefs = (GxCacheRef *) palloc(sizeof(GxCacheRef) * gx_cache->nentries);
 
 	LWLockAcquire(gx_cache->lock, LW_SHARED);
-	for (int i = 0; i < gx_cache->nunits; i++)
+	for (int i = 0; i < gx_cache->nentries; i++)
 	{
 		GxCacheEntry *e = &gx_cache->entries[i];
 		GxCacheRef *r = &src->crefs[n];
@@ -90,11 +91,6 @@ gx_source_cache_begin(GxSource *src)
 		r->start = e->start;
 		r->nblocks = e->nblocks;
 		r->nrows = e->nrows;
-		r->nvm = e->nvm;
-		memcpy(r->vm_block, e->vm_block, sizeof(r->vm_block));
-		memcpy(r->vm_lsn, e->vm_lsn, sizeof(r->vm_lsn));
-		r->nholes = e->nholes;
-		memcpy(r->holes, e->holes, sizeof(BlockNumber) * e->nholes);
 		r->rowmap_off = e->rowmap_off;
 		n++;
 	}
@@ -112,16 +108,19 @@ gx_set_stop_block(GxSource *src)
 
 /*
  * If the scan stands at the first block of a cache entry, fill the chunk
- * with a reference to it (program + entry-relative column directory) and
- * return its rows; the entry is pinned through the slot.  An entry that is
- * no longer valid is skipped: its blocks are read from the heap.  Returns
- * false when no entry was used.
+ * with a reference to it (program + entry-relative column directory, and
+ * the bitmap of its stale blocks) and return its rows; the entry is pinned
+ * through the slot, and its stale blocks are read from the heap next.  An
+ * entry that cannot be used is skipped: its blocks are read from the
+ * heap.  Returns false when no entry was used.
  */
 bool
 gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 {
 	HeapScanDesc hs = (HeapScanDesc) src->scan;
 	GxCacheRef *r;
+	GxBlockView v;
+	uint32		nwords;
 
 	while (src->cidx < src->ncrefs && src->crefs[src->cidx].start < src->next_block)
 		src->cidx++;
@@ -134,12 +133,19 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	}
 	r = &src->crefs[src->cidx++];
 	gx_set_stop_block(src);
-	if (r->start + r->nblocks > hs->rs_nblocks || !gx_cache_pin(slot, r))
+	if (src->skip == NULL)
+	{
+		src->skip = (uint32 *) MemoryContextAlloc(src->cxt, sizeof(uint32) * (GX_VM_BLOCKS_PER_PAGE / 32 + 1));
+		src->pending = (BlockNumber *) MemoryContextAlloc(src->cxt, sizeof(BlockNumber) * GX_VM_BLOCKS_PER_PAGE);
+	}
+	v.skip = src->skip;
+	if (r->start + r->nblocks > hs->rs_nblocks || r->nblocks > GX_VM_BLOCKS_PER_PAGE ||
+		!gx_cache_pin(slot, r, &v))
 	{
 		src->stats->cache_invalid++;
 		return false;
 	}
-	if (!gx_cache_valid(src->rel, &src->vmbuf, r))
+	if (!gx_cache_check_blocks(src->rel, &src->vmbuf, r, &v) || v.nskip == r->nblocks)
 	{
 		gx_shared->slots[slot].cache_entry = -1;
 		src->stats->cache_invalid++;
@@ -150,13 +156,24 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	c->deform_off = 0;
 	c->nrows = r->nrows;
 	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+	c->ext.skip_blocks = 0;
+	c->ext.skip_off = 0;
+	if (v.nskip > 0 || v.padded)
+	{
+		/* the stale blocks' bitmap follows the header */
+		nwords = (r->nblocks + 31) / 32;
+		c->ext.skip_blocks = r->nblocks;
+		c->ext.skip_off = c->input_bytes;
+		memcpy((char *) c + c->input_bytes, v.skip, sizeof(uint32) * nwords);
+		c->input_bytes = GX_ALIGN_UP(c->input_bytes + sizeof(uint32) * nwords);
+	}
 	c->result_off = c->input_bytes;
 	for (int i = 0; i < src->prog->ncols; i++)
 	{
 		c->cols[i].values_off = r->values_off[i];
 		c->cols[i].nulls_off = r->nulls_off[i];
 		c->cols[i].type = src->prog->col_type[i];
-			}
+	}
 	c->kind = GX_TASK_CACHE_SCAN;
 	c->ext.entry = r->idx;
 	c->ext.map_sel = src->need_rows ? 1 : 0;
@@ -164,15 +181,21 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	b->cached = true;
 	b->cache_start = r->start;
 	b->npins = 0;
-	/* the blocks of the range the entry lacks are read next, from the heap */
-	memcpy(src->pending, r->holes, sizeof(BlockNumber) * r->nholes);
-	src->npending = r->nholes;
+	/* the stale blocks are read next, from the heap */
+	src->npending = 0;
+	for (uint32 i = 0; i < r->nblocks && v.nskip > 0; i++)
+		if ((v.skip[i / 32] >> (i % 32)) & 1)
+			src->pending[src->npending++] = r->start + i;
 	src->ipending = 0;
 	src->next_block = r->start + r->nblocks;
 	src->page_valid = false;
 	src->stats->cache_chunks++;
+	src->stats->cache_stale_blocks += v.nskip;
 	for (int i = 0; i < src->prog->ncols; i++)
 		src->stats->cache_bytes += (int64) r->nrows * gx_type_width(src->prog->col_type[i]);
+	pg_atomic_fetch_add_u64(&gx_cache->entries[r->idx].rows_device, r->nrows);
+	if (v.nskip > 0)
+		pg_atomic_fetch_add_u64(&gx_cache->entries[r->idx].blocks_heap, v.nskip);
 	return true;
 }
 

@@ -317,9 +317,13 @@ gx_fill_device_pages(GxSource *src, GxBatch *b, gx_chunk *c)
 			continue;
 		}
 		BlockNumber blk;
+		bool		stale = false;
 
 		if (src->ipending < src->npending)
-			blk = src->pending[src->ipending++];	/* a hole of the last entry */
+		{
+			blk = src->pending[src->ipending++];	/* a stale block of the last entry */
+			stale = true;
+		}
 		else
 		{
 			/* a cache entry starts here (serial scans only use the cache) */
@@ -332,6 +336,8 @@ gx_fill_device_pages(GxSource *src, GxBatch *b, gx_chunk *c)
 			}
 		}
 		gx_heap_read_page(src->scan, blk);
+		if (stale)
+			src->stats->cache_stale_rows += hs->rs_ntuples;
 		src->cur_line = 0;
 		src->page_valid = true;
 	}
@@ -433,7 +439,7 @@ gx_source_batch_arrays(GxSource *src, GxBatch *b)
 
 /*
  * Has a serial page-mode scan read everything?  (No page left to read, no
- * hole of a cache entry pending, the current page used up.)  Lets the
+ * stale block of a cache entry pending, the current page used up.)  Lets the
  * batch that takes the last rows be known as the last one when it is
  * submitted, so that what follows the scan on the device (an aggregate's
  * read) is submitted with it.  A parallel scan, or one without page mode,
@@ -588,6 +594,9 @@ gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,
 	src->fetch_buf = InvalidBuffer;
 	src->fetch_blk = InvalidBlockNumber;
 	src->stop_block = InvalidBlockNumber;
+	src->skip = NULL;
+	src->pending = NULL;
+	src->npending = src->ipending = 0;
 	gx_plan_layout(src);
 	gx_fast_offsets(src);
 	gx_plan_deform(src, estate);

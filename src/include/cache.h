@@ -1,6 +1,6 @@
 /*
  * cache.h - the device-resident column cache: its directory in shared memory
- * and what scans and the service call.
+ * and what scans, loads, refreshes and the service call (src/cache/).
  */
 #ifndef GX_CACHE_H
 #define GX_CACHE_H
@@ -8,16 +8,26 @@
 #include "gpuext.h"
 #include "engine.h"
 
-/* ---- device-resident column cache (cache.cpp) ---- */
+/* ---- geometry ---- */
 /*
- * 128 MB units: an entry holds up to about 4M rows (a scan's selection of
- * them must fit a staging slot), so that a scan of cached columns launches
- * a kernel per 4M rows, not per 1M, and its fixed costs per launch stay
- * small against the bytes it reads.
+ * The cache takes device memory from the engine's pool in units of 128 MB
+ * (gpuext.cache_size / 128 MB of them), lazily.  An entry is a run of 1 MB
+ * granules of one unit: a big table's entries fill whole units (up to
+ * about 4M rows each, so that a scan of cached columns launches a kernel
+ * per 4M rows and its fixed costs stay small against the bytes it reads),
+ * a small table's entry takes the granules its rows need.
+ *
+ * Every granule carries GX_CACHE_GRANULE_BLOCKS block records (shared
+ * memory): an entry of n granules may span n * 256 heap blocks, so block
+ * records never need an allocator of their own.
  */
 #define GX_CACHE_UNIT_BYTES ((Size) 128 * 1024 * 1024)
+#define GX_CACHE_GRANULE_BYTES ((Size) 1024 * 1024)
+#define GX_CACHE_GRANULES ((int) (GX_CACHE_UNIT_BYTES / GX_CACHE_GRANULE_BYTES))
+#define GX_CACHE_GRANULE_BLOCKS 256
+#define GX_CACHE_ENTRIES_PER_UNIT 32	/* directory slots per unit */
 #define GX_CACHE_MAX_VM 2		/* VM pages an entry's blocks may span */
-#define GX_CACHE_MAX_HOLES 64	/* blocks inside an entry's range it lacks */
+#define GX_CACHE_MAX_LOADERS 16 /* loads shown in gpuext_cache_progress */
 
 typedef enum GxCacheState
 {
@@ -26,7 +36,21 @@ typedef enum GxCacheState
 	GX_CE_READY
 } GxCacheState;
 
-/* one entry: the cached columns of a range of heap blocks, all-visible */
+/* a unit of cache memory and which of its granules entries hold */
+typedef struct GxCacheUnit
+{
+	uint64		addr;			/* on the cache's device (the service's
+								 * address), taken at its first use; 0 none */
+	uint32		used[GX_CACHE_GRANULES / 32];	/* granule bitmap */
+} GxCacheUnit;
+
+/*
+ * One entry: the cached columns of a range of heap blocks.  Its blocks
+ * each have a record (row range, content LSN); a block whose rows the
+ * entry does not serve is stale (blk_lsn 0, its bit in blk_stale): changed
+ * since it was loaded, or not all-visible then.  Scans read stale blocks
+ * from the heap and the device skips their rows (blocks.cpp).
+ */
 typedef struct GxCacheEntry
 {
 	int			state;			/* GxCacheState */
@@ -35,15 +59,21 @@ typedef struct GxCacheEntry
 	Oid			dbid;
 	Oid			relid;
 	Oid			relfilenode;
+	int			unit;			/* memory: granules [granule, granule + */
+	int			granule;		/* ngranules) of a unit; a FREE entry keeps */
+	int			ngranules;		/* them until no slot refers to it */
 	BlockNumber start;			/* first heap block */
 	uint32		nblocks;
 	uint32		nrows;
 	uint32		cap_rows;
 	int			nvm;			/* VM pages covering the blocks */
 	BlockNumber vm_block[GX_CACHE_MAX_VM];	/* VM page numbers */
-	XLogRecPtr	vm_lsn[GX_CACHE_MAX_VM];	/* their LSN when loaded */
-	int			nholes;			/* blocks of the range not cached (not */
-	BlockNumber holes[GX_CACHE_MAX_HOLES];	/* all-visible): read from the heap */
+	XLogRecPtr	vm_lsn[GX_CACHE_MAX_VM];	/* their LSN when the block records
+											 * were last checked */
+	uint32		nstale;			/* stale blocks */
+	uint32		npadded;		/* refreshed blocks that left padding rows */
+	uint64		stale_seq;		/* gx_cache->stale_seq when a block last
+								 * became stale */
 	int			ncols;
 	int16		attnum[GX_CACHE_MAX_COLS];
 	Oid			typid[GX_CACHE_MAX_COLS];
@@ -51,22 +81,55 @@ typedef struct GxCacheEntry
 	uint64		values_off[GX_CACHE_MAX_COLS];	/* entry-relative */
 	uint64		nulls_off[GX_CACHE_MAX_COLS];
 	uint64		rowmap_off;
-	uint64		bytes;			/* used part of the unit */
-	uint64		addr;			/* the unit's memory on the cache's device,
-								 * taken from the pool at its first load (the
-								 * service's address; 0 = none yet) */
 	pg_atomic_uint64 hits;
 	pg_atomic_uint64 last_used;
+	pg_atomic_uint64 refreshed; /* blocks reloaded in place */
+	pg_atomic_uint64 rows_device;	/* rows scans took from the device */
+	pg_atomic_uint64 blocks_heap;	/* stale blocks scans read from the heap */
 } GxCacheEntry;
+
+/* a load in progress (gpuext_cache_progress) */
+typedef struct GxCacheLoader
+{
+	int			pid;			/* 0: free */
+	Oid			dbid;
+	Oid			relid;
+	uint32		blocks_total;
+	pg_atomic_uint32 blocks_done;
+	pg_atomic_uint64 rows;
+} GxCacheLoader;
 
 typedef struct GxCache
 {
-	LWLock	   *lock;			/* entries' state and keys */
+	LWLock	   *lock;			/* entries' state, keys, block records */
 	int			nunits;
+	int			nentries;
 	int			device;			/* GxDevKind holding the pool, -1 none */
 	pg_atomic_uint64 clock;		/* LRU clock */
+	uint64		stale_seq;		/* under lock */
+	int			refresher_pid;	/* background refresh worker, 0 none, -1
+								 * starting (since refresher_started) */
+	TimestampTz refresher_started;
+	Oid			refresh_db;		/* database it serves */
+	bool		refresh_wanted;
+	GxCacheLoader loaders[GX_CACHE_MAX_LOADERS];
 	GxCacheEntry entries[FLEXIBLE_ARRAY_MEMBER];
+	/* then: units, blk_row, blk_lsn, blk_stale (gx_cache_attach) */
 } GxCache;
+
+/* the directory's arrays after the entries (this backend's addresses) */
+extern GxCache *gx_cache;
+extern GxCacheUnit *gx_cache_units;
+extern uint32 *gx_blk_row;		/* first entry row of each block record */
+extern XLogRecPtr *gx_blk_lsn;	/* content LSN, 0 = stale */
+extern uint32 *gx_blk_stale;	/* bit per block record */
+
+/* first block record of an entry */
+static inline uint32
+gx_cache_blkbase(const GxCacheEntry *e)
+{
+	return (uint32) (e->unit * GX_CACHE_GRANULES + e->granule) * GX_CACHE_GRANULE_BLOCKS;
+}
 
 /* what a scan remembers of an entry it may read */
 typedef struct GxCacheRef
@@ -76,18 +139,12 @@ typedef struct GxCacheRef
 	BlockNumber start;
 	uint32		nblocks;
 	uint32		nrows;
-	int			nvm;
-	BlockNumber vm_block[GX_CACHE_MAX_VM];
-	XLogRecPtr	vm_lsn[GX_CACHE_MAX_VM];
-	int			nholes;
-	BlockNumber holes[GX_CACHE_MAX_HOLES];
 	uint64		values_off[GX_MAX_COLS];	/* per program column */
 	uint64		nulls_off[GX_MAX_COLS];
 	uint64		rowmap_off;
 } GxCacheRef;
 
-extern GxCache *gx_cache;
-
+/* directory.cpp */
 Size		gx_cache_shmem_size(void);
 void		gx_cache_shmem_request(void);
 void		gx_cache_shmem_init(void);
@@ -97,5 +154,39 @@ const char *gx_cache_task_memory(const gx_chunk *c, int device, gx_task_ctx *ctx
 void		gx_cache_backend_exit(void);
 bool		gx_cache_slot_in_use(int idx);
 double		gx_cache_fraction(Oid relid, BlockNumber pages);
+void		gx_cache_require(void);
+void		gx_cache_check_owner(Oid relid);
+int			gx_cache_take(Relation rel, int ngranules, uint64 load_clock);
+void		gx_cache_finish(int idx, bool ok);
+int			gx_cache_evict_rel(Oid relid, bool wait);
+void		gx_cache_wait_pins(int idx, uint64 seq);
+int			gx_cache_entry_granules(const GxCacheEntry *e);
+
+/* blocks.cpp */
+#define GX_VM_MAPSIZE (BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
+#define GX_VM_BLOCKS_PER_PAGE ((BlockNumber) (GX_VM_MAPSIZE * 4))
+
+/* a scan's (or a refresh's) view of an entry's blocks */
+typedef struct GxBlockView
+{
+	uint32		nblocks;
+	uint32		nskip;			/* blocks whose rows the device skips */
+	uint32	   *skip;			/* bitmap of nblocks bits */
+	uint64		seq;			/* stale_seq when the view was taken */
+	bool		padded;			/* the entry has padding rows */
+} GxBlockView;
+
+bool		gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r,
+								  GxBlockView *v);
+bool		gx_vm_all_visible(Relation rel, Buffer *vmbuf, BlockNumber blk);
+XLogRecPtr	gx_vm_page_lsn(Relation rel, Buffer *vmbuf, BlockNumber blk);
+bool		gx_cache_rel_ok(Relation rel);
+
+
+/* load.cpp */
+uint32		gx_cache_refresh_rel(Relation rel, bool wait);
+
+/* refresher.cpp */
+void		gx_cache_request_refresh(void);
 
 #endif							/* GX_CACHE_H */

@@ -32,6 +32,7 @@ typedef struct GxSlot
 	int			owner_pid;
 	int			device;			/* gx_dev_kind requested */
 	int			cache_entry;	/* cache entry the chunk reads or fills, or -1 */
+	uint64		cache_seq;		/* the cache's stale_seq when it was pinned */
 	int			failed;			/* device reported an error */
 	int			failcode;		/* GX_FAIL_*: what kind of failure */
 	char		errmsg[256];

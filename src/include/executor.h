@@ -84,7 +84,9 @@ typedef struct GxAggSpec
 	X(double, wait_ms)			/* waiting for the device */ \
 	X(int64, cache_chunks)		/* chunks read from the cache */ \
 	X(int64, cache_invalid)		/* cache entries found not valid */ \
-	X(int64, cache_bytes)		/* bytes of cached columns the program reads */
+	X(int64, cache_bytes)		/* bytes of cached columns the program reads */ \
+	X(int64, cache_stale_blocks)	/* stale blocks of used entries, read from the heap */ \
+	X(int64, cache_stale_rows)	/* rows the scan read from those blocks */
 
 typedef struct GxScanStats
 {
@@ -144,10 +146,11 @@ typedef struct GxSource
 	int			ncrefs;
 	int			cidx;			/* next cache entry ahead of the scan */
 	BlockNumber stop_block;		/* heap reading stops here (next entry) */
-	BlockNumber pending[GX_CACHE_MAX_HOLES];	/* holes of the entry just */
-	int			npending;		/* sent: heap blocks to read next */
+	BlockNumber *pending;		/* stale blocks of the entry just sent: */
+	int			npending;		/* heap blocks to read next */
 	int			ipending;
 	Buffer		vmbuf;			/* visibility map page in use */
+	uint32	   *skip;			/* stale blocks of the entry being sent */
 	Buffer		fetch_buf;		/* cached rows: heap page of the last row */
 	BlockNumber fetch_blk;
 } GxSource;
@@ -258,10 +261,8 @@ bool		gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot);
 TupleTableSlot *gx_fetch_cached(GxSource *src, GxBatch *b, uint32 m, TupleTableSlot *slot);
 
 /* cache use by a scan (cache.cpp) */
-bool		gx_cache_pin(int slot, GxCacheRef *r);
-bool		gx_cache_valid(Relation rel, Buffer *vmbuf, const GxCacheRef *r);
+bool		gx_cache_pin(int slot, GxCacheRef *r, struct GxBlockView *v);
 void		gx_cache_touch(int idx);
-bool		gx_cache_rel_ok(Relation rel);
 
 /* ---- parallel-aware GpuScan (parallel.cpp) ---- */
 bool		gx_scan_next_block(GxSource *src, BlockNumber *blk);

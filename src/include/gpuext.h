@@ -62,6 +62,8 @@ extern int	gx_chunk_rows;
 extern int	gx_staging_size_mb;
 extern int	gx_cpu_threads;
 extern int	gx_cache_size_mb;
+extern int	gx_cache_entry_rows;
+extern bool gx_cache_refresh;
 extern bool gx_use_cache;
 extern int	gx_device_memory_mb;
 extern int	gx_session_memory_kb;

@@ -29,6 +29,8 @@ int			gx_chunk_rows = 65536;
 int			gx_staging_size_mb = 256;
 int			gx_cpu_threads = 0;
 int			gx_cache_size_mb = 1024;
+int			gx_cache_entry_rows = 0;
+bool		gx_cache_refresh = true;
 bool		gx_use_cache = true;
 bool		gx_enable_agg = true;
 int			gx_device_memory_mb = 0;
@@ -161,9 +163,22 @@ gx_define_gucs(void)
 	DefineCustomIntVariable("gpuext.cache_size",
 							"Size of the device-resident column cache (0 turns it off).",
 							"Taken on the device that runs filters when a table is first loaded "
-							"with gpuext_cache_load(); split into 128 MB entries.",
+							"with gpuext_cache_load(), 128 MB at a time; an entry takes the 1 MB "
+							"granules its rows need.",
 							&gx_cache_size_mb, 1024, 0, INT_MAX / 2,
 							PGC_POSTMASTER, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.cache_refresh",
+							 "Lets this session's scans start the background refresh of stale cache blocks.",
+							 "A scan that finds blocks of a cache entry all-visible again after "
+							 "they changed starts a worker that reloads them in place.",
+							 &gx_cache_refresh, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.cache_entry_rows",
+							"The most rows a cache entry holds (0 = what fits 128 MB, up to 4M).",
+							"Smaller entries make eviction finer and refreshes smaller, at a "
+							"kernel launch per entry.",
+							&gx_cache_entry_rows, 0, 0, 4 * 1024 * 1024,
+							PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.enable_agg",
 							 "Enables device aggregates: count and integer sums computed with the filter.",
 							 NULL, &gx_enable_agg, true,
