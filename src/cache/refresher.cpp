@@ -57,7 +57,8 @@ gx_cache_request_refresh(void)
 	BackgroundWorkerHandle *handle;
 	bool		start = false;
 
-	if (!gx_cache_refresh || gx_cache == NULL || !IsUnderPostmaster || IsBackgroundWorker)
+	if (!gx_cache_refresh || gx_cache == NULL || !IsUnderPostmaster ||
+		MyBackendType == B_BG_WORKER)
 		return;
 	LWLockAcquire(gx_cache->lock, LW_EXCLUSIVE);
 	/* a worker that never came up (after 10 s) does not block the next */

@@ -1116,6 +1116,56 @@ test_cache_scan(const char *what)
 		  (long long) gx_chunk_result(rd)->agg_val[0], (long long) gx_chunk_result(rd)->agg_cnt[0],
 		  (long long) sum, (long long) cnt);
 
+	/*
+	 * stale blocks and padding rows: the skip bitmap (blocks 3 and 7, bit
+	 * per block of the row map) after the header, and line pointer 0 rows,
+	 * are neither evaluated nor selected
+	 */
+	{
+		uint64_t	skip_at = hdr;
+		uint64_t	in2 = GX_ALIGN_UP(skip_at + 4 * 4);
+		uint64_t	slot2 = in2 + gx_result_bytes(n);
+		std::vector<uint64_t> mem2(slot2 / 8 + 1, 0);
+		gx_chunk   *c2 = (gx_chunk *) mem2.data();
+		uint32_t   *bits = (uint32_t *) ((char *) c2 + skip_at);
+		uint32_t	want2 = 0;
+
+		for (uint32_t r = 0; r < n; r += 97)
+			((uint32_t *) ((char *) entry + moff))[r] = map[r] & 0xFFFF0000u;	/* padding */
+		memcpy(c2, c, sizeof(gx_chunk));
+		c2->ext.nagg = 0;
+		c2->obj[0] = 0;
+		c2->ext.map_sel = 1;
+		c2->ext.count_only = 0;
+		c2->input_bytes = in2;
+		c2->result_off = in2;
+		c2->ext.skip_blocks = n / 50;
+		c2->ext.skip_off = skip_at;
+		bits[0] = (1u << 3) | (1u << 7);
+		for (uint32_t r = 0; r < n; r++)
+			if (!an[r] && 1000 / a[r] > 20 && r % 97 != 0 && r / 50 != 3 && r / 50 != 7)
+				want2++;
+		CHECK(gx_cpu_run(c2, slot2, &ctx, err, sizeof(err)) == GX_OK &&
+			  gx_chunk_result(c2)->error == GX_NO_ERROR &&
+			  gx_chunk_result(c2)->nsel == want2,
+			  "scan with skipped rows (%s): %s nsel %u want %u", what, err,
+			  gx_chunk_result(c2)->nsel, want2);
+		bool		ok2;
+		bool		none_skipped = true;
+
+		for (uint32_t v : concat_sel(c2, &ok2))
+			if ((v & 0xFFFF) == 0 || (v >> 16) == 3 || (v >> 16) == 7)
+				none_skipped = false;
+		CHECK(none_skipped, "scan with skipped rows (%s): a skipped row was selected", what);
+		/* the bitmap must lie in the task input, after the header */
+		c2->ext.skip_off = in2;
+		expect_invalid(c2, slot2, &ctx, "skip bitmap past the task input");
+		c2->ext.skip_off = 8;
+		expect_invalid(c2, slot2, &ctx, "skip bitmap inside the header");
+		for (uint32_t r = 0; r < n; r += 97)
+			((uint32_t *) ((char *) entry + moff))[r] = map[r];
+	}
+
 	/* entry offsets are checked against the entry's bytes */
 	ctx.entry_bytes = ebytes - 4;
 	CHECK(gx_cpu_run(c, slot, &ctx, err, sizeof(err)) == GX_OK, "scan without row map fits");

@@ -1292,11 +1292,17 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				CHECK(gx_chunk_result((gx_chunk *) staging)->error == GX_NO_ERROR &&
 					  gx_chunk_result(cpu)->error == GX_NO_ERROR, "cache load: no error");
 		}
-		/* SCAN the entry: selection of map values, then count only */
-		for (int count_only = 0; count_only < 2 && ok; count_only++)
+		/*
+		 * SCAN the entry: selection of map values, then count only, then a
+		 * selection that skips the rows of random blocks (stale blocks)
+		 */
+		for (int pass = 0; pass < 3 && ok; pass++)
 		{
 			gx_chunk   *sc = (gx_chunk *) calloc(1, slot_bytes);
 			gx_chunk_ext x;
+			const int	count_only = pass == 1;
+			const uint32_t nblk = 2 * npages;
+			std::vector<uint32_t> skip((nblk + 31) / 32, 0);
 
 			memcpy(sc, pg, sizeof(gx_chunk));
 			memset(&x, 0, sizeof(x));
@@ -1317,6 +1323,17 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			sc->ext.map_sel = count_only ? 0 : 1;
 			sc->ext.count_only = (uint32_t) count_only;
 			sc->ext.rowmap_off = x.rowmap_off;
+			if (pass == 2)
+			{
+				for (uint32_t b = 0; b < nblk; b++)
+					if (rng() % 3 == 0)
+						skip[b / 32] |= 1u << (b % 32);
+				sc->ext.skip_blocks = nblk;
+				sc->ext.skip_off = sc->input_bytes;
+				memcpy((char *) sc + sc->input_bytes, skip.data(), skip.size() * 4);
+				sc->input_bytes = GX_ALIGN_UP(sc->input_bytes + skip.size() * 4);
+				sc->result_off = sc->input_bytes;
+			}
 			/* count-only scans also aggregate: count every column, sum the integers */
 			if (count_only)
 			{
@@ -1367,15 +1384,21 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 					CHECK(gr->error == GX_NO_ERROR || gr->error_key == cr->error_key,
 						  "cache scan round %d: error key gpu %u cpu %u", round,
 						  gr->error_key, cr->error_key);
-					CHECK(gsel == csel, "cache scan round %d: selections differ (gpu %zu cpu %zu)",
-						  round, gsel.size(), csel.size());
+					CHECK(gsel == csel, "cache scan round %d pass %d: selections differ (gpu %zu cpu %zu)",
+						  round, pass, gsel.size(), csel.size());
+					for (uint32_t v : gsel)
+						if (pass == 2 && (skip[(v >> 16) / 32] >> ((v >> 16) % 32)) & 1)
+						{
+							CHECK(false, "cache scan round %d: a row of a skipped block was selected", round);
+							break;
+						}
 					/* first half = the page chunk's selection through its row map */
 					for (uint32_t v : csel)
 						if ((v >> 16) < npages)
 							first.push_back(v);
 					for (uint32_t r : ref)
 						want.push_back(map[r]);
-					if (gx_chunk_result(pg)->error == GX_NO_ERROR)
+					if (pass == 0 && gx_chunk_result(pg)->error == GX_NO_ERROR)
 						CHECK(first == want, "cache scan round %d: first half selects %zu rows, pages %zu",
 							  round, first.size(), want.size());
 				}
