@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench/force.sh - does gpuext.force make plans bad?  Joins, a correlated
-# subquery and a filter over a 300k-row "orders" table, each run once with
-# gpuext off and once with gpuext.force on (the device of GPUEXT_DEVICE,
-# default cpu), on a throwaway cluster; prints both times and force/off
-# (the aim: no query above 2), and the band join's plan with force.
+# subquery and a filter over a 300k-row "orders" table, each run with
+# gpuext off and with gpuext.force on (the device of GPUEXT_DEVICE,
+# default cpu), on a throwaway cluster; prints both times (the median of
+# BENCH_REPS runs, default 3, alternating) and force/off (the aim: no
+# query above 2), and the band join's plan with force.
 #
 #   PG_CONFIG=... bench/force.sh     # after test/run.sh installed gpuext
 set -u -o pipefail
@@ -24,16 +25,25 @@ CREATE TABLE win (w_start int4);
 INSERT INTO win SELECT g * 25 FROM generate_series(0, 99) g;
 VACUUM ANALYZE orders, cust, win;
 SQL
+# q NAME SQL: run SQL BENCH_REPS times (default 3) with gpuext off and
+# with gpuext.force, alternating, and print the median of each (one run
+# on a shared host can be several times slower than the next)
+REPS=${BENCH_REPS:-3}
 q() {
-  local name=$1 sql=$2 t0 t1 off on
-  for mode in off on; do
-    if [ $mode = off ]; then o="-c gpuext.enabled=off"; else o="-c gpuext.force=on"; fi
-    t0=$(date +%s%N)
-    PGOPTIONS="$o" gx_psql -d postgres -At -c "$sql" >/dev/null
-    t1=$(date +%s%N)
-    eval "$mode=$(( (t1 - t0) / 1000000 ))"
+  local name=$1 sql=$2 t0 t1 r mode o off on
+  local -a offs=() ons=()
+  for ((r = 0; r < REPS; r++)); do
+    for mode in off on; do
+      if [ $mode = off ]; then o="-c gpuext.enabled=off"; else o="-c gpuext.force=on"; fi
+      t0=$(date +%s%N)
+      PGOPTIONS="$o" gx_psql -d postgres -At -c "$sql" >/dev/null
+      t1=$(date +%s%N)
+      if [ $mode = off ]; then offs+=($(( (t1 - t0) / 1000000 ))); else ons+=($(( (t1 - t0) / 1000000 ))); fi
+    done
   done
-  echo "$name: off ${off} ms, force ${on} ms, force/off $(awk -v a=$on -v b=$off 'BEGIN{printf "%.2f", a/b}')"
+  off=$(printf '%s\n' "${offs[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p")
+  on=$(printf '%s\n' "${ons[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p")
+  echo "$name: off ${off} ms, force ${on} ms, force/off $(awk -v a=$on -v b=$off 'BEGIN{printf "%.2f", a/b}') (median of $REPS)"
 }
 q "band join (win x orders)" "SELECT count(*), sum(o_total) FROM win w JOIN orders o ON o.o_date BETWEEN w.w_start AND w.w_start + 5 WHERE o.o_total > 10"
 q "equi join + filter" "SELECT c_nation, count(*) FROM orders o JOIN cust c ON c.c_id = o.o_cust WHERE o.o_total > 100 GROUP BY 1 ORDER BY 1"

@@ -22,6 +22,11 @@ SELECT g,
        CASE WHEN g % 7 = 0 THEN NULL ELSE g % 2 = 0 END,
        'r' || g
 FROM generate_series(1, 300000) g;
+-- ANALYZE samples 300 x the largest statistics target rows: 300000, the
+-- whole table, so the estimates are the same in every run (gpuext.force
+-- keeps the GpuScan's real costs: the forced plans below are chosen by
+-- cost, and a sampled estimate could tip a close choice either way)
+ALTER TABLE gx_par ALTER COLUMN a SET STATISTICS 1000;
 VACUUM ANALYZE gx_par;
 
 -- EXPLAIN ANALYZE of q with the counters that depend on how the blocks
@@ -51,9 +56,11 @@ BEGIN
     RETURN 'none';
 END $$;
 
--- gpuext.force with PostgreSQL's default parallel costs: the serial GpuScan
+-- gpuext.force keeps real costs: with PostgreSQL's default parallel costs
+-- the Gather's cost per row (parallel_tuple_cost) makes the serial GpuScan
+-- win for a query that returns many rows
 SET gpuext.force = on;
-SELECT gx_explain('SELECT id FROM gx_par WHERE a > 490');
+SELECT gx_explain('SELECT id FROM gx_par WHERE a > 0');
 
 -- free parallelism: the Gather over the partial path wins
 SET max_parallel_workers_per_gather = 2;
@@ -62,7 +69,13 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SELECT gx_explain('SELECT id FROM gx_par WHERE a > 490');
 SELECT gx_explain('SELECT count(*), sum(b) FROM gx_par WHERE a > 0 AND f < 50');
+-- Gather Merge: each process sorts its rows, the leader merges them and
+-- the Limit takes 10; with parallel_tuple_cost = 0 a Sort of all the rows
+-- above a Gather costs about as much, so the default per-row cost of a
+-- Gather makes the choice
+SET parallel_tuple_cost = 0.1;
 SELECT gx_explain('SELECT id, f FROM gx_par WHERE a > 490 ORDER BY f DESC NULLS LAST, id LIMIT 10');
+SET parallel_tuple_cost = 0;
 -- a host qual runs in each process, after its device filter
 SELECT gx_explain('SELECT id FROM gx_par WHERE a > 490 AND t LIKE ''r1%''');
 
@@ -189,8 +202,10 @@ SELECT count(*) FROM gx_par WHERE a > 490;
 
 -- partitions: Parallel Append over parallel GpuScans
 CREATE TABLE gx_ppart (id int4, a int4) PARTITION BY RANGE (id);
-CREATE TABLE gx_ppart1 PARTITION OF gx_ppart FOR VALUES FROM (0) TO (50000);
-CREATE TABLE gx_ppart2 PARTITION OF gx_ppart FOR VALUES FROM (50000) TO (100000);
+-- (partitions of different sizes: Parallel Append runs the costlier first,
+-- so its order is the same in every run)
+CREATE TABLE gx_ppart1 PARTITION OF gx_ppart FOR VALUES FROM (0) TO (60000);
+CREATE TABLE gx_ppart2 PARTITION OF gx_ppart FOR VALUES FROM (60000) TO (100000);
 INSERT INTO gx_ppart SELECT g, g % 100 FROM generate_series(0, 99999) g;
 VACUUM ANALYZE gx_ppart;
 SELECT gx_explain('SELECT count(*) FROM gx_ppart WHERE a > 90');

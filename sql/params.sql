@@ -60,13 +60,26 @@ RESET gpuext.force;
 SELECT gx_check('SELECT o.x, s.id FROM gx_outer o, LATERAL (SELECT id FROM gx_num n WHERE n.i4 < o.x AND n.f4 > 0 ORDER BY id LIMIT 3) s');
 SELECT gx_check('SELECT o.x, s.id, s.v FROM gx_outer o, LATERAL (SELECT id, n.i4 + o.x AS v FROM gx_num n WHERE n.i2 = 17) s');
 
--- a nested loop that rescans the GpuScan inner side for each outer row
+-- a nested loop that rescans the GpuScan inner side for each outer row: a
+-- LEFT JOIN keeps gx_num inside, and without Materialize the GpuScan is
+-- rescanned
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
 SET enable_material = off;
 SET gpuext.force = on;
+SELECT gx_explain('SELECT o.x, n.id FROM gx_outer o LEFT JOIN gx_num n ON n.i4 BETWEEN o.x AND o.x + 2 AND n.f8 > 0');
+-- gpuext.force keeps the GpuScan's real costs, rescans included (each one
+-- is a device scan): in an inner join the GpuScan goes outside and is
+-- scanned once (at a cost of 0 it was the inner side, rescanned per row)
 SELECT gx_explain('SELECT o.x, n.id FROM gx_outer o JOIN gx_num n ON n.i4 BETWEEN o.x AND o.x + 2 WHERE n.f8 > 0');
+-- and with Materialize allowed, the LEFT JOIN rescans a Materialize of the
+-- GpuScan's rows, not the GpuScan
+RESET enable_material;
+SELECT gx_explain('SELECT o.x, n.id FROM gx_outer o LEFT JOIN gx_num n ON n.i4 BETWEEN o.x AND o.x + 2 AND n.f8 > 0');
 RESET gpuext.force;
+SELECT gx_check('SELECT o.x, n.id FROM gx_outer o LEFT JOIN gx_num n ON n.i4 BETWEEN o.x AND o.x + 2 AND n.f8 > 0');
+SET enable_material = off;
+SELECT gx_check('SELECT o.x, n.id FROM gx_outer o LEFT JOIN gx_num n ON n.i4 BETWEEN o.x AND o.x + 2 AND n.f8 > 0');
 SELECT gx_check('SELECT o.x, n.id FROM gx_outer o JOIN gx_num n ON n.i4 BETWEEN o.x AND o.x + 2 WHERE n.f8 > 0');
 SELECT gx_check('SELECT o.x, n.id FROM gx_outer o LEFT JOIN gx_num n ON n.i2 = o.x AND n.i8 > 0');
 RESET ALL;

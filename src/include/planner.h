@@ -17,7 +17,6 @@ CustomScan *gx_make_cscan(RelOptInfo *rel, CustomPath *best_path, List *tlist,
 						  const char *mode, List *device, List *host, GxProgram *prog,
 						  List *scan_tlist);
 bool		gx_is_device_scan_path(Path *path, bool parallel);
-extern double gx_force_serial_cost;
 void		gx_aggpath_init(void);
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;

@@ -106,8 +106,10 @@ gx_define_gucs(void)
 							 &gx_device_choice, GX_DEVICE_AUTO, gx_device_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.force",
-							 "Plans gpuext paths wherever they are eligible, whatever their cost.",
-							 NULL, &gx_force, false,
+							 "Plans gpuext paths wherever they are eligible: a relation's other scan paths are dropped.",
+							 "The gpuext paths keep their real costs, so the plan around them (rescans, "
+							 "Materialize, join order, parallelism) is still chosen by cost.",
+							 &gx_force, false,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.enable_scan",
 							 "Enables GpuScan (filters on the device).",

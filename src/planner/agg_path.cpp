@@ -208,6 +208,11 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
+	/*
+	 * gpuext.force: only the device aggregates remain, at their real costs
+	 * (as for the scan paths), so that serial against parallel and the
+	 * plan above are still chosen by cost
+	 */
 	if (gx_force)
 	{
 		output_rel->pathlist = NIL;
@@ -220,12 +225,6 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 		cpath = gx_make_agg_path(input_rel, scan, partial);
 		apath = create_agg_path(root, output_rel, &cpath->path, target, AGG_PLAIN,
 								AGGSPLIT_FINAL_DESERIAL, NIL, NIL, &costs, 1);
-		if (gx_force)
-		{
-			/* as for the scan: free parallelism makes the Gather below win */
-			apath->path.startup_cost = 0;
-			apath->path.total_cost = pscan != NULL ? gx_force_serial_cost : 0;
-		}
 		add_path(output_rel, &apath->path);
 	}
 
@@ -244,16 +243,9 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 		ppath->path.parallel_aware = true;
 		ppath->path.parallel_safe = true;
 		ppath->path.parallel_workers = pscan->parallel_workers;
-		if (gx_force)
-			ppath->path.startup_cost = ppath->path.total_cost = 0;
 		gpath = create_gather_path(root, input_rel, &ppath->path, partial, NULL, &rows);
 		papath = create_agg_path(root, output_rel, &gpath->path, target, AGG_PLAIN,
 								 AGGSPLIT_FINAL_DESERIAL, NIL, NIL, &costs, 1);
-		if (gx_force)
-		{
-			papath->path.startup_cost = gpath->path.startup_cost;
-			papath->path.total_cost = gpath->path.total_cost;
-		}
 		add_path(output_rel, &papath->path);
 	}
 }

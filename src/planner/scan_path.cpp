@@ -35,13 +35,6 @@ extern "C"
 #include "utils/spccache.h"
 }
 
-/*
- * gpuext.force: the total cost of the serial GpuScan path when a partial
- * one is offered too (see gx_set_rel_pathlist)
- */
-#define GX_FORCE_SERIAL_COST 1e-6
-double		gx_force_serial_cost = GX_FORCE_SERIAL_COST;
-
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 static planner_hook_type prev_planner_hook = NULL;
 
@@ -486,26 +479,20 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 			ppath = gx_make_path(root, rel, device_rinfos, host, prog, priv, workers);
 	}
 
+	/*
+	 * gpuext.force forces the device, not a plan: the relation's other scan
+	 * paths (sequential, index, bitmap, and their partial paths) are
+	 * dropped, so that the GpuScan is the only way to read it, but the
+	 * GpuScan paths keep their real costs.  PostgreSQL then weighs rescans
+	 * (a CustomPath's rescan costs its full cost: cost_rescan), Materialize,
+	 * the join order and the serial against the parallel path as for any
+	 * scan; a zero cost made a forced GpuScan look free, so it was put on
+	 * the inner side of nested loops and rescanned for every outer row.
+	 */
 	if (gx_force)
 	{
 		rel->pathlist = NIL;
 		rel->partial_pathlist = NIL;
-		cpath->path.startup_cost = 0;
-		cpath->path.total_cost = 0;
-		if (ppath != NULL)
-		{
-			/*
-			 * Both GpuScan paths cost nothing, so the choice between them
-			 * is PostgreSQL's own cost of parallelism: a Gather over the
-			 * partial path costs parallel_setup_cost + parallel_tuple_cost
-			 * per row.  The serial path costs a hair more than nothing so
-			 * that free parallelism (both set to 0) makes the Gather win
-			 * rather than tie.
-			 */
-			cpath->path.total_cost = GX_FORCE_SERIAL_COST;
-			ppath->path.startup_cost = 0;
-			ppath->path.total_cost = 0;
-		}
 	}
 	add_path(rel, &cpath->path);
 	if (ppath != NULL)
