@@ -27,6 +27,16 @@
 # at least; the summary shows the duration used).  Other settings: the headers of
 # bench/compare.sh and bench/tpcb.sh (OLD_SRC, BENCH_SKIP, ...).
 #
+# BENCH_CONC=1 (off by default) runs bench/concurrency.sh after the
+# benchmark above (SKIP_BENCH=1 SKIP_TESTS=1 BENCH_CONC=1: it alone): the
+# column cache under many clients (issue 12), with GPUEXT_DEVICE=gpu,
+# CONC_ROWS (default 20000000), CONC_SECONDS, CONC_CLIENTS (default 64),
+# CONC_TPCB_SECONDS (default 10 here) and the rest of its header's
+# settings from the environment; CONC_BUDGET_S defaults to what is left of
+# BENCH_BUDGET_S (540) since this script's start (at least 120 s), and the
+# runs are shortened to fit it.  Its table ends the summary; its JSON
+# (concurrency.json) and logs go into extra.tgz.
+#
 # Outputs go to ${OUT:-/tmp/out}; at most 8 files come back from the GPU
 # host, so all but these are packed into extra.tgz: test.log, bench.log,
 # nvidia-smi.txt, and bench.md, bench.json, explain_q1_gpu.txt,
@@ -158,6 +168,26 @@ elif [ "${SKIP_BENCH:-0}" != 1 ]; then
     BENCH_START=1 bench/run.sh 2>&1 | tee "$OUT/bench.log"
     brc=${PIPESTATUS[0]}
     [ "$rc" = 0 ] && rc=$brc
+fi
+
+# the column cache under many clients (bench/concurrency.sh), when asked
+if [ "${BENCH_CONC:-0}" = 1 ]; then
+    conc_left=0
+    if [ "${BENCH_BUDGET_S:-540}" != 0 ]; then
+        conc_left=$(( ${BENCH_BUDGET_S:-540} - (SECONDS - T0) ))
+        [ "$conc_left" -lt 120 ] && conc_left=120
+    fi
+    echo "==> bench/concurrency.sh (CONC_BUDGET_S=${CONC_BUDGET_S:-$conc_left})"
+    GPUEXT_DEVICE=${GPUEXT_DEVICE:-gpu} CONC_ROWS=${CONC_ROWS:-20000000} \
+        CONC_TPCB_SECONDS=${CONC_TPCB_SECONDS:-10} CONC_BUDGET_S=${CONC_BUDGET_S:-$conc_left} \
+        CONC_JSON=${CONC_JSON:-$OUT/concurrency.json} \
+        bench/concurrency.sh 2>&1 | tee "$OUT/concurrency.log"
+    conc_rc=${PIPESTATUS[0]}
+    [ "$rc" = 0 ] && rc=$conc_rc
+    {
+        echo "==================== the column cache under many clients (bench/concurrency.sh, exit $conc_rc) ===================="
+        cat "$OUT/concurrency.txt" 2>/dev/null || echo "(no concurrency.txt: see concurrency.log in extra.tgz)"
+    } >>"$SUMMARY"
 fi
 
 # at most 8 files come back from the GPU host: keep the main ones, pack the rest
