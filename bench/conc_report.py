@@ -122,7 +122,10 @@ def report(facts_path, json_path, txt_path):
         entry_rows = g("cache_entry_rows")
         chunk_frac = cchunks / chunks if chunks and cchunks is not None else None
         row_frac = None
-        if rows_in and cchunks is not None and entry_rows is not None:
+        crows = g("stat_cache_rows")
+        if rows_in and crows is not None:
+            row_frac = min(1.0, crows / rows_in)
+        elif rows_in and cchunks is not None and entry_rows is not None:
             row_frac = min(1.0, cchunks * entry_rows / rows_in)
         run_docs.append({
             "workload": wl, "mode": mode,
@@ -214,7 +217,7 @@ def report(facts_path, json_path, txt_path):
             upd = "-"
         st = d["gpuext_stat"]
         cr = "-" if d["mode"] == "off" else fmt(None if d["cache_row_fraction_est"] is None
-                                                 else 100 * d["cache_row_fraction_est"], "~%.0f%%")
+                                                 else 100 * d["cache_row_fraction_est"], "%.0f%%")
         cc = "-" if d["mode"] == "off" else (
             "%s/%s" % (fmt(st.get("cache_chunks"), "%d"), fmt(st.get("chunks"), "%d")))
         inv = "-" if d["mode"] == "off" else fmt(st.get("cache_not_valid"), "%d")

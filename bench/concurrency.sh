@@ -48,12 +48,11 @@
 #
 # Per run: tps, read-query latency p50 / p99 (pgbench -l per-transaction
 # logs, percentiles by bench/conc_report.py), the update rate achieved, and
-# from gpuext_stat (relation ct) the chunks read from the cache against
-# all chunks, and the entries found not valid.  gpuext_stat has no count of
-# rows read from the cache: the cached share of rows is estimated as
-# cache_chunks x (rows cached / cache entries, at the run's start) /
-# rows_in, marked "~".  The cache's state (gpuext_cache: ready, partly
-# valid, not valid) after the run shows what the updates left of it.
+# from gpuext_stat (relation ct) the share of rows read from the cache
+# (cache_rows / rows_in: stale blocks' rows come from the heap), the chunks
+# read from the cache against all chunks, and the entries that could not be
+# used at all.  The cache's state (gpuext_cache: ready, partly valid, not
+# valid) after the run shows what the updates left of it.
 #
 # TPC-B (CONC_TPCB=1): pgbench -i -s TPCB_SCALE tables in their own
 # database, CONC_TPCB_PAIRS pairs of runs alternating off, cached: "off"
@@ -406,9 +405,9 @@ run_one() {
     fi
 
     # gpuext_stat of ct, and what is left of the cache
-    stat=$(gx_psql -d "$DB" -At -F ' ' -c "SELECT scans, chunks, cache_chunks, cache_not_valid, rows_in, rows_selected, round(wait_ms::numeric, 1), round(wall_ms::numeric, 1) FROM gpuext_stat WHERE relation = 'ct'::regclass")
+    stat=$(gx_psql -d "$DB" -At -F ' ' -c "SELECT scans, chunks, cache_chunks, cache_not_valid, rows_in, rows_selected, round(wait_ms::numeric, 1), round(wall_ms::numeric, 1), cache_rows, cache_stale_blocks FROM gpuext_stat WHERE relation = 'ct'::regclass")
     if [ -n "$stat" ]; then
-        read -r s_scans s_chunks s_cchunks s_inv s_rows s_sel s_wait s_wall <<<"$stat"
+        read -r s_scans s_chunks s_cchunks s_inv s_rows s_sel s_wait s_wall s_crows s_stale <<<"$stat"
         fact run "$wl" "$mode" stat_scans "$s_scans"
         fact run "$wl" "$mode" stat_chunks "$s_chunks"
         fact run "$wl" "$mode" stat_cache_chunks "$s_cchunks"
@@ -417,6 +416,8 @@ run_one() {
         fact run "$wl" "$mode" stat_rows_selected "$s_sel"
         fact run "$wl" "$mode" stat_wait_ms "$s_wait"
         fact run "$wl" "$mode" stat_wall_ms "$s_wall"
+        fact run "$wl" "$mode" stat_cache_rows "$s_crows"
+        fact run "$wl" "$mode" stat_cache_stale_blocks "$s_stale"
     fi
     read -r st_after _ <<<"$(cache_state "$DB" ct)"
     fact run "$wl" "$mode" cache_state_after "${st_after//_/ }"
@@ -512,7 +513,7 @@ fact meta q1 "$Q1"; fact meta q2 "$Q2"; fact meta update_sql "SET gpuext.force =
 fact meta off_opts "$OFF_OPTS"; fact meta gpu_opts "$GPU_OPTS"
 fact meta update_rate_method "rateN: a second pgbench (-c $UCLIENTS -j $UTHREADS --rate CLIENTS x N, the total rate) alongside the read pgbench; mix: one pgbench, weighted scripts q1@$W1 q2@$W2 update@1 (1 update per $((MIX_READS + 1)) transactions)"
 fact meta between_runs "CHECKPOINT, VACUUM (INDEX_CLEANUP ON) ct, gpuext_cache_load('ct') until every row is cached (at most 3 loads), gpu mode: each query once with jit_wait, gpuext_stat_reset()"
-fact meta row_fraction_note "gpuext_stat counts chunks, not rows, per source: 'cache chunk' = cache_chunks/chunks (exact; a cache chunk is a whole entry of up to ~4M rows, a heap chunk up to gpuext.chunk_rows rows); 'cache rows' = cache_chunks x (rows cached / entries at the start) / rows_in, an estimate; 'invalid' = cache entries scans found not valid (read from the heap instead)"
+fact meta row_fraction_note "'cache rows' = gpuext_stat cache_rows / rows_in: the rows scans read from cache entries (stale blocks' rows excepted) against all rows they read; 'cache chunk' = cache_chunks/chunks (a cache chunk is a whole entry of up to ~4M rows, a heap chunk up to gpuext.chunk_rows rows: stale blocks and blocks past the entries); 'invalid' = cache entries scans could not use at all"
 fact meta elapsed_s "$((SECONDS - T0))"
 
 python3 "$HERE/conc_report.py" report "$FACTS" "$JSON" "$OUT/concurrency.txt" || { echo "ERROR: conc_report.py failed"; exit 1; }

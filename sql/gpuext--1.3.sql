@@ -98,7 +98,7 @@ CREATE FUNCTION gpuext_stat(
     OUT transfer_to_device_ms float8, OUT kernel_ms float8,
     OUT transfer_from_device_ms float8, OUT device_ms float8,
     OUT fill_ms float8, OUT wait_ms float8, OUT cache_chunks bigint,
-    OUT cache_not_valid bigint, OUT cache_bytes bigint,
+    OUT cache_not_valid bigint, OUT cache_bytes bigint, OUT cache_rows bigint,
     OUT cache_stale_blocks bigint, OUT cache_stale_rows bigint, OUT wall_ms float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'gpuext_stat'
@@ -111,7 +111,7 @@ SELECT s.relid::regclass AS relation, s.scans, s.chunks, s.chunks_gpu,
        s.rows_in, s.rows_selected, s.bytes_to_device, s.bytes_from_device,
        s.transfer_to_device_ms, s.kernel_ms, s.transfer_from_device_ms,
        s.device_ms, s.fill_ms, s.wait_ms, s.cache_chunks, s.cache_not_valid,
-       s.cache_bytes, s.cache_stale_blocks, s.cache_stale_rows, s.wall_ms
+       s.cache_bytes, s.cache_rows, s.cache_stale_blocks, s.cache_stale_rows, s.wall_ms
 FROM gpuext_stat() s
 WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database());
 GRANT SELECT ON gpuext_stat TO PUBLIC;

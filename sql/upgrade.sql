@@ -21,6 +21,10 @@ DROP EXTENSION gpuext CASCADE;
 RESET client_min_messages;
 CREATE EXTENSION gpuext VERSION '1.0';
 SELECT extversion FROM pg_extension WHERE extname = 'gpuext';
+-- the library serves the views of an older version too
+ALTER EXTENSION gpuext UPDATE TO '1.2';
+SELECT count(*) >= 0 AS cache_view_12 FROM gpuext_cache;
+SELECT count(*) >= 0 AS stat_view_12 FROM gpuext_stat;
 ALTER EXTENSION gpuext UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'gpuext';
 -- nothing missing, nothing extra, the same privileges

@@ -133,6 +133,31 @@ gx_vm_read_bits(Relation rel, Buffer *vmbuf, BlockNumber start, BlockNumber lo,
 	return true;
 }
 
+/* the entry rows of the blocks a view skips */
+uint32
+gx_cache_skipped_rows(const GxCacheRef *r, const GxBlockView *v)
+{
+	GxCacheEntry *e = &gx_cache->entries[r->idx];
+	uint32		rows = 0;
+
+	LWLockAcquire(gx_cache->lock, LW_SHARED);
+	if (e->generation == r->generation)
+	{
+		uint32		base = gx_cache_blkbase(e);
+
+		for (uint32 w = 0; w < (r->nblocks + 31) / 32; w++)
+			for (uint32 bits = v->skip[w]; bits != 0; bits &= bits - 1)
+			{
+				uint32		i = w * 32 + (uint32) __builtin_ctz(bits);
+				uint32		next = i + 1 < r->nblocks ? gx_blk_row[base + i + 1] : r->nrows;
+
+				rows += next - gx_blk_row[base + i];
+			}
+	}
+	LWLockRelease(gx_cache->lock);
+	return rows;
+}
+
 /* has heap block blk changed since the image with content LSN 'lsn'? */
 static bool
 gx_block_changed(Relation rel, BlockNumber blk, XLogRecPtr lsn)

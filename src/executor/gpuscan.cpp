@@ -288,7 +288,7 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	b->inflight = true;
 	gx_slot_submit(slot, st->device);
 	st->stats.chunks++;
-	st->stats.rows_in += n;
+	st->stats.rows_in += n - b->skipped_rows;	/* a cached entry's stale rows are not read */
 	return true;
 }
 

@@ -157,7 +157,7 @@ gpuext_stat(PG_FUNCTION_ARGS)
 	int			n;
 
 	/* extension 1.2 declared the counters up to cache_bytes */
-	const int	natts_12 = natts - 2;
+	const int	natts_12 = natts - 3;
 	bool		v12;
 
 	InitMaterializedSRF(fcinfo, 0);

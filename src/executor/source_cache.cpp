@@ -180,6 +180,7 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	c->ext.rowmap_off = r->rowmap_off;
 	b->cached = true;
 	b->cache_start = r->start;
+	b->skipped_rows = v.nskip > 0 ? gx_cache_skipped_rows(r, &v) : 0;
 	b->npins = 0;
 	/* the stale blocks are read next, from the heap */
 	src->npending = 0;
@@ -193,7 +194,8 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	src->stats->cache_stale_blocks += v.nskip;
 	for (int i = 0; i < src->prog->ncols; i++)
 		src->stats->cache_bytes += (int64) r->nrows * gx_type_width(src->prog->col_type[i]);
-	pg_atomic_fetch_add_u64(&gx_cache->entries[r->idx].rows_device, r->nrows);
+	src->stats->cache_rows += r->nrows - b->skipped_rows;
+	pg_atomic_fetch_add_u64(&gx_cache->entries[r->idx].rows_device, r->nrows - b->skipped_rows);
 	if (v.nskip > 0)
 		pg_atomic_fetch_add_u64(&gx_cache->entries[r->idx].blocks_heap, v.nskip);
 	return true;

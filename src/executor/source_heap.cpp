@@ -471,6 +471,7 @@ gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	gx_chunk_ext ext = c->ext;	/* the node's, put back if an entry is empty */
 
 	b->cached = false;
+	b->skipped_rows = 0;
 	for (int i = 0; i < p->ncols && !src->device_deform; i++)
 	{
 		has_nulls[i] = false;

@@ -181,6 +181,7 @@ bool		gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r,
 bool		gx_vm_all_visible(Relation rel, Buffer *vmbuf, BlockNumber blk);
 XLogRecPtr	gx_vm_page_lsn(Relation rel, Buffer *vmbuf, BlockNumber blk);
 bool		gx_cache_rel_ok(Relation rel);
+uint32		gx_cache_skipped_rows(const GxCacheRef *r, const GxBlockView *v);
 
 
 /* load.cpp */

@@ -42,6 +42,7 @@ typedef struct GxBatch
 	bool		cached;			/* rows come from a cache entry */
 	bool		count_only;		/* no selection: nsel rows without columns */
 	BlockNumber cache_start;	/* cached: first block of the entry */
+	uint32		skipped_rows;	/* cached: rows of its stale blocks */
 } GxBatch;
 
 /* a device aggregate of an aggregate GpuScan (aggscan.cpp) */
@@ -85,6 +86,7 @@ typedef struct GxAggSpec
 	X(int64, cache_chunks)		/* chunks read from the cache */ \
 	X(int64, cache_invalid)		/* cache entries found not valid */ \
 	X(int64, cache_bytes)		/* bytes of cached columns the program reads */ \
+	X(int64, cache_rows)		/* rows read from cache entries (not stale) */ \
 	X(int64, cache_stale_blocks)	/* stale blocks of used entries, read from the heap */ \
 	X(int64, cache_stale_rows)	/* rows the scan read from those blocks */
 
