@@ -107,7 +107,9 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
         if [ ! -x /tmp/pg18/pgport/bin/pg_config ]; then
             mkdir -p /tmp/pg18 && tar -xzf "$ROOT/.carry/pgport18.tgz" -C /tmp/pg18 && chown -R pg /tmp/pg18 && chmod 755 /tmp/pg18
         fi
-        GPUEXT_DEVICE=gpu PG_CONFIG=/tmp/pg18/pgport/bin/pg_config test/run.sh >"$OUT/test_pg18.log" 2>&1
+        # (its own libpq: LD_LIBRARY_PATH above names 15's, which 18's psql cannot use)
+        LD_LIBRARY_PATH=/tmp/pg18/pgport/lib GPUEXT_DEVICE=gpu PG_CONFIG=/tmp/pg18/pgport/bin/pg_config \
+            test/run.sh >"$OUT/test_pg18.log" 2>&1
         prc=$?
         cp -f regression.diffs "$OUT/regression_pg18.diffs" 2>/dev/null
         echo "==> the suite on PostgreSQL 18: $(tail -n 1 "$OUT/test_pg18.log")" | tee -a "$OUT/test.log"
