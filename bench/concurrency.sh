@@ -76,6 +76,8 @@
 #   CONC_UPDATE_CLIENTS  clients of the update pgbench of rateN (default
 #                        CONC_CLIENTS, at most 16); its -j: at most CONC_THREADS
 #   CONC_WORKLOADS       default "ro rate1 rate10 rate100 mix"
+#   CONC_STAGING_MB      gpuext.staging_size (default 1024: 64 slots of 16 MB,
+#                        so that 64 clients' cached chunks need not queue for one)
 #   CONC_MODES           default "off gpu"
 #   CONC_MIX_READS       reads per update in the mix (default 12)
 #   CONC_PROTOCOL        pgbench -M (default prepared)
@@ -201,6 +203,7 @@ TPCB_C=${TPCB_CLIENTS:-8}
 [ "$MAXCONN" -lt $((TPCB_C + 20)) ] && MAXCONN=$((TPCB_C + 20))
 bench_cluster_init "${BENCH_PORT:-54337}" "$ROWS" \
     "gpuext.cache_size = ${CACHE_MB}MB" \
+    "gpuext.staging_size = ${CONC_STAGING_MB:-1024}MB" \
     "gpuext.device = $DEV" \
     "max_connections = $MAXCONN" || exit 1
 gx_cluster_start || exit 1

@@ -94,6 +94,19 @@ gx_service_exit(int code, Datum arg)
 	gx_shared->service_latch = NULL;
 	SpinLockRelease(&gx_shared->mutex);
 	ConditionVariableBroadcast(&gx_shared->done_cv);
+	/* owners waiting for a result learn at once that no service runs */
+	for (int i = 0; i < gx_shared->nslots; i++)
+	{
+		GxSlot	   *s = &gx_shared->slots[i];
+		Latch	   *owner = NULL;
+
+		SpinLockAcquire(&s->mutex);
+		if (s->state == GX_SLOT_SUBMITTED || s->state == GX_SLOT_RUNNING)
+			owner = s->owner_latch;
+		SpinLockRelease(&s->mutex);
+		if (owner != NULL)
+			SetLatch(owner);
+	}
 	gx_gpu_quiesce();
 	gx_cpu_close();
 }
@@ -108,14 +121,24 @@ gx_finish_slot(int i, bool failed, const char *msg, int failcode)
 		gx_inflight[gx_run[i].session]--;
 	gx_run[i].session = -1;
 	gx_run[i].gpu = false;
+	Latch	   *owner = NULL;
+	bool		freed;
+
 	SpinLockAcquire(&s->mutex);
 	s->failed = failed;
 	s->failcode = failcode;
 	if (failed)
 		strlcpy(s->errmsg, msg, sizeof(s->errmsg));
-	s->state = (s->state == GX_SLOT_ABANDONED) ? GX_SLOT_FREE : GX_SLOT_DONE;
+	freed = s->state == GX_SLOT_ABANDONED;
+	s->state = freed ? GX_SLOT_FREE : GX_SLOT_DONE;
+	if (!freed)
+		owner = s->owner_latch;
 	SpinLockRelease(&s->mutex);
-	ConditionVariableBroadcast(&gx_shared->done_cv);
+	/* the owner alone for a result; every waiter for a free slot */
+	if (owner != NULL)
+		SetLatch(owner);
+	else
+		ConditionVariableBroadcast(&gx_shared->done_cv);
 }
 
 /*

@@ -94,6 +94,7 @@ gx_shmem_startup(void)
 		memset(gx_shared, 0, gx_control_size());
 		SpinLockInit(&gx_shared->mutex);
 		ConditionVariableInit(&gx_shared->done_cv);
+		pg_atomic_init_u32(&gx_shared->nspinning, 0);
 		gx_shared->nslots = gx_nslots();
 		gx_shared->slot_bytes = GX_SLOT_BYTES;
 		for (int i = 0; i < gx_shared->nslots; i++)
@@ -214,6 +215,7 @@ gx_slot_try_take(void)
 		{
 			s->state = GX_SLOT_FILLING;
 			s->owner_pid = MyProcPid;
+			s->owner_latch = MyLatch;
 			s->cache_entry = -1;
 			s->failed = 0;
 			s->failcode = GX_FAIL_DEVICE;
@@ -367,36 +369,58 @@ gx_service_died(void)
 }
 
 /*
+ * May this backend poll a slot instead of sleeping?  Only a few backends
+ * at a time (a quarter of the cores, at least two): with many clients,
+ * backends that poll would take the cores the service and the other
+ * backends need.
+ */
+static bool
+gx_spin_begin(void)
+{
+	uint32		max = (uint32) Max(2, gx_shared->cpu_threads / 4);
+
+	if (pg_atomic_fetch_add_u32(&gx_shared->nspinning, 1) < max)
+		return true;
+	pg_atomic_fetch_sub_u32(&gx_shared->nspinning, 1);
+	return false;
+}
+
+/*
  * Wait until the service is done with a slot; ERROR if the service died.
  * A chunk expected to be done within microseconds (spin_us > 0: cached
- * columns) is first polled for up to spin_us, which saves the latch
- * wake-up of a sleep on the condition variable.
+ * columns) is first polled for up to spin_us when few other backends poll,
+ * which saves the latch wake-up.  Otherwise the backend sleeps on its
+ * latch, which the service sets when it finishes the slot (only this
+ * backend wakes, not every waiter).
  */
 void
 gx_slot_wait(int slot, uint32 generation, int spin_us)
 {
 	GxSlot	   *s = &gx_shared->slots[slot];
+	bool		done = false;
 
-	if (!(spin_us > 0 && gx_slot_spin(s, spin_us)))
+	if (spin_us > 0 && gx_spin_begin())
 	{
-		ConditionVariablePrepareToSleep(&gx_shared->done_cv);
-		while (!gx_slot_done(s))
-		{
-			uint32		gen;
-			int			pid;
+		done = gx_slot_spin(s, spin_us);
+		pg_atomic_fetch_sub_u32(&gx_shared->nspinning, 1);
+	}
+	while (!done)
+	{
+		uint32		gen;
+		int			pid;
 
-			SpinLockAcquire(&gx_shared->mutex);
-			gen = gx_shared->generation;
-			pid = gx_shared->service_pid;
-			SpinLockRelease(&gx_shared->mutex);
-			if (pid == 0 || gen != generation)
-			{
-				ConditionVariableCancelSleep();
-				gx_service_died();
-			}
-			ConditionVariableTimedSleep(&gx_shared->done_cv, 100, PG_WAIT_EXTENSION);
-		}
-		ConditionVariableCancelSleep();
+		ResetLatch(MyLatch);
+		if (gx_slot_done(s))
+			break;
+		SpinLockAcquire(&gx_shared->mutex);
+		gen = gx_shared->generation;
+		pid = gx_shared->service_pid;
+		SpinLockRelease(&gx_shared->mutex);
+		if (pid == 0 || gen != generation)
+			gx_service_died();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		CHECK_FOR_INTERRUPTS();
 	}
 	if (s->failed)
 	{

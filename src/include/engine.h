@@ -30,6 +30,7 @@ typedef struct GxSlot
 	slock_t		mutex;
 	int			state;			/* GxSlotState */
 	int			owner_pid;
+	Latch	   *owner_latch;	/* set by the service when the slot is DONE */
 	int			device;			/* gx_dev_kind requested */
 	int			cache_entry;	/* cache entry the chunk reads or fills, or -1 */
 	uint64		cache_seq;		/* the cache's stale_seq when it was pinned */
@@ -53,7 +54,9 @@ typedef struct GxShared
 	char		gpu_message[256];
 	gx_gpu_info gpu;
 	int			cpu_threads;
-	ConditionVariable done_cv;	/* broadcast when a slot becomes DONE/FREE */
+	ConditionVariable done_cv;	/* broadcast when a slot becomes FREE (a DONE
+								 * slot's owner is woken through its latch) */
+	pg_atomic_uint32 nspinning;	/* backends polling a slot (gx_slot_wait) */
 	int			nslots;
 	Size		slot_bytes;
 	GxSlot		slots[FLEXIBLE_ARRAY_MEMBER];
