@@ -359,7 +359,8 @@ static struct
 	cudaMemPool_t pool;			/* device memory (gx_mem_alloc) */
 	cudaStream_t mem_stream;	/* the pool's allocations and frees */
 	cudaEvent_t mem_ev;			/* recorded on mem_stream after each allocation */
-	uint64_t	mem_seq;		/* allocations so far (under gx_mem_mu) */
+	uint64_t	mem_seq;		/* allocations so far (written under gx_mem_mu,
+								 * read atomically) */
 } G;
 
 /* blocks of the pool not freed yet (freed by gx_gpu_close), under gx_mem_mu */
@@ -425,7 +426,7 @@ gx_pool_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen)
 		cudaFreeAsync(p, G.mem_stream);
 		throw;
 	}
-	G.mem_seq++;
+	__atomic_store_n(&G.mem_seq, G.mem_seq + 1, __ATOMIC_RELEASE);
 	*ptr = p;
 	return GX_OK;
 }
@@ -997,13 +998,9 @@ gx_gpu_agg_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 static gx_status
 gx_order_after_allocations(gx_slot *s, char *err, size_t errlen)
 {
-	uint64_t	seq;
+	/* an atomic read: no lock on every submit (the event is recorded before the count moves) */
+	uint64_t	seq = __atomic_load_n(&G.mem_seq, __ATOMIC_ACQUIRE);
 
-	{
-		std::lock_guard<std::mutex> g(gx_mem_mu);
-
-		seq = G.mem_seq;
-	}
 	if (s->mem_seq == seq)
 		return GX_OK;
 	GX_CHECK(cudaStreamWaitEvent(s->stream, G.mem_ev, 0), "cudaStreamWaitEvent (allocations)");

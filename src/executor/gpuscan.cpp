@@ -153,8 +153,6 @@ gx_eval_params(GxScanState *st)
 static void
 gx_alloc_batches(GxScanState *st, int n)
 {
-	if (n > st->nalloc)
-		st->nalloc = n;
 	st->nbatches = n;
 }
 
@@ -619,7 +617,7 @@ gx_exec_scan(CustomScanState *node)
 static void
 gx_drop_batches(GxScanState *st)
 {
-	for (int i = 0; i < st->nalloc; i++)
+	for (int i = 0; i < GX_MAX_BATCHES; i++)
 	{
 		GxBatch    *b = &st->batch[i];
 

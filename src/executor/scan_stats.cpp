@@ -14,7 +14,9 @@
  * count).  A scan adds its figures when it ends; a parallel scan's leader
  * adds them once, with its workers' (summed into its own before
  * EndCustomScan).  When the table is full a relation's figures go to its
- * database's entry for relation 0, "other relations".  The figures live
+ * database's entry for relation 0, "other relations", for which the last
+ * GX_STAT_DB_RESERVE entries are kept (figures are lost only when more
+ * databases than that overflow the table).  The figures live
  * as long as the server (or until gpuext_stat_reset()); they are not kept
  * across a restart.
  */
@@ -36,6 +38,7 @@ PG_FUNCTION_INFO_V1(gpuext_stat_reset);
 }
 
 #define GX_STAT_ENTRIES 1024
+#define GX_STAT_DB_RESERVE 32	/* entries kept for databases' "other relations" */
 
 typedef struct GxStatEntry
 {
@@ -88,7 +91,8 @@ gx_stat_entry(Oid dbid, Oid relid)
 	for (int i = 0; i < gx_stat->nused; i++)
 		if (gx_stat->entries[i].dbid == dbid && gx_stat->entries[i].relid == relid)
 			return &gx_stat->entries[i];
-	if (gx_stat->nused < GX_STAT_ENTRIES)
+	/* the last GX_STAT_DB_RESERVE entries are for per-database "other relations" */
+	if (gx_stat->nused < GX_STAT_ENTRIES - (relid == InvalidOid ? 0 : GX_STAT_DB_RESERVE))
 	{
 		GxStatEntry *e = &gx_stat->entries[gx_stat->nused++];
 
@@ -114,9 +118,7 @@ gx_stat_report(Oid relid, const GxScanStats *s)
 	LWLockAcquire(gx_stat->lock, LW_EXCLUSIVE);
 	e = gx_stat_entry(MyDatabaseId, relid);
 	if (e == NULL)
-		e = gx_stat_entry(MyDatabaseId, InvalidOid);
-	if (e == NULL)
-		e = gx_stat_entry(InvalidOid, InvalidOid);	/* cannot be full twice */
+		e = gx_stat_entry(MyDatabaseId, InvalidOid);	/* full: this database's other relations */
 	if (e != NULL)
 	{
 		e->scans++;

@@ -194,7 +194,6 @@ typedef struct GxScanState
 	/* the device pipeline: chunks in flight */
 	GxBatch		batch[GX_MAX_BATCHES];
 	int			nbatches;		/* batches in use (chunks kept in flight) */
-	int			nalloc;			/* batches with their arrays allocated */
 	GxBatch    *consuming;
 	int64		next_seq;
 	GxScanStats stats;
