@@ -17,6 +17,8 @@
 # ROWS (default 100000000) is the benchmark table size.
 #
 # BENCH_MODE: run (default) = bench/run.sh; tpcb = bench/tpcb.sh alone;
+# defaults = bench/defaults.sh (ROWS, default 10M: gpuext at its defaults
+# against gpuext off);
 # compare = bench/compare.sh, then (unless BENCH_TPCB=0)
 # bench/tpcb.sh, with BENCH_T=0 unless set, and COMPARE_BUDGET_S computed so
 # that both end within BENCH_BUDGET_S (default 540; 0: no limit) seconds
@@ -166,6 +168,12 @@ elif [ "${SKIP_BENCH:-0}" != 1 ] && [ "${BENCH_MODE:-run}" = tpcb ]; then
     brc=${PIPESTATUS[0]}
     [ "$rc" = 0 ] && rc=$brc
     cp "$OUT/tpcb_summary.txt" "$SUMMARY" 2>/dev/null
+elif [ "${SKIP_BENCH:-0}" != 1 ] && [ "${BENCH_MODE:-run}" = defaults ]; then
+    # do the default settings ever make a query slower? (bench/defaults.sh)
+    ROWS=${ROWS:-10000000} bench/defaults.sh 2>&1 | tee "$OUT/bench.log"
+    brc=${PIPESTATUS[0]}
+    [ "$rc" = 0 ] && rc=$brc
+    cp "$OUT/defaults.txt" "$SUMMARY" 2>/dev/null
 elif [ "${SKIP_BENCH:-0}" != 1 ]; then
     BENCH_START=1 bench/run.sh 2>&1 | tee "$OUT/bench.log"
     brc=${PIPESTATUS[0]}
