@@ -40,7 +40,7 @@
 #include "gpuext.h"
 #include "compat.h"
 #include "cache.h"
-#include "executor.h"
+
 
 extern "C"
 {

@@ -7,7 +7,8 @@
 #include "gpuext.h"
 #include "compat.h"
 #include "cache.h"
-#include "executor.h"
+#include "gx_layout.h"
+
 
 extern "C"
 {

@@ -29,7 +29,9 @@
 #include "gpuext.h"
 #include "compat.h"
 #include "cache.h"
-#include "executor.h"
+#include "compiler.h"
+#include "gx_layout.h"
+
 
 extern "C"
 {

@@ -2,13 +2,15 @@
  * types.cpp - the PostgreSQL side of the device type table: which
  * PostgreSQL types the device takes and as what gx_type (gx_program.h has
  * the device side: gx_type_width), and how their Datums become device
- * values, for constants, parameters and columns deformed by the backend.
+ * values, for constants, parameters and columns deformed by the backend;
+ * and a relation's attributes as the page deformer reads them.
  */
 #include "gpuext.h"
 #include "compiler.h"
 
 extern "C"
 {
+#include "access/tupdesc_details.h"
 #include "catalog/pg_type.h"
 #include "utils/float.h"
 }
@@ -122,4 +124,63 @@ gx_align_bytes(char attalign)
 		default:
 			return 1;
 	}
+}
+
+/*
+ * Describe attributes 1 .. max(attno) of a relation for the page deformer
+ * (gx_deform.cuh); column i of the chunk is attribute attno[i] of type
+ * gxtype[i].  False when the deformer cannot produce them: an attribute
+ * beyond GX_MAX_DEFORM_ATTS or the relation, or a needed attribute that is
+ * not fixed-width by-value of the column's width.  atts has room for
+ * GX_MAX_DEFORM_ATTS entries.
+ */
+bool
+gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
+			   const int *gxtype, gx_attr *atts, int *maxatt)
+{
+	int			off = 0;
+	bool		fixed = true;
+	int			maxa = 0;
+
+	for (int i = 0; i < ncols; i++)
+		maxa = Max(maxa, attno[i]);
+	*maxatt = maxa;
+	if (maxa > GX_MAX_DEFORM_ATTS || maxa > desc->natts)
+		return false;
+	memset(atts, 0, sizeof(gx_attr) * Max(maxa, 1));
+	for (int a = 1; a <= maxa; a++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, a - 1);
+		gx_attr    *ga = &atts[a - 1];
+
+		ga->attlen = att->attlen;
+		ga->attalign = gx_align_bytes(att->attalign);
+		ga->col = -1;
+		ga->fixed_off = -1;
+		if (fixed && att->attlen > 0)
+		{
+			off = att_align_nominal(off, att->attalign);
+			ga->fixed_off = off;
+			off += att->attlen;
+		}
+		else
+			fixed = false;
+		if (att->atthasmissing && desc->constr && desc->constr->missing &&
+			desc->constr->missing[a - 1].am_present)
+		{
+			ga->has_missing = 1;
+			ga->missing = (int64) desc->constr->missing[a - 1].am_value;
+		}
+	}
+	for (int i = 0; i < ncols; i++)
+	{
+		gx_attr    *ga = &atts[attno[i] - 1];
+
+		/* only fixed-width by-value attributes are read into columns */
+		if (attno[i] < 1 || ga->attlen != (int) gx_type_width(gxtype[i]) ||
+			!TupleDescAttr(desc, attno[i] - 1)->attbyval)
+			return false;
+		ga->col = (int16) i;
+	}
+	return true;
 }

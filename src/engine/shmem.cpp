@@ -23,6 +23,7 @@ extern "C"
 #include "portability/instr_time.h"
 #include "storage/ipc.h"
 #include "storage/shmem.h"
+#include "utils/float.h"
 #include "utils/resowner.h"
 }
 
@@ -321,6 +322,42 @@ gx_service_generation(void)
 			 errmsg("gpuext service is not running"),
 			 errhint("Check the server log for the gpuext service; the postmaster restarts it.")));
 	return 0;
+}
+
+/* raise a device error with PostgreSQL's message and SQLSTATE */
+void
+gx_raise_error(int code)
+{
+	switch (code)
+	{
+		case GX_ERR_INT2_RANGE:
+			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							errmsg("smallint out of range")));
+			break;
+		case GX_ERR_INT4_RANGE:
+			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							errmsg("integer out of range")));
+			break;
+		case GX_ERR_INT8_RANGE:
+			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							errmsg("bigint out of range")));
+			break;
+		case GX_ERR_DIV_ZERO:
+			ereport(ERROR, (errcode(ERRCODE_DIVISION_BY_ZERO),
+							errmsg("division by zero")));
+			break;
+		case GX_ERR_FLOAT_OVERFLOW:
+			float_overflow_error();
+			break;
+		case GX_ERR_FLOAT_UNDERFLOW:
+			float_underflow_error();
+			break;
+		case GX_ERR_BAD_PAGE:
+			elog(ERROR, "gpuext: a heap page failed the checks of the device deformer");
+			break;
+		default:
+			elog(ERROR, "gpuext: device program failed with code %d", code);
+	}
 }
 
 /* has the service finished the slot? */

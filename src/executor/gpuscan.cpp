@@ -74,42 +74,6 @@ gx_create_scan_state(CustomScan *cscan)
 	return (Node *) st;
 }
 
-/* raise a device error with PostgreSQL's message and SQLSTATE */
-void
-gx_raise_error(int code)
-{
-	switch (code)
-	{
-		case GX_ERR_INT2_RANGE:
-			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							errmsg("smallint out of range")));
-			break;
-		case GX_ERR_INT4_RANGE:
-			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							errmsg("integer out of range")));
-			break;
-		case GX_ERR_INT8_RANGE:
-			ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							errmsg("bigint out of range")));
-			break;
-		case GX_ERR_DIV_ZERO:
-			ereport(ERROR, (errcode(ERRCODE_DIVISION_BY_ZERO),
-							errmsg("division by zero")));
-			break;
-		case GX_ERR_FLOAT_OVERFLOW:
-			float_overflow_error();
-			break;
-		case GX_ERR_FLOAT_UNDERFLOW:
-			float_underflow_error();
-			break;
-		case GX_ERR_BAD_PAGE:
-			elog(ERROR, "gpuext: a heap page failed the checks of the device deformer");
-			break;
-		default:
-			elog(ERROR, "gpuext: device program failed with code %d", code);
-	}
-}
-
 /* evaluate Params into the program's constant table (scan start, rescan) */
 static void
 gx_eval_params(GxScanState *st)

@@ -38,7 +38,6 @@
 extern "C"
 {
 #include "access/heapam.h"
-#include "access/tupdesc_details.h"
 #include "storage/bufmgr.h"
 #include "miscadmin.h"
 #include "utils/rel.h"
@@ -100,65 +99,6 @@ gx_fast_offsets(GxSource *src)
 		src->fast_off[i] = (a <= valid_upto) ? offs[a] : -1;
 	}
 	pfree(offs);
-}
-
-/*
- * Describe attributes 1 .. max(attno) of a relation for the page deformer
- * (gx_deform.cuh); column i of the chunk is attribute attno[i] of type
- * gxtype[i].  False when the deformer cannot produce them: an attribute
- * beyond GX_MAX_DEFORM_ATTS or the relation, or a needed attribute that is
- * not fixed-width by-value of the column's width.  atts has room for
- * GX_MAX_DEFORM_ATTS entries.
- */
-bool
-gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
-			   const int *gxtype, gx_attr *atts, int *maxatt)
-{
-	int			off = 0;
-	bool		fixed = true;
-	int			maxa = 0;
-
-	for (int i = 0; i < ncols; i++)
-		maxa = Max(maxa, attno[i]);
-	*maxatt = maxa;
-	if (maxa > GX_MAX_DEFORM_ATTS || maxa > desc->natts)
-		return false;
-	memset(atts, 0, sizeof(gx_attr) * Max(maxa, 1));
-	for (int a = 1; a <= maxa; a++)
-	{
-		Form_pg_attribute att = TupleDescAttr(desc, a - 1);
-		gx_attr    *ga = &atts[a - 1];
-
-		ga->attlen = att->attlen;
-		ga->attalign = gx_align_bytes(att->attalign);
-		ga->col = -1;
-		ga->fixed_off = -1;
-		if (fixed && att->attlen > 0)
-		{
-			off = att_align_nominal(off, att->attalign);
-			ga->fixed_off = off;
-			off += att->attlen;
-		}
-		else
-			fixed = false;
-		if (att->atthasmissing && desc->constr && desc->constr->missing &&
-			desc->constr->missing[a - 1].am_present)
-		{
-			ga->has_missing = 1;
-			ga->missing = (int64) desc->constr->missing[a - 1].am_value;
-		}
-	}
-	for (int i = 0; i < ncols; i++)
-	{
-		gx_attr    *ga = &atts[attno[i] - 1];
-
-		/* only fixed-width by-value attributes are read into columns */
-		if (attno[i] < 1 || ga->attlen != (int) gx_type_width(gxtype[i]) ||
-			!TupleDescAttr(desc, attno[i] - 1)->attbyval)
-			return false;
-		ga->col = (int16) i;
-	}
-	return true;
 }
 
 /*

@@ -35,5 +35,7 @@ bool		gx_type_supported(Oid typid, int *gxtype);
 void		gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval);
 void		gx_store_datum(char *vals, int gxtype, uint32 n, Datum d, bool isnull);
 uint8		gx_align_bytes(char attalign);
+bool		gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
+						   const int *gxtype, gx_attr *atts, int *maxatt);
 
 #endif							/* GX_COMPILER_H */

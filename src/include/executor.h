@@ -219,9 +219,6 @@ void		gx_stat_report(Oid relid, const GxScanStats *s);
 void		gx_explain_scan(CustomScanState *node, List *ancestors,
 							struct ExplainState *es);
 Node	   *gx_create_scan_state(CustomScan *cscan);
-void		gx_raise_error(int code);
-bool		gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
-						   const int *gxtype, gx_attr *atts, int *maxatt);
 
 /* cumulative scan statistics (scan_stats.cpp) */
 Size		gx_stat_shmem_size(void);
