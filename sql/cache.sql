@@ -398,6 +398,51 @@ SELECT gpuext_cache_evict('gx_rf');
 DROP FUNCTION gx_wait_refreshed(regclass, bigint);
 DROP TABLE gx_rf;
 
+-- automatic admission (gpuext.cache_policy = auto, server-wide): a table
+-- that GpuScans read without the cache gpuext.cache_admit_scans times is
+-- loaded by the background worker, into free cache space only
+CREATE TABLE gx_ad (id int4, v int4);
+INSERT INTO gx_ad SELECT g, g % 50 FROM generate_series(1, 20000) g;
+VACUUM (FREEZE) gx_ad;
+CREATE FUNCTION gx_wait_cached(t regclass) RETURNS bool LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1..600 LOOP
+        IF EXISTS (SELECT FROM gpuext_cache WHERE "table" = t AND state = 'ready') THEN
+            RETURN true;
+        END IF;
+        PERFORM pg_sleep(0.1);
+    END LOOP;
+    RETURN false;
+END $$;
+CREATE FUNCTION gx_scan_times(q text, n int) RETURNS void LANGUAGE plpgsql
+    SET gpuext.force = on AS $$
+BEGIN
+    FOR i IN 1..n LOOP
+        EXECUTE q;
+    END LOOP;
+END $$;
+ALTER SYSTEM SET gpuext.cache_policy = auto;
+ALTER SYSTEM SET gpuext.cache_admit_scans = 3;
+ALTER SYSTEM SET gpuext.cache_admit_pages = 1;
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.5);
+SHOW gpuext.cache_policy;
+SELECT count(*) FROM gpuext_cache WHERE "table" = 'gx_ad'::regclass;
+SELECT gx_scan_times('SELECT count(*) FROM gx_ad WHERE v = 7', 3);
+SELECT gx_wait_cached('gx_ad') AS admitted;
+SELECT gx_cache_use('SELECT count(*) FROM gx_ad WHERE v = 7');
+SELECT gx_check('SELECT id FROM gx_ad WHERE v = 7 AND id < 2000');
+ALTER SYSTEM RESET gpuext.cache_policy;
+ALTER SYSTEM RESET gpuext.cache_admit_scans;
+ALTER SYSTEM RESET gpuext.cache_admit_pages;
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.5);
+SHOW gpuext.cache_policy;
+SELECT gpuext_cache_evict('gx_ad');
+DROP FUNCTION gx_wait_cached(regclass);
+DROP FUNCTION gx_scan_times(text, int);
+DROP TABLE gx_ad;
+
 -- what cannot be cached
 CREATE TEMP TABLE gx_ctemp (a int4);
 SELECT gpuext_cache_load('gx_ctemp');

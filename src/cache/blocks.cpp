@@ -286,8 +286,8 @@ gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r, GxBlockV
 	for (uint32 w = 0; w < nwords; w++)
 		v->nskip += (uint32) __builtin_popcount(v->skip[w]);
 	/* bits were set again (a VACUUM): stale blocks may be refreshable now */
-	if (content != NULL && v->nskip > 0)
-		gx_cache_request_refresh();
+	if (content != NULL && v->nskip > 0 && gx_cache_refresh)
+		gx_cache_request_work();
 	if (content)
 		pfree(content);
 	pfree(known);

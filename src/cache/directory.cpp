@@ -244,8 +244,8 @@ gx_cache_backend_exit(void)
 	for (int i = 0; i < GX_CACHE_MAX_LOADERS; i++)
 		if (gx_cache->loaders[i].pid == MyProcPid)
 			gx_cache->loaders[i].pid = 0;
-	if (gx_cache->refresher_pid == MyProcPid)
-		gx_cache->refresher_pid = 0;
+	if (gx_cache->worker_pid == MyProcPid)
+		gx_cache->worker_pid = 0;
 	LWLockRelease(gx_cache->lock);
 }
 

@@ -438,11 +438,14 @@ gx_loader_end(void)
 	gx_loader_row = -1;
 }
 
-/* SQL: gpuext_cache_load(regclass) -> rows now cached */
-Datum
-gpuext_cache_load(PG_FUNCTION_ARGS)
+/*
+ * Load a table (see the design note); returns the rows cached.  With
+ * 'evict' off (automatic admission) the load only takes free cache space
+ * and evicts no other table's entries.
+ */
+uint64
+gx_cache_load_rel(Oid relid, bool evict)
 {
-	Oid			relid = PG_GETARG_OID(0);
 	GxLoadState ls;
 	BlockNumber blk = 0;
 	BlockNumber nblocks;
@@ -451,13 +454,6 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 	bool		full = false;
 	uint32		cap;
 
-	gx_cache_require();
-	if (gx_cache->nunits == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the gpuext cache is off"),
-				 errhint("Set gpuext.cache_size (server start) to a size of at least 128MB.")));
-	gx_cache_check_owner(relid);
 	gx_load_open(&ls, relid, ShareUpdateExclusiveLock);
 
 	/* rows of a whole unit: what fits it, and a scan's result in a slot */
@@ -470,7 +466,8 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 	ls.entry_rows = gx_cache_entry_rows > 0 ? Min((uint32) gx_cache_entry_rows, cap) : cap;
 
 	(void) gx_cache_evict_rel(relid, true);
-	ls.load_clock = pg_atomic_read_u64(&gx_cache->clock);
+	/* entries used before this clock value may be evicted: none without 'evict' */
+	ls.load_clock = evict ? pg_atomic_read_u64(&gx_cache->clock) : 0;
 
 	ls.scan = table_beginscan_strat(ls.rel, GetActiveSnapshot(), 0, NULL, true, false);
 	if ((ls.scan->rs_flags & SO_ALLOW_PAGEMODE) == 0)
@@ -534,7 +531,23 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 						(long long) skipped, RelationGetRelationName(ls.rel)),
 				 errhint("VACUUM the table, then load it again.")));
 	table_close(ls.rel, ShareUpdateExclusiveLock);
-	PG_RETURN_INT64((int64) rows);
+	return rows;
+}
+
+/* SQL: gpuext_cache_load(regclass) -> rows now cached */
+Datum
+gpuext_cache_load(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+
+	gx_cache_require();
+	if (gx_cache->nunits == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the gpuext cache is off"),
+				 errhint("Set gpuext.cache_size (server start) to a size of at least 128MB.")));
+	gx_cache_check_owner(relid);
+	PG_RETURN_INT64((int64) gx_cache_load_rel(relid, true));
 }
 
 /* SQL: gpuext_cache_evict(regclass) -> entries evicted */

@@ -613,7 +613,11 @@ gx_end_scan(CustomScanState *node)
 	gx_source_end(&st->src);
 	gx_scan_close_session(st);
 	if (st->ran)
+	{
 		gx_stat_report(RelationGetRelid(st->src.rel), &st->stats);
+		if (!IsParallelWorker())
+			gx_cache_note_scan(st->src.rel, st->stats.cache_chunks > 0);
+	}
 }
 
 /* ReScanCustomScan: new Params, restart from the first block */

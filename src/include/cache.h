@@ -28,6 +28,7 @@
 #define GX_CACHE_ENTRIES_PER_UNIT 32	/* directory slots per unit */
 #define GX_CACHE_MAX_VM 2		/* VM pages an entry's blocks may span */
 #define GX_CACHE_MAX_LOADERS 16 /* loads shown in gpuext_cache_progress */
+#define GX_CACHE_CANDIDATES 64	/* uncached tables counted for admission */
 
 typedef enum GxCacheState
 {
@@ -88,6 +89,14 @@ typedef struct GxCacheEntry
 	pg_atomic_uint64 blocks_heap;	/* stale blocks scans read from the heap */
 } GxCacheEntry;
 
+/* an uncached table GpuScans read (gpuext.cache_policy = auto) */
+typedef struct GxCacheCandidate
+{
+	Oid			dbid;			/* InvalidOid: free */
+	Oid			relid;
+	uint32		scans;			/* scans without the cache since counted */
+} GxCacheCandidate;
+
 /* a load in progress (gpuext_cache_progress) */
 typedef struct GxCacheLoader
 {
@@ -107,12 +116,13 @@ typedef struct GxCache
 	int			device;			/* GxDevKind holding the pool, -1 none */
 	pg_atomic_uint64 clock;		/* LRU clock */
 	uint64		stale_seq;		/* under lock */
-	int			refresher_pid;	/* background refresh worker, 0 none, -1
-								 * starting (since refresher_started) */
-	TimestampTz refresher_started;
-	Oid			refresh_db;		/* database it serves */
-	bool		refresh_wanted;
+	int			worker_pid;		/* the cache worker (worker.cpp), 0 none, -1
+								 * starting (since worker_started) */
+	TimestampTz worker_started;
+	Oid			worker_db;		/* database it serves */
+	bool		work_wanted;
 	GxCacheLoader loaders[GX_CACHE_MAX_LOADERS];
+	GxCacheCandidate candidates[GX_CACHE_CANDIDATES];
 	GxCacheEntry entries[FLEXIBLE_ARRAY_MEMBER];
 	/* then: units, blk_row, blk_lsn, blk_stale (gx_cache_attach) */
 } GxCache;
@@ -186,8 +196,10 @@ uint32		gx_cache_skipped_rows(const GxCacheRef *r, const GxBlockView *v);
 
 /* load.cpp */
 uint32		gx_cache_refresh_rel(Relation rel, bool wait);
+uint64		gx_cache_load_rel(Oid relid, bool evict);
 
-/* refresher.cpp */
-void		gx_cache_request_refresh(void);
+/* worker.cpp */
+void		gx_cache_request_work(void);
+void		gx_cache_note_scan(Relation rel, bool used_cache);
 
 #endif							/* GX_CACHE_H */

@@ -64,6 +64,16 @@ extern int	gx_cpu_threads;
 extern int	gx_cache_size_mb;
 extern int	gx_cache_entry_rows;
 extern bool gx_cache_refresh;
+extern int	gx_cache_policy;
+extern int	gx_cache_admit_scans;
+extern int	gx_cache_admit_pages;
+
+/* gpuext.cache_policy */
+typedef enum GxCachePolicy
+{
+	GX_CACHE_POLICY_MANUAL = 0,
+	GX_CACHE_POLICY_AUTO
+} GxCachePolicy;
 extern bool gx_use_cache;
 extern int	gx_device_memory_mb;
 extern int	gx_session_memory_kb;

@@ -31,6 +31,9 @@ int			gx_cpu_threads = 0;
 int			gx_cache_size_mb = 1024;
 int			gx_cache_entry_rows = 0;
 bool		gx_cache_refresh = true;
+int			gx_cache_policy = GX_CACHE_POLICY_MANUAL;
+int			gx_cache_admit_scans = 20;
+int			gx_cache_admit_pages = 1024;
 bool		gx_use_cache = true;
 bool		gx_enable_agg = true;
 int			gx_device_memory_mb = 0;
@@ -83,6 +86,12 @@ static const struct config_enum_entry gx_device_options[] = {
 	{"auto", GX_DEVICE_AUTO, false},
 	{"gpu", GX_DEVICE_GPU, false},
 	{"cpu", GX_DEVICE_CPU, false},
+	{NULL, 0, false}
+};
+
+static const struct config_enum_entry gx_cache_policy_options[] = {
+	{"manual", GX_CACHE_POLICY_MANUAL, false},
+	{"auto", GX_CACHE_POLICY_AUTO, false},
 	{NULL, 0, false}
 };
 
@@ -175,6 +184,21 @@ gx_define_gucs(void)
 							 "they changed starts a worker that reloads them in place.",
 							 &gx_cache_refresh, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpuext.cache_policy",
+							 "Which tables enter the column cache: manual (gpuext_cache_load) or auto.",
+							 "auto: the background worker also loads a table that GpuScans read "
+							 "gpuext.cache_admit_scans times without the cache, into free cache "
+							 "space only (it evicts nothing).",
+							 &gx_cache_policy, GX_CACHE_POLICY_MANUAL, gx_cache_policy_options,
+							 PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.cache_admit_scans",
+							"GpuScans of an uncached table after which gpuext.cache_policy = auto loads it.",
+							NULL, &gx_cache_admit_scans, 20, 1, INT_MAX,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.cache_admit_pages",
+							"The smallest table (in pages) that gpuext.cache_policy = auto loads.",
+							NULL, &gx_cache_admit_pages, 1024, 1, INT_MAX,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpuext.cache_entry_rows",
 							"The most rows a cache entry holds (0 = what fits 128 MB, up to 4M).",
 							"Smaller entries make eviction finer and refreshes smaller, at a "
