@@ -25,53 +25,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 DEVICE=${GPUEXT_DEVICE:-cpu}
 ROWS=${SHARD_ROWS:-200000}
 BASEPORT=$(( ${GPUEXT_TEST_PORT:-54329} + 10 ))
-PASSED=0
-FAILED=0
-NODES=()
-declare -A N_BASE N_DATA N_SOCK N_PORT
-
-# the globals of test/lib.sh's cluster functions, for node $1
-use_node() {
-    GX_BASE=${N_BASE[$1]}; GX_DATA=${N_DATA[$1]}; GX_SOCK=${N_SOCK[$1]}; GX_PORT=${N_PORT[$1]}
-    GX_LOG=$GX_BASE/server.log
-    export PGHOST=$GX_SOCK PGPORT=$GX_PORT PGUSER=$GX_USER
-}
-
-finish() {
-    local n
-    for n in "${NODES[@]}"; do
-        use_node "$n"
-        gx_cluster_stop
-        gx_cluster_remove
-    done
-    NODES=()
-    echo "$PASSED passed, $FAILED failed"
-}
-trap finish EXIT
-trap 'exit 130' INT TERM HUP PIPE
-
-# start_node NAME PORT: a cluster with gpuext preloaded, CREATE EXTENSION
-start_node() {
-    gx_cluster_init "$2" "gpuext.device = '$DEVICE'" "gpuext.staging_size = 64" \
-        "max_worker_processes = 8" || return 1
-    N_BASE[$1]=$GX_BASE; N_DATA[$1]=$GX_DATA; N_SOCK[$1]=$GX_SOCK; N_PORT[$1]=$GX_PORT
-    NODES+=("$1")
-    gx_cluster_start || return 1
-    gx_psql -d postgres -qc "CREATE EXTENSION gpuext" || return 1
-}
-
-# check NAME GOT WANT: one test case
-check() {
-    if [ "$2" = "$3" ]; then
-        PASSED=$((PASSED + 1))
-        echo "ok   $1"
-    else
-        FAILED=$((FAILED + 1))
-        echo "FAIL $1"
-        echo "     got:  $2"
-        echo "     want: $3"
-    fi
-}
+# shellcheck source=test/nodes.sh
+. "$HERE/nodes.sh"
 
 gx_find_pg_config || { FAILED=1; exit 1; }
 gx_setup_user || { FAILED=1; exit 1; }

@@ -369,6 +369,20 @@ gx_load_entry(GxLoadState *ls, BlockNumber *blk, BlockNumber nblocks, int ngranu
 	return rows;
 }
 
+/*
+ * No loads or refreshes during recovery: WAL replay changes pages without
+ * going through a backend, and a standby's scans read the heap.
+ */
+static void
+gx_cache_prevent_during_recovery(void)
+{
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot load into the gpuext cache during recovery"),
+				 errdetail("Tables are cached only outside recovery; a standby's scans read the heap.")));
+}
+
 /* open a table for a load or refresh, with the checks both need; fills ls */
 static void
 gx_load_open(GxLoadState *ls, Oid relid, LOCKMODE mode)
@@ -547,6 +561,7 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 				 errmsg("the gpuext cache is off"),
 				 errhint("Set gpuext.cache_size (server start) to a size of at least 128MB.")));
 	gx_cache_check_owner(relid);
+	gx_cache_prevent_during_recovery();
 	PG_RETURN_INT64((int64) gx_cache_load_rel(relid, true));
 }
 
@@ -761,6 +776,7 @@ gpuext_cache_refresh(PG_FUNCTION_ARGS)
 	gx_cache_check_owner(relid);
 	if (gx_cache->nunits == 0)
 		PG_RETURN_INT64(0);
+	gx_cache_prevent_during_recovery();
 	rel = relation_open(relid, AccessShareLock);
 	done = gx_cache_refresh_rel(rel, true);
 	relation_close(rel, AccessShareLock);
