@@ -26,6 +26,15 @@ finish() {
     done
     NODES=()
     echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" = 0 ] || exit 1
+}
+
+# the libpq of this PostgreSQL for its modules (postgres_fdw, the
+# walreceiver): a relocatable build's modules do not find it by themselves,
+# and another version's libpq may not serve them
+node_libpq() {
+    LD_LIBRARY_PATH="$("$PG_CONFIG" --libdir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export LD_LIBRARY_PATH
 }
 trap finish EXIT
 trap 'exit 130' INT TERM HUP PIPE

@@ -30,10 +30,7 @@ BASEPORT=$(( ${GPUEXT_TEST_PORT:-54329} + 10 ))
 
 gx_find_pg_config || { FAILED=1; exit 1; }
 gx_setup_user || { FAILED=1; exit 1; }
-# postgres_fdw's libpq: the one of this PostgreSQL (a relocatable build's
-# modules do not find it by themselves)
-LD_LIBRARY_PATH="$("$PG_CONFIG" --libdir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export LD_LIBRARY_PATH
+node_libpq
 if [ ! -f "$("$PG_CONFIG" --sharedir)/extension/postgres_fdw.control" ]; then
     echo "postgres_fdw is not installed for $PG_CONFIG: no sharding test"
     exit 0

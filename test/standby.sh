@@ -60,10 +60,13 @@ caught_up() {
     local lsn i
     lsn=$(q primary "SELECT pg_current_wal_lsn()")
     lsn=${lsn% }
-    for i in $(seq 1 300); do
+    for i in $(seq 1 600); do
         [ "$(q standby "SELECT pg_last_wal_replay_lsn() >= '$lsn'::pg_lsn")" = "t " ] && return 0
         sleep 0.1
     done
+    echo "the standby did not replay up to $lsn within 60 s; its log:"
+    use_node standby
+    tail -n 20 "$GX_LOG"
     return 1
 }
 
@@ -80,6 +83,7 @@ same() {
 
 gx_find_pg_config || { FAILED=1; exit 1; }
 gx_setup_user || { FAILED=1; exit 1; }
+node_libpq
 
 gx_log "a primary and a hot standby (gpuext.device = $DEVICE)"
 start_node primary "$BASEPORT" "wal_level = replica" "max_wal_senders = 4" ||
@@ -92,7 +96,11 @@ VACUUM (FREEZE) sb;
 SELECT gpuext_cache_load('sb');
 EOF
 start_standby standby $((BASEPORT + 1)) primary || { FAILED=$((FAILED + 1)); exit 1; }
-caught_up || { FAILED=$((FAILED + 1)); echo "the standby did not catch up"; exit 1; }
+caught_up || { FAILED=$((FAILED + 1)); exit 1; }
+# the standby streams: a row written now reaches it
+q primary "CREATE TABLE sb_stream (x int4); INSERT INTO sb_stream VALUES (42)" >/dev/null
+caught_up || FAILED=$((FAILED + 1))
+check "the standby streams from the primary" "$(q standby "SELECT x FROM sb_stream")" "42 "
 
 check "the standby is in recovery" "$(q standby "SELECT pg_is_in_recovery()")" "t "
 load=$(q standby "SELECT gpuext_cache_load('sb')")
