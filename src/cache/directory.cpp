@@ -249,17 +249,27 @@ gx_cache_backend_exit(void)
 	LWLockRelease(gx_cache->lock);
 }
 
+/*
+ * May a chunk still read or write entry idx's memory?  A slot that refers
+ * to it and is being filled, waits for the service, runs or was abandoned
+ * while it ran.  A DONE slot's chunk has finished on the device (its
+ * selection is in the slot; its rows are fetched from the heap), so it
+ * holds nothing: a backend with such a slot (a cursor's prefetched batch)
+ * may evict or refresh the entry without waiting for itself.  (Lock held.)
+ */
+static inline bool
+gx_slot_may_touch(const GxSlot *s, int idx)
+{
+	return s->state != GX_SLOT_FREE && s->state != GX_SLOT_DONE && s->cache_entry == idx;
+}
+
 /* does a staging slot refer to entry idx (lock held)? */
 bool
 gx_cache_slot_in_use(int idx)
 {
 	for (int i = 0; i < gx_shared->nslots; i++)
-	{
-		GxSlot	   *s = &gx_shared->slots[i];
-
-		if (s->state != GX_SLOT_FREE && s->cache_entry == idx)
+		if (gx_slot_may_touch(&gx_shared->slots[i], idx))
 			return true;
-	}
 	return false;
 }
 
@@ -280,7 +290,7 @@ gx_cache_wait_pins(int idx, uint64 seq)
 		{
 			GxSlot	   *s = &gx_shared->slots[i];
 
-			if (s->state != GX_SLOT_FREE && s->cache_entry == idx && s->cache_seq < seq)
+			if (gx_slot_may_touch(s, idx) && s->cache_seq < seq)
 				busy = true;
 		}
 		LWLockRelease(gx_cache->lock);
