@@ -52,16 +52,18 @@ gxd_build() {
     GXD_BIN=$work/gx_duckdb_bench
 }
 
-# gxd_export DB DIR JOBS: COPY tablet (PostgreSQL text format) into
+# gxd_export DB DIR JOBS: COPY tablet (GXD_TABLE, its columns GXD_COLUMNS:
+# bench/tpch.sh exports lineitem) (PostgreSQL text format) into
 # DIR/part<k>.csv, JOBS sessions in parallel, each a range of heap blocks
 # (TID range scan: every session reads only its own pages).  float4 values
 # come out in the shortest form that reads back exactly (extra_float_digits
 # = 1), which DuckDB parses to the same float.
 gxd_export() {
     local db=$1 dir=$2 jobs=$3 nblocks k lo hi where pids="" p rc=0
+    local table=${GXD_TABLE:-tablet} cols=${GXD_COLUMNS:-id, ui, ni5, ni20, uf, nf5, nf20}
     local psql=("$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d "$db")
-    nblocks=$("${psql[@]}" -Atc "SELECT pg_relation_size('tablet') / current_setting('block_size')::int") ||
-        { echo "duckdb: cannot read the size of tablet"; return 1; }
+    nblocks=$("${psql[@]}" -Atc "SELECT pg_relation_size('$table') / current_setting('block_size')::int") ||
+        { echo "duckdb: cannot read the size of $table"; return 1; }
     case "$nblocks" in ''|*[!0-9]*) echo "duckdb: bad block count '$nblocks'"; return 1 ;; esac
     [ "$nblocks" -lt "$jobs" ] && jobs=1
     for ((k = 0; k < jobs; k++)); do
@@ -70,12 +72,12 @@ gxd_export() {
         # the last range is open: pages added since the size was read
         [ "$k" -lt $((jobs - 1)) ] && where="$where AND ctid < '($hi,0)'::tid"
         PGOPTIONS="-c extra_float_digits=1 -c max_parallel_workers_per_gather=0 ${GXD_PGOPTIONS:-}" \
-            "${psql[@]}" -c "COPY (SELECT id, ui, ni5, ni20, uf, nf5, nf20 FROM tablet WHERE $where) TO STDOUT" \
+            "${psql[@]}" -c "COPY (SELECT $cols FROM $table WHERE $where) TO STDOUT" \
             >"$dir/part$k.csv" &
         pids="$pids $!"
     done
     for p in $pids; do wait "$p" || rc=1; done
-    [ "$rc" = 0 ] || { echo "duckdb: exporting tablet failed"; return 1; }
+    [ "$rc" = 0 ] || { echo "duckdb: exporting $table failed"; return 1; }
 }
 
 # gxd_query_file Q: the DuckDB version of bench/queries/Q.sql
