@@ -163,13 +163,58 @@ gx_cache_has_rel(Oid relid)
 	return false;
 }
 
+/* what the worker does to one table; returns what it counts as done */
+typedef uint32 (*GxWorkerRelFn) (Relation rel);
+
+/*
+ * Run fn on each table of rels (of this database) that still exists and
+ * can be cached, each in its own transaction; the sum of what fn returns.
+ */
+static uint32
+gx_worker_each_rel(const Oid *rels, int n, GxWorkerRelFn fn)
+{
+	uint32		done = 0;
+
+	for (int k = 0; k < n; k++)
+	{
+		Relation	rel;
+
+		CHECK_FOR_INTERRUPTS();
+		StartTransactionCommand();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		rel = try_relation_open(rels[k], AccessShareLock);
+		if (rel != NULL)
+		{
+			if (gx_cache_rel_ok(rel))
+				done += fn(rel);
+			relation_close(rel, AccessShareLock);
+		}
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	return done;
+}
+
+/* refresh a table without waiting for its lock: the blocks refreshed */
+static uint32
+gx_worker_refresh_rel(Relation rel)
+{
+	return gx_cache_refresh_rel(rel, false);
+}
+
+/* load a table into free cache space only: 1 when rows were cached */
+static uint32
+gx_worker_admit_rel(Relation rel)
+{
+	return gx_cache_load_rel(RelationGetRelid(rel), false) > 0 ? 1 : 0;
+}
+
 /* admission: load the counted tables of this database that reached the threshold */
 static uint32
 gx_worker_admit(void)
 {
 	Oid			rels[GX_CACHE_CANDIDATES];
 	int			n = 0;
-	uint32		loaded = 0;
 
 	if (gx_cache_policy != GX_CACHE_POLICY_AUTO)
 		return 0;
@@ -185,27 +230,7 @@ gx_worker_admit(void)
 		c->dbid = InvalidOid;	/* counted again from zero if it is evicted later */
 	}
 	LWLockRelease(gx_cache->lock);
-
-	for (int k = 0; k < n; k++)
-	{
-		Relation	rel;
-
-		CHECK_FOR_INTERRUPTS();
-		StartTransactionCommand();
-		PushActiveSnapshot(GetTransactionSnapshot());
-		rel = try_relation_open(rels[k], AccessShareLock);
-		if (rel != NULL)
-		{
-			bool		ok = gx_cache_rel_ok(rel);
-
-			relation_close(rel, AccessShareLock);
-			if (ok && gx_cache_load_rel(rels[k], false) > 0)
-				loaded++;
-		}
-		PopActiveSnapshot();
-		CommitTransactionCommand();
-	}
-	return loaded;
+	return gx_worker_each_rel(rels, n, gx_worker_admit_rel);
 }
 
 /* one pass: refresh every table of this database with stale blocks */
@@ -214,7 +239,7 @@ gx_worker_refresh(void)
 {
 	Oid		   *rels = (Oid *) palloc(sizeof(Oid) * gx_cache->nentries);
 	int			n = 0;
-	uint32		done = 0;
+	uint32		done;
 
 	LWLockAcquire(gx_cache->lock, LW_EXCLUSIVE);
 	gx_cache->work_wanted = false;
@@ -231,24 +256,7 @@ gx_worker_refresh(void)
 			rels[n++] = e->relid;
 	}
 	LWLockRelease(gx_cache->lock);
-
-	for (int k = 0; k < n; k++)
-	{
-		Relation	rel;
-
-		CHECK_FOR_INTERRUPTS();
-		StartTransactionCommand();
-		PushActiveSnapshot(GetTransactionSnapshot());
-		rel = try_relation_open(rels[k], AccessShareLock);
-		if (rel != NULL)
-		{
-			if (gx_cache_rel_ok(rel))
-				done += gx_cache_refresh_rel(rel, false);
-			relation_close(rel, AccessShareLock);
-		}
-		PopActiveSnapshot();
-		CommitTransactionCommand();
-	}
+	done = gx_worker_each_rel(rels, n, gx_worker_refresh_rel);
 	pfree(rels);
 	return done;
 }
