@@ -152,9 +152,7 @@ FACTS=$LOGS/facts.tsv
 SQLDIR=$(mktemp -d /tmp/gx_conc_sql.XXXXXX) || exit 1
 chmod 755 "$SQLDIR"
 
-cleanup() { gx_cluster_stop; gx_cluster_remove; rm -rf "$SQLDIR"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP PIPE
+bench_on_exit 'rm -rf "$SQLDIR"'
 
 # fact KIND FIELDS...: one tab-separated line of the facts file
 fact() { local IFS=$'\t'; printf '%s\n' "$*" >>"$FACTS"; }

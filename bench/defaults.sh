@@ -35,9 +35,7 @@ DB=bench
 QDIR=$GX_ROOT/bench/queries
 mkdir -p "$OUT" || exit 1
 
-cleanup() { gx_cluster_stop; gx_cluster_remove; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP PIPE
+bench_on_exit
 
 gx_find_pg_config || exit 1
 bench_ensure_installed || exit 1

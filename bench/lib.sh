@@ -8,12 +8,31 @@
 #   bench_time_query DB QFILE OPTS LOG [warm]      BQ_MS, BQ_RES, BQ_PLAN
 #   bench_tpcb OUTDIR SECONDS RUNS                 alternating TPC-B runs
 #   bench_median / bench_ratio                     small arithmetic helpers
+#   bench_on_exit [COMMAND]                        the cleanup at exit
 #
 # Environment read here: BENCH_T, BENCH_T_FAST (bench_time_query; see
 # bench/run.sh), BENCH_PGBENCH_MODE (pgbench -M of bench_time_query:
 # simple by default; prepared plans once per connection), TPCB_SCALE (10), TPCB_CLIENTS (8), TPCB_WARMUP (2 s),
 # TPCB_EXTENSION (1: CREATE EXTENSION gpuext in the pgbench database of the
 # runs with gpuext preloaded), GPUEXT_STAGING_MB (256).
+
+# bench_on_exit [COMMAND]: at exit, stop and remove the benchmark cluster
+# (a no-op when the script started none: gx_cluster_* know), remove the
+# DuckDB CSV export (bench/duckdb/lib.sh), then run COMMAND; an interrupt
+# exits with 130, which runs the same
+bench_on_exit() {
+    BENCH_EXIT_EXTRA=${1:-}
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM HUP PIPE
+}
+
+# what bench_on_exit runs
+bench_cleanup() {
+    [ -n "${GXD_TMP:-}" ] && rm -rf "$GXD_TMP"
+    gx_cluster_stop
+    gx_cluster_remove
+    if [ -n "${BENCH_EXIT_EXTRA:-}" ]; then eval "$BENCH_EXIT_EXTRA"; fi
+}
 
 # bench_cluster_init PORT ROWS [extra postgresql.conf lines...]: a throwaway
 # cluster (gx_cluster_init, not started) with bench/run.sh's settings for a

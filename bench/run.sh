@@ -79,15 +79,7 @@ mkdir -p "$OUT" || exit 1
 
 gx_find_pg_config || exit 1
 
-cleanup() {
-    [ -n "${GXD_TMP:-}" ] && rm -rf "$GXD_TMP"   # DuckDB CSV export (bench/duckdb/lib.sh)
-    if [ "$BENCH_START" = 1 ]; then
-        gx_cluster_stop
-        gx_cluster_remove
-    fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP PIPE
+bench_on_exit
 
 # ------------------------------------------------------------------ setup
 bench_ensure_installed || exit 1

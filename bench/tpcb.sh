@@ -44,9 +44,7 @@ RUNS=${TPCB_RUNS:-3}
 export TPCB_SCALE=${TPCB_SCALE:-10} TPCB_CLIENTS=${TPCB_CLIENTS:-8}
 mkdir -p "$OUT" || exit 1
 
-cleanup() { gx_cluster_stop; gx_cluster_remove; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP PIPE
+bench_on_exit
 
 gx_find_pg_config || exit 1
 bench_ensure_installed || exit 1
