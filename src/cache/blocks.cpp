@@ -73,21 +73,6 @@ gx_vm_all_visible(Relation rel, Buffer *vmbuf, BlockNumber blk)
 	return (visibilitymap_get_status(rel, blk, vmbuf) & VISIBILITYMAP_ALL_VISIBLE) != 0;
 }
 
-/* the LSN of the VM page covering heap block blk (0 when it has none) */
-XLogRecPtr
-gx_vm_page_lsn(Relation rel, Buffer *vmbuf, BlockNumber blk)
-{
-	XLogRecPtr	lsn;
-
-	(void) visibilitymap_get_status(rel, blk, vmbuf);
-	if (!BufferIsValid(*vmbuf))
-		return InvalidXLogRecPtr;
-	LockBuffer(*vmbuf, BUFFER_LOCK_SHARE);
-	lsn = PageGetLSN(BufferGetPage(*vmbuf));
-	LockBuffer(*vmbuf, BUFFER_LOCK_UNLOCK);
-	return lsn;
-}
-
 /*
  * Read the VM page covering heap blocks [lo, hi) (one VM page): its LSN,
  * and mark in 'skip' (bit b - start) every block whose all-visible bit is
@@ -133,6 +118,16 @@ gx_vm_read_bits(Relation rel, Buffer *vmbuf, BlockNumber start, BlockNumber lo,
 	return true;
 }
 
+/* the LSN of the VM page covering heap block blk (0 when it has none) */
+XLogRecPtr
+gx_vm_page_lsn(Relation rel, Buffer *vmbuf, BlockNumber blk)
+{
+	XLogRecPtr	lsn = InvalidXLogRecPtr;
+
+	(void) gx_vm_read_bits(rel, vmbuf, blk, blk, blk, &lsn, NULL);
+	return lsn;
+}
+
 /* the entry rows of the blocks a view skips */
 uint32
 gx_cache_skipped_rows(const GxCacheRef *r, const GxBlockView *v)
@@ -172,11 +167,11 @@ gx_block_changed(Relation rel, BlockNumber blk, XLogRecPtr lsn)
 }
 
 /*
- * A scan (or refresh) about to use entry r, pinned, with v->skip holding
- * its recorded stale blocks: add every block that changed since it was
- * loaded (see the design note), record the new stale blocks and the VM
- * pages' new LSNs in the entry, and count v->nskip.  False when the entry
- * cannot be used at all (its VM pages are gone).
+ * A scan (or refresh) about to use entry r, with v its view
+ * (gx_cache_view): add every block that changed since it was loaded (see
+ * the design note), record the new stale blocks and the VM pages' new LSNs
+ * in the entry, and count v->nskip.  False when the entry cannot be used
+ * at all (its VM pages are gone).
  */
 bool
 gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r, GxBlockView *v)
@@ -184,20 +179,13 @@ gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r, GxBlockV
 	GxCacheEntry *e = &gx_cache->entries[r->idx];
 	BlockNumber end = r->start + r->nblocks;
 	uint32		nwords = (r->nblocks + 31) / 32;
-	uint32	   *known = (uint32 *) palloc(sizeof(uint32) * nwords);
+	uint32		known = v->nskip;	/* recorded stale blocks: bits are only added */
 	int			nvm = 0;
 	BlockNumber vm_block[GX_CACHE_MAX_VM];
 	XLogRecPtr	vm_now[GX_CACHE_MAX_VM];
-	XLogRecPtr	vm_then[GX_CACHE_MAX_VM];
+	const XLogRecPtr *vm_then = v->vm_lsn;	/* the baseline of the records */
 	XLogRecPtr *content = NULL;
-	bool		found_new = false;
-
-	memcpy(known, v->skip, sizeof(uint32) * nwords);
-
-	/* the baseline the records were last checked against */
-	LWLockAcquire(gx_cache->lock, LW_SHARED);
-	memcpy(vm_then, e->vm_lsn, sizeof(vm_then));
-	LWLockRelease(gx_cache->lock);
+	bool		found_new;
 
 	/* bits, and each VM page's LSN, before any page is looked at */
 	for (BlockNumber lo = r->start; lo < end; nvm++)
@@ -207,10 +195,7 @@ gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r, GxBlockV
 
 		if (nvm >= GX_CACHE_MAX_VM ||
 			!gx_vm_read_bits(rel, vmbuf, r->start, lo, hi, &vm_now[nvm], v->skip))
-		{
-			pfree(known);
 			return false;
-		}
 		vm_block[nvm] = vmpage;
 		lo = hi;
 	}
@@ -248,9 +233,10 @@ gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r, GxBlockV
 	}
 
 	/* record what is new: stale blocks, the VM pages' LSNs checked against */
-	for (uint32 w = 0; w < nwords && !found_new; w++)
-		if (v->skip[w] != known[w])
-			found_new = true;
+	v->nskip = 0;
+	for (uint32 w = 0; w < nwords; w++)
+		v->nskip += (uint32) __builtin_popcount(v->skip[w]);
+	found_new = v->nskip != known;
 	if (found_new || content != NULL)
 	{
 		LWLockAcquire(gx_cache->lock, LW_EXCLUSIVE);
@@ -282,14 +268,10 @@ gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r, GxBlockV
 		}
 		LWLockRelease(gx_cache->lock);
 	}
-	v->nskip = 0;
-	for (uint32 w = 0; w < nwords; w++)
-		v->nskip += (uint32) __builtin_popcount(v->skip[w]);
 	/* bits were set again (a VACUUM): stale blocks may be refreshable now */
 	if (content != NULL && v->nskip > 0 && gx_cache_refresh)
 		gx_cache_request_work();
 	if (content)
 		pfree(content);
-	pfree(known);
 	return true;
 }

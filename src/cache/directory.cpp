@@ -161,13 +161,6 @@ gx_cache_service_reset(int device)
 	LWLockRelease(gx_cache->lock);
 }
 
-/* the granules an entry holds (0: none) */
-int
-gx_cache_entry_granules(const GxCacheEntry *e)
-{
-	return e->ngranules;
-}
-
 /*
  * Service: the memory of the cache entry a CACHE_LOAD or CACHE_SCAN task
  * names, into ctx.  The unit under the entry is taken from the device
@@ -341,38 +334,59 @@ gx_cache_check_owner(Oid relid)
 	}
 }
 
+/* what a reader of entry idx remembers of it (lock held) */
+void
+gx_cache_ref_fill(int idx, GxCacheRef *r)
+{
+	GxCacheEntry *e = &gx_cache->entries[idx];
+
+	r->idx = idx;
+	r->generation = e->generation;
+	r->start = e->start;
+	r->nblocks = e->nblocks;
+	r->nrows = e->nrows;
+	r->rowmap_off = e->rowmap_off;
+}
+
 /*
- * Make staging slot 'slot' refer to the entry, so that it is not evicted
- * (nor its stale blocks rewritten) while the chunk runs, and copy the
- * entry's stale blocks into v->skip.  False when the entry changed since
- * the scan began.
+ * A view of entry r's blocks as the directory records them: its stale
+ * blocks into v->skip (room for r->nblocks bits) and their count, whether
+ * it has padding rows, stale_seq and the VM LSNs its records were last
+ * checked against (gx_cache_check_blocks adds what changed since).  With
+ * slot >= 0 the staging slot is also made to refer to the entry, so that
+ * it is not evicted (nor its stale blocks rewritten) while the chunk runs.
+ * False when the entry changed since r was taken.
  */
 bool
-gx_cache_pin(int slot, GxCacheRef *r, GxBlockView *v)
+gx_cache_view(const GxCacheRef *r, GxBlockView *v, int slot)
 {
 	GxCacheEntry *e = &gx_cache->entries[r->idx];
+	uint32		nwords = (r->nblocks + 31) / 32;
 	bool		ok;
 
 	LWLockAcquire(gx_cache->lock, LW_SHARED);
 	ok = e->state == GX_CE_READY && e->generation == r->generation;
 	if (ok)
 	{
-		uint32		base = gx_cache_blkbase(e);
-		uint32		nwords = (r->nblocks + 31) / 32;
-
-		gx_shared->slots[slot].cache_entry = r->idx;
-		gx_shared->slots[slot].cache_seq = gx_cache->stale_seq;
+		if (slot >= 0)
+		{
+			gx_shared->slots[slot].cache_entry = r->idx;
+			gx_shared->slots[slot].cache_seq = gx_cache->stale_seq;
+		}
 		v->nblocks = r->nblocks;
 		v->seq = gx_cache->stale_seq;
-		v->nskip = e->nstale;
 		v->padded = e->npadded > 0;
-		/* base is a multiple of 256: whole words */
+		memcpy(v->vm_lsn, e->vm_lsn, sizeof(v->vm_lsn));
+		/* a block record base is a multiple of 256: whole words */
 		if (e->nstale > 0)
-			memcpy(v->skip, gx_blk_stale + base / 32, sizeof(uint32) * nwords);
+			memcpy(v->skip, gx_blk_stale + gx_cache_blkbase(e) / 32, sizeof(uint32) * nwords);
 		else
 			memset(v->skip, 0, sizeof(uint32) * nwords);
 	}
 	LWLockRelease(gx_cache->lock);
+	v->nskip = 0;
+	for (uint32 w = 0; ok && w < nwords; w++)
+		v->nskip += (uint32) __builtin_popcount(v->skip[w]);
 	return ok;
 }
 

@@ -77,20 +77,7 @@ gx_cache_count_stale(GxCacheSum *s)
 			bool		ok = false;
 
 			if (r->start + r->nblocks <= nblocks)
-			{
-				GxCacheEntry *e = &gx_cache->entries[r->idx];
-
-				LWLockAcquire(gx_cache->lock, LW_SHARED);
-				if (e->state == GX_CE_READY && e->generation == r->generation)
-				{
-					memcpy(v.skip, gx_blk_stale + gx_cache_blkbase(e) / 32,
-						   sizeof(uint32) * ((r->nblocks + 31) / 32));
-					ok = true;
-				}
-				LWLockRelease(gx_cache->lock);
-				if (ok)
-					ok = gx_cache_check_blocks(rel, &vmbuf, r, &v);
-			}
+				ok = gx_cache_view(r, &v, -1) && gx_cache_check_blocks(rel, &vmbuf, r, &v);
 			s->stale += ok ? v.nskip : r->nblocks;
 			if (ok && v.nskip < r->nblocks)
 				s->nvalid++;
@@ -166,13 +153,7 @@ gpuext_cache_info(PG_FUNCTION_ARGS)
 			s->loading++;
 		else
 		{
-			GxCacheRef *r = &s->refs[s->nrefs++];
-
-			r->idx = i;
-			r->generation = e->generation;
-			r->start = e->start;
-			r->nblocks = e->nblocks;
-			r->nrows = e->nrows;
+			gx_cache_ref_fill(i, &s->refs[s->nrefs++]);
 			s->chunks++;
 			s->rows += e->nrows;
 			s->blocks += e->nblocks;

@@ -624,13 +624,11 @@ gx_refresh_entry(GxLoadState *ls, int idx)
 	GxCacheRef	r;
 	GxBlockView v;
 	uint32	   *rowstart;
-	uint32		nrows;
 	uint64		seq;
 	uint32		done = 0;
 	OffsetNumber offs[MaxHeapTuplesPerPage];
 	uint32		map[MaxHeapTuplesPerPage + 1];
 
-	memset(&r, 0, sizeof(r));
 	LWLockAcquire(gx_cache->lock, LW_SHARED);
 	if (e->state != GX_CE_READY || e->dbid != MyDatabaseId ||
 		e->relid != RelationGetRelid(ls->rel) || e->relfilenode != GX_REL_FILENUMBER(ls->rel))
@@ -638,21 +636,16 @@ gx_refresh_entry(GxLoadState *ls, int idx)
 		LWLockRelease(gx_cache->lock);
 		return 0;
 	}
-	r.idx = idx;
-	r.generation = e->generation;
-	r.start = e->start;
-	r.nblocks = e->nblocks;
-	r.nrows = e->nrows;
-	nrows = e->nrows;
-	v.nblocks = r.nblocks;
-	v.skip = (uint32 *) palloc0(sizeof(uint32) * ((r.nblocks + 31) / 32));
-	memcpy(v.skip, gx_blk_stale + gx_cache_blkbase(e) / 32, sizeof(uint32) * ((r.nblocks + 31) / 32));
+	gx_cache_ref_fill(idx, &r);
+	/* block row starts change only with the entry's generation */
 	rowstart = (uint32 *) palloc(sizeof(uint32) * (r.nblocks + 1));
 	memcpy(rowstart, gx_blk_row + gx_cache_blkbase(e), sizeof(uint32) * r.nblocks);
-	rowstart[r.nblocks] = nrows;
+	rowstart[r.nblocks] = r.nrows;
 	LWLockRelease(gx_cache->lock);
 
+	v.skip = (uint32 *) palloc(sizeof(uint32) * ((r.nblocks + 31) / 32));
 	if (r.start + r.nblocks > RelationGetNumberOfBlocks(ls->rel) ||
+		!gx_cache_view(&r, &v, -1) ||
 		!gx_cache_check_blocks(ls->rel, &ls->vmbuf, &r, &v) || v.nskip == 0)
 		return 0;
 

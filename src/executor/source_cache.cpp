@@ -86,12 +86,7 @@ gx_source_cache_begin(GxSource *src)
 		}
 		if (!ok)
 			continue;
-		r->idx = i;
-		r->generation = e->generation;
-		r->start = e->start;
-		r->nblocks = e->nblocks;
-		r->nrows = e->nrows;
-		r->rowmap_off = e->rowmap_off;
+		gx_cache_ref_fill(i, r);
 		n++;
 	}
 	LWLockRelease(gx_cache->lock);
@@ -140,7 +135,7 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	}
 	v.skip = src->skip;
 	if (r->start + r->nblocks > hs->rs_nblocks || r->nblocks > GX_VM_BLOCKS_PER_PAGE ||
-		!gx_cache_pin(slot, r, &v))
+		!gx_cache_view(r, &v, slot))
 	{
 		src->stats->cache_invalid++;
 		return false;

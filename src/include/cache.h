@@ -170,7 +170,7 @@ int			gx_cache_take(Relation rel, int ngranules, uint64 load_clock);
 void		gx_cache_finish(int idx, bool ok);
 int			gx_cache_evict_rel(Oid relid, bool wait);
 void		gx_cache_wait_pins(int idx, uint64 seq);
-int			gx_cache_entry_granules(const GxCacheEntry *e);
+void		gx_cache_ref_fill(int idx, GxCacheRef *r);
 
 /* blocks.cpp */
 #define GX_VM_MAPSIZE (BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
@@ -184,8 +184,10 @@ typedef struct GxBlockView
 	uint32	   *skip;			/* bitmap of nblocks bits */
 	uint64		seq;			/* stale_seq when the view was taken */
 	bool		padded;			/* the entry has padding rows */
+	XLogRecPtr	vm_lsn[GX_CACHE_MAX_VM];	/* the entry's VM baseline then */
 } GxBlockView;
 
+bool		gx_cache_view(const GxCacheRef *r, GxBlockView *v, int slot);
 bool		gx_cache_check_blocks(Relation rel, Buffer *vmbuf, const GxCacheRef *r,
 								  GxBlockView *v);
 bool		gx_vm_all_visible(Relation rel, Buffer *vmbuf, BlockNumber blk);

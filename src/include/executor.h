@@ -259,7 +259,6 @@ bool		gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot);
 TupleTableSlot *gx_fetch_cached(GxSource *src, GxBatch *b, uint32 m, TupleTableSlot *slot);
 
 /* cache use by a scan (cache.cpp) */
-bool		gx_cache_pin(int slot, GxCacheRef *r, struct GxBlockView *v);
 void		gx_cache_touch(int idx);
 
 /* ---- parallel-aware GpuScan (parallel.cpp) ---- */
