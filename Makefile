@@ -9,7 +9,7 @@ DATA = sql/gpuext--1.0.sql sql/gpuext--1.3.sql \
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
-REGRESS = setup types errors plans params chunks mvcc guc parallel cache aggs cursors stat engine upgrade
+REGRESS = setup types errors plans params chunks mvcc guc parallel cache aggs preagg cursors stat engine upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
 ISOLATION = mvcc_concurrent cache_concurrent cache_refresh engine_concurrent service_kill
 ISOLATION_OPTS = --load-extension=gpuext
@@ -19,7 +19,7 @@ HOST_OBJS = src/module/gpuext.o src/module/guc.o \
 	src/engine/shmem.o src/engine/session.o src/engine/service.o src/engine/devices.o src/engine/views.o \
 	src/compiler/compile.o src/compiler/types.o \
 	src/planner/scan_path.o src/planner/agg_path.o \
-	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/parallel.o src/executor/explain.o src/executor/scroll.o src/executor/scan_stats.o \
+	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/preagg.o src/executor/parallel.o src/executor/explain.o src/executor/scroll.o src/executor/scan_stats.o \
 	src/cache/directory.o src/cache/blocks.o src/cache/load.o src/cache/info.o src/cache/worker.o
 # cuda/: the devices (no PostgreSQL header); include/ is the C API shared with src/
 # ops/: the operator table and its validators, shared by both devices (gx_ops.h)
@@ -69,7 +69,7 @@ cuda/gpu/gx_gpu.o: cuda/gpu/gx_gpu.cu $(GX_KERNEL_HDRS)
 
 # the sources NVRTC compiles at run time (gx_jit.cu), as C string literals
 GX_JIT_SRCS = cuda/include/gx_program.h cuda/kernels/gx_bitmap.cuh cuda/kernels/gx_eval.cuh \
-	cuda/kernels/gx_filter.cuh
+	cuda/kernels/gx_group.cuh cuda/kernels/gx_filter.cuh
 cuda/gpu/gx_jit_src.inc: $(GX_JIT_SRCS)
 	( for f in $(GX_JIT_SRCS); do \
 		echo "static const char gx_src_$$(basename $$f | tr '.' '_')[] ="; \

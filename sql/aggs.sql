@@ -74,10 +74,15 @@ SELECT gx_check('SELECT count(*) FROM gx_ag WHERE a > 50 HAVING count(*) > 0');
 SELECT gx_check('SELECT count(*) FROM gx_ag WHERE a > 50 AND t LIKE ''x1%''');
 SELECT * FROM gx_explain('SELECT sum(b) FROM gx_ag WHERE a > 50');
 SELECT * FROM gx_explain('SELECT count(*) FROM gx_ag WHERE a > 50 AND t LIKE ''x1%''');
--- gpuext.enable_agg = off: the rows go back to an Aggregate
+-- gpuext.enable_agg = off: GpuPreAgg's group table (one group) computes them;
+-- with gpuext.enable_preagg off too, the rows go back to an Aggregate
 SET gpuext.enable_agg = off;
 SELECT * FROM gx_explain('SELECT count(*), sum(id) FROM gx_ag WHERE a > 50');
 SELECT gx_check('SELECT count(*), sum(id) FROM gx_ag WHERE a > 50');
+SET gpuext.enable_preagg = off;
+SELECT * FROM gx_explain('SELECT count(*), sum(id) FROM gx_ag WHERE a > 50');
+SELECT gx_check('SELECT count(*), sum(id) FROM gx_ag WHERE a > 50');
+RESET gpuext.enable_preagg;
 RESET gpuext.enable_agg;
 RESET gpuext.force;
 

@@ -10,6 +10,7 @@
 
 -- rows, not device aggregates (tested in aggs.sql), go through the Gather
 SET gpuext.enable_agg = off;
+SET gpuext.enable_preagg = off;
 
 -- 300000 rows (about 2500 pages), NULLs in every filtered column
 CREATE TABLE gx_par (id int4, a int4, b int8, f float8, r float4, flag bool, t text);

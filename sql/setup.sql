@@ -26,18 +26,27 @@ BEGIN
     RETURN r;
 END $$;
 
--- does the plan of q contain a GpuScan?
-CREATE FUNCTION gx_uses_gpuscan(q text) RETURNS bool LANGUAGE plpgsql AS $$
+-- the gpuext node of q's plan: GpuPreAgg (GROUP BY on the device) if it
+-- has one, else GpuScan if it has one, else 'no GpuScan'
+CREATE FUNCTION gx_device_node(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
+    node text := 'no GpuScan';
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        IF line LIKE '%Custom Scan (GpuScan)%' THEN
-            RETURN true;
+        IF line LIKE '%Custom Scan (GpuPreAgg)%' THEN
+            RETURN 'GpuPreAgg';
+        ELSIF line LIKE '%Custom Scan (GpuScan)%' THEN
+            node := 'GpuScan';
         END IF;
     END LOOP;
-    RETURN false;
+    RETURN node;
 END $$;
+
+-- does the plan of q run on the device (a GpuScan or a GpuPreAgg)?
+CREATE FUNCTION gx_uses_gpuscan(q text) RETURNS bool LANGUAGE sql AS $$
+    SELECT gx_device_node(q) <> 'no GpuScan'
+$$;
 
 -- how two sorted row arrays differ (first missing and first extra row)
 CREATE FUNCTION gx_diff(ref text[], got text[]) RETURNS text LANGUAGE sql AS $$
@@ -93,7 +102,7 @@ BEGIN
         END IF;
     END LOOP;
     PERFORM set_config('gpuext.device', configured, true);
-    plan := CASE WHEN gx_uses_gpuscan(coalesce(q_on, q)) THEN 'GpuScan' ELSE 'no GpuScan' END;
+    plan := gx_device_node(coalesce(q_on, q));
     RETURN format('%s, %s', ref.summary, plan);
 END $$;
 

@@ -24,8 +24,12 @@
  *    its rows are appended to the entry from one thread.  Aggregates are
  *    summed per thread and added, once per task, into the stripe
  *    (thread index modulo GX_AGG_STRIPES) of the state object ctx->obj[0]
- *    with 64-bit atomics, as GPU blocks do;
- *  - AGG_READ: sums the stripes into the result, zeroes the state.
+ *    with 64-bit atomics, as GPU blocks do.  In group mode (GROUP BY) each
+ *    thread adds rows into a table of its own (GX_CPU_GROUP_SLOTS slots)
+ *    and merges it into the shared table (ctx->obj[0]) at its end, as a
+ *    GPU block merges its shared-memory table (gx_group.cuh);
+ *  - AGG_READ: sums the stripes into the result, zeroes the state;
+ *  - GROUP_READ: copies the READY slots of a range of a group table.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -37,6 +41,7 @@
 #include "gx_eval.cuh"
 #include "gx_deform.cuh"
 #include "gx_cache.cuh"
+#include "gx_group.cuh"
 
 #include <pthread.h>
 #include <signal.h>
@@ -53,6 +58,7 @@
 #include <vector>
 
 #define GX_CPU_MAX_THREADS 1024
+#define GX_CPU_GROUP_SLOTS 4096	/* a thread's own group table */
 
 /* ---------------------------------------------------------------------- */
 /* memory                                                                 */
@@ -291,6 +297,7 @@ struct gx_cpu_rows_job
 	const char *colbase;		/* where column offsets point */
 	const uint32_t *rowmap;		/* SCAN with map_sel: selection holds its values */
 	gx_agg_pair *agg;			/* state object, NULL without aggregates */
+	char	   *group;			/* group table object in group mode, else NULL */
 	uint32_t	skip_blocks;	/* SCAN: rows to skip (gx_row_skipped) */
 	const uint32_t *skip_bits;
 	const uint32_t *emap;		/* SCAN: the entry's row map */
@@ -362,6 +369,28 @@ gx_cpu_cache_append(gx_chunk *c, char *entry)
 	}
 }
 
+/*
+ * group mode: add a selected row into its group, in the thread's own table
+ * or else in the shared one; false when neither has room for it
+ */
+static bool
+gx_cpu_group_row(const gx_chunk *c, const char *colbase, uint32_t row,
+				 const gx_gtab *ltab, const gx_gtab *gtab)
+{
+	gx_gkey		key;
+	int64_t		val[GX_MAX_AGGS];
+	uint32_t	nulls;
+	char	   *slot;
+
+	gx_group_row_key(c, colbase, row, &key);
+	nulls = gx_group_row_vals(c, colbase, row, val);
+	slot = gx_group_slot(ltab, gtab, &key, c->ext.agg);
+	if (slot == NULL)
+		return false;
+	gx_group_add_row(slot, gtab->nkeys, gtab->nagg, c->ext.agg, val, nulls);
+	return true;
+}
+
 /* thread t of a rows task: take tiles (deform, filter, aggregate) until none are left */
 static void
 gx_cpu_rows_worker(void *arg, int t)
@@ -380,6 +409,22 @@ gx_cpu_rows_worker(void *arg, int t)
 	uint32_t   *sel = gx_result_sel(res);
 	uint32_t	ntiles = res->ntiles;
 	uint32_t	local[GX_TILE_ROWS];
+	gx_gtab		gtab,
+				ltab;
+	uint32_t	lused = 0;
+	std::vector<char> lslots;
+
+	/* group mode: the shared table, and this thread's own */
+	if (job->group != NULL)
+	{
+		gtab = gx_gtab_global(job->group, &c->ext);
+		lslots.assign((size_t) GX_CPU_GROUP_SLOTS * gtab.slot_bytes, 0);
+		ltab = gtab;
+		ltab.slots = lslots.data();
+		ltab.used = &lused;
+		ltab.mask = GX_CPU_GROUP_SLOTS - 1;
+		ltab.limit = GX_CPU_GROUP_SLOTS / 2;
+	}
 
 	for (;;)
 	{
@@ -402,7 +447,11 @@ gx_cpu_rows_worker(void *arg, int t)
 				gx_row_skipped(job->skip_bits, job->skip_blocks, job->emap, row))
 				continue;
 			if (gx_eval_row_at(c, colbase, row, &err))
-				local[cnt++] = row;
+			{
+				/* group mode: only the rows no table has room for are selected */
+				if (job->group == NULL || !gx_cpu_group_row(c, colbase, row, &ltab, &gtab))
+					local[cnt++] = row;
+			}
 			else if (err != GX_ERR_NONE)
 			{
 				gx_cpu_record_error(&job->error, row, err);
@@ -411,7 +460,7 @@ gx_cpu_rows_worker(void *arg, int t)
 		}
 		uint32_t	base = job->nsel.fetch_add(cnt);
 
-		for (uint32_t a = 0; a < nagg; a++)
+		for (uint32_t a = 0; a < (job->group != NULL ? 0u : nagg); a++)
 		{
 			const gx_column *col = &c->cols[c->ext.agg[a].col];
 			const int	sum = c->ext.agg[a].op == GX_AGG_SUM;
@@ -433,7 +482,10 @@ gx_cpu_rows_worker(void *arg, int t)
 		seg_off[tile] = base;
 		seg_cnt[tile] = cnt;
 	}
-	if (nagg > 0)
+	if (job->group != NULL &&
+		gx_group_merge_table(&ltab, &gtab, c->ext.agg, 0, 1) > 0)
+		gx_cpu_record_error(&job->error, 0, GX_ERR_BAD_PROGRAM);	/* cannot happen */
+	else if (nagg > 0)
 	{
 		gx_agg_pair *stripe = job->agg + (size_t) (t % GX_AGG_STRIPES) * GX_MAX_AGGS;
 
@@ -474,7 +526,8 @@ gx_cpu_rows(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	job.colbase = c->kind == GX_TASK_CACHE_SCAN ? ctx->entry : (const char *) c;
 	job.rowmap = c->kind == GX_TASK_CACHE_SCAN && c->ext.map_sel ?
 		(const uint32_t *) (ctx->entry + c->ext.rowmap_off) : NULL;
-	job.agg = c->ext.nagg > 0 ? (gx_agg_pair *) ctx->obj[0] : NULL;
+	job.group = c->ext.ngroup_cap > 0 ? ctx->obj[0] : NULL;
+	job.agg = c->ext.nagg > 0 && job.group == NULL ? (gx_agg_pair *) ctx->obj[0] : NULL;
 	job.skip_blocks = c->kind == GX_TASK_CACHE_SCAN ? c->ext.skip_blocks : 0;
 	job.skip_bits = (const uint32_t *) ((const char *) c + c->ext.skip_off);
 	job.emap = c->kind == GX_TASK_CACHE_SCAN ?
@@ -526,6 +579,45 @@ gx_cpu_agg_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 		res->agg_cnt[a] = (int64_t) cnt;
 	}
 	memset(state, 0, GX_AGG_STATE_BYTES);
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* GROUP_READ                                                             */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * the READY slots of [row0, row0 + nrows) of a group table, as result
+ * records; they are emptied, and the read of the last range empties the
+ * table
+ */
+gx_status
+gx_cpu_group_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_result  *res = gx_chunk_result(c);
+	const uint64_t sb = gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg);
+	char	   *slots = ctx->obj[0] + sizeof(gx_group_hdr);
+	char	   *rec = (char *) res + GX_ALIGN_UP(sizeof(gx_result));
+	uint32_t	n = 0;
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	memset(res, 0, sizeof(*res));
+	res->error = GX_NO_ERROR;
+	for (uint32_t i = 0; i < c->nrows; i++)
+	{
+		char	   *src = slots + (uint64_t) (c->ext.row0 + i) * sb;
+
+		if (__atomic_load_n((const uint32_t *) src, __ATOMIC_ACQUIRE) != GX_GSLOT_READY)
+			continue;
+		memcpy(rec + (uint64_t) n++ * sb, src, sb);
+		*(uint32_t *) src = GX_GSLOT_EMPTY;
+	}
+	if (c->ext.row0 + c->nrows == c->ext.ngroup_cap)
+		memset(ctx->obj[0], 0, sizeof(gx_group_hdr));	/* the table is empty again */
+	res->nsel = n;
 	gx_cpu_finish(res, t0);
 	return GX_OK;
 }

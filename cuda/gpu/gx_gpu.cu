@@ -210,10 +210,10 @@ __global__ void __launch_bounds__(GX_BLOCK)
 gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
 				 uint32_t nrows, gx_result *res, char *out,
 				 const uint32_t *__restrict__ rowmap, int write_sel,
-				 gx_agg_pair *agg_state)
+				 gx_agg_pair *agg_state, char *group)
 {
 	gx_filter_tiles<gx_interp_eval>(in, colbase, nrows, res, out, rowmap, write_sel,
-									agg_state);
+									agg_state, group);
 }
 
 /*
@@ -307,6 +307,37 @@ gx_agg_read_kernel(gx_agg_pair *state, gx_result *res, uint32_t nagg)
 	}
 }
 
+/*
+ * GROUP_READ: copy the READY slots among [from, from + n) of a group
+ * table into the result records (order does not matter), counting them
+ * in res->nsel, and empty them; the read of the last range empties the
+ * table (last: its header too)
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_group_read_kernel(char *table, uint32_t from, uint32_t n, uint32_t slot_bytes,
+					 int last, gx_result *res, char *rec)
+{
+	char	   *slots = table + sizeof(gx_group_hdr);
+
+	if (last && blockIdx.x == 0 && threadIdx.x == 0)
+		*(gx_group_hdr *) table = gx_group_hdr {};
+	for (uint32_t i = blockIdx.x * GX_BLOCK + threadIdx.x; i < n; i += gridDim.x * GX_BLOCK)
+	{
+		char	   *src = slots + (uint64_t) (from + i) * slot_bytes;
+
+		if (*(const uint32_t *) src != GX_GSLOT_READY)
+			continue;
+		*(uint32_t *) src = GX_GSLOT_EMPTY;
+
+		uint32_t	at = atomicAdd(&res->nsel, 1u);
+		const uint64_t *s8 = (const uint64_t *) src;
+		uint64_t   *d8 = (uint64_t *) (rec + (uint64_t) at * slot_bytes);
+
+		for (uint32_t w = 0; w < slot_bytes / 8; w++)
+			d8[w] = s8[w];
+	}
+}
+
 /* ---------------------------------------------------------------------- */
 /* device state                                                           */
 /* ---------------------------------------------------------------------- */
@@ -340,6 +371,7 @@ typedef struct gx_slot
 	int			state;
 	int			jit;			/* the filter ran a compiled kernel */
 	int			copy_sel;		/* the selection comes back (else the header only) */
+	uint32_t	sel_width;		/* bytes of a selection entry (a group record) */
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
 	uint64_t	mem_seq;		/* the allocations its stream is ordered after */
@@ -842,6 +874,8 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 	s->bytes_h2d = h2d_bytes;
 	s->bytes_d2h = hdr_bytes;	/* + the selection, known when done */
 	s->copy_sel = copy_sel;
+	s->sel_width = c->kind == GX_TASK_GROUP_READ ?
+		(uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg) : 4;
 	if (mapped)
 	{
 		s->state = GX_SLOT_MAPPED;
@@ -868,8 +902,10 @@ gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 	char	   *entry = kind != GX_TASK_FILTER ? ctx->entry : NULL;
 	const uint32_t *rowmap = kind == GX_TASK_CACHE_SCAN && c->ext.map_sel ?
 		(const uint32_t *) (entry + c->ext.rowmap_off) : NULL;
-	gx_agg_pair *agg = c->ext.nagg > 0 ? (gx_agg_pair *) ctx->obj[0] : NULL;
+	char	   *group = c->ext.ngroup_cap > 0 ? (char *) ctx->obj[0] : NULL;
+	gx_agg_pair *agg = c->ext.nagg > 0 && group == NULL ? (gx_agg_pair *) ctx->obj[0] : NULL;
 	const uint32_t nrows = c->nrows;
+	const size_t smem = group != NULL ? GX_GROUP_SMEM : 0;
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const int	deform = c->deform_off != 0;
 	size_t		hdr_bytes = GX_ALIGN_UP(sizeof(gx_result)) + (size_t) ntiles * 8;
@@ -938,16 +974,17 @@ gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 		if (jk)
 		{
 			void	   *args[] = {(void *) &in, (void *) &colbase, (void *) &nrows, (void *) &dres,
-				(void *) &out, (void *) &rowmap, (void *) &write_sel, (void *) &agg};
+				(void *) &out, (void *) &rowmap, (void *) &write_sel, (void *) &agg,
+			(void *) &group};
 
-			GX_CHECK(cudaLaunchKernel(jk, dim3(fgrid), dim3(GX_BLOCK), args, 0, s->stream),
+			GX_CHECK(cudaLaunchKernel(jk, dim3(fgrid), dim3(GX_BLOCK), args, smem, s->stream),
 					 "compiled filter kernel launch");
 			s->jit = 1;
 		}
 		else
 		{
-			gx_filter_kernel<<<fgrid, GX_BLOCK, 0, s->stream>>>(in, colbase, nrows, dres, out,
-																rowmap, write_sel, agg);
+			gx_filter_kernel<<<fgrid, GX_BLOCK, smem, s->stream>>>(in, colbase, nrows, dres, out,
+																   rowmap, write_sel, agg, group);
 			GX_CHECK(cudaGetLastError(), "filter kernel launch");
 		}
 		if (rowmap)
@@ -983,6 +1020,41 @@ gx_gpu_agg_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 	gx_agg_read_kernel<<<1, GX_MAX_AGGS, 0, s->stream>>>(state, dres, c->ext.nagg);
 	GX_CHECK(cudaGetLastError(), "aggregate read kernel launch");
 	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,
+						  err, errlen);
+}
+
+/*
+ * GROUP_READ (validated): the READY slots of a range of a group table into
+ * the result records; the header comes back, then nsel records (stage 2).
+ */
+gx_status
+gx_gpu_group_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	gx_result  *hres = gx_chunk_result(c);
+	uint32_t	sb = (uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg);
+	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
+	gx_status	st;
+
+	if (grid > (uint32_t) G.sm_count * 8)
+		grid = (uint32_t) G.sm_count * 8;
+	hres->ntiles = 0;
+	hres->flags = 0;
+	s->jit = 0;
+	if ((st = gx_slot_start(s, c, 0, 0, err, errlen)) != GX_OK)
+		return st;
+	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, 0);
+	GX_CHECK(cudaGetLastError(), "reset kernel launch");
+	if (grid > 0)
+	{
+		gx_group_read_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(
+			ctx->obj[0], c->ext.row0, c->nrows, sb, c->ext.row0 + c->nrows == c->ext.ngroup_cap,
+			dres,
+			(char *) dres + GX_ALIGN_UP(sizeof(gx_result)));
+		GX_CHECK(cudaGetLastError(), "group read kernel launch");
+	}
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 1,
 						  err, errlen);
 }
 
@@ -1091,7 +1163,9 @@ gx_elapsed_ns(cudaEvent_t a, cudaEvent_t b)
 static gx_status
 gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err, size_t errlen)
 {
-	if (hres->nsel > c->nrows || hres->ntiles != gx_ntiles(c->nrows))
+	uint32_t	ntiles = c->kind == GX_TASK_GROUP_READ ? 0 : gx_ntiles(c->nrows);
+
+	if (hres->nsel > c->nrows || hres->ntiles != ntiles)
 	{
 		s->state = GX_SLOT_IDLE;
 		gx_errf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
@@ -1147,7 +1221,8 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 				hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_START], s->ev[GX_EV_KERNEL_END]);
 				hres->d2h_ns = 0;
 				hres->bytes_h2d = s->bytes_h2d;
-				hres->bytes_d2h = s->bytes_d2h + (s->copy_sel ? (uint64_t) hres->nsel * 4 : 0);
+				hres->bytes_d2h = s->bytes_d2h +
+					(s->copy_sel ? (uint64_t) hres->nsel * s->sel_width : 0);
 				hres->flags = GX_RESULT_GPU | GX_RESULT_MAPPED | (s->jit ? GX_RESULT_JIT : 0);
 				s->state = GX_SLOT_DONE;
 				*done = 1;
@@ -1178,7 +1253,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 				}
 				{
 					size_t		sel_off = (char *) gx_result_sel(hres) - (char *) c;
-					size_t		sel_bytes = (size_t) hres->nsel * 4;
+					size_t		sel_bytes = (size_t) hres->nsel * s->sel_width;
 
 					GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_START], s->stream), "cudaEventRecord");
 					if (sel_bytes > 0)

@@ -55,7 +55,8 @@
 #include <unordered_map>
 #include <vector>
 
-/* gx_src_gx_program_h, gx_src_gx_bitmap_cuh, gx_src_gx_eval_cuh, gx_src_gx_filter_cuh */
+/* gx_src_gx_program_h, gx_src_gx_bitmap_cuh, gx_src_gx_eval_cuh, gx_src_gx_group_cuh,
+ * gx_src_gx_filter_cuh */
 #include "gx_jit_src.inc"
 
 #define GX_JIT_MAX_PROGRAMS 512
@@ -282,10 +283,10 @@ generate(const gx_chunk *c, std::string &src)
 		"gx_filter_jit(const char *__restrict__ in, const char *__restrict__ colbase,\n"
 		"              uint32_t nrows, gx_result *res, char *out,\n"
 		"              const uint32_t *__restrict__ rowmap, int write_sel,\n"
-		"              gx_agg_pair *agg_state)\n"
+		"              gx_agg_pair *agg_state, char *group)\n"
 		"{\n"
 		"\tgx_filter_tiles<gx_jit_eval>(in, colbase, nrows, res, out, rowmap, write_sel,\n"
-		"\t                             agg_state);\n"
+		"\t                             agg_state, group);\n"
 		"}\n";
 	return true;
 }
@@ -295,9 +296,9 @@ void
 compile(std::shared_ptr<jit_entry> e, std::string src, std::string arch, nvrtc_api api)
 {
 	static const char *const headers[] = {gx_src_gx_program_h, gx_src_gx_bitmap_cuh,
-	gx_src_gx_eval_cuh, gx_src_gx_filter_cuh};
+	gx_src_gx_eval_cuh, gx_src_gx_group_cuh, gx_src_gx_filter_cuh};
 	static const char *const names[] = {"gx_program.h", "gx_bitmap.cuh", "gx_eval.cuh",
-	"gx_filter.cuh"};
+	"gx_group.cuh", "gx_filter.cuh"};
 	const int	nheaders = (int) (sizeof(headers) / sizeof(headers[0]));
 	/* -default-device: the plain inline helpers of gx_program.h */
 	const char *opts[] = {arch.c_str(), "-std=c++17", "--fmad=false", "-default-device", "-w"};

@@ -67,12 +67,15 @@ gx_status	gx_validate_cache_scan(const gx_chunk *task, uint64_t slot_bytes,
 								   const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_validate_agg_read(const gx_chunk *task, uint64_t slot_bytes,
 								 const gx_task_ctx *ctx, char *err, size_t errlen);
+gx_status	gx_validate_group_read(const gx_chunk *task, uint64_t slot_bytes,
+								   const gx_task_ctx *ctx, char *err, size_t errlen);
 
 /* ---- CPU implementations (gx_cpu.cpp) ---- */
 
 /* FILTER, CACHE_LOAD, CACHE_SCAN: deform / filter / aggregate / append */
 gx_status	gx_cpu_rows(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_cpu_agg_read(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
+gx_status	gx_cpu_group_read(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 
 /* the CPU device's memory (gx_mem_alloc / gx_mem_free with GX_DEV_CPU) */
 gx_status	gx_cpu_mem_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen);
@@ -86,5 +89,7 @@ gx_status	gx_gpu_rows(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 						char *err, size_t errlen) GX_GPU_OP;
 gx_status	gx_gpu_agg_read(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							char *err, size_t errlen) GX_GPU_OP;
+gx_status	gx_gpu_group_read(int slot, gx_chunk *task, const gx_task_ctx *ctx,
+							  char *err, size_t errlen) GX_GPU_OP;
 
 #endif							/* GX_OPS_H */

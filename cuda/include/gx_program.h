@@ -78,6 +78,7 @@ typedef unsigned long uint64_t;
 #define GX_MAX_DEFORM_ATTS 256	/* attributes walked when deforming pages */
 #define GX_CACHE_MAX_COLS 32	/* columns of one cache entry */
 #define GX_MAX_AGGS 8			/* aggregates computed on the device */
+#define GX_MAX_GKEYS 8			/* GROUP BY keys of a device group table */
 
 /* value types of registers, columns and constants */
 enum gx_type
@@ -215,6 +216,8 @@ enum gx_task_kind
 	GX_TASK_CACHE_SCAN,			/* filter (and aggregate) the columns of a cache entry */
 	GX_TASK_AGG_READ,			/* copy an aggregate state object's totals into
 								 * the result (agg_val/agg_cnt), then zero it */
+	GX_TASK_GROUP_READ,			/* copy the groups of a range of a group
+								 * table's slots into the result */
 	GX_TASK_NKINDS
 };
 
@@ -291,8 +294,11 @@ typedef struct gx_agg_pair
 /* aggregates over the selected rows (gx_chunk_ext.agg) */
 enum gx_agg_op
 {
-	GX_AGG_COUNT = 1,			/* non-NULL values of col */
-	GX_AGG_SUM					/* sum of an integer col (int64), and count */
+	GX_AGG_COUNT = 1,			/* non-NULL values of col (group table: col
+								 * -1 counts rows) */
+	GX_AGG_SUM,					/* sum of an integer col (int64), and count */
+	GX_AGG_MIN,					/* group table: least integer value, and count */
+	GX_AGG_MAX					/* group table: greatest integer value, and count */
 };
 
 typedef struct gx_agg
@@ -318,7 +324,54 @@ typedef struct gx_chunk_ext
 	uint32_t	nagg;			/* aggregates of the selected rows, added */
 	uint32_t	pad;			/* into the state object obj[0] */
 	gx_agg		agg[GX_MAX_AGGS];
+	/*
+	 * Group table mode (ngroup_cap > 0): obj[0] is a group table (below);
+	 * every selected row is added into its group's states, and only the
+	 * rows the table has no room for are selected (the host aggregates
+	 * them).  GROUP_READ: the same fields describe the table.
+	 */
+	uint32_t	ngroup_cap;		/* slots of the table (a power of 2), 0 = off */
+	uint32_t	ngroup_limit;	/* groups (and reservations) it may hold */
+	uint32_t	ngkeys;			/* key columns: 0 .. GX_MAX_GKEYS */
+	uint32_t	pad2;
+	int16_t		gkey_col[GX_MAX_GKEYS];	/* chunk column of each key */
 } gx_chunk_ext;
+
+/*
+ * Group table (a session object; zeroed memory is an empty table): a
+ * gx_group_hdr, then ngroup_cap slots of gx_group_slot_bytes():
+ *   uint32 state (GX_GSLOT_*), uint32 NULL mask of the keys,
+ *   int64 keys[ngkeys], gx_agg_pair states[nagg]
+ * The open-addressing algorithm is in cuda/kernels/gx_group.cuh.
+ * GROUP_READ copies the READY slots among [row0, row0 + nrows) into the
+ * result area after the gx_result header (ntiles = 0), nsel of them, and
+ * empties them; the read that ends at the last slot also resets the
+ * header, so a table read in order from slot 0 to the end is empty again.
+ */
+typedef struct gx_group_hdr
+{
+	uint32_t	used;			/* groups plus reservations (an upper bound) */
+	uint32_t	full;			/* a row found no room: it went to the host */
+	uint32_t	pad[2];
+} gx_group_hdr;
+
+#define GX_GSLOT_EMPTY 0u
+#define GX_GSLOT_BUSY 1u
+#define GX_GSLOT_READY 2u
+
+/* bytes of one slot of a group table */
+GX_INLINE uint64_t
+gx_group_slot_bytes(uint32_t nkeys, uint32_t naggs)
+{
+	return 8 + 8 * (uint64_t) nkeys + sizeof(gx_agg_pair) * (uint64_t) naggs;
+}
+
+/* bytes of a group table of cap slots */
+GX_INLINE uint64_t
+gx_group_table_bytes(uint64_t cap, uint32_t nkeys, uint32_t naggs)
+{
+	return sizeof(gx_group_hdr) + cap * gx_group_slot_bytes(nkeys, naggs);
+}
 
 /*
  * SCAN with skip_blocks > 0: is entry row 'row' not one of the entry's

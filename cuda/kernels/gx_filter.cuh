@@ -20,6 +20,7 @@
 #define GX_FILTER_CUH
 
 #include "gx_eval.cuh"
+#include "gx_group.cuh"
 
 #define GX_BLOCK 256
 #define GX_ROWS_PER_THREAD (GX_TILE_ROWS / GX_BLOCK)
@@ -40,7 +41,12 @@ static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask"
  * numbers, and skips the rows gx_row_skipped names (stale blocks,
  * padding); a count-only chunk (write_sel = 0) writes no selection.
  * agg_state is the aggregate state object (device memory), NULL when the
- * chunk has no aggregate.
+ * chunk has no aggregate.  group is the group table object in group mode
+ * (ext.ngroup_cap > 0), else NULL: every selected row is added into its
+ * group through a table in shared memory (dynamic, GX_GROUP_SMEM bytes)
+ * that the block merges into the global table at its end, or straight
+ * into the global table when the shared one has no room; only rows whose
+ * group the global table has no room for are selected (gx_group.cuh).
  * EVAL::eval(program, colbase, row, &err) runs the program on one row: the
  * interpreter (gx_gpu.cu) or a JIT-compiled evaluator (gx_jit.cu).
  */
@@ -49,8 +55,9 @@ __device__ __forceinline__ void
 gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				uint32_t nrows, gx_result *res, char *out,
 				const uint32_t *__restrict__ rowmap, int write_sel,
-				gx_agg_pair *agg_state)
+				gx_agg_pair *agg_state, char *group)
 {
+	extern __shared__ __align__(16) char gx_smem[];	/* group mode: the block's table */
 	__shared__ uint32_t s_cnt[32];	/* selected rows per group of 32 rows */
 	__shared__ uint32_t s_pre[32];	/* exclusive prefix of s_cnt */
 	__shared__ uint32_t s_base;
@@ -93,6 +100,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		s_prog.nconsts = c->nconsts;
 		s_prog.ncols = c->ncols;
 		s_prog.nrows = nrows;
+		s_prog.ext = c->ext;
 		s_nagg = c->ext.nagg;
 		s_skip_blocks = c->kind == GX_TASK_CACHE_SCAN ? c->ext.skip_blocks : 0;
 		for (uint32_t a = 0; a < s_nagg; a++)
@@ -105,6 +113,25 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 			(derr >> 8) < nrows ? (uint32_t) (derr >> 8) : nrows;
 	}
 	__syncthreads();
+
+	/* group mode: the global table, and the block's own in shared memory */
+	gx_gtab		gtab,
+				stab;
+
+	if (group != NULL)
+	{
+		gtab = gx_gtab_global(group, &c->ext);
+		stab = gtab;
+		stab.used = (uint32_t *) gx_smem;
+		stab.slots = gx_smem + 16;
+		stab.mask = gx_group_smem_cap(gtab.slot_bytes) - 1;
+		stab.limit = (stab.mask + 1) / 2;
+		if (tid == 0)
+			*stab.used = 0;
+		for (uint32_t i = tid; i <= stab.mask; i += GX_BLOCK)
+			*gx_gslot_state(stab.slots + (uint64_t) i * stab.slot_bytes) = GX_GSLOT_EMPTY;
+		__syncthreads();
+	}
 	{
 		const uint32_t ni = s_prog.ninstr, nk = s_prog.nconsts, nc = s_prog.ncols;
 
@@ -157,6 +184,36 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		const uint32_t err_row = s_err_row;
 		uint32_t	ballots[GX_ROWS_PER_THREAD];
 
+		/*
+		 * group mode: add the selected rows into their groups; the rows
+		 * no table has room for stay selected, for the host
+		 */
+		if (group != NULL)
+		{
+#pragma unroll
+			for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
+			{
+				uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
+
+				if (((pass >> k) & 1) && row < err_row)
+				{
+					gx_gkey		key;
+					int64_t		val[GX_MAX_AGGS];
+					uint32_t	vnulls;
+					char	   *slot;
+
+					gx_group_row_key(&s_prog, colbase, row, &key);
+					vnulls = gx_group_row_vals(&s_prog, colbase, row, val);
+					slot = gx_group_slot(&stab, &gtab, &key, s_agg);
+					if (slot != NULL)
+					{
+						gx_group_add_row(slot, gtab.nkeys, gtab.nagg, s_agg, val, vnulls);
+						pass &= ~(1u << k);
+					}
+				}
+			}
+		}
+
 #pragma unroll
 		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
 		{
@@ -173,7 +230,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		 * aggregates of the tile's selected rows: warp sums, added into the
 		 * block's totals (shared memory)
 		 */
-		for (uint32_t a = 0; a < s_nagg; a++)
+		for (uint32_t a = 0; a < (group != NULL ? 0u : s_nagg); a++)
 		{
 			const gx_column *col = &s_prog.cols[s_agg[a].col];
 			unsigned long long v = 0,
@@ -270,8 +327,17 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		__syncthreads();
 	}
 
-	/* the block's aggregate totals into its stripe of the state */
+	/* group mode: merge the block's groups into the global table */
 	__syncthreads();
+	if (group != NULL)
+	{
+		if (gx_group_merge_table(&stab, &gtab, s_agg, tid, GX_BLOCK) > 0)
+			atomicMin((unsigned long long *) &res->error,	/* cannot happen */
+					  (unsigned long long) GX_ERR_BAD_PROGRAM);
+		return;
+	}
+
+	/* the block's aggregate totals into its stripe of the state */
 	if (tid < s_nagg && s_agg_cnt[tid] > 0)
 	{
 		gx_agg_pair *p = agg_state + (blockIdx.x % GX_AGG_STRIPES) * GX_MAX_AGGS + tid;

@@ -10,6 +10,8 @@ static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
 	{GX_TASK_CACHE_LOAD, "cache load", gx_validate_cache_load, gx_cpu_rows, gx_gpu_rows},
 	{GX_TASK_CACHE_SCAN, "cache scan", gx_validate_cache_scan, gx_cpu_rows, gx_gpu_rows},
 	{GX_TASK_AGG_READ, "aggregate read", gx_validate_agg_read, gx_cpu_agg_read, gx_gpu_agg_read},
+	{GX_TASK_GROUP_READ, "group read", gx_validate_group_read, gx_cpu_group_read,
+	gx_gpu_group_read},
 };
 
 /* the entry of kind, or NULL when no device runs it */

@@ -133,11 +133,54 @@ gx_check_state(const gx_task_ctx *ctx, char *err, size_t errlen)
 	return GX_OK;
 }
 
-/* aggregates: known operations on the task's columns, row selections, the state */
+/* is a column of type t an integer-like device value (bool, int2/4/8)? */
+static bool
+gx_int_like(uint32_t t)
+{
+	return t == GX_BOOL || t == GX_INT2 || t == GX_INT4 || t == GX_INT8;
+}
+
+/*
+ * Group table mode: its size and load limit, the keys (integer-like
+ * columns of the task), and the table object obj[0]
+ */
+static gx_status
+gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+
+	if (x->ngroup_cap < 2 || (x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
+		x->ngroup_limit > x->ngroup_cap / 2 || x->ngkeys > GX_MAX_GKEYS)
+	{
+		gx_errf(err, errlen, "task group table is malformed");
+		return GX_INVALID;
+	}
+	for (uint32_t k = 0; k < x->ngkeys; k++)
+		if (x->gkey_col[k] < 0 || (uint32_t) x->gkey_col[k] >= c->ncols ||
+			!gx_int_like(c->cols[x->gkey_col[k]].type))
+		{
+			gx_errf(err, errlen, "task group key %u is malformed", k);
+			return GX_INVALID;
+		}
+	if (ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) ||
+		ctx->obj_bytes[0] < gx_group_table_bytes(x->ngroup_cap, x->ngkeys, x->nagg))
+	{
+		gx_errf(err, errlen, "task has no group table object of %u slots", x->ngroup_cap);
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
+ * aggregates: known operations on the task's columns, row selections, the
+ * state object (or, in group mode, the group table)
+ */
 static gx_status
 gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	if (c->ext.nagg > GX_MAX_AGGS || (c->ext.nagg > 0 && c->ext.map_sel))
+	const int	group = c->ext.ngroup_cap > 0;
+
+	if (c->ext.nagg > GX_MAX_AGGS || (c->ext.nagg > 0 && c->ext.map_sel && !group))
 	{
 		gx_errf(err, errlen, "task has malformed aggregates");
 		return GX_INVALID;
@@ -145,20 +188,31 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 	for (uint32_t a = 0; a < c->ext.nagg; a++)
 	{
 		const gx_agg *g = &c->ext.agg[a];
-		uint32_t	t;
 
-		if ((g->op != GX_AGG_COUNT && g->op != GX_AGG_SUM) ||
-			g->col < 0 || (uint32_t) g->col >= c->ncols)
+		if (g->op < GX_AGG_COUNT || g->op > GX_AGG_MAX ||
+			(g->op > GX_AGG_SUM && !group) ||
+			g->col < (group && g->op == GX_AGG_COUNT ? -1 : 0) ||
+			(g->col >= 0 && (uint32_t) g->col >= c->ncols))
 		{
 			gx_errf(err, errlen, "task aggregate %u is malformed", a);
 			return GX_INVALID;
 		}
-		t = c->cols[g->col].type;
-		if (g->op == GX_AGG_SUM && t != GX_INT2 && t != GX_INT4 && t != GX_INT8)
+		if (g->op == GX_AGG_COUNT)
+			continue;
+		uint32_t	t = c->cols[g->col].type;
+
+		if (!gx_int_like(t) || (g->op == GX_AGG_SUM && t == GX_BOOL))
 		{
-			gx_errf(err, errlen, "task aggregate %u sums a non-integer column", a);
+			gx_errf(err, errlen, "task aggregate %u reads a column it cannot add", a);
 			return GX_INVALID;
 		}
+	}
+	if (group)
+		return gx_check_group(c, ctx, err, errlen);
+	if (c->ext.ngkeys != 0)
+	{
+		gx_errf(err, errlen, "task has group keys but no group table");
+		return GX_INVALID;
 	}
 	return c->ext.nagg > 0 ? gx_check_state(ctx, err, errlen) : GX_OK;
 }
@@ -247,10 +301,18 @@ gx_validate_filter(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ct
 			return GX_INVALID;
 		}
 	for (uint32_t a = 0; a < c->ext.nagg; a++)
-		if (!gx_col_fits(c, (uint32_t) c->ext.agg[a].col, 0, c->input_bytes))
+		if (c->ext.agg[a].col >= 0 &&
+			!gx_col_fits(c, (uint32_t) c->ext.agg[a].col, 0, c->input_bytes))
 		{
 			gx_errf(err, errlen, "task aggregate column %d lies outside the task",
 					c->ext.agg[a].col);
+			return GX_INVALID;
+		}
+	for (uint32_t k = 0; k < c->ext.ngkeys; k++)
+		if (!gx_col_fits(c, (uint32_t) c->ext.gkey_col[k], 0, c->input_bytes))
+		{
+			gx_errf(err, errlen, "task group key column %d lies outside the task",
+					c->ext.gkey_col[k]);
 			return GX_INVALID;
 		}
 	return GX_OK;
@@ -272,7 +334,7 @@ gx_validate_cache_load(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 		(st = gx_check_program(c, err, errlen)) != GX_OK ||
 		(st = gx_check_entry(c, ctx, err, errlen)) != GX_OK)
 		return st;
-	if (c->deform_off == 0 || x->nagg != 0)
+	if (c->deform_off == 0 || x->nagg != 0 || x->ngroup_cap != 0)
 	{
 		gx_errf(err, errlen, "cache load task without pages, or with aggregates");
 		return GX_INVALID;
@@ -356,4 +418,35 @@ gx_validate_agg_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *
 		return GX_INVALID;
 	}
 	return gx_check_state(ctx, err, errlen);
+}
+
+/*
+ * GROUP_READ: slots [row0, row0 + nrows) of the group table obj[0], and
+ * room after the result header for nrows records
+ */
+gx_status
+gx_validate_group_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					   char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK)
+		return st;
+	if (x->nagg > GX_MAX_AGGS || x->ngkeys > GX_MAX_GKEYS || x->ngroup_cap == 0 ||
+		(x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
+		x->row0 > x->ngroup_cap || c->nrows > x->ngroup_cap - x->row0 ||
+		!gx_span_ok(c->result_off + GX_ALIGN_UP(sizeof(gx_result)), c->nrows,
+					gx_group_slot_bytes(x->ngkeys, x->nagg), 0, slot_bytes))
+	{
+		gx_errf(err, errlen, "group read task is malformed");
+		return GX_INVALID;
+	}
+	if (ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) ||
+		ctx->obj_bytes[0] < gx_group_table_bytes(x->ngroup_cap, x->ngkeys, x->nagg))
+	{
+		gx_errf(err, errlen, "group read task has no group table of %u slots", x->ngroup_cap);
+		return GX_INVALID;
+	}
+	return GX_OK;
 }

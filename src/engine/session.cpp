@@ -287,8 +287,8 @@ gx_object_oom(uint64 bytes, const char *limit)
  * would be exceeded), and the service takes its memory from the device's
  * pool when the first task that names it runs.
  */
-uint32
-gx_session_alloc(uint32 session, int device, uint64 bytes, int kind)
+static uint32
+gx_session_alloc_ex(uint32 session, int device, uint64 bytes, int kind, bool missing_ok)
 {
 	int			sidx = gx_id_index(session, GX_MAX_SESSIONS);
 	GxSession  *s;
@@ -327,6 +327,8 @@ gx_session_alloc(uint32 session, int device, uint64 bytes, int kind)
 		break;
 	}
 	LWLockRelease(gx_engine->lock);
+	if (missing_ok && handle == 0)
+		return 0;
 	if (limit != NULL)
 		gx_object_oom(bytes, limit);
 	if (handle == 0)
@@ -335,6 +337,23 @@ gx_session_alloc(uint32 session, int device, uint64 bytes, int kind)
 				 errmsg("too many gpuext device objects"),
 				 errdetail("The engine has room for %d objects at once.", GX_MAX_OBJECTS)));
 	return handle;
+}
+
+/* gx_session_alloc_ex, raising an ERROR when there is no room */
+uint32
+gx_session_alloc(uint32 session, int device, uint64 bytes, int kind)
+{
+	return gx_session_alloc_ex(session, device, bytes, kind, false);
+}
+
+/*
+ * gx_session_alloc_ex, returning 0 when a memory limit or the object table
+ * has no room (the caller can ask for less)
+ */
+uint32
+gx_session_try_alloc(uint32 session, int device, uint64 bytes, int kind)
+{
+	return gx_session_alloc_ex(session, device, bytes, kind, true);
 }
 
 /* ---------------------------------------------------------------------- */

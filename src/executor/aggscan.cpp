@@ -23,6 +23,7 @@ extern "C"
 {
 #include "nodes/nodeFuncs.h"
 #include "utils/fmgroids.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 }
 
@@ -58,10 +59,67 @@ gx_agg_device_quals(CustomScan *cscan)
 								   cscan->custom_scan_tlist);
 }
 
+/* what an Aggref of a device aggregate plan computes (agg_path.cpp chose it) */
+void
+gx_agg_spec(GxAggSpec *sp, Aggref *a)
+{
+	sp->col = -1;
+	sp->attno = 0;
+	sp->argtype = InvalidOid;
+	sp->name = get_func_name(a->aggfnoid);
+	switch (a->aggfnoid)
+	{
+		case F_COUNT_:
+			sp->kind = GX_AGGK_COUNT_STAR;
+			return;
+		case F_COUNT_ANY:
+			sp->kind = GX_AGGK_COUNT;
+			break;
+		case F_SUM_INT2:
+		case F_SUM_INT4:
+			sp->kind = GX_AGGK_SUM;
+			break;
+		case F_AVG_INT2:
+		case F_AVG_INT4:
+			sp->kind = GX_AGGK_AVG;
+			break;
+		case F_MIN_INT2:
+		case F_MIN_INT4:
+		case F_MIN_INT8:
+		case F_MIN_DATE:
+		case F_MIN_TIMESTAMP:
+		case F_MIN_TIMESTAMPTZ:
+		case F_BOOL_AND:
+		case F_EVERY:
+			sp->kind = GX_AGGK_MIN;
+			break;
+		case F_MAX_INT2:
+		case F_MAX_INT4:
+		case F_MAX_INT8:
+		case F_MAX_DATE:
+		case F_MAX_TIMESTAMP:
+		case F_MAX_TIMESTAMPTZ:
+		case F_BOOL_OR:
+			sp->kind = GX_AGGK_MAX;
+			break;
+		default:
+			elog(ERROR, "gpuext: aggregate %u is not a device aggregate", a->aggfnoid);
+	}
+	{
+		Var		   *v = (Var *) ((TargetEntry *) linitial(a->args))->expr;
+
+		if (!IsA(v, Var))
+			elog(ERROR, "gpuext: device aggregate argument is not a column");
+		sp->attno = v->varattno;
+		sp->argtype = v->vartype;
+	}
+}
+
 /*
  * Aggregate mode at scan start (after the quals are compiled): one
  * GxAggSpec per partial Aggref of custom_scan_tlist; the columns they read
- * become columns of the chunks.
+ * become columns of the chunks.  Group mode (GpuPreAgg) goes on in
+ * gx_group_begin: the keys, and the device aggregates.
  */
 void
 gx_agg_begin(GxScanState *st, CustomScan *cscan)
@@ -69,35 +127,28 @@ gx_agg_begin(GxScanState *st, CustomScan *cscan)
 	ListCell   *lc;
 
 	st->nagg = 0;
+	st->need_tuples = false;
 	foreach(lc, cscan->custom_scan_tlist)
 	{
 		TargetEntry *te = (TargetEntry *) lfirst(lc);
 		GxAggSpec  *sp;
-		Aggref	   *a;
 
-		if (te->resjunk)
+		if (te->resjunk || (st->group_mode && IsA(te->expr, Var)))
 			continue;
 		if (!IsA(te->expr, Aggref) || st->nagg >= GX_MAX_AGGS)
 			elog(ERROR, "gpuext: unexpected device aggregate target");
-		a = (Aggref *) te->expr;
 		sp = &st->aggs[st->nagg++];
+		gx_agg_spec(sp, (Aggref *) te->expr);
 		sp->resno = te->resno;
-		sp->col = -1;
-		sp->attno = 0;
-		if (a->aggfnoid == F_COUNT_)
-			sp->kind = GX_AGGK_COUNT_STAR;
-		else
+		if (sp->attno != 0)
 		{
-			Var		   *v = (Var *) ((TargetEntry *) linitial(a->args))->expr;
-
-			sp->kind = a->aggfnoid == F_COUNT_ANY ? GX_AGGK_COUNT : GX_AGGK_SUM;
-			sp->attno = v->varattno;
-			sp->col = gx_program_add_column(st->prog, v->varattno, v->vartype);
+			sp->col = gx_program_add_column(st->prog, sp->attno, sp->argtype);
 			if (sp->col < 0)
 				elog(ERROR, "gpuext: device aggregate column cannot be read");
 		}
 	}
-	st->need_tuples = false;
+	if (st->group_mode)
+		gx_group_begin(st, cscan);
 }
 
 /*
@@ -135,11 +186,17 @@ gx_agg_collect(GxScanState *st, uint32 nsel)
 
 /*
  * At scan start: the session, and the state object when a device
- * aggregate needs one (a parallel worker was given the leader's).
+ * aggregate needs one (a parallel worker was given the leader's); in group
+ * mode the group table.
  */
 void
 gx_agg_prepare(GxScanState *st)
 {
+	if (st->group_mode)
+	{
+		gx_group_prepare(st);
+		return;
+	}
 	st->nagg_dev = 0;
 	for (int i = 0; i < st->nagg; i++)
 		if (st->aggs[i].kind != GX_AGGK_COUNT_STAR)
@@ -251,6 +308,8 @@ gx_agg_store(GxScanState *st, TupleTableSlot *slot)
 				slot->tts_values[k] = Int64GetDatum(st->agg_val[i]);
 				slot->tts_isnull[k] = st->agg_cnt[i] == 0;
 				break;
+			default:
+				elog(ERROR, "gpuext: aggregate kind %d has no stripes", (int) sp->kind);
 		}
 	}
 	return ExecStoreVirtualTuple(slot);
@@ -272,8 +331,9 @@ gx_agg_describe(GxScanState *st)
 		if (sp->kind == GX_AGGK_COUNT_STAR)
 			appendStringInfoString(&buf, "count(*)");
 		else
-			appendStringInfo(&buf, "%s(%s)", sp->kind == GX_AGGK_SUM ? "sum" : "count",
-							 get_attname(RelationGetRelid(st->src.rel), sp->attno, false));
+			appendStringInfo(&buf, "%s(%s)", sp->name,
+							 quote_identifier(get_attname(RelationGetRelid(st->src.rel),
+														  sp->attno, false)));
 	}
 	return buf.data;
 }

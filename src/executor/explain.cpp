@@ -112,11 +112,19 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Rows Removed by Host Filter", NULL,
 							 nloops > 0 ? removed / nloops : 0, 0, es);
 	}
+	if (st->group_mode && st->prog != NULL && st->grp.nkeys > 0)
+		ExplainPropertyText("Group Keys", gx_group_describe_keys(st), es);
 	if (st->agg_mode && st->prog != NULL)
 		ExplainPropertyText("Device Aggregates", gx_agg_describe(st), es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	if (!es->analyze)
 		return;
+	if (st->group_mode)
+	{
+		ExplainPropertyInteger("Group Table Slots", NULL, st->grp.cap, es);
+		ExplainPropertyInteger("Groups From Device", NULL, st->grp.ngroups, es);
+		ExplainPropertyInteger("Rows Aggregated by Host", NULL, st->grp.nhost, es);
+	}
 	ExplainPropertyText("Deform", st->src.device_deform ? "device" : "backend", es);
 	ExplainPropertyInteger("Chunks", NULL, s->chunks, es);
 	if (s->cache_chunks > 0 || s->cache_invalid > 0)
@@ -126,8 +134,10 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyInteger("Cache Stale Blocks", NULL, s->cache_stale_blocks, es);
 		ExplainPropertyInteger("Rows Read From Stale Blocks", NULL, s->cache_stale_rows, es);
 	}
-	ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
-						   s->rows_in - s->rows_selected, es);
+	/* (GpuPreAgg selects only the rows its table had no room for) */
+	if (!st->group_mode)
+		ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
+							   s->rows_in - s->rows_selected, es);
 	if (es->timing)
 	{
 		/* device-dependent: only with TIMING, like the measurements */

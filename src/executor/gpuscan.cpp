@@ -130,7 +130,8 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	ListCell   *lc;
 
 	st->src.rel = node->ss.ss_currentRelation;
-	st->agg_mode = gx_agg_plan(cscan);
+	st->group_mode = gx_group_plan(cscan);
+	st->agg_mode = gx_agg_plan(cscan) || st->group_mode;
 	if (st->agg_mode)
 	{
 		/*
@@ -210,7 +211,9 @@ gx_scan_task(GxScanState *st, gx_chunk *c)
 	memset(&c->ext, 0, sizeof(c->ext));
 	c->ext.entry = -1;
 	c->ext.count_only = st->need_tuples ? 0 : 1;
-	if (st->agg_mode)
+	if (st->group_mode)
+		gx_group_set_chunk(st, c);
+	else if (st->agg_mode)
 		gx_agg_set_chunk(st, c);
 	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
 	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
@@ -373,12 +376,15 @@ gx_keep_inflight(GxScanState *st)
 /*
  * Aggregate mode: run every chunk, adding up their aggregates, then return
  * the one row of partial aggregate states (raising a device error first).
+ * Group mode (GpuPreAgg): the same, then a row per group (preagg.cpp);
+ * the rows a chunk's table had no room for are taken while their batch
+ * still pins them.
  */
 static TupleTableSlot *
 gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 {
 	if (st->agg_done)
-		return ExecClearTuple(slot);
+		return st->group_mode ? gx_group_next(st, slot) : ExecClearTuple(slot);
 	if (st->agg_skip)
 	{
 		/* parallel: the processes that read the table return the row */
@@ -398,12 +404,14 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 		 * own (serial scans; in a parallel one the last process reads).
 		 */
 		if (st->src.heap_done && st->par == NULL && st->agg_obj != 0 &&
-			st->agg_read_slot < 0)
+			st->agg_read_slot < 0 && !st->group_mode)
 			(void) gx_agg_read_submit(st, false);
 		next = gx_oldest_inflight(st);
 		if (next == NULL)
 			break;
 		gx_collect_batch(st, next);
+		if (st->group_mode && next->error == GX_ERR_NONE)
+			gx_group_host_rows(st, next);
 		gx_unpin_batch(next);
 		next->nsel = next->pos = 0;
 		if (next->error != GX_ERR_NONE)
@@ -415,6 +423,12 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 		}
 	}
 	st->agg_done = true;
+	if (st->group_mode)
+	{
+		/* parallel: the last process to finish returns the table's groups */
+		st->grp.reading = st->par == NULL || gx_par_agg_leave(st);
+		return gx_group_next(st, slot);
+	}
 	/* parallel: the last process to finish returns the row of all of them */
 	if (st->par != NULL && !gx_par_agg_leave(st))
 		return ExecClearTuple(slot);
@@ -562,8 +576,12 @@ gx_start(GxScanState *st)
 		gx_scan_session(st);
 	st->consuming = NULL;
 	st->started = true;
-	/* count-only chunks of cached columns: keep more of them in flight */
-	gx_alloc_batches(st, st->src.ncrefs > 0 && !st->need_tuples ? GX_MAX_BATCHES : GX_HEAP_BATCHES);
+	/*
+	 * count-only chunks of cached columns (and GpuPreAgg's, which select
+	 * few rows): keep more of them in flight
+	 */
+	gx_alloc_batches(st, st->src.ncrefs > 0 && (!st->need_tuples || st->group_mode) ?
+					 GX_MAX_BATCHES : GX_HEAP_BATCHES);
 }
 
 /* ExecCustomScan */
@@ -610,6 +628,8 @@ gx_end_scan(CustomScanState *node)
 		ExecClearTuple(st->css.ss.ss_ScanTupleSlot);
 	gx_end_loop(st);
 	gx_drop_batches(st);
+	if (st->group_mode)
+		gx_group_reset(st);		/* its tuplestore's temporary files */
 	gx_source_end(&st->src);
 	gx_scan_close_session(st);
 	if (st->ran)
@@ -638,6 +658,8 @@ gx_rescan(CustomScanState *node)
 		st->agg_obj = 0;
 		st->agg_dirty = false;
 	}
+	if (st->group_mode)
+		gx_group_reset(st);
 	gx_source_rescan(&st->src);
 	gx_scroll_reset(st);
 	st->started = false;

@@ -61,7 +61,9 @@ typedef struct GxParallelShared
 	slock_t		mutex;			/* protects everything below */
 	GxScanStats stats;			/* summed over the workers that finished */
 	uint32		session;		/* the leader's engine session */
-	uint32		agg_obj;		/* aggregate state object, or 0 */
+	uint32		agg_obj;		/* aggregate state object (or group table), or 0 */
+	uint32		group_cap;		/* group table: its slots and load limit */
+	uint32		group_limit;
 	int			nactive;		/* processes joined and not yet left */
 	bool		consumed;		/* the row has been returned */
 	int64		agg_rows;		/* rows selected by the processes that left */
@@ -225,6 +227,8 @@ gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 		gx_scan_session(st);
 	shared->session = st->session;
 	shared->agg_obj = st->agg_obj;
+	shared->group_cap = st->grp.cap;
+	shared->group_limit = st->grp.limit;
 	shared->nactive = 0;
 	shared->consumed = false;
 	shared->agg_rows = 0;
@@ -256,7 +260,9 @@ gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 /*
  * ReInitializeDSMCustomScan (leader, before a rescan): blocks from the
  * start, and a fresh aggregate state if the last run did not read its own
- * (chunks of that run may still be adding into it).
+ * (chunks of that run may still be adding into it); a fresh group table
+ * always (the leader cannot tell whether the process that read the last
+ * one read it to the end).
  */
 void
 gx_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
@@ -265,13 +271,15 @@ gx_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate
 	GxParallelShared *shared = (GxParallelShared *) coordinate;
 
 	table_parallelscan_reinitialize(st->src.rel, gx_pscan(coordinate));
-	if (st->agg_mode && st->agg_obj != 0 && !shared->consumed)
+	if (st->agg_mode && st->agg_obj != 0 && (!shared->consumed || st->group_mode))
 	{
 		st->agg_obj = 0;
 		gx_agg_prepare(st);
 	}
 	SpinLockAcquire(&shared->mutex);
 	shared->agg_obj = st->agg_obj;
+	shared->group_cap = st->grp.cap;
+	shared->group_limit = st->grp.limit;
 	shared->nactive = 0;
 	shared->consumed = false;
 	shared->agg_rows = 0;
@@ -344,6 +352,8 @@ gx_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	st->session = shared->session;
 	st->own_session = false;
 	st->agg_obj = shared->agg_obj;
+	st->grp.cap = shared->group_cap;
+	st->grp.limit = shared->group_limit;
 	gx_par_attach(st, gx_pscan(coordinate));
 }
 

@@ -58,6 +58,13 @@ extern "C"
 #define GX_REL_OWNERCHECK(relid, role) pg_class_ownercheck((relid), (role))
 #endif
 
+/* the GROUP BY clause the planner groups by (PG16+: without redundant keys) */
+#if PG_VERSION_NUM >= 160000
+#define GX_GROUP_CLAUSE(root) ((root)->processed_groupClause)
+#else
+#define GX_GROUP_CLAUSE(root) ((root)->parse->groupClause)
+#endif
+
 #if PG_VERSION_NUM >= 170000
 #define GX_MY_LXID (MyProc->vxid.lxid)
 #else

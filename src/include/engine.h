@@ -107,7 +107,8 @@ typedef enum GxSessionState
 
 typedef enum GxObjectKind
 {
-	GX_OBJ_AGG_STATE = 1		/* gx_agg_pair stripes (gx_program.h) */
+	GX_OBJ_AGG_STATE = 1,		/* gx_agg_pair stripes (gx_program.h) */
+	GX_OBJ_GROUP_TABLE			/* a GROUP BY table (gx_group_hdr + slots) */
 } GxObjectKind;
 
 typedef struct GxSession
@@ -163,6 +164,7 @@ void		gx_engine_shmem_init(void);
 uint32		gx_session_open(int device);
 void		gx_session_close(uint32 id);
 uint32		gx_session_alloc(uint32 session, int device, uint64 bytes, int kind);
+uint32		gx_session_try_alloc(uint32 session, int device, uint64 bytes, int kind);
 void		gx_task_init(gx_chunk *c, uint32 kind, uint32 session);
 void		gx_session_backend_exit(void);
 

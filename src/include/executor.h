@@ -11,6 +11,11 @@
 #include "compiler.h"
 #include "gx_layout.h"
 
+extern "C"
+{
+#include "utils/tuplestore.h"
+}
+
 /* ---- executor (gpuscan.cpp) and EXPLAIN (explain.cpp) ---- */
 /*
  * Chunks a scan keeps in flight: two while it reads the heap (one filled
@@ -50,17 +55,56 @@ typedef enum GxAggKind
 {
 	GX_AGGK_COUNT_STAR,
 	GX_AGGK_COUNT,
-	GX_AGGK_SUM
+	GX_AGGK_SUM,				/* sum(int2/int4): int8 */
+	GX_AGGK_MIN,				/* group mode: min, bool_and; the argument's type */
+	GX_AGGK_MAX,				/* group mode: max, bool_or */
+	GX_AGGK_AVG					/* group mode: avg(int2/int4): int8[] {N, sum} */
 } GxAggKind;
 
 typedef struct GxAggSpec
 {
 	GxAggKind	kind;
-	AttrNumber	attno;			/* COUNT, SUM: the column */
+	AttrNumber	attno;			/* all but COUNT_STAR: the column */
+	Oid			argtype;		/* its type */
 	int			col;			/* its chunk column */
 	int			slot;			/* its gx_chunk_ext.agg index */
 	AttrNumber	resno;			/* its custom_scan_tlist entry */
+	const char *name;			/* the aggregate's name (EXPLAIN) */
 } GxAggSpec;
+
+/* a GROUP BY key of a GpuPreAgg (preagg.cpp) */
+typedef struct GxKeySpec
+{
+	AttrNumber	attno;			/* the column */
+	Oid			type;
+	int			col;			/* its chunk column */
+	AttrNumber	resno;			/* its custom_scan_tlist entry */
+} GxKeySpec;
+
+/* GpuPreAgg's group table and what it returns (preagg.cpp) */
+typedef struct GxGroupState
+{
+	int			nkeys;
+	GxKeySpec	keys[GX_MAX_GKEYS];
+	int			ndev;			/* device aggregates (ext.agg), shared by specs */
+	gx_agg		dev[GX_MAX_AGGS];
+	double		est_groups;		/* the planner's estimate */
+	uint32		cap;			/* slots of the table */
+	uint32		limit;			/* groups it may hold (the table: agg_obj) */
+	Tuplestorestate *host_rows; /* partial rows of the rows the device did
+								 * not aggregate (no room) */
+	TupleTableSlot *table_slot; /* a row of the table */
+	TupleTableSlot *min_slot;	/* reading host_rows */
+	bool		reading;		/* this process returns the table's groups */
+	uint32		read_next;		/* next slot to read */
+	char	   *recs;			/* groups read, not returned yet */
+	uint32		nrecs;
+	uint32		rec_pos;
+	/* EXPLAIN ANALYZE */
+	int64		ngroups;		/* groups returned from the table */
+	int64		nhost;			/* rows aggregated by the host */
+	int64		nreads;			/* GROUP_READ tasks */
+} GxGroupState;
 
 /*
  * The counters of a scan, defined once: the struct, and the sum of a
@@ -178,6 +222,8 @@ typedef struct GxScanState
 	bool		own_session;	/* opened here (else a parallel leader's) */
 	/* aggregate mode (aggscan.cpp) */
 	bool		agg_mode;		/* returns one row of partial aggregates */
+	bool		group_mode;		/* ... or one per group (GpuPreAgg: preagg.cpp) */
+	GxGroupState grp;
 	bool		agg_done;
 	int			nagg;
 	GxAggSpec	aggs[GX_MAX_AGGS];
@@ -200,13 +246,7 @@ typedef struct GxScanState
 	bool		ran;			/* started at least once (gpuext_stat counts it) */
 	bool		loop_open;		/* a scan loop started and has not ended */
 	instr_time	loop_start;		/* when it started */
-	/* cumulative scan statistics (scan_stats.cpp) */
-Size		gx_stat_shmem_size(void);
-void		gx_stat_shmem_request(void);
-void		gx_stat_shmem_init(void);
-void		gx_stat_report(Oid relid, const GxScanStats *s);
-
-/* a cursor's backward scan (scroll.cpp) */
+	/* a cursor's backward scan (scroll.cpp) */
 	bool		scrollable;		/* planned to scan backward too */
 	ItemPointerData *scroll_tids;	/* ids of the rows returned, in order */
 	int64		scroll_n;
@@ -242,6 +282,17 @@ void		gx_agg_read(GxScanState *st, bool keep);
 bool		gx_agg_read_submit(GxScanState *st, bool wait);
 TupleTableSlot *gx_agg_store(GxScanState *st, TupleTableSlot *slot);
 char	   *gx_agg_describe(GxScanState *st);
+void		gx_agg_spec(GxAggSpec *sp, Aggref *a);
+
+/* GpuPreAgg: the group table mode (preagg.cpp) */
+bool		gx_group_plan(CustomScan *cscan);
+void		gx_group_begin(GxScanState *st, CustomScan *cscan);
+void		gx_group_set_chunk(GxScanState *st, gx_chunk *c);
+void		gx_group_prepare(GxScanState *st);
+void		gx_group_host_rows(GxScanState *st, GxBatch *b);
+TupleTableSlot *gx_group_next(GxScanState *st, TupleTableSlot *slot);
+void		gx_group_reset(GxScanState *st);
+char	   *gx_group_describe_keys(GxScanState *st);
 
 /* row sources (source_heap.cpp, source_cache.cpp) */
 void		gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,

@@ -17,6 +17,8 @@ CustomScan *gx_make_cscan(RelOptInfo *rel, CustomPath *best_path, List *tlist,
 						  const char *mode, List *device, List *host, GxProgram *prog,
 						  List *scan_tlist);
 bool		gx_is_device_scan_path(Path *path, bool parallel);
+bool		gx_unfiltered_scan_paths(PlannerInfo *root, RelOptInfo *rel, Path **serial,
+									 Path **partial);
 void		gx_aggpath_init(void);
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;

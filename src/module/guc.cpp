@@ -36,6 +36,8 @@ int			gx_cache_admit_scans = 20;
 int			gx_cache_admit_pages = 1024;
 bool		gx_use_cache = true;
 bool		gx_enable_agg = true;
+bool		gx_enable_preagg = true;
+int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
 int			gx_debug_fault = GX_FAULT_NONE;
@@ -209,6 +211,16 @@ gx_define_gucs(void)
 							 "Enables device aggregates: count and integer sums computed with the filter.",
 							 NULL, &gx_enable_agg, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_preagg",
+							 "Enables GpuPreAgg: GROUP BY and aggregates computed on the device.",
+							 "PostgreSQL finalises the partial states the device returns.",
+							 &gx_enable_preagg, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.preagg_memory",
+							"Device memory one GpuPreAgg group table may take.",
+							"Rows whose groups do not fit are aggregated by the host; gpuext.session_memory also applies.",
+							&gx_preagg_memory_mb, 16384, 1, INT_MAX / 2,
+							PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.use_cache",
 							 "Lets scans read cached columns instead of heap pages where the cache is valid.",
 							 NULL, &gx_use_cache, true,

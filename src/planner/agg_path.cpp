@@ -1,5 +1,5 @@
 /*
- * aggpath.cpp - device aggregates: planning.
+ * agg_path.cpp - device aggregates and GpuPreAgg (GROUP BY): planning.
  *
  * Design note
  * -----------
@@ -51,6 +51,10 @@ extern "C"
 #include "optimizer/prep.h"
 #include "optimizer/tlist.h"
 #include "utils/fmgroids.h"
+#include "utils/regproc.h"
+#include "utils/selfuncs.h"
+#include "optimizer/paths.h"
+#include "parser/parse_clause.h"
 }
 
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
@@ -63,6 +67,18 @@ static CustomPathMethods gx_agg_path_methods = {
 	"GpuScan",
 	gx_plan_agg_path,
 	NULL
+};
+
+static CustomPathMethods gx_preagg_path_methods = {
+	"GpuPreAgg",
+	gx_plan_agg_path,
+	NULL
+};
+
+/* GpuPreAgg plans: a GpuScan in group mode under its own name */
+CustomScanMethods gx_preagg_plan_methods = {
+	"GpuPreAgg",
+	gx_create_scan_state
 };
 
 /* the single plain Var argument of an aggregate of rel, or NULL */
@@ -83,9 +99,21 @@ gx_agg_arg(Aggref *a, Index relid)
 	return v;
 }
 
-/* can the device compute this aggregate (of rel)? */
+/* is typid an integer-like device type (a group key, a min/max argument)? */
 static bool
-gx_agg_supported(Aggref *a, Index relid)
+gx_int_like_type(Oid typid)
+{
+	int			t;
+
+	return gx_type_supported(typid, &t) && t != GX_FLOAT4 && t != GX_FLOAT8;
+}
+
+/*
+ * can the device compute this aggregate (of rel)?  group: in a group
+ * table (GpuPreAgg), else in the stripes of the keyless device aggregates
+ */
+static bool
+gx_agg_supported(Aggref *a, Index relid, bool group)
 {
 	Var		   *v;
 	int			t;
@@ -105,6 +133,29 @@ gx_agg_supported(Aggref *a, Index relid)
 		case F_SUM_INT2:
 			v = gx_agg_arg(a, relid);
 			return v != NULL && (v->vartype == INT4OID || v->vartype == INT2OID);
+		case F_AVG_INT4:
+		case F_AVG_INT2:
+			v = gx_agg_arg(a, relid);
+			return group && v != NULL && (v->vartype == INT4OID || v->vartype == INT2OID);
+		case F_MIN_INT2:
+		case F_MIN_INT4:
+		case F_MIN_INT8:
+		case F_MIN_DATE:
+		case F_MIN_TIMESTAMP:
+		case F_MIN_TIMESTAMPTZ:
+		case F_MAX_INT2:
+		case F_MAX_INT4:
+		case F_MAX_INT8:
+		case F_MAX_DATE:
+		case F_MAX_TIMESTAMP:
+		case F_MAX_TIMESTAMPTZ:
+			v = gx_agg_arg(a, relid);
+			return group && v != NULL && gx_int_like_type(v->vartype) && v->vartype != BOOLOID;
+		case F_BOOL_AND:
+		case F_BOOL_OR:
+		case F_EVERY:
+			v = gx_agg_arg(a, relid);
+			return group && v != NULL && v->vartype == BOOLOID;
 		default:
 			return false;
 	}
@@ -119,9 +170,13 @@ gx_unproject(Path *path)
 	return path;
 }
 
-/* the aggregate GpuScan path over a GpuScan path: its cost, no row back */
+/*
+ * The aggregate GpuScan (or GpuPreAgg) path over a GpuScan path: its
+ * cost (no row back but one per group), rows = the groups
+ */
 static CustomPath *
-gx_make_agg_path(RelOptInfo *rel, Path *scan, PathTarget *partial)
+gx_make_agg_path(RelOptInfo *rel, Path *scan, PathTarget *partial, bool group,
+				 double groups)
 {
 	CustomPath *cpath = makeNode(CustomPath);
 
@@ -132,22 +187,148 @@ gx_make_agg_path(RelOptInfo *rel, Path *scan, PathTarget *partial)
 	cpath->path.parallel_aware = false;
 	cpath->path.parallel_safe = false;
 	cpath->path.parallel_workers = 0;
-	cpath->path.rows = 1;
+	cpath->path.rows = groups;
 	cpath->path.pathkeys = NIL;
 	cpath->path.startup_cost = scan->total_cost -
-		Min(scan->total_cost - scan->startup_cost, gx_gpu_tuple_cost * scan->rows);
+		Min(scan->total_cost - scan->startup_cost, gx_gpu_tuple_cost * scan->rows) +
+		cpu_tuple_cost * groups;
 	cpath->path.total_cost = cpath->path.startup_cost;
 	cpath->flags = 0;
 	cpath->custom_paths = NIL;
 	/* the scan path's program and split (gx_path_program) */
 	cpath->custom_private = ((CustomPath *) scan)->custom_private;
-	cpath->methods = &gx_agg_path_methods;
+	cpath->methods = group ? &gx_preagg_path_methods : &gx_agg_path_methods;
 	return cpath;
+}
+
+/* why a GROUP BY query keeps PostgreSQL's plans, at DEBUG1 */
+static void
+gx_no_preagg(const char *why)
+{
+	elog(DEBUG1, "gpuext: no GpuPreAgg: %s", why);
+}
+
+/*
+ * The partial target of a device aggregate path: the group keys (device
+ * columns of rel, with their sortgrouprefs), then the partial Aggrefs of
+ * the target and of HAVING.  NULL when something cannot run on the device;
+ * *group: the keyless stripes cannot hold it (GpuPreAgg).
+ */
+static PathTarget *
+gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index relid,
+				  bool *group)
+{
+	List	   *groupClause = GX_GROUP_CLAUSE(root);
+	PathTarget *partial = create_empty_pathtarget();
+	List	   *others = NIL;
+	List	   *aggrefs;
+	int			nkeys = 0;
+	int			naggs = 0;
+	int			i = 0;
+	ListCell   *lc;
+
+	*group = groupClause != NIL;
+	foreach(lc, target->exprs)
+	{
+		Expr	   *e = (Expr *) lfirst(lc);
+		Index		sgref = get_pathtarget_sortgroupref(target, i++);
+
+		if (sgref != 0 && get_sortgroupref_clause_noerr(sgref, groupClause) != NULL)
+		{
+			Var		   *v = (Var *) e;
+
+			if (!IsA(v, Var) || v->varno != (int) relid || v->varlevelsup != 0 ||
+				v->varattno <= 0 || !gx_int_like_type(v->vartype))
+			{
+				gx_no_preagg("a GROUP BY key is not a column of a device key type");
+				return NULL;
+			}
+			if (++nkeys > GX_MAX_GKEYS)
+			{
+				gx_no_preagg("too many GROUP BY keys");
+				return NULL;
+			}
+			add_column_to_pathtarget(partial, e, sgref);
+		}
+		else
+			others = lappend(others, e);
+	}
+	if (having != NULL)
+		others = lappend(others, having);
+	aggrefs = pull_var_clause((Node *) others,
+							  PVC_INCLUDE_AGGREGATES | PVC_RECURSE_PLACEHOLDERS);
+	foreach(lc, aggrefs)
+	{
+		Aggref	   *a = (Aggref *) lfirst(lc);
+
+		if (!IsA(a, Aggref))
+		{
+			gx_no_preagg("a column outside aggregates is not a GROUP BY key");
+			return NULL;
+		}
+		if (!gx_agg_supported(a, relid, false))
+			*group = true;
+		if (!gx_agg_supported(a, relid, true))
+		{
+			gx_no_preagg(psprintf("aggregate %s has no device implementation",
+								  format_procedure(a->aggfnoid)));
+			return NULL;
+		}
+		a = (Aggref *) copyObjectImpl(a);
+		mark_partial_aggref(a, AGGSPLIT_INITIAL_SERIAL);
+		if (list_member(partial->exprs, a))
+			continue;
+		if (++naggs > GX_MAX_AGGS)
+		{
+			gx_no_preagg("too many aggregates");
+			return NULL;
+		}
+		add_new_column_to_pathtarget(partial, (Expr *) a);
+	}
+	if (naggs == 0 && !*group)
+		return NULL;			/* nothing to compute (no aggregate, no key) */
+	set_pathtarget_cost_width(root, partial);
+	return partial;
+}
+
+/*
+ * Finalize paths over a device aggregate path (or a Gather of it): plain
+ * without keys; hashed, and sorted, by the GROUP BY keys
+ */
+static void
+gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
+				   PathTarget *target, List *having, AggClauseCosts *costs,
+				   double groups)
+{
+	List	   *groupClause = GX_GROUP_CLAUSE(root);
+
+	if (groupClause == NIL)
+	{
+		add_path(output_rel, &create_agg_path(root, output_rel, input, target, AGG_PLAIN,
+											  AGGSPLIT_FINAL_DESERIAL, NIL, having, costs,
+											  1)->path);
+		return;
+	}
+	if (grouping_is_hashable(groupClause))
+		add_path(output_rel, &create_agg_path(root, output_rel, input, target, AGG_HASHED,
+											  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
+											  costs, groups)->path);
+	if (grouping_is_sortable(groupClause))
+	{
+		List	   *pathkeys = make_pathkeys_for_sortclauses(root, groupClause,
+															 root->parse->targetList);
+		Path	   *sorted = &create_sort_path(root, output_rel, input, pathkeys, -1.0)->path;
+
+		add_path(output_rel, &create_agg_path(root, output_rel, sorted, target, AGG_SORTED,
+											  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
+											  costs, groups)->path);
+	}
 }
 
 /*
  * create_upper_paths_hook: for UPPERREL_GROUP_AGG over a GpuScan-able
- * table, add Finalize Aggregate over a GpuScan computing the aggregates.
+ * table, add Finalize Aggregate over a GpuScan computing the aggregates
+ * (or over GpuPreAgg, for GROUP BY).
  */
 static void
 gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
@@ -156,24 +337,25 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	Query	   *parse = root->parse;
 	PathTarget *target;
 	PathTarget *partial;
-	List	   *aggrefs;
+	Node	   *having;
 	Path	   *scan = NULL;
 	Path	   *pscan = NULL;
-	CustomPath *cpath;
-	AggPath    *apath;
 	AggClauseCosts costs;
+	double		groups = 1;
+	bool		group;
 	ListCell   *lc;
 
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
 
-	if (stage != UPPERREL_GROUP_AGG || !gx_enabled || !gx_enable_scan || !gx_enable_agg ||
-		gx_shared == NULL)
+	if (stage != UPPERREL_GROUP_AGG || !gx_enabled || !gx_enable_scan ||
+		(!gx_enable_agg && !gx_enable_preagg) || gx_shared == NULL)
 		return;
-	if (!parse->hasAggs || parse->groupClause != NIL || parse->groupingSets != NIL ||
-		parse->havingQual != NULL || parse->hasWindowFuncs || parse->hasTargetSRFs ||
-		root->hasHavingQual || input_rel->reloptkind != RELOPT_BASEREL)
+	if ((!parse->hasAggs && parse->groupClause == NIL) || parse->groupingSets != NIL ||
+		parse->hasWindowFuncs || parse->hasTargetSRFs ||
+		input_rel->reloptkind != RELOPT_BASEREL)
 		return;
+	having = extra != NULL ? ((GroupPathExtraData *) extra)->havingQual : parse->havingQual;
 
 	/* a GpuScan of the table with every qual on the device */
 	foreach(lc, input_rel->pathlist)
@@ -182,29 +364,28 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	foreach(lc, input_rel->partial_pathlist)
 		if (gx_is_device_scan_path(gx_unproject((Path *) lfirst(lc)), true))
 			pscan = gx_unproject((Path *) lfirst(lc));
-	if (scan == NULL && pscan == NULL)
+	/* a table without quals has no GpuScan path of its own: make them */
+	if (scan == NULL && pscan == NULL &&
+		!gx_unfiltered_scan_paths(root, input_rel, &scan, &pscan))
 		return;
 
-	/* every aggregate computable on the device; nothing else but them */
+	/* every key and aggregate computable on the device; nothing else */
 	target = root->upper_targets[UPPERREL_GROUP_AGG];
-	aggrefs = pull_var_clause((Node *) target->exprs,
-							  PVC_INCLUDE_AGGREGATES | PVC_RECURSE_PLACEHOLDERS);
-	if (aggrefs == NIL)
+	partial = gx_partial_target(root, target, having, input_rel->relid, &group);
+	if (partial == NULL)
 		return;
-	partial = create_empty_pathtarget();
-	foreach(lc, aggrefs)
+	if (group ? !gx_enable_preagg : !gx_enable_agg)
 	{
-		Aggref	   *a = (Aggref *) lfirst(lc);
-
-		if (!IsA(a, Aggref) || !gx_agg_supported(a, input_rel->relid))
+		/* the keyless stripes are off: a group table of one group will do */
+		if (!gx_enable_preagg)
 			return;
-		if (list_length(partial->exprs) >= GX_MAX_AGGS)
-			return;
-		a = (Aggref *) copyObjectImpl(a);
-		mark_partial_aggref(a, AGGSPLIT_INITIAL_SERIAL);
-		add_new_column_to_pathtarget(partial, (Expr *) a);
+		group = true;
 	}
-	set_pathtarget_cost_width(root, partial);
+	if (GX_GROUP_CLAUSE(root) != NIL)
+		groups = estimate_num_groups(root,
+									 get_sortgrouplist_exprs(GX_GROUP_CLAUSE(root),
+															 parse->targetList),
+									 input_rel->rows, NULL, NULL);
 
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
@@ -221,32 +402,28 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	/* (the serial GpuScan may have lost to a free Gather in the rel) */
 	if (scan != NULL)
-	{
-		cpath = gx_make_agg_path(input_rel, scan, partial);
-		apath = create_agg_path(root, output_rel, &cpath->path, target, AGG_PLAIN,
-								AGGSPLIT_FINAL_DESERIAL, NIL, NIL, &costs, 1);
-		add_path(output_rel, &apath->path);
-	}
+		gx_add_final_paths(root, output_rel,
+						   &gx_make_agg_path(input_rel, scan, partial, group, groups)->path,
+						   target, (List *) having, &costs, groups);
 
 	/*
-	 * Parallel: each process of a parallel GpuScan computes the aggregates
-	 * of its blocks and returns one row; Gather brings them to the Finalize
-	 * Aggregate, as PostgreSQL's Partial Aggregate rows.
+	 * Parallel: the processes of a parallel GpuScan add into one device
+	 * state (parallel.cpp), and the last to finish returns its rows;
+	 * Gather brings them to the Finalize node, as PostgreSQL's Partial
+	 * Aggregate rows.
 	 */
 	if (pscan != NULL)
 	{
-		CustomPath *ppath = gx_make_agg_path(input_rel, pscan, partial);
-		double		rows = pscan->parallel_workers + 1;
+		CustomPath *ppath = gx_make_agg_path(input_rel, pscan, partial, group, groups);
+		double		rows = group ? groups : pscan->parallel_workers + 1;
 		GatherPath *gpath;
-		AggPath    *papath;
 
 		ppath->path.parallel_aware = true;
 		ppath->path.parallel_safe = true;
 		ppath->path.parallel_workers = pscan->parallel_workers;
 		gpath = create_gather_path(root, input_rel, &ppath->path, partial, NULL, &rows);
-		papath = create_agg_path(root, output_rel, &gpath->path, target, AGG_PLAIN,
-								 AGGSPLIT_FINAL_DESERIAL, NIL, NIL, &costs, 1);
-		add_path(output_rel, &papath->path);
+		gx_add_final_paths(root, output_rel, &gpath->path, target, (List *) having, &costs,
+						   groups);
 	}
 }
 
@@ -276,37 +453,45 @@ gx_collect_vars(Node *node, List **vars)
  * PlanCustomPath: a CustomScan over the table computing the partial
  * aggregates; custom_exprs = (device quals, NIL, the program's Params),
  * custom_private = ("agg", the program, which also has the columns the
- * aggregates read).
+ * aggregates read), or for GpuPreAgg ("preagg", the program, the
+ * estimated groups, as a String: a Float node may come back from a
+ * parallel worker's copy of the plan as an Integer).
  */
 static Plan *
 gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				 List *tlist, List *clauses, List *custom_plans)
 {
+	bool		group = best_path->methods == &gx_preagg_path_methods;
 	List	   *device,
 			   *host;
 	List	   *vars = NIL;
 	List	   *scan_tlist;
 	GxProgram  *prog;
+	CustomScan *cscan;
 	ListCell   *lc;
 
 	prog = gx_path_program(best_path, clauses, rel->relid, &device, &host);
 	if (host != NIL)
 		elog(ERROR, "gpuext: device aggregates with host quals");
-	/* the columns the aggregates read (gx_agg_begin finds them) */
+	/* the columns the keys and aggregates read (gx_agg_begin finds them) */
 	foreach(lc, tlist)
 	{
 		TargetEntry *te = (TargetEntry *) lfirst(lc);
-		Aggref	   *a = (Aggref *) te->expr;
-		Var		   *v;
+		Var		   *v = (Var *) te->expr;
 
-		if (!IsA(a, Aggref) || a->args == NIL)
-			continue;
-		v = (Var *) ((TargetEntry *) linitial(a->args))->expr;
+		if (IsA(te->expr, Aggref))
+		{
+			Aggref	   *a = (Aggref *) te->expr;
+
+			if (a->args == NIL)
+				continue;
+			v = (Var *) ((TargetEntry *) linitial(a->args))->expr;
+		}
 		if (IsA(v, Var) && gx_program_add_column(prog, v->varattno, v->vartype) < 0)
 			elog(ERROR, "gpuext: device aggregate column cannot be read");
 	}
 
-	/* partial Aggrefs, then the columns the quals read */
+	/* partial Aggrefs (and keys), then the columns the quals read */
 	scan_tlist = (List *) copyObjectImpl(tlist);
 	gx_collect_vars((Node *) device, &vars);
 	foreach(lc, vars)
@@ -314,13 +499,22 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 							 makeTargetEntry((Expr *) copyObjectImpl(lfirst(lc)),
 											 list_length(scan_tlist) + 1, NULL, true));
 
-	return &gx_make_cscan(rel, best_path, tlist, "agg", device, NIL, prog, scan_tlist)->scan.plan;
+	cscan = gx_make_cscan(rel, best_path, tlist, group ? "preagg" : "agg", device, NIL, prog,
+						  scan_tlist);
+	if (group)
+	{
+		cscan->custom_private = lappend(cscan->custom_private,
+										makeString(psprintf("%.0f", best_path->path.rows)));
+		cscan->methods = &gx_preagg_plan_methods;
+	}
+	return &cscan->scan.plan;
 }
 
 /* install the hook; called by gx_planner_init */
 void
 gx_aggpath_init(void)
 {
+	RegisterCustomScanMethods(&gx_preagg_plan_methods);
 	prev_create_upper_paths_hook = create_upper_paths_hook;
 	create_upper_paths_hook = gx_create_upper_paths;
 }

@@ -397,26 +397,28 @@ gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
 	return cpath;
 }
 
-/* set_rel_pathlist_hook: offer a GpuScan for plain heap relations */
-static void
-gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
-					RangeTblEntry *rte)
+/*
+ * The GpuScan paths of a plain heap relation (serial, and partial when it
+ * can be read in parallel), or false when it has none: gpuext is off or
+ * has no device, the relation is not a plain heap table, a row-level
+ * security qual must run first, or no qual runs on the device (unless
+ * no_quals_ok and it has no qual at all: a GpuPreAgg reads every row).
+ */
+static bool
+gx_scan_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte, bool no_quals_ok,
+			  CustomPath **serial, CustomPath **partial)
 {
 	List	   *device = NIL,
 			   *host = NIL,
 			   *device_rinfos = NIL;
 	List	   *ordered;
-	CustomPath *cpath;
-	CustomPath *ppath = NULL;
 	GxProgram  *prog;
 	List	   *priv;
 	ListCell   *lc;
 
-	if (prev_set_rel_pathlist_hook)
-		prev_set_rel_pathlist_hook(root, rel, rti, rte);
-
+	*serial = *partial = NULL;
 	if (!gx_enabled || !gx_enable_scan || gx_shared == NULL)
-		return;
+		return false;
 
 	/*
 	 * gpuext.device = auto on a host whose service found no usable GPU: the
@@ -426,25 +428,26 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	 * offered: the executor waits for it.
 	 */
 	if (gx_device_choice == GX_DEVICE_AUTO && gx_shared->gpu_state == -1 && !gx_force)
-		return;
+		return false;
 	if (rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_OTHER_MEMBER_REL)
-		return;
-	if (rte->rtekind != RTE_RELATION || rte->inh || rel->baserestrictinfo == NIL)
-		return;
+		return false;
+	if (rte->rtekind != RTE_RELATION || rte->inh ||
+		(rel->baserestrictinfo == NIL && !no_quals_ok))
+		return false;
 	if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
-		return;
+		return false;
 	if (IsCatalogRelationOid(rte->relid) || rte->tablesample != NULL)
-		return;
+		return false;
 	/* row-level security quals must run first, on the host */
 	foreach(lc, rel->baserestrictinfo)
 	{
 		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
 
 		if (ri->security_level > 0)
-			return;
+			return false;
 	}
 	if (!gx_extension_present())
-		return;
+		return false;
 	/* only heap: the data path reads heap tuples */
 	{
 		Relation	r = table_open(rte->relid, NoLock);
@@ -453,16 +456,17 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 		table_close(r, NoLock);
 		if (!heap)
-			return;
+			return false;
 	}
 
 	ordered = gx_order_quals(root, rel->baserestrictinfo);
-	if (gx_split_quals(ordered, rel->relid, &device, &host, &device_rinfos, &prog) == 0)
-		return;
+	if (gx_split_quals(ordered, rel->relid, &device, &host, &device_rinfos, &prog) == 0 &&
+		(rel->baserestrictinfo != NIL || !no_quals_ok))
+		return false;
 
 	/* the serial and the partial path share one serialized program */
 	priv = gx_path_private(prog, device, host);
-	cpath = gx_make_path(root, rel, device_rinfos, host, prog, priv, 0);
+	*serial = gx_make_path(root, rel, device_rinfos, host, prog, priv, 0);
 
 	/*
 	 * A partial path for parallel query, as create_plain_partial_paths()
@@ -476,8 +480,43 @@ gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 													  max_parallel_workers_per_gather);
 
 		if (workers > 0)
-			ppath = gx_make_path(root, rel, device_rinfos, host, prog, priv, workers);
+			*partial = gx_make_path(root, rel, device_rinfos, host, prog, priv, workers);
 	}
+	return true;
+}
+
+/*
+ * The GpuScan paths of a relation without quals, for a GpuPreAgg above it
+ * (agg_path.cpp): not in the relation's path list, where a GpuScan that
+ * filters nothing would only cost more than a sequential scan.
+ */
+bool
+gx_unfiltered_scan_paths(PlannerInfo *root, RelOptInfo *rel, Path **serial, Path **partial)
+{
+	CustomPath *s,
+			   *p;
+
+	if (rel->baserestrictinfo != NIL ||
+		!gx_scan_paths(root, rel, planner_rt_fetch(rel->relid, root), true, &s, &p))
+		return false;
+	*serial = &s->path;
+	*partial = p != NULL ? &p->path : NULL;
+	return true;
+}
+
+/* set_rel_pathlist_hook: offer a GpuScan for plain heap relations */
+static void
+gx_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
+					RangeTblEntry *rte)
+{
+	CustomPath *cpath;
+	CustomPath *ppath;
+
+	if (prev_set_rel_pathlist_hook)
+		prev_set_rel_pathlist_hook(root, rel, rti, rte);
+
+	if (!gx_scan_paths(root, rel, rte, false, &cpath, &ppath))
+		return;
 
 	/*
 	 * gpuext.force forces the device, not a plan: the relation's other scan

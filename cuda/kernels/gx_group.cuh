@@ -1,0 +1,416 @@
+/*
+ * gx_group.cuh - the group table of GROUP BY on the device (GpuPreAgg):
+ * open addressing with linear probing, shared by the GPU kernels (global
+ * and shared memory), the compiled kernels (NVRTC) and the CPU device.
+ *
+ * Design note
+ * -----------
+ * A table is an array of slots (layout: gx_program.h, gx_group_slot_bytes):
+ * a state word, a NULL mask of the keys, the keys as int64, and one
+ * gx_agg_pair {val, cnt} per aggregate.  A slot goes EMPTY -> BUSY -> READY
+ * once: the thread that wins the compare-and-swap on the state word writes
+ * the keys and initial states, then publishes READY; a thread that meets a
+ * BUSY slot waits for it (independent thread scheduling guarantees the
+ * writer progresses, on the GPU as on the CPU).  States are updated with
+ * atomics (add for count and sum, min / max), so any number of threads,
+ * blocks, tasks and processes of a session add into one table.
+ *
+ * Room is counted, not found: 'used' (gx_group_hdr) counts the groups
+ * made plus those being made.  A row makes a group only after it reserved
+ * one under 'limit' (ngroup_limit, at most half the slots, so that probes
+ * stay short); else it is not aggregated and goes to the host (the filter
+ * selects it).  The GPU kernels add rows into a small table in shared
+ * memory per block (a CPU thread: a table of its own) and merge it into
+ * the global table at the end; a group is made in the local table only
+ * once it exists in the global one (gx_group_slot), so the merge always
+ * finds it: no state is ever lost, and a table that is too small only
+ * costs host work.
+ *
+ * Keys are compared as int64 plus the NULL mask (NULL is a group of its
+ * own, as in PostgreSQL); only integer-like device types are keys (bool,
+ * int2/4/8, date, timestamp, timestamptz), for which equality of the
+ * stored int64 is PostgreSQL's equality.  MIN / MAX hold integer values
+ * (bool_and / bool_or are MIN / MAX of 0/1).
+ *
+ * Device and host code; valid under nvcc, NVRTC and g++.
+ */
+#ifndef GX_GROUP_CUH
+#define GX_GROUP_CUH
+
+#include "gx_eval.cuh"
+
+#ifdef __CUDA_ARCH__
+#define GX_G_CAS32(p, e, v) atomicCAS((unsigned int *) (p), (unsigned int) (e), (unsigned int) (v))
+#define GX_G_LOAD32(p) (*(volatile uint32_t *) (p))
+#define GX_G_STORE_REL32(p, v) (__threadfence(), atomicExch((unsigned int *) (p), (unsigned int) (v)))
+#define GX_G_ADD32(p, v) atomicAdd((unsigned int *) (p), (unsigned int) (v))
+#define GX_G_SUB32(p, v) atomicSub((unsigned int *) (p), (unsigned int) (v))
+#define GX_G_ADD64(p, v) atomicAdd((unsigned long long *) (p), (unsigned long long) (v))
+#define GX_G_MIN64(p, v) atomicMin((long long *) (p), (long long) (v))
+#define GX_G_MAX64(p, v) atomicMax((long long *) (p), (long long) (v))
+#define GX_G_ACQUIRE() __threadfence()
+#else
+GX_HD uint32_t
+gx_g_cas32(uint32_t *p, uint32_t e, uint32_t v)
+{
+	__atomic_compare_exchange_n(p, &e, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	return e;
+}
+
+GX_HD void
+gx_g_min64(int64_t *p, int64_t v)
+{
+	int64_t		cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED,
+												   __ATOMIC_RELAXED))
+		;
+}
+
+GX_HD void
+gx_g_max64(int64_t *p, int64_t v)
+{
+	int64_t		cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED,
+												   __ATOMIC_RELAXED))
+		;
+}
+#define GX_G_CAS32(p, e, v) gx_g_cas32((uint32_t *) (p), (e), (v))
+#define GX_G_LOAD32(p) __atomic_load_n((uint32_t *) (p), __ATOMIC_ACQUIRE)
+#define GX_G_STORE_REL32(p, v) __atomic_store_n((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELEASE)
+#define GX_G_ADD32(p, v) __atomic_fetch_add((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELAXED)
+#define GX_G_SUB32(p, v) __atomic_fetch_sub((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELAXED)
+#define GX_G_ADD64(p, v) __atomic_fetch_add((uint64_t *) (p), (uint64_t) (v), __ATOMIC_RELAXED)
+#define GX_G_MIN64(p, v) gx_g_min64((int64_t *) (p), (int64_t) (v))
+#define GX_G_MAX64(p, v) gx_g_max64((int64_t *) (p), (int64_t) (v))
+#define GX_G_ACQUIRE() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#endif
+
+/*
+ * A GPU block's table in shared memory (dynamic shared memory of the
+ * filter kernel in group mode): a counter, then the slots.  Its size is
+ * fixed, its number of slots follows the slot size.
+ */
+#define GX_GROUP_SMEM 24576
+
+/* slots of a block's shared-memory table */
+GX_HD uint32_t
+gx_group_smem_cap(uint32_t slot_bytes)
+{
+	uint32_t	c = 256;
+
+	while (c > 8 && (uint64_t) c * slot_bytes + 16 > GX_GROUP_SMEM)
+		c >>= 1;
+	return c;
+}
+
+/* one table as a kernel or thread sees it */
+typedef struct gx_gtab
+{
+	char	   *slots;			/* slot 0 */
+	uint32_t   *used;			/* groups + reservations */
+	uint32_t	mask;			/* slots - 1 */
+	uint32_t	limit;			/* 'used' may not pass it */
+	uint32_t	nkeys;
+	uint32_t	nagg;
+	uint32_t	slot_bytes;
+} gx_gtab;
+
+/* a row's group key: values and NULL mask, and its hash */
+typedef struct gx_gkey
+{
+	int64_t		k[GX_MAX_GKEYS];
+	uint32_t	nulls;
+	uint32_t	pad;
+	uint64_t	hash;
+} gx_gkey;
+
+/* the global table of a task (group table object 'obj') */
+GX_HD gx_gtab
+gx_gtab_global(char *obj, const gx_chunk_ext *ext)
+{
+	gx_gtab		t;
+
+	t.slots = obj + sizeof(gx_group_hdr);
+	t.used = &((gx_group_hdr *) obj)->used;
+	t.mask = ext->ngroup_cap - 1;
+	t.limit = ext->ngroup_limit;
+	t.nkeys = ext->ngkeys;
+	t.nagg = ext->nagg;
+	t.slot_bytes = (uint32_t) gx_group_slot_bytes(ext->ngkeys, ext->nagg);
+	return t;
+}
+
+/* reserve room for a new group in t; 0 when there is none */
+GX_HD int
+gx_gtab_reserve(const gx_gtab *t)
+{
+	if (GX_G_ADD32(t->used, 1) >= t->limit)
+	{
+		GX_G_SUB32(t->used, 1);
+		return 0;
+	}
+	return 1;
+}
+
+/* the hash of a key (splitmix64 over the words and the NULL mask) */
+GX_HD uint64_t
+gx_gkey_hash(const gx_gkey *key, uint32_t nkeys)
+{
+	uint64_t	h = 0x9E3779B97F4A7C15ull ^ key->nulls;
+
+	for (uint32_t i = 0; i < nkeys; i++)
+	{
+		h ^= (uint64_t) key->k[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+		h ^= h >> 30;
+		h *= 0xBF58476D1CE4E5B9ull;
+		h ^= h >> 27;
+		h *= 0x94D049BB133111EBull;
+		h ^= h >> 31;
+	}
+	return h;
+}
+
+GX_HD uint32_t *
+gx_gslot_state(char *slot)
+{
+	return (uint32_t *) slot;
+}
+
+GX_HD int64_t *
+gx_gslot_keys(char *slot)
+{
+	return (int64_t *) (slot + 8);
+}
+
+GX_HD gx_agg_pair *
+gx_gslot_aggs(char *slot, uint32_t nkeys)
+{
+	return (gx_agg_pair *) (slot + 8 + 8 * (uint64_t) nkeys);
+}
+
+/* does a READY slot hold this key? */
+GX_HD int
+gx_gslot_match(char *slot, const gx_gkey *key, uint32_t nkeys)
+{
+	const int64_t *k = gx_gslot_keys(slot);
+
+	if (((const uint32_t *) slot)[1] != key->nulls)
+		return 0;
+	for (uint32_t i = 0; i < nkeys; i++)
+		if (k[i] != key->k[i])
+			return 0;
+	return 1;
+}
+
+/* write a new group into a slot this thread holds BUSY, then publish it */
+GX_HD void
+gx_gslot_init(char *slot, const gx_gkey *key, uint32_t nkeys, uint32_t nagg,
+			  const gx_agg *aggs)
+{
+	int64_t    *k = gx_gslot_keys(slot);
+	gx_agg_pair *p = gx_gslot_aggs(slot, nkeys);
+
+	((uint32_t *) slot)[1] = key->nulls;
+	for (uint32_t i = 0; i < nkeys; i++)
+		k[i] = key->k[i];
+	for (uint32_t a = 0; a < nagg; a++)
+	{
+		p[a].val = aggs[a].op == GX_AGG_MIN ? (int64_t) 0x7FFFFFFFFFFFFFFFll :
+			aggs[a].op == GX_AGG_MAX ? (int64_t) (-0x7FFFFFFFFFFFFFFFll - 1) : 0;
+		p[a].cnt = 0;
+	}
+	GX_G_STORE_REL32(gx_gslot_state(slot), GX_GSLOT_READY);
+}
+
+/*
+ * The slot of a key's group in table t.  create: make the group if it is
+ * not there, when a reservation under t.limit can be had.  NULL: the key
+ * is not in the table (and no room to create it).
+ */
+GX_HD char *
+gx_group_find(const gx_gtab *t, const gx_gkey *key, const gx_agg *aggs, int create)
+{
+	uint32_t	i = (uint32_t) key->hash & t->mask;
+
+	for (uint32_t probe = 0; probe <= t->mask; probe++, i = (i + 1) & t->mask)
+	{
+		char	   *slot = t->slots + (uint64_t) i * t->slot_bytes;
+		uint32_t	st = GX_G_LOAD32(gx_gslot_state(slot));
+
+		if (st == GX_GSLOT_EMPTY)
+		{
+			if (!create || !gx_gtab_reserve(t))
+				return NULL;
+			st = GX_G_CAS32(gx_gslot_state(slot), GX_GSLOT_EMPTY, GX_GSLOT_BUSY);
+			if (st == GX_GSLOT_EMPTY)
+			{
+				gx_gslot_init(slot, key, t->nkeys, t->nagg, aggs);
+				return slot;
+			}
+			GX_G_SUB32(t->used, 1);	/* another thread took the slot */
+		}
+		while (st == GX_GSLOT_BUSY)
+			st = GX_G_LOAD32(gx_gslot_state(slot));
+		GX_G_ACQUIRE();
+		if (gx_gslot_match(slot, key, t->nkeys))
+			return slot;
+	}
+	return NULL;
+}
+
+/*
+ * The slot a row of key adds into: its group in the local table (a GPU
+ * block's in shared memory, a CPU thread's own), made there once the
+ * group exists in the global table, so that the local table's merge at
+ * the end always finds it; or the global group when the local table is
+ * full; NULL when the global table has no room for a new group.
+ */
+GX_HD char *
+gx_group_slot(const gx_gtab *local, const gx_gtab *global, const gx_gkey *key,
+			  const gx_agg *aggs)
+{
+	char	   *slot = gx_group_find(local, key, aggs, 0);
+	char	   *g;
+
+	if (slot != NULL)
+		return slot;
+	g = gx_group_find(global, key, aggs, 1);
+	if (g == NULL)
+		return NULL;
+	slot = gx_group_find(local, key, aggs, 1);
+	return slot != NULL ? slot : g;
+}
+
+/* add one row into a group: val[a] / isnull[a] are the aggregates' inputs */
+GX_HD void
+gx_group_add_row(char *slot, uint32_t nkeys, uint32_t nagg, const gx_agg *aggs,
+				 const int64_t *val, uint32_t nulls)
+{
+	gx_agg_pair *p = gx_gslot_aggs(slot, nkeys);
+
+	for (uint32_t a = 0; a < nagg; a++)
+	{
+		if ((nulls >> a) & 1)
+			continue;
+		switch (aggs[a].op)
+		{
+			case GX_AGG_SUM:
+				GX_G_ADD64(&p[a].val, val[a]);
+				break;
+			case GX_AGG_MIN:
+				GX_G_MIN64(&p[a].val, val[a]);
+				break;
+			case GX_AGG_MAX:
+				GX_G_MAX64(&p[a].val, val[a]);
+				break;
+			default:
+				break;
+		}
+		GX_G_ADD64(&p[a].cnt, 1);
+	}
+}
+
+/* merge the states of a group (src, not shared any more) into dst */
+GX_HD void
+gx_group_merge(char *dst, const char *src, uint32_t nkeys, uint32_t nagg, const gx_agg *aggs)
+{
+	gx_agg_pair *p = gx_gslot_aggs(dst, nkeys);
+	const gx_agg_pair *q = gx_gslot_aggs((char *) src, nkeys);
+
+	for (uint32_t a = 0; a < nagg; a++)
+	{
+		if (q[a].cnt == 0)
+			continue;
+		switch (aggs[a].op)
+		{
+			case GX_AGG_SUM:
+				GX_G_ADD64(&p[a].val, q[a].val);
+				break;
+			case GX_AGG_MIN:
+				GX_G_MIN64(&p[a].val, q[a].val);
+				break;
+			case GX_AGG_MAX:
+				GX_G_MAX64(&p[a].val, q[a].val);
+				break;
+			default:
+				break;
+		}
+		GX_G_ADD64(&p[a].cnt, q[a].cnt);
+	}
+}
+
+/*
+ * Merge a local table's groups into the global table, where each exists
+ * (gx_group_slot); slots i = first, first + step, ... (a GPU block's
+ * threads, or one CPU thread).  Returns the groups not found (none, unless
+ * the tables were corrupted).
+ */
+GX_HD uint32_t
+gx_group_merge_table(const gx_gtab *local, const gx_gtab *global, const gx_agg *aggs,
+					 uint32_t first, uint32_t step)
+{
+	uint32_t	lost = 0;
+
+	for (uint32_t i = first; i <= local->mask; i += step)
+	{
+		char	   *src = local->slots + (uint64_t) i * local->slot_bytes;
+		gx_gkey		key;
+		char	   *dst;
+
+		if (*gx_gslot_state(src) != GX_GSLOT_READY)
+			continue;
+		key.nulls = ((const uint32_t *) src)[1];
+		for (uint32_t k = 0; k < global->nkeys; k++)
+			key.k[k] = gx_gslot_keys(src)[k];
+		key.hash = gx_gkey_hash(&key, global->nkeys);
+		dst = gx_group_find(global, &key, aggs, 0);
+		if (dst != NULL)
+			gx_group_merge(dst, src, global->nkeys, global->nagg, aggs);
+		else
+			lost++;
+	}
+	return lost;
+}
+
+/* the key of a row, from the task's key columns; its hash */
+GX_HD void
+gx_group_row_key(const gx_chunk *c, const char *colbase, uint32_t row, gx_gkey *key)
+{
+	key->nulls = 0;
+	for (uint32_t i = 0; i < c->ext.ngkeys; i++)
+	{
+		gx_reg		r;
+
+		gx_load_col(colbase, &c->cols[c->ext.gkey_col[i]], row, &r);
+		key->k[i] = r.isnull ? 0 : r.v.i;
+		if (r.isnull)
+			key->nulls |= 1u << i;
+	}
+	key->hash = gx_gkey_hash(key, c->ext.ngkeys);
+}
+
+/* the aggregates' inputs of a row (count(*): col -1, never NULL) */
+GX_HD uint32_t
+gx_group_row_vals(const gx_chunk *c, const char *colbase, uint32_t row, int64_t *val)
+{
+	uint32_t	nulls = 0;
+
+	for (uint32_t a = 0; a < c->ext.nagg; a++)
+	{
+		gx_reg		r;
+
+		val[a] = 0;
+		if (c->ext.agg[a].col < 0)
+			continue;
+		gx_load_col(colbase, &c->cols[c->ext.agg[a].col], row, &r);
+		if (r.isnull)
+			nulls |= 1u << a;
+		else
+			val[a] = r.v.i;
+	}
+	return nulls;
+}
+
+#endif							/* GX_GROUP_CUH */

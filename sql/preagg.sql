@@ -1,0 +1,167 @@
+-- preagg: GpuPreAgg, GROUP BY and aggregates in a group table on the device.
+-- The node returns one row of partial states per group (and one per row
+-- its table had no room for); PostgreSQL's Finalize (Hash|Group)Aggregate
+-- combines them.  Every result is compared with gpuext off (gx_check:
+-- PostgreSQL's own plan, then GpuPreAgg forced on each device).
+
+SET max_parallel_workers_per_gather = 0;
+-- keys of every device key type, NULLs in every column
+CREATE TABLE gx_pa (
+    id int4, k4 int4, k2 int2, k8 int8, kb bool, kd date, kts timestamp, ktz timestamptz,
+    v4 int4, v2 int2, v8 int8, f8 float8, ok bool, t text);
+INSERT INTO gx_pa
+SELECT g,
+       CASE WHEN g % 97 = 0 THEN NULL ELSE g % 10 END,
+       CASE WHEN g % 89 = 0 THEN NULL ELSE (g % 7 - 3)::int2 END,
+       CASE WHEN g % 83 = 0 THEN NULL ELSE (g % 5)::int8 * 10000000000 END,
+       CASE WHEN g % 79 = 0 THEN NULL ELSE g % 3 = 0 END,
+       CASE WHEN g % 73 = 0 THEN NULL ELSE date '2024-01-01' + g % 12 END,
+       CASE WHEN g % 71 = 0 THEN NULL ELSE timestamp '2024-01-01' + (g % 4) * interval '1 hour' END,
+       CASE WHEN g % 67 = 0 THEN NULL ELSE timestamptz '2024-01-01 00:00+00' + (g % 3) * interval '1 day' END,
+       CASE WHEN g % 13 = 0 THEN NULL ELSE g * 7 % 1000 - 500 END,
+       CASE WHEN g % 11 = 0 THEN NULL ELSE (g % 200 - 100)::int2 END,
+       CASE WHEN g % 17 = 0 THEN NULL ELSE g::int8 * 1000003 END,
+       CASE WHEN g % 19 = 0 THEN NULL ELSE g / 4.0 END,
+       CASE WHEN g % 23 = 0 THEN NULL ELSE g % 50 <> 0 END,
+       'x' || g % 10
+FROM generate_series(1, 60000) g;
+INSERT INTO gx_pa (id, k4, kd, kts, ktz, v4, v8) VALUES
+    (60001, 1, 'infinity', 'infinity', 'infinity', 2147483647, 9223372036854775807),
+    (60002, 1, '-infinity', '-infinity', '-infinity', -2147483648, -9223372036854775808);
+VACUUM (FREEZE, ANALYZE) gx_pa;
+CREATE TABLE gx_pa_empty (k4 int4, v4 int4);
+-- 30000 groups of 3 rows
+CREATE TABLE gx_pa_many AS SELECT g % 30000 AS k, g AS v FROM generate_series(1, 90000) g;
+ANALYZE gx_pa_many;
+-- EXPLAIN ANALYZE without the lines that depend on memory
+CREATE FUNCTION gx_pa_explain(q text) RETURNS SETOF text LANGUAGE sql AS $$
+    SELECT l FROM gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF') l
+    WHERE l !~ '(Sort Method|Memory Usage|Batches):'
+$$;
+
+-- the plans: Finalize HashAggregate (or GroupAggregate over a Sort) over
+-- GpuPreAgg, with the keys and the device aggregates
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT k4, count(*), sum(v4), min(v4), max(v4), avg(v4) FROM gx_pa WHERE id > 10 GROUP BY k4');
+SELECT * FROM gx_explain('SELECT k4, k2, count(v8), max(v8) FROM gx_pa GROUP BY k4, k2 HAVING count(*) > 100', 'VERBOSE, COSTS OFF');
+SET enable_hashagg = off;
+SELECT * FROM gx_explain('SELECT kd, min(kts), max(ktz) FROM gx_pa GROUP BY kd ORDER BY kd');
+RESET enable_hashagg;
+SELECT * FROM gx_pa_explain('SELECT k4, count(*), sum(v4) FROM gx_pa WHERE id > 10 GROUP BY k4');
+RESET gpuext.force;
+
+-- every aggregate and key type
+SELECT gx_check('SELECT k4, count(*), count(v4), sum(v4), min(v4), max(v4), avg(v4) FROM gx_pa GROUP BY k4');
+SELECT gx_check('SELECT k2, count(v2), sum(v2), min(v2), max(v2), avg(v2) FROM gx_pa GROUP BY k2');
+SELECT gx_check('SELECT k8, count(v8), min(v8), max(v8), count(f8) FROM gx_pa GROUP BY k8');
+SELECT gx_check('SELECT kb, bool_and(ok), bool_or(ok), every(ok), count(ok) FROM gx_pa GROUP BY kb');
+SELECT gx_check('SELECT kd, min(kd), max(kd), min(kts), max(kts), min(ktz), max(ktz) FROM gx_pa GROUP BY kd');
+SELECT gx_check('SELECT kts, count(*), min(kd) FROM gx_pa GROUP BY kts');
+SELECT gx_check('SELECT ktz, count(*), max(v4) FROM gx_pa GROUP BY ktz');
+-- several keys, keys not in the output, expressions over the aggregates, HAVING, ORDER BY
+SELECT gx_check('SELECT k4, k2, kb, count(*), sum(v4) FROM gx_pa GROUP BY k4, k2, kb');
+SELECT gx_check('SELECT count(*), sum(v2) FROM gx_pa GROUP BY k4, kd');
+SELECT gx_check('SELECT k4, sum(v4) * 2 + count(*), max(v2) - min(v2) FROM gx_pa GROUP BY k4 HAVING sum(v4) > 0 AND max(v2) > 90 ORDER BY 2 DESC');
+SELECT gx_check('SELECT k4 FROM gx_pa WHERE v4 > 0 GROUP BY k4');
+-- the extremes of int4, int8, dates and timestamps
+SELECT gx_check('SELECT k4, sum(v4), min(v4), max(v4), avg(v4), min(v8), max(v8), min(kd), max(kts) FROM gx_pa WHERE id > 59990 GROUP BY k4');
+-- no aggregate-free column outside the keys; no row; one group; a group per row
+SELECT gx_check('SELECT k4, count(*), sum(v4) FROM gx_pa WHERE v4 > 100000 GROUP BY k4');
+SELECT gx_check('SELECT k4, count(*), sum(v4) FROM gx_pa_empty GROUP BY k4');
+SELECT gx_check('SELECT count(*), sum(v4), min(v4), max(v4), avg(v4) FROM gx_pa_empty');
+SELECT gx_check('SELECT min(v4), max(v4), avg(v4), bool_and(ok) FROM gx_pa WHERE id > 100');
+SELECT gx_check('SELECT min(v4), max(v4), avg(v2) FROM gx_pa WHERE v4 IS NULL');
+SELECT gx_check('SELECT id, count(*), sum(v4), max(kd) FROM gx_pa GROUP BY id');
+-- NULL keys are one group, NULL values are left out
+SELECT gx_check('SELECT k4 IS NULL, count(*), count(v4), sum(v4) FROM gx_pa WHERE k4 IS NULL OR k4 = 3 GROUP BY k4');
+-- device errors are PostgreSQL's
+SELECT gx_error('SELECT k4, count(*) FROM gx_pa WHERE 100 / (v4 - 2) > 0 GROUP BY k4');
+SELECT gx_error('SELECT k4, sum(v4) FROM gx_pa WHERE v4 * 100000000 > 0 GROUP BY k4');
+
+-- what stays with PostgreSQL: expressions as keys or arguments, other
+-- types, DISTINCT, FILTER, ORDER BY in aggregates, grouping sets, host quals
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT t, count(*) FROM gx_pa GROUP BY t');
+SELECT * FROM gx_explain('SELECT k4 + 1, count(*) FROM gx_pa GROUP BY k4 + 1');
+SELECT * FROM gx_explain('SELECT k4, sum(v4 + 1) FROM gx_pa GROUP BY k4');
+SELECT * FROM gx_explain('SELECT k4, sum(v8), avg(f8) FROM gx_pa GROUP BY k4');
+SELECT * FROM gx_explain('SELECT k4, count(DISTINCT v4) FROM gx_pa GROUP BY k4');
+SELECT * FROM gx_explain('SELECT k4, count(*) FILTER (WHERE v4 > 0) FROM gx_pa GROUP BY k4');
+SELECT * FROM gx_explain('SELECT k4, count(*) FROM gx_pa GROUP BY ROLLUP (k4)');
+SELECT * FROM gx_explain('SELECT k4, count(*) FROM gx_pa WHERE t LIKE ''x1%'' GROUP BY k4');
+SET client_min_messages = debug1;
+EXPLAIN (COSTS OFF) SELECT k4, sum(v8) FROM gx_pa GROUP BY k4;
+RESET client_min_messages;
+SET gpuext.enable_preagg = off;
+SELECT * FROM gx_explain('SELECT k4, count(*) FROM gx_pa GROUP BY k4');
+RESET gpuext.enable_preagg;
+RESET gpuext.force;
+SELECT gx_check('SELECT t, count(*), sum(v4) FROM gx_pa GROUP BY t');
+SELECT gx_check('SELECT k4, count(DISTINCT v4), count(*) FILTER (WHERE v4 > 0) FROM gx_pa GROUP BY k4');
+
+-- a table too small for the groups: the rows it has no room for are
+-- aggregated by the host (each is a group of its own for the Finalize node)
+SET gpuext.preagg_memory = '1MB';
+SET gpuext.force = on;
+SELECT * FROM gx_pa_explain('SELECT id, count(*), sum(v4), min(v2) FROM gx_pa GROUP BY id');
+RESET gpuext.force;
+SELECT gx_check('SELECT id, count(*), sum(v4), min(v2), max(kd) FROM gx_pa GROUP BY id');
+SELECT gx_check('SELECT k, count(*), sum(v), min(v), max(v) FROM gx_pa_many GROUP BY k');
+RESET gpuext.preagg_memory;
+
+-- prepared statements, with a generic plan's Params in the device filter
+PREPARE gx_pa_q(int) AS SELECT k4, count(*), sum(v4), max(kd) FROM gx_pa WHERE id > $1 GROUP BY k4 ORDER BY k4;
+SET gpuext.force = on;
+SET plan_cache_mode = force_generic_plan;
+EXECUTE gx_pa_q(59000);
+EXECUTE gx_pa_q(59990);
+SET gpuext.enabled = off;
+EXECUTE gx_pa_q(59990);
+RESET gpuext.enabled;
+RESET plan_cache_mode;
+RESET gpuext.force;
+DEALLOCATE gx_pa_q;
+
+-- rescans: a correlated subquery's GpuPreAgg runs once per outer row
+CREATE TABLE gx_pa_outer AS SELECT g AS x FROM generate_series(1, 5) g;
+SELECT gx_check('SELECT x, (SELECT max(v4) FROM gx_pa WHERE k4 = x), (SELECT count(*) FROM (SELECT k2 FROM gx_pa WHERE k4 = x GROUP BY k2) s) FROM gx_pa_outer');
+
+-- parallel: every process adds into the leader's table; the last one to
+-- finish returns the groups
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT k4, count(*), sum(v4), min(kd) FROM gx_pa GROUP BY k4');
+RESET gpuext.force;
+SELECT gx_check('SELECT k4, count(*), sum(v4), min(kd), max(v8), avg(v2) FROM gx_pa GROUP BY k4');
+SELECT gx_check('SELECT k, count(*), sum(v), min(v), max(v) FROM gx_pa_many GROUP BY k');
+SELECT gx_check('SELECT k2, kb, bool_or(ok), count(*) FROM gx_pa WHERE id % 3 = 0 GROUP BY k2, kb');
+SET gpuext.preagg_memory = '1MB';
+SELECT gx_check('SELECT id, count(*), sum(v4) FROM gx_pa GROUP BY id');
+RESET gpuext.preagg_memory;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+SET max_parallel_workers_per_gather = 0;
+
+-- cached columns, and cached columns under writes (stale blocks come from the heap)
+SELECT gpuext_cache_load('gx_pa');
+SET gpuext.force = on;
+SELECT * FROM gx_pa_explain('SELECT k4, count(*), sum(v4) FROM gx_pa GROUP BY k4');
+RESET gpuext.force;
+SELECT gx_check('SELECT k4, count(*), sum(v4), min(v2), max(kd) FROM gx_pa GROUP BY k4');
+UPDATE gx_pa SET v4 = v4 + 1, k4 = k4 + 100 WHERE id % 1000 = 1 AND id < 60000;
+DELETE FROM gx_pa WHERE id % 1000 = 2;
+INSERT INTO gx_pa (id, k4, v4) VALUES (70000, 5, 5), (70001, NULL, 7);
+SET gpuext.force = on;
+SELECT * FROM gx_pa_explain('SELECT k4, count(*), sum(v4) FROM gx_pa GROUP BY k4');
+RESET gpuext.force;
+SELECT gx_check('SELECT k4, count(*), sum(v4), min(v2), max(kd) FROM gx_pa GROUP BY k4');
+BEGIN;
+UPDATE gx_pa SET v4 = 0 WHERE k4 = 3;
+SELECT gx_check('SELECT k4, count(*), sum(v4) FROM gx_pa GROUP BY k4');
+ROLLBACK;
+SELECT gx_check('SELECT k4, count(*), sum(v4) FROM gx_pa GROUP BY k4');
+SELECT gpuext_cache_evict('gx_pa');

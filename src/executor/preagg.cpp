@@ -1,0 +1,448 @@
+/*
+ * preagg.cpp - GpuPreAgg: GROUP BY and aggregates in a group table on the
+ * device (planning: agg_path.cpp; the table: cuda/kernels/gx_group.cuh).
+ *
+ * Design note
+ * -----------
+ * A GpuScan in group mode (custom_private "preagg") reads its table like
+ * any GpuScan; every chunk (heap pages, or a cache entry with its stale
+ * blocks skipped) names the node's group table, a session object on the
+ * device, and adds each selected row into its group there: count, sum,
+ * min and max per aggregate, with the rows' NULLs left out, as PostgreSQL's
+ * transition functions do.  Nothing comes back per chunk but the rows
+ * whose group the table had no room for: the node turns each into a row
+ * of partial states of its own (a group of one row), kept in a
+ * tuplestore.  After the last chunk, GROUP_READ tasks bring the table's
+ * groups back, a slot's worth at a time, and the node returns one row of
+ * partial states per group, then the host's rows.  PostgreSQL's Finalize
+ * (Hash|Group)Aggregate above combines the rows of each group with the
+ * aggregates' own combine functions and computes the results and HAVING,
+ * so a group that comes back in several rows is still one group, and
+ * results, NULLs and errors are PostgreSQL's.
+ *
+ * Partial states are exactly the transition values PostgreSQL reaches:
+ * count: int8; sum(int2/int4): int8, NULL for a group without a value;
+ * min/max and bool_and/bool_or: the argument's type, NULL without a value;
+ * avg(int2/int4): int8[] {N, sum}.  The device aggregates are shared: sum,
+ * avg and count of one column are one {sum, count} pair.
+ *
+ * The table is sized from the planner's estimate of the groups (twice as
+ * many slots, at least 1024), within gpuext.preagg_memory and
+ * gpuext.session_memory; a smaller one costs host work, never a wrong
+ * answer.  Under parallel query every process adds into the leader's table
+ * (one session object); the last process to finish reads it, and each
+ * returns its own host rows.
+ */
+#include "gpuext.h"
+#include "compat.h"
+#include "executor.h"
+
+extern "C"
+{
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+}
+
+/* is this plan a GpuPreAgg with a group table? */
+bool
+gx_group_plan(CustomScan *cscan)
+{
+	return cscan->custom_private != NIL &&
+		strcmp(strVal(linitial(cscan->custom_private)), "preagg") == 0;
+}
+
+/* the device aggregate (ext.agg index) a spec reads, shared where it can be */
+static int
+gx_group_dev_agg(GxGroupState *g, int op, int col, bool any_op)
+{
+	for (int i = 0; i < g->ndev; i++)
+		if (g->dev[i].col == col && (any_op || g->dev[i].op == op))
+			return i;
+	if (g->ndev >= GX_MAX_AGGS)
+		elog(ERROR, "gpuext: too many device aggregates");
+	g->dev[g->ndev].op = (uint16) op;
+	g->dev[g->ndev].col = (int16) col;
+	return g->ndev++;
+}
+
+/*
+ * Group mode at scan start (gx_agg_begin made the aggregate specs): the
+ * keys of custom_scan_tlist, and the device aggregates the specs share
+ */
+void
+gx_group_begin(GxScanState *st, CustomScan *cscan)
+{
+	GxGroupState *g = &st->grp;
+	ListCell   *lc;
+
+	g->nkeys = 0;
+	g->ndev = 0;
+	g->est_groups = atof(strVal(lthird(cscan->custom_private)));
+	foreach(lc, cscan->custom_scan_tlist)
+	{
+		TargetEntry *te = (TargetEntry *) lfirst(lc);
+		Var		   *v = (Var *) te->expr;
+		GxKeySpec  *k;
+
+		if (te->resjunk || !IsA(v, Var))
+			continue;
+		if (g->nkeys >= GX_MAX_GKEYS)
+			elog(ERROR, "gpuext: too many group keys");
+		k = &g->keys[g->nkeys++];
+		k->attno = v->varattno;
+		k->type = v->vartype;
+		k->resno = te->resno;
+		k->col = gx_program_add_column(st->prog, v->varattno, v->vartype);
+		if (k->col < 0)
+			elog(ERROR, "gpuext: group key column cannot be read");
+	}
+	/* min / max / sums first, then the counts that can share them */
+	for (int i = 0; i < st->nagg; i++)
+	{
+		GxAggSpec  *sp = &st->aggs[i];
+
+		if (sp->kind == GX_AGGK_SUM || sp->kind == GX_AGGK_AVG)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM, sp->col, false);
+		else if (sp->kind == GX_AGGK_MIN)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_MIN, sp->col, false);
+		else if (sp->kind == GX_AGGK_MAX)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_MAX, sp->col, false);
+	}
+	for (int i = 0; i < st->nagg; i++)
+	{
+		GxAggSpec  *sp = &st->aggs[i];
+
+		if (sp->kind == GX_AGGK_COUNT)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_COUNT, sp->col, true);
+		else if (sp->kind == GX_AGGK_COUNT_STAR)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_COUNT, -1, false);
+	}
+	/* rows the table has no room for come back, with their tuples */
+	st->need_tuples = true;
+	g->table_slot = ExecInitExtraTupleSlot(st->css.ss.ps.state,
+										   RelationGetDescr(st->src.rel),
+										   table_slot_callbacks(st->src.rel));
+	g->min_slot = ExecInitExtraTupleSlot(st->css.ss.ps.state,
+										 st->css.ss.ss_ScanTupleSlot->tts_tupleDescriptor,
+										 &TTSOpsMinimalTuple);
+	g->host_rows = NULL;
+	g->recs = NULL;
+	gx_group_reset(st);
+}
+
+/* forget what a run of the scan read (scan start, rescan) */
+void
+gx_group_reset(GxScanState *st)
+{
+	GxGroupState *g = &st->grp;
+
+	if (g->host_rows != NULL)
+		tuplestore_end(g->host_rows);
+	g->host_rows = NULL;
+	g->reading = false;
+	g->read_next = 0;
+	g->nrecs = g->rec_pos = 0;
+	g->ngroups = g->nhost = g->nreads = 0;
+}
+
+/*
+ * At scan start: the session and the group table, st->agg_obj (a parallel
+ * worker was given the leader's, and its size).  Twice the estimated groups in slots, at least
+ * 1024, within gpuext.preagg_memory; halved while gpuext.session_memory
+ * has no room (at 1024 slots, the session's ERROR).
+ */
+void
+gx_group_prepare(GxScanState *st)
+{
+	GxGroupState *g = &st->grp;
+	uint64		max_bytes = (uint64) gx_preagg_memory_mb * 1024 * 1024;
+	uint64		cap = 1024;
+
+	gx_scan_session(st);
+	if (st->agg_obj != 0)
+		return;					/* a parallel worker: the leader's table */
+	while (cap < (uint64) 1 << 31 && (double) cap < 2.0 * g->est_groups &&
+		   gx_group_table_bytes(cap * 2, g->nkeys, g->ndev) <= max_bytes)
+		cap *= 2;
+	for (;;)
+	{
+		g->cap = (uint32) cap;
+		g->limit = (uint32) (cap / 2);
+		if (cap <= 1024)
+		{
+			st->agg_obj = gx_session_alloc(st->session, st->device,
+									  gx_group_table_bytes(cap, g->nkeys, g->ndev),
+									  GX_OBJ_GROUP_TABLE);
+			break;
+		}
+		st->agg_obj = gx_session_try_alloc(st->session, st->device,
+									  gx_group_table_bytes(cap, g->nkeys, g->ndev),
+									  GX_OBJ_GROUP_TABLE);
+		if (st->agg_obj != 0)
+			break;
+		cap /= 2;
+	}
+}
+
+/* the group part of a rows task: the table, the keys, the device aggregates */
+void
+gx_group_set_chunk(GxScanState *st, gx_chunk *c)
+{
+	GxGroupState *g = &st->grp;
+
+	c->obj[0] = st->agg_obj;
+	c->ext.ngroup_cap = g->cap;
+	c->ext.ngroup_limit = g->limit;
+	c->ext.ngkeys = g->nkeys;
+	for (int k = 0; k < g->nkeys; k++)
+		c->ext.gkey_col[k] = (int16) g->keys[k].col;
+	c->ext.nagg = g->ndev;
+	memcpy(c->ext.agg, g->dev, sizeof(gx_agg) * g->ndev);
+	st->agg_dirty = true;
+}
+
+/* Datum of an integer-like device value of type typid */
+static Datum
+gx_int_datum(int64 v, Oid typid)
+{
+	switch (typid)
+	{
+		case BOOLOID:
+			return BoolGetDatum(v != 0);
+		case INT2OID:
+			return Int16GetDatum((int16) v);
+		case INT4OID:
+		case DATEOID:
+			return Int32GetDatum((int32) v);
+		default:
+			return Int64GetDatum(v);
+	}
+}
+
+/*
+ * A row of partial states into the scan slot: the keys (NULL where the
+ * mask says), and each aggregate's state from the device pairs.
+ */
+static TupleTableSlot *
+gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 *keys,
+			   const gx_agg_pair *pairs)
+{
+	GxGroupState *g = &st->grp;
+
+	ExecClearTuple(slot);
+	for (int i = 0; i < slot->tts_tupleDescriptor->natts; i++)
+	{
+		slot->tts_values[i] = (Datum) 0;
+		slot->tts_isnull[i] = true;
+	}
+	for (int k = 0; k < g->nkeys; k++)
+	{
+		int			r = g->keys[k].resno - 1;
+
+		slot->tts_isnull[r] = (nulls >> k) & 1;
+		if (!slot->tts_isnull[r])
+			slot->tts_values[r] = gx_int_datum(keys[k], g->keys[k].type);
+	}
+	for (int i = 0; i < st->nagg; i++)
+	{
+		GxAggSpec  *sp = &st->aggs[i];
+		const gx_agg_pair *p = &pairs[sp->slot];
+		int			r = sp->resno - 1;
+
+		switch (sp->kind)
+		{
+			case GX_AGGK_COUNT_STAR:
+			case GX_AGGK_COUNT:
+				slot->tts_values[r] = Int64GetDatum(p->cnt);
+				slot->tts_isnull[r] = false;
+				break;
+			case GX_AGGK_SUM:
+				slot->tts_values[r] = Int64GetDatum(p->val);
+				slot->tts_isnull[r] = p->cnt == 0;
+				break;
+			case GX_AGGK_MIN:
+			case GX_AGGK_MAX:
+				slot->tts_isnull[r] = p->cnt == 0;
+				if (p->cnt > 0)
+					slot->tts_values[r] = gx_int_datum(p->val, sp->argtype);
+				break;
+			case GX_AGGK_AVG:
+				{
+					/* int4_avg_accum's state: int8[2] {N, sum} */
+					Datum		d[2];
+
+					d[0] = Int64GetDatum(p->cnt);
+					d[1] = Int64GetDatum(p->val);
+					slot->tts_values[r] =
+						PointerGetDatum(construct_array(d, 2, INT8OID, sizeof(int64),
+														FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+					slot->tts_isnull[r] = false;
+					break;
+				}
+		}
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * The rows of a finished batch that the device did not aggregate (its
+ * selection): each becomes a row of partial states of its own, kept in
+ * host_rows.  Called before the batch's pages are unpinned.
+ */
+void
+gx_group_host_rows(GxScanState *st, GxBatch *b)
+{
+	GxGroupState *g = &st->grp;
+	TupleTableSlot *scan_slot = st->css.ss.ss_ScanTupleSlot;
+	MemoryContext old;
+
+	if (b->nsel == 0)
+		return;
+	if (g->host_rows == NULL)
+	{
+		old = MemoryContextSwitchTo(st->css.ss.ps.state->es_query_cxt);
+		g->host_rows = tuplestore_begin_heap(false, false, work_mem);
+		MemoryContextSwitchTo(old);
+	}
+	for (uint32 i = 0; i < b->nsel; i++)
+	{
+		TupleTableSlot *row = gx_source_row(&st->src, b, b->sel[i], g->table_slot);
+		int64		keys[GX_MAX_GKEYS];
+		gx_agg_pair pairs[GX_MAX_AGGS];
+		uint32		nulls = 0;
+		double		dv;
+		bool		isnull;
+
+		for (int k = 0; k < g->nkeys; k++)
+		{
+			Datum		d = slot_getattr(row, g->keys[k].attno, &isnull);
+
+			keys[k] = 0;
+			if (isnull)
+				nulls |= 1u << k;
+			else
+				gx_datum_value(d, g->keys[k].type, &keys[k], &dv);
+		}
+		for (int a = 0; a < g->ndev; a++)
+		{
+			const gx_agg *da = &g->dev[a];
+
+			pairs[a].val = 0;
+			pairs[a].cnt = 1;
+			if (da->col < 0)
+				continue;		/* count(*) */
+			{
+				AttrNumber	attno = st->prog->col_attno[da->col];
+				Datum		d = slot_getattr(row, attno, &isnull);
+
+				if (isnull)
+					pairs[a].cnt = 0;
+				else
+					gx_datum_value(d, st->prog->col_typid[da->col], &pairs[a].val, &dv);
+			}
+		}
+		gx_group_store(st, scan_slot, nulls, keys, pairs);
+		tuplestore_puttupleslot(g->host_rows, scan_slot);
+		ExecClearTuple(scan_slot);
+		g->nhost++;
+	}
+}
+
+/*
+ * Read the next range of the table's slots: a GROUP_READ task ordered
+ * after every task of the session, its groups copied into g->recs.  false
+ * when every slot has been read.
+ */
+static bool
+gx_group_read_more(GxScanState *st)
+{
+	GxGroupState *g = &st->grp;
+	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
+	uint64		room = gx_shared->slot_bytes - GX_ALIGN_UP(sizeof(gx_chunk)) -
+		GX_ALIGN_UP(sizeof(gx_result));
+	uint32		n;
+	int			slot;
+	uint32		gen;
+	gx_chunk   *c;
+	gx_result  *res;
+
+	if (g->read_next >= g->cap)
+		return false;
+	n = (uint32) Min((uint64) (g->cap - g->read_next), room / sb);
+	slot = gx_slot_acquire(true);
+	gen = gx_service_generation();
+	c = gx_slot_chunk(slot);
+	gx_task_init(c, GX_TASK_GROUP_READ, st->session);
+	c->follow = GX_FOLLOW_SESSION;
+	c->nrows = n;
+	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+	c->result_off = c->input_bytes;
+	memset(&c->ext, 0, sizeof(c->ext));
+	c->ext.entry = -1;
+	gx_group_set_chunk(st, c);
+	c->ext.row0 = g->read_next;
+	gx_slot_submit(slot, st->device);
+	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
+	res = gx_chunk_result(c);
+	if (g->recs == NULL)
+		g->recs = (char *) MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt, room);
+	if (res->nsel > n)
+		elog(ERROR, "gpuext: group read returned %u groups of %u slots", res->nsel, n);
+	memcpy(g->recs, (char *) res + GX_ALIGN_UP(sizeof(gx_result)), (size_t) res->nsel * sb);
+	g->nrecs = res->nsel;
+	g->rec_pos = 0;
+	g->read_next += n;
+	g->nreads++;
+	gx_slot_release(slot);
+	return true;
+}
+
+/*
+ * The next row GpuPreAgg returns once every chunk has run: the table's
+ * groups (the process that reads it), then the host's rows.
+ */
+TupleTableSlot *
+gx_group_next(GxScanState *st, TupleTableSlot *slot)
+{
+	GxGroupState *g = &st->grp;
+	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
+
+	while (g->reading)
+	{
+		if (g->rec_pos < g->nrecs)
+		{
+			char	   *rec = g->recs + (uint64) g->rec_pos++ * sb;
+
+			g->ngroups++;
+			return gx_group_store(st, slot, ((uint32 *) rec)[1], (const int64 *) (rec + 8),
+								  (const gx_agg_pair *) (rec + 8 + 8 * g->nkeys));
+		}
+		CHECK_FOR_INTERRUPTS();
+		if (!gx_group_read_more(st))
+		{
+			g->reading = false;
+			st->agg_dirty = false;	/* read to the end: the table is empty */
+		}
+	}
+	if (g->host_rows != NULL &&
+		tuplestore_gettupleslot(g->host_rows, true, false, g->min_slot))
+		return ExecCopySlot(slot, g->min_slot);
+	return ExecClearTuple(slot);
+}
+
+/* "a, b": the group keys, for EXPLAIN */
+char *
+gx_group_describe_keys(GxScanState *st)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int k = 0; k < st->grp.nkeys; k++)
+		appendStringInfo(&buf, "%s%s", k > 0 ? ", " : "",
+						 quote_identifier(get_attname(RelationGetRelid(st->src.rel),
+													  st->grp.keys[k].attno, false)));
+	return buf.data;
+}
