@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <limits>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -1485,6 +1486,236 @@ test_agg_read(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_bytes
 		   nslots, NMODES);
 }
 
+/* ---------------------------------------------------------------------- */
+/* group tables (GpuPreAgg)                                               */
+/* ---------------------------------------------------------------------- */
+
+/* a group's count(*), sum, min, max and count of the value column */
+struct GroupVal
+{
+	int64_t		rows = 0,
+				sum = 0,
+				min = std::numeric_limits<int64_t>::max(),
+				max = std::numeric_limits<int64_t>::min(),
+				n = 0;
+
+	void		add(int64_t r, int64_t s, int64_t lo, int64_t hi, int64_t cnt)
+	{
+		rows += r;
+		if (cnt == 0)
+			return;
+		sum += s;
+		min = lo < min ? lo : min;
+		max = hi > max ? hi : max;
+		n += cnt;
+	}
+	bool		operator==(const GroupVal &o) const
+	{
+		return rows == o.rows && sum == o.sum && n == o.n &&
+			(n == 0 || (min == o.min && max == o.max));
+	}
+};
+
+typedef std::map<std::pair<uint32_t, int64_t>, GroupVal> GroupMap;
+
+/* the groups of a GROUP_READ result (nsel records) into m */
+static void
+group_records(const gx_result *res, GroupMap &m)
+{
+	const uint64_t sb = gx_group_slot_bytes(1, 4);
+	const char *rec = (const char *) res + GX_ALIGN_UP(sizeof(gx_result));
+
+	for (uint32_t i = 0; i < res->nsel; i++, rec += sb)
+	{
+		const gx_agg_pair *p = (const gx_agg_pair *) (rec + 16);
+		uint32_t	nulls = ((const uint32_t *) rec)[1];
+
+		m[{nulls, ((const int64_t *) rec)[1]}].add(p[0].cnt, p[1].val, p[2].val, p[3].val,
+												   p[1].cnt);
+	}
+}
+
+/* read a whole group table on both devices into gm / cm; the read empties it */
+static void
+group_read_both(void *staging, size_t slot_bytes, gx_chunk *cpu, const gx_task_ctx *gctx,
+				const gx_task_ctx *cctx, uint32_t cap, GroupMap &gm, GroupMap &cm,
+				uint64_t *ngroups, const char *what)
+{
+	const uint64_t sb = gx_group_slot_bytes(1, 4);
+	const uint64_t hdr = GX_ALIGN_UP(sizeof(gx_chunk));
+	const uint32_t room = (uint32_t) ((slot_bytes - hdr - GX_ALIGN_UP(sizeof(gx_result))) / sb);
+	char		err[512];
+
+	*ngroups = 0;
+	for (uint32_t from = 0; from < cap; from += room)
+	{
+		gx_chunk   *c = (gx_chunk *) staging;
+
+		memset(c, 0, hdr + sizeof(gx_result));
+		c->magic = GX_CHUNK_MAGIC;
+		c->kind = GX_TASK_GROUP_READ;
+		c->obj[0] = 1;
+		c->nrows = cap - from < room ? cap - from : room;
+		c->input_bytes = hdr;
+		c->result_off = hdr;
+		c->ext.ngroup_cap = cap;
+		c->ext.ngroup_limit = cap / 2;
+		c->ext.ngkeys = 1;
+		c->ext.nagg = 4;
+		c->ext.row0 = from;
+		memcpy(cpu, c, hdr);
+		CHECK(gx_gpu_submit(0, gctx, err, sizeof(err)) == GX_OK, "%s: GROUP_READ submit: %s",
+			  what, err);
+		CHECK(poll_until_done(0, err, sizeof(err)), "%s: GROUP_READ poll: %s", what, err);
+		CHECK(cpu_run(cpu, slot_bytes, cctx) == GX_OK, "%s: CPU GROUP_READ", what);
+		CHECK(gx_chunk_result(c)->nsel == gx_chunk_result(cpu)->nsel,
+			  "%s: GROUP_READ at %u: gpu %u groups, cpu %u", what, from,
+			  gx_chunk_result(c)->nsel, gx_chunk_result(cpu)->nsel);
+		group_records(gx_chunk_result(c), gm);
+		group_records(gx_chunk_result(cpu), cm);
+		*ngroups += gx_chunk_result(c)->nsel;
+	}
+}
+
+/*
+ * GROUP BY in a group table: chunks of (key int8 with NULLs, value int4
+ * with NULLs) filtered by "value IS NULL OR value > -900" add count(*),
+ * sum, min and max of the value per key into a table of each device; the
+ * rows a table has no room for are selected.  The table's groups (read
+ * with GROUP_READ) plus the selected rows as groups of one must be the
+ * host's groups, on both devices; tables too small for the groups send
+ * rows to the host and lose nothing; a second read finds the tables empty.
+ */
+static void
+test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	struct
+	{
+		uint32_t	groups, cap, rows, chunks;
+	}			cases[] = {
+		{1, 1024, 5000, 2}, {10, 1024, 200000, 3}, {3000, 8192, 60000, 2},
+		{50000, 4096, 100000, 2}, {200000, 1u << 19, 300000, 2}
+	};
+	gx_chunk   *cpu = (gx_chunk *) malloc(slot_bytes);
+	int			ncases = 0;
+
+	for (auto &tc : cases)
+		for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
+		{
+			char		what[96];
+			char		err[512];
+			uint64_t	tbytes = gx_group_table_bytes(tc.cap, 1, 4);
+			void	   *gt = nullptr,
+					   *ct = nullptr;
+			gx_task_ctx gctx,
+						cctx;
+			GroupMap	want,
+						gm,
+						cm;
+			uint64_t	host_g = 0,
+						host_c = 0,
+						ngroups;
+
+			snprintf(what, sizeof(what), "group %u groups, %u slots (%s)", tc.groups, tc.cap,
+					 mode_name[mode]);
+			CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
+				  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
+				  "%s: table: %s", what, err);
+			memset(&gctx, 0, sizeof(gctx));
+			memset(&cctx, 0, sizeof(cctx));
+			gctx.obj[0] = (char *) gt;
+			gctx.obj_bytes[0] = tbytes;
+			cctx.obj[0] = (char *) ct;
+			cctx.obj_bytes[0] = tbytes;
+			for (uint32_t ch = 0; ch < tc.chunks; ch++)
+			{
+				ChunkBuilder b;
+				std::vector<int64_t> k(tc.rows),
+							v(tc.rows);
+				std::vector<uint8_t> kn(tc.rows),
+							vn(tc.rows);
+
+				for (uint32_t r = 0; r < tc.rows; r++)
+				{
+					k[r] = (int64_t) (rng() % tc.groups) * 1000003 - 7;
+					kn[r] = rng() % 40 == 0;
+					v[r] = (int64_t) (rng() % 2001) - 1000;
+					vn[r] = rng() % 20 == 0;
+				}
+				int			kc = b.add_int_col(GX_INT8, k, kn);
+				int			vc = b.add_int_col(GX_INT4, v, vn);
+				/* value IS NULL OR value > -900: r3 accumulates the OR */
+				b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, vc);
+				b.emit(GX_OP_SETBOOL, GX_BOOL, 3, 0, 0, 0);
+				b.emit(GX_OP_ISNULL, GX_BOOL, 1, 0);
+				b.emit(GX_OP_ORSTEP, GX_BOOL, 3, 1, 0, 0, 7);
+				b.emit(GX_OP_LDCONST, GX_INT4, 2, 0, 0, b.kint(GX_INT4, -900));
+				b.emit(GX_OP_GT, GX_INT4, 2, 0, 2);
+				b.emit(GX_OP_ORSTEP, GX_BOOL, 3, 2, 0, 0, 7);
+				b.emit(GX_OP_QUAL, GX_BOOL, 0, 3);
+
+				gx_chunk   *c = b.build();
+
+				c->flags = mode_flags(mode, 0);
+				c->obj[0] = 1;
+				c->ext.entry = -1;
+				c->ext.ngroup_cap = tc.cap;
+				c->ext.ngroup_limit = tc.cap / 2;
+				c->ext.ngkeys = 1;
+				c->ext.gkey_col[0] = (int16_t) kc;
+				c->ext.nagg = 4;
+				c->ext.agg[0] = {GX_AGG_COUNT, -1};
+				c->ext.agg[1] = {GX_AGG_SUM, (int16_t) vc};
+				c->ext.agg[2] = {GX_AGG_MIN, (int16_t) vc};
+				c->ext.agg[3] = {GX_AGG_MAX, (int16_t) vc};
+				for (uint32_t r = 0; r < tc.rows; r++)
+					if (vn[r] || v[r] > -900)
+						want[{kn[r] ? 1u : 0u, kn[r] ? 0 : k[r]}].add(1, v[r], v[r], v[r],
+																	   vn[r] ? 0 : 1);
+				if (!run_both(staging, c, b.capacity, cpu, &gctx, &cctx, what))
+					break;
+
+				std::vector<uint32_t> gs,
+							cs;
+
+				CHECK(tile_selection((gx_chunk *) staging, gs) && tile_selection(cpu, cs),
+					  "%s: selections", what);
+				CHECK(gx_chunk_result((gx_chunk *) staging)->error == GX_NO_ERROR &&
+					  gx_chunk_result(cpu)->error == GX_NO_ERROR, "%s: no error", what);
+				for (uint32_t r : gs)
+					gm[{kn[r] ? 1u : 0u, kn[r] ? 0 : k[r]}].add(1, v[r], v[r], v[r], vn[r] ? 0 : 1);
+				for (uint32_t r : cs)
+					cm[{kn[r] ? 1u : 0u, kn[r] ? 0 : k[r]}].add(1, v[r], v[r], v[r], vn[r] ? 0 : 1);
+				host_g += gs.size();
+				host_c += cs.size();
+			}
+			group_read_both(staging, slot_bytes, cpu, &gctx, &cctx, tc.cap, gm, cm, &ngroups, what);
+			CHECK(gm == want, "%s: GPU groups differ from the host's (%zu groups, want %zu)",
+				  what, gm.size(), want.size());
+			CHECK(cm == want, "%s: CPU groups differ from the host's (%zu groups, want %zu)",
+				  what, cm.size(), want.size());
+			CHECK(ngroups <= tc.cap / 2, "%s: %llu groups in %u slots", what,
+				  (unsigned long long) ngroups, tc.cap);
+			CHECK((host_g == 0) == (want.size() <= tc.cap / 2) || want.size() > tc.cap / 2,
+				  "%s: rows went to the host with room in the table", what);
+			{
+				GroupMap	g2,
+							c2;
+
+				group_read_both(staging, slot_bytes, cpu, &gctx, &cctx, tc.cap, g2, c2, &ngroups,
+								what);
+				CHECK(ngroups == 0 && c2.empty(), "%s: the read empties the table", what);
+			}
+			printf("%s: %zu groups, %llu / %llu rows to the host (gpu / cpu)\n", what,
+				   want.size(), (unsigned long long) host_g, (unsigned long long) host_c);
+			gx_mem_free(GX_DEV_GPU, gt);
+			gx_mem_free(GX_DEV_CPU, ct);
+			ncases++;
+		}
+	free(cpu);
+	printf("group tables: %d cases agree with the host\n", ncases);
+}
+
 /*
  * Malformed tasks are refused with GX_INVALID before any CUDA call, in
  * both modes, and the device stays usable: a valid task then runs and
@@ -1623,6 +1854,7 @@ test_random(std::mt19937_64 &rng)
 	test_pages(rng, staging, nslots, slot_bytes);
 	test_cache(rng, staging, slot_bytes);
 	test_agg_read(rng, staging, nslots, slot_bytes);
+	test_group(rng, staging, slot_bytes);
 
 	/* malformed tasks are refused without touching the GPU, in both modes */
 	test_gpu_validation(rng, staging, slot_bytes);
