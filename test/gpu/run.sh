@@ -39,6 +39,16 @@
 # runs are shortened to fit it.  Its table ends the summary; its JSON
 # (concurrency.json) and logs go into extra.tgz.
 #
+# BENCH_GROUPBY=1 (off by default) runs bench/groupby.sh after that
+# (SKIP_BENCH=1 SKIP_TESTS=1 BENCH_GROUPBY=1: it alone): GROUP BY with 10,
+# 10K, 1M and 50M groups on GROUPBY_ROWS (default 100000000) rows against
+# PostgreSQL, DuckDB and a CUB sort of the keys (issue 14), with
+# GROUPBY_LONG_S defaulting to 10 here and GROUPBY_BUDGET_S to what is left
+# of BENCH_BUDGET_S (540) since this script's start (at least 180 s); the
+# rest of its header's settings from the environment.  Its groupby.md ends
+# the summary; groupby.md and groupby.json come back as files when it ran
+# alone, else in extra.tgz with its logs.
+#
 # Outputs go to ${OUT:-/tmp/out}; at most 8 files come back from the GPU
 # host, so all but these are packed into extra.tgz: test.log, bench.log,
 # nvidia-smi.txt, and bench.md, bench.json, explain_q1_gpu.txt,
@@ -205,8 +215,29 @@ if [ "${BENCH_CONC:-0}" = 1 ]; then
     } >>"$SUMMARY"
 fi
 
+# GROUP BY with 10 .. 50M groups (bench/groupby.sh, issue 14), when asked
+KEEP_GROUPBY=""
+if [ "${BENCH_GROUPBY:-0}" = 1 ]; then
+    gb_left=0
+    if [ "${BENCH_BUDGET_S:-540}" != 0 ]; then
+        gb_left=$(( ${BENCH_BUDGET_S:-540} - (SECONDS - T0) ))
+        [ "$gb_left" -lt 180 ] && gb_left=180
+    fi
+    echo "==> bench/groupby.sh (GROUPBY_ROWS=${GROUPBY_ROWS:-100000000}, GROUPBY_BUDGET_S=${GROUPBY_BUDGET_S:-$gb_left})"
+    BENCH_START=1 GROUPBY_LONG_S=${GROUPBY_LONG_S:-10} GROUPBY_BUDGET_S=${GROUPBY_BUDGET_S:-$gb_left} \
+        bench/groupby.sh 2>&1 | tee "$OUT/groupby.log"
+    gb_rc=${PIPESTATUS[0]}
+    [ "$rc" = 0 ] && rc=$gb_rc
+    {
+        echo "==================== GROUP BY (bench/groupby.sh, exit $gb_rc) ===================="
+        cat "$OUT/groupby.md" 2>/dev/null || echo "(no groupby.md: see groupby.log in extra.tgz)"
+    } >>"$SUMMARY"
+    # run alone, its report and JSON come back as files
+    [ "${SKIP_BENCH:-0}" = 1 ] && KEEP_GROUPBY='|groupby\.(md|json)'
+fi
+
 # at most 8 files come back from the GPU host: keep the main ones, pack the rest
-(cd "$OUT" && ls | grep -vxE 'test\.log|bench\.(log|md|json)|nvidia-smi\.txt|explain_q1_gpu(_1m)?\.txt|compare\.(md|json)|tpcb\.(md|json)|extra\.tgz' |
+(cd "$OUT" && ls | grep -vxE "test\\.log|bench\\.(log|md|json)|nvidia-smi\\.txt|explain_q1_gpu(_1m)?\\.txt|compare\\.(md|json)|tpcb\\.(md|json)|extra\\.tgz$KEEP_GROUPBY" |
     tar -czf extra.tgz -T - --remove-files 2>/dev/null)
 echo "==> outputs in $OUT:"
 ls -l "$OUT"

@@ -1,0 +1,1 @@
+SELECT count(*) AS groups, sum(c) AS rows_n, sum(s) AS sum_v, min(mn) AS min_v, max(mx) AS max_v, sum(a) AS sum_avg, sum(((g::int8 * 40503 + 1) % 65521) * (s + 3 * mn + 7 * mx + 11 * c)) AS mix FROM (SELECT g10k AS g, count(*) AS c, sum(v) AS s, min(v) AS mn, max(v) AS mx, avg(v) AS a FROM t GROUP BY g10k) q;
