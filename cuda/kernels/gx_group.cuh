@@ -8,15 +8,16 @@
  * A table is an array of slots (layout: gx_program.h, gx_group_slot_bytes):
  * a state word, a NULL mask of the keys, the keys as int64, and one
  * gx_agg_pair {val, cnt} per aggregate.  A slot goes EMPTY -> BUSY -> READY
- * once: the thread that wins the compare-and-swap on the state word writes
- * the keys and initial states, then publishes READY; a thread that meets a
- * BUSY slot waits for it (independent thread scheduling guarantees the
- * writer progresses, on the GPU as on the CPU).  States are updated with
+ * once: the thread that wins the compare-and-swap on the state word takes
+ * room for the group (or gives the slot back, EMPTY, when there is none),
+ * writes the keys and initial states, then publishes READY; a thread that
+ * meets a BUSY slot waits for it (independent thread scheduling guarantees
+ * the writer progresses, on the GPU as on the CPU).  States are updated with
  * atomics (add for count and sum, min / max), so any number of threads,
  * blocks, tasks and processes of a session add into one table.
  *
  * Room is counted, not found: 'used' (gx_group_hdr) counts the groups
- * made plus those being made.  A row makes a group only after it reserved
+ * made plus those being made, taken exactly (gx_gtab_reserve).  A row makes a group only after it reserved
  * one under 'limit' (ngroup_limit, at most half the slots, so that probes
  * stay short); else it is not aggregated and goes to the host (the filter
  * selects it).  The GPU kernels add rows into a small table in shared
@@ -43,8 +44,6 @@
 #define GX_G_CAS32(p, e, v) atomicCAS((unsigned int *) (p), (unsigned int) (e), (unsigned int) (v))
 #define GX_G_LOAD32(p) (*(volatile uint32_t *) (p))
 #define GX_G_STORE_REL32(p, v) (__threadfence(), atomicExch((unsigned int *) (p), (unsigned int) (v)))
-#define GX_G_ADD32(p, v) atomicAdd((unsigned int *) (p), (unsigned int) (v))
-#define GX_G_SUB32(p, v) atomicSub((unsigned int *) (p), (unsigned int) (v))
 #define GX_G_ADD64(p, v) atomicAdd((unsigned long long *) (p), (unsigned long long) (v))
 #define GX_G_MIN64(p, v) atomicMin((long long *) (p), (long long) (v))
 #define GX_G_MAX64(p, v) atomicMax((long long *) (p), (long long) (v))
@@ -79,8 +78,6 @@ gx_g_max64(int64_t *p, int64_t v)
 #define GX_G_CAS32(p, e, v) gx_g_cas32((uint32_t *) (p), (e), (v))
 #define GX_G_LOAD32(p) __atomic_load_n((uint32_t *) (p), __ATOMIC_ACQUIRE)
 #define GX_G_STORE_REL32(p, v) __atomic_store_n((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELEASE)
-#define GX_G_ADD32(p, v) __atomic_fetch_add((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELAXED)
-#define GX_G_SUB32(p, v) __atomic_fetch_sub((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELAXED)
 #define GX_G_ADD64(p, v) __atomic_fetch_add((uint64_t *) (p), (uint64_t) (v), __ATOMIC_RELAXED)
 #define GX_G_MIN64(p, v) gx_g_min64((int64_t *) (p), (int64_t) (v))
 #define GX_G_MAX64(p, v) gx_g_max64((int64_t *) (p), (int64_t) (v))
@@ -142,16 +139,26 @@ gx_gtab_global(char *obj, const gx_chunk_ext *ext)
 	return t;
 }
 
-/* reserve room for a new group in t; 0 when there is none */
+/*
+ * reserve room for a new group in t; 0 when there is none.  Exact (a
+ * compare-and-swap loop, never an add taken back): a failed attempt does
+ * not make another one fail, so a table fills up to its limit on every
+ * device, whatever the concurrency.
+ */
 GX_HD int
 gx_gtab_reserve(const gx_gtab *t)
 {
-	if (GX_G_ADD32(t->used, 1) >= t->limit)
+	uint32_t	u = GX_G_LOAD32(t->used);
+
+	while (u < t->limit)
 	{
-		GX_G_SUB32(t->used, 1);
-		return 0;
+		uint32_t	seen = GX_G_CAS32(t->used, u, u + 1);
+
+		if (seen == u)
+			return 1;
+		u = seen;
 	}
-	return 1;
+	return 0;
 }
 
 /* the hash of a key (splitmix64 over the words and the NULL mask) */
@@ -237,25 +244,38 @@ gx_group_find(const gx_gtab *t, const gx_gkey *key, const gx_agg *aggs, int crea
 	for (uint32_t probe = 0; probe <= t->mask; probe++, i = (i + 1) & t->mask)
 	{
 		char	   *slot = t->slots + (uint64_t) i * t->slot_bytes;
-		uint32_t	st = GX_G_LOAD32(gx_gslot_state(slot));
 
-		if (st == GX_GSLOT_EMPTY)
+		for (;;)
 		{
-			if (!create || !gx_gtab_reserve(t))
-				return NULL;
-			st = GX_G_CAS32(gx_gslot_state(slot), GX_GSLOT_EMPTY, GX_GSLOT_BUSY);
+			uint32_t	st = GX_G_LOAD32(gx_gslot_state(slot));
+
 			if (st == GX_GSLOT_EMPTY)
 			{
+				if (!create)
+					return NULL;
+				/*
+				 * take the slot, then the room: only the thread that makes
+				 * the group reserves, so racing threads cannot use up the
+				 * limit between them
+				 */
+				if (GX_G_CAS32(gx_gslot_state(slot), GX_GSLOT_EMPTY, GX_GSLOT_BUSY) !=
+					GX_GSLOT_EMPTY)
+					continue;
+				if (!gx_gtab_reserve(t))
+				{
+					GX_G_STORE_REL32(gx_gslot_state(slot), GX_GSLOT_EMPTY);
+					return NULL;
+				}
 				gx_gslot_init(slot, key, t->nkeys, t->nagg, aggs);
 				return slot;
 			}
-			GX_G_SUB32(t->used, 1);	/* another thread took the slot */
+			if (st == GX_GSLOT_BUSY)
+				continue;		/* being made (or given back) */
+			GX_G_ACQUIRE();
+			if (gx_gslot_match(slot, key, t->nkeys))
+				return slot;
+			break;				/* another group: probe on */
 		}
-		while (st == GX_GSLOT_BUSY)
-			st = GX_G_LOAD32(gx_gslot_state(slot));
-		GX_G_ACQUIRE();
-		if (gx_gslot_match(slot, key, t->nkeys))
-			return slot;
 	}
 	return NULL;
 }
