@@ -483,7 +483,7 @@ gx_cx_inset(GxCx *cx, ScalarArrayOpExpr *sa, const GxOpEntry *e, Oid elemtype, i
 		k = gx_add_run(cx, e->type, cap);
 		if (k < 0)
 			return -1;
-		gx_add_dyn(cx, right, k, GX_DYN_SET | e->type << 8);
+		gx_add_dyn(cx, right, k, GX_DYN_SET | e->type << 8 | cap << 16);
 		cx->p->may_fallback = true;
 	}
 	if (gx_emit(cx, GX_OP_INSET, e->type, rx, rx, rx, k) < 0 ||
