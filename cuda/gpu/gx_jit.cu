@@ -218,6 +218,8 @@ generate(const gx_chunk *c, std::string &src)
 			return false;
 		if (in->op == GX_OP_LDCONST && (in->arg < 0 || (uint32_t) in->arg >= c->nconsts))
 			return false;
+		if (!gx_instr_args_ok(in, c->nconsts))
+			return false;
 		if (in->op == GX_OP_ANDSTEP || in->op == GX_OP_ORSTEP)
 		{
 			/* the compiler only jumps forward; anything else stays interpreted */

@@ -152,8 +152,38 @@ enum gx_op
 	GX_OP_ISFALSE,
 	GX_OP_ISNOTFALSE,
 	GX_OP_QUAL,					/* a null or false -> row rejected */
+	GX_OP_CMPDT,				/* dst(bool) = date a <arg> timestamp b, arg an
+								 * op GX_OP_EQ..GX_OP_GE (date_cmp_timestamp) */
+	GX_OP_INSET,				/* dst(bool) = a = ANY (the set run at const[arg]),
+								 * comparing as 'type' */
+	GX_OP_INRANGES,				/* dst(bool) = a lies in the ranges run at
+								 * const[arg] (integers) */
 	GX_OP_COUNT
 };
+
+/*
+ * Runs of constants (GX_OP_INSET, GX_OP_INRANGES): a two-entry header,
+ * then the run's values, sorted ascending, in the constant table.
+ *   const[arg]:      v.i = n, the number of values (a device reads at most
+ *                    nconsts - arg - 2 of them); isnull = the result is
+ *                    NULL for every row (a NULL array, a NULL bound)
+ *   const[arg + 1]:  v.i = GX_RUN_* flags
+ *   const[arg + 2 ...]: the values
+ * INSET: distinct non-NULL elements of an array (floats ordered as
+ * gx_float_cmp orders them); an array without elements gives false, even
+ * for a NULL a, a NULL a otherwise NULL, a miss NULL when the array has a
+ * NULL element (GX_RUN_HAS_NULL): ScalarArrayOpExpr's rules for = ANY.
+ * INRANGES: bounds b0 <= b1 <= ...; a is in the ranges when an odd number
+ * of bounds is <= a (so [b0, b1) U [b2, b3) ..., a last bound open ended);
+ * a NULL a gives NULL.  The backend fills a run at scan start when it
+ * depends on a Param or the session (time zone).
+ */
+#define GX_RUN_HEADER 2
+#define GX_RUN_HAS_NULL 0x1		/* INSET: the array has a NULL element */
+
+/* date_cmp_timestamp: the first date (days from 2000-01-01) that has no timestamp */
+#define GX_DATE_TS_END 106751983	/* TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE */
+#define GX_USECS_PER_DAY 86400000000LL
 
 /* errors a program can raise; code values are stable (stored in results) */
 enum gx_error
@@ -180,6 +210,29 @@ typedef struct gx_instr
 	int16_t		jump;			/* absolute target for ANDSTEP/ORSTEP */
 	int32_t		arg;			/* column / constant index, source type */
 } gx_instr;
+
+/*
+ * The operands of the opcodes that read more than their registers: a
+ * comparison of CMPDT, a constant run of INSET / INRANGES (its header in
+ * the table; a device reads no value past nconsts).  Shared by the
+ * validator and the JIT generator.
+ */
+GX_INLINE int
+gx_instr_args_ok(const gx_instr *in, uint32_t nconsts)
+{
+	switch (in->op)
+	{
+		case GX_OP_CMPDT:
+			return in->arg >= GX_OP_EQ && in->arg <= GX_OP_GE;
+		case GX_OP_INSET:
+			return in->arg >= 0 && (uint32_t) in->arg + GX_RUN_HEADER <= nconsts &&
+				in->type < GX_NTYPES;
+		case GX_OP_INRANGES:
+			return in->arg >= 0 && (uint32_t) in->arg + GX_RUN_HEADER <= nconsts;
+		default:
+			return 1;
+	}
+}
 
 typedef struct gx_const
 {

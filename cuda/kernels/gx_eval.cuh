@@ -361,6 +361,139 @@ gx_cast(int from, int to, gx_reg *r)
 	return GX_ERR_NONE;
 }
 
+/* the result of comparison op (GX_OP_EQ .. GX_OP_GE) given cmp = -1, 0, 1 */
+GX_HD int
+gx_cmp_result(int op, int cmp)
+{
+	switch (op)
+	{
+		case GX_OP_EQ:
+			return cmp == 0;
+		case GX_OP_NE:
+			return cmp != 0;
+		case GX_OP_LT:
+			return cmp < 0;
+		case GX_OP_LE:
+			return cmp <= 0;
+		case GX_OP_GT:
+			return cmp > 0;
+		default:
+			return cmp >= 0;
+	}
+}
+
+/*
+ * date d against timestamp t as PostgreSQL's date_cmp_timestamp_internal:
+ * the date's midnight (date2timestamp, infinities to infinities); a date
+ * past the last timestamp is above every finite timestamp and below
+ * infinity.
+ */
+GX_HD int
+gx_date_cmp_ts(int64_t d, int64_t t)
+{
+	int64_t		dt;
+
+	if (d == (-2147483647 - 1))
+		dt = INT64_MIN;
+	else if (d == 2147483647)
+		dt = 9223372036854775807LL;
+	else if (d >= GX_DATE_TS_END)
+		return t == 9223372036854775807LL ? -1 : 1;
+	else
+		dt = d * GX_USECS_PER_DAY;
+	return dt > t ? 1 : (dt < t ? -1 : 0);
+}
+
+/* the number of values of the run at const[k] a device may read */
+GX_HD int64_t
+gx_run_len(const gx_chunk *c, int k)
+{
+	int64_t		n = c->consts[k].v.i;
+	int64_t		room = (int64_t) c->nconsts - k - GX_RUN_HEADER;
+
+	if (n > room)
+		n = room;
+	return n < 0 ? 0 : n;
+}
+
+/* GX_OP_INSET: a = ANY (the set run at const[k]) into d (three-valued) */
+GX_HD void
+gx_in_set(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
+{
+	const gx_const *v = &c->consts[k + GX_RUN_HEADER];
+	int64_t		n = gx_run_len(c, k);
+	int			has_null = (c->consts[k + 1].v.i & GX_RUN_HAS_NULL) != 0;
+	int64_t		lo = 0,
+				hi = n;
+
+	if (c->consts[k].isnull)
+	{
+		d->isnull = 1;			/* a NULL array */
+		return;
+	}
+	if (n == 0 && !has_null)
+	{
+		d->v.i = 0;				/* no element: false, even for a NULL a */
+		d->isnull = 0;
+		return;
+	}
+	if (a->isnull)
+	{
+		d->isnull = 1;
+		return;
+	}
+	/* binary search of [lo, hi) */
+	while (lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+		int			cmp;
+
+		if (gx_isint(type))
+			cmp = v[mid].v.i < a->v.i ? -1 : (v[mid].v.i > a->v.i ? 1 : 0);
+		else
+			cmp = gx_float_cmp(v[mid].v.d, a->v.d);
+		if (cmp == 0)
+		{
+			d->v.i = 1;
+			d->isnull = 0;
+			return;
+		}
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	d->v.i = 0;
+	d->isnull = has_null;
+}
+
+/* GX_OP_INRANGES: does a lie in the ranges run at const[k]? (three-valued) */
+GX_HD void
+gx_in_ranges(int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
+{
+	const gx_const *v = &c->consts[k + GX_RUN_HEADER];
+	int64_t		lo = 0,
+				hi = gx_run_len(c, k);
+
+	if (c->consts[k].isnull || a->isnull)
+	{
+		d->isnull = 1;
+		return;
+	}
+	/* lo = the number of bounds <= a */
+	while (lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		if (v[mid].v.i <= a->v.i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	d->v.i = lo & 1;
+	d->isnull = 0;
+}
+
 /* what one instruction step tells its caller (gx_step) */
 #define GX_STEP_NEXT 0			/* go on with the next instruction */
 #define GX_STEP_JUMP 1			/* go on at the instruction's jump target */
@@ -486,30 +619,29 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 					cmp = a->v.i > b->v.i ? 1 : (a->v.i < b->v.i ? -1 : 0);
 				else
 					cmp = gx_float_cmp(a->v.d, b->v.d);
-				switch (op)
-				{
-					case GX_OP_EQ:
-						res = cmp == 0;
-						break;
-					case GX_OP_NE:
-						res = cmp != 0;
-						break;
-					case GX_OP_LT:
-						res = cmp < 0;
-						break;
-					case GX_OP_LE:
-						res = cmp <= 0;
-						break;
-					case GX_OP_GT:
-						res = cmp > 0;
-						break;
-					default:
-						res = cmp >= 0;
-						break;
-				}
+				res = gx_cmp_result(op, cmp);
 				d->v.i = res;
 				d->isnull = 0;
 			}
+			break;
+		case GX_OP_CMPDT:
+			if (a->isnull || b->isnull)
+			{
+				d->isnull = 1;
+				break;
+			}
+			{
+				int			res = gx_cmp_result(arg, gx_date_cmp_ts(a->v.i, b->v.i));
+
+				d->v.i = res;
+				d->isnull = 0;
+			}
+			break;
+		case GX_OP_INSET:
+			gx_in_set(type, arg, c, d, a);
+			break;
+		case GX_OP_INRANGES:
+			gx_in_ranges(arg, c, d, a);
 			break;
 		case GX_OP_SETBOOL:
 			d->v.i = arg;

@@ -100,6 +100,11 @@ gx_check_program(const gx_chunk *c, char *err, size_t errlen)
 			gx_errf(err, errlen, "task program: bad column at %u", pc);
 			return GX_INVALID;
 		}
+		if (!gx_instr_args_ok(in, c->nconsts))
+		{
+			gx_errf(err, errlen, "task program: bad operand at %u", pc);
+			return GX_INVALID;
+		}
 	}
 	return GX_OK;
 }

@@ -14,6 +14,29 @@
  * with jumps, giving PostgreSQL's three-valued logic and short-circuit.
  * Params get a slot in the constant table, filled at scan start/rescan.
  *
+ * Cross-type comparisons among date, timestamp and timestamptz follow
+ * PostgreSQL's date.c / timestamp.c exactly.  date vs timestamp does not
+ * depend on the session: GX_OP_CMPDT compares per row as
+ * date_cmp_timestamp_internal does (infinities, dates past the last
+ * timestamp).  Anything with timestamptz depends on the session's
+ * TimeZone, which the device does not know: when one side is a Const or a
+ * Param, the comparison becomes GX_OP_INRANGES over a run of bounds in the
+ * other side's own type, computed at scan start with PostgreSQL's own
+ * comparison functions (runs.cpp), so that "v op K" is exactly "v lies in
+ * these ranges"; with no Const or Param side it stays on the host.
+ *
+ * x = ANY (array) and x <> ALL (array) over a Const array or an array
+ * Param become GX_OP_INSET (and NOT): a binary search of a sorted run of
+ * the distinct elements in the constant table, with ScalarArrayOpExpr's
+ * NULL rules.  A Const array is sorted here; a run that does not fit the
+ * table (GX_MAX_CONSTS) keeps the qual on the host.  A Param's run is
+ * reserved here (GX_SET_PARAM_CAP values at most) and filled at scan
+ * start; an array with more distinct elements than reserved makes that
+ * scan run its device quals on the host (may_fallback), which is why such
+ * a program is never given to a device aggregate.  (Runs live in the
+ * constant table because every device stages the table with the program,
+ * in shared memory on the GPU: a lookup costs a few shared-memory reads.)
+ *
  * gx_program_add_qual() returns false (and leaves the program unchanged)
  * for anything it does not support; the planner then keeps that qual as a
  * host qual.  The compiler never ereports for unsupported input.
@@ -93,6 +116,26 @@ static const GxCastEntry gx_casts[] = {
 	{F_FLOAT8_FLOAT4, GX_FLOAT4, GX_FLOAT8}, {F_FLOAT4_FLOAT8, GX_FLOAT8, GX_FLOAT4},
 };
 
+/* cross-type comparisons among date, timestamp and timestamptz */
+typedef struct GxXCmpEntry
+{
+	Oid			funcid;
+	int			op;				/* GX_OP_EQ .. GX_OP_GE */
+	Oid			ltype;
+	Oid			rtype;
+} GxXCmpEntry;
+
+#define XCMP6(L, R) \
+	{F_##L##_EQ_##R, GX_OP_EQ, L##OID, R##OID}, {F_##L##_NE_##R, GX_OP_NE, L##OID, R##OID}, \
+	{F_##L##_LT_##R, GX_OP_LT, L##OID, R##OID}, {F_##L##_LE_##R, GX_OP_LE, L##OID, R##OID}, \
+	{F_##L##_GT_##R, GX_OP_GT, L##OID, R##OID}, {F_##L##_GE_##R, GX_OP_GE, L##OID, R##OID}
+
+static const GxXCmpEntry gx_xcmps[] = {
+	XCMP6(DATE, TIMESTAMP), XCMP6(TIMESTAMP, DATE),
+	XCMP6(DATE, TIMESTAMPTZ), XCMP6(TIMESTAMPTZ, DATE),
+	XCMP6(TIMESTAMP, TIMESTAMPTZ), XCMP6(TIMESTAMPTZ, TIMESTAMP),
+};
+
 static const GxOpEntry *
 gx_find_op(const GxOpEntry *tab, int n, Oid funcid)
 {
@@ -164,6 +207,68 @@ gx_add_const(GxCx *cx, int type, bool isnull, int64 ival, double dval)
 	else
 		c->v.d = dval;
 	return p->nconsts++;
+}
+
+/*
+ * Reserve a run of cap values (GX_OP_INSET / INRANGES) in the constant
+ * table: the header says NULL and no value until it is filled.  Returns
+ * its index, or -1 when the table has no room.
+ */
+static int
+gx_add_run(GxCx *cx, int type, int cap)
+{
+	GxProgram  *p = cx->p;
+	int			k = p->nconsts;
+
+	if (cap < 0 || GX_MAX_CONSTS - p->nconsts < GX_RUN_HEADER + cap)
+		return -1;
+	memset(&p->consts[k], 0, sizeof(gx_const) * (GX_RUN_HEADER + cap));
+	for (int i = 0; i < GX_RUN_HEADER + cap; i++)
+		p->consts[k + i].type = i < GX_RUN_HEADER ? GX_INT8 : type;
+	p->consts[k].isnull = 1;
+	p->nconsts += GX_RUN_HEADER + cap;
+	return k;
+}
+
+/* a Param or Const whose value fills constant k at scan start, as kind */
+static void
+gx_add_dyn(GxCx *cx, Node *expr, int k, int kind)
+{
+	GxProgram  *p = cx->p;
+
+	p->params = lappend(p->params, expr);
+	p->param_idx = lappend_int(p->param_idx, k);
+	p->param_kind = lappend_int(p->param_kind, kind);
+}
+
+/* is node a value known at scan start: a Const, or a Param the scan evaluates? */
+static bool
+gx_is_scan_value(Node *node)
+{
+	if (IsA(node, Const))
+		return true;
+	return IsA(node, Param) &&
+		(((Param *) node)->paramkind == PARAM_EXTERN ||
+		 ((Param *) node)->paramkind == PARAM_EXEC);
+}
+
+/* the comparison op with its operands swapped (a < b is b > a) */
+static int
+gx_flip_cmp(int op)
+{
+	switch (op)
+	{
+		case GX_OP_LT:
+			return GX_OP_GT;
+		case GX_OP_LE:
+			return GX_OP_GE;
+		case GX_OP_GT:
+			return GX_OP_LT;
+		case GX_OP_GE:
+			return GX_OP_LE;
+		default:
+			return op;
+	}
 }
 
 /* convert a constant value between types along a widening cast */
@@ -257,6 +362,137 @@ gx_cx_binop(GxCx *cx, const GxOpEntry *e, Node *l, Node *r, int *type)
 	return ra;
 }
 
+/*
+ * A comparison among date, timestamp and timestamptz (x: its entry):
+ * GX_OP_CMPDT per row for date vs timestamp; against a Const or Param with
+ * timestamptz on either side, GX_OP_INRANGES over bounds in the other
+ * side's type, computed at scan start (GX_DYN_BOUND).
+ */
+static int
+gx_cx_xcmp(GxCx *cx, const GxXCmpEntry *x, Node *l, Node *r, int *type)
+{
+	Node	   *vnode,
+			   *knode;
+	Oid			vtype;
+	int			op,
+				vt,
+				rv,
+				k,
+				dom;
+
+	*type = GX_BOOL;
+	if (x->ltype != TIMESTAMPTZOID && x->rtype != TIMESTAMPTZOID)
+	{
+		/* date vs timestamp: per row, the date first */
+		bool		date_left = x->ltype == DATEOID;
+		int			dt,
+					tt;
+		int			ra = gx_cx_expr(cx, date_left ? l : r, &dt);
+		int			rb = ra < 0 ? -1 : gx_cx_expr(cx, date_left ? r : l, &tt);
+
+		if (ra < 0 || rb < 0 || dt != GX_INT4 || tt != GX_INT8 ||
+			gx_emit(cx, GX_OP_CMPDT, GX_INT8, ra, ra, rb,
+					date_left ? x->op : gx_flip_cmp(x->op)) < 0)
+			return -1;
+		cx->p->inuse = ra + 1;
+		return ra;
+	}
+	/* v op K with K known at scan start */
+	if (gx_is_scan_value(r))
+	{
+		vnode = l;
+		knode = r;
+		vtype = x->ltype;
+		op = x->op;
+	}
+	else if (gx_is_scan_value(l))
+	{
+		vnode = r;
+		knode = l;
+		vtype = x->rtype;
+		op = gx_flip_cmp(x->op);
+	}
+	else
+		return -1;				/* the time zone per row: host */
+	dom = vtype == DATEOID ? GX_DOM_DATE :
+		vtype == TIMESTAMPOID ? GX_DOM_TIMESTAMP : GX_DOM_TIMESTAMPTZ;
+	rv = gx_cx_expr(cx, vnode, &vt);
+	if (rv < 0 || vt != (dom == GX_DOM_DATE ? GX_INT4 : GX_INT8))
+		return -1;
+	k = gx_add_run(cx, GX_INT8, GX_BOUNDS_CAP);
+	if (k < 0 || gx_emit(cx, GX_OP_INRANGES, GX_INT8, rv, rv, rv, k) < 0)
+		return -1;
+	gx_add_dyn(cx, knode, k, GX_DYN_BOUND | op << 8 | dom << 16);
+	/* timestamp vs timestamptz is exact only away from odd time zone rules */
+	if (dom == GX_DOM_TIMESTAMP)
+		cx->p->may_fallback = true;
+	cx->p->inuse = rv + 1;
+	return rv;
+}
+
+/*
+ * x = ANY (array) / x <> ALL (array) over a Const array or an array Param:
+ * GX_OP_INSET over the sorted distinct elements (then NOT for <> ALL).
+ * e: the element comparison (= or <>), elemtype its array's element type.
+ */
+static int
+gx_cx_inset(GxCx *cx, ScalarArrayOpExpr *sa, const GxOpEntry *e, Oid elemtype, int *type)
+{
+	Node	   *left = (Node *) linitial(sa->args);
+	Node	   *right = (Node *) lsecond(sa->args);
+	int			lt,
+				rx,
+				k;
+
+	*type = GX_BOOL;
+	rx = gx_cx_expr(cx, left, &lt);
+	rx = gx_cx_cast(cx, rx, lt, e->type);
+	if (rx < 0)
+		return -1;
+	if (IsA(right, Const))
+	{
+		Const	   *c = (Const *) right;
+		gx_const	vals[GX_MAX_CONSTS];
+		int64		flags = 0;
+		int			n = 0;
+		int			room = GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER;
+
+		if (room < 0)
+			return -1;
+		if (!c->constisnull)
+		{
+			n = gx_set_build(c->constvalue, elemtype, e->type, vals, room, &flags);
+			if (n < 0)
+				return -1;		/* too long for the table: host */
+		}
+		k = gx_add_run(cx, e->type, n);
+		if (k < 0)
+			return -1;
+		cx->p->consts[k].isnull = c->constisnull;
+		cx->p->consts[k].v.i = n;
+		cx->p->consts[k + 1].v.i = flags;
+		memcpy(&cx->p->consts[k + GX_RUN_HEADER], vals, sizeof(gx_const) * n);
+	}
+	else
+	{
+		int			cap = Min(GX_SET_PARAM_CAP,
+							  GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER - 16);
+
+		if (cap < 8)
+			return -1;
+		k = gx_add_run(cx, e->type, cap);
+		if (k < 0)
+			return -1;
+		gx_add_dyn(cx, right, k, GX_DYN_SET | e->type << 8 | cap << 16);
+		cx->p->may_fallback = true;
+	}
+	if (gx_emit(cx, GX_OP_INSET, e->type, rx, rx, rx, k) < 0 ||
+		(!sa->useOr && gx_emit(cx, GX_OP_NOT, GX_BOOL, rx, rx, rx, 0) < 0))
+		return -1;
+	cx->p->inuse = rx + 1;
+	return rx;
+}
+
 /* x op ANY/ALL (array): an OR/AND chain over the elements */
 static int
 gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
@@ -280,6 +516,10 @@ gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	elemtype = get_element_type(exprType(right));
 	if (!OidIsValid(elemtype) || !gx_type_supported(elemtype, &et))
 		return -1;
+	/* = ANY / <> ALL over a Const or a Param: a set lookup */
+	if (((e->op == GX_OP_EQ && sa->useOr) || (e->op == GX_OP_NE && !sa->useOr)) &&
+		gx_is_scan_value(right))
+		return gx_cx_inset(cx, sa, e, elemtype, type);
 	if (!IsA(right, Const) && !IsA(right, ArrayExpr))
 		return -1;
 	*type = GX_BOOL;
@@ -433,8 +673,7 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 				*type = t;
 				if (k < 0 || r < 0)
 					return -1;
-				p->params = lappend(p->params, prm);
-				p->param_idx = lappend_int(p->param_idx, k);
+				gx_add_dyn(cx, (Node *) prm, k, GX_DYN_VALUE);
 				return gx_emit(cx, GX_OP_LDCONST, t, r, 0, 0, k) < 0 ? -1 : r;
 			}
 		case T_RelabelType:
@@ -474,6 +713,13 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 					(e = gx_find_op(gx_binops, lengthof(gx_binops), funcid)) != NULL)
 					return gx_cx_binop(cx, e, (Node *) linitial(args),
 									   (Node *) lsecond(args), type);
+				if (list_length(args) == 2)
+				{
+					for (size_t i = 0; i < lengthof(gx_xcmps); i++)
+						if (gx_xcmps[i].funcid == funcid)
+							return gx_cx_xcmp(cx, &gx_xcmps[i], (Node *) linitial(args),
+											  (Node *) lsecond(args), type);
+				}
 				if (list_length(args) == 1 &&
 					(e = gx_find_op(gx_unops, lengthof(gx_unops), funcid)) != NULL)
 				{
@@ -624,9 +870,8 @@ gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_erro
 	int			r;
 
 	memcpy(&save, prog, offsetof(GxProgram, code));
-	save.params = prog->params;
-	save.param_idx = prog->param_idx;
 	int			nparams = list_length(prog->params);
+	bool		fallback = prog->may_fallback;
 
 	cx.p = prog;
 	cx.relid = scanrelid;
@@ -647,8 +892,10 @@ gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_erro
 	prog->nregs = save.nregs;
 	prog->ncols = save.ncols;
 	prog->may_error = save.may_error;
+	prog->may_fallback = fallback;
 	prog->params = list_truncate(prog->params, nparams);
 	prog->param_idx = list_truncate(prog->param_idx, nparams);
+	prog->param_kind = list_truncate(prog->param_kind, nparams);
 	return false;
 }
 
@@ -691,9 +938,10 @@ typedef struct GxProgramImage
 	int32		ncols;
 	int32		nparams;
 	int32		may_error;
-	int32		pad;
+	int32		may_fallback;
 	/* gx_instr code[ninstr], gx_const consts[nconsts], then per column
-	 * int16 attno, int32 type, Oid typid, then int32 param_idx[nparams] */
+	 * int16 attno, int32 type, Oid typid, then per param int32 const
+	 * index and int32 GX_DYN_* kind */
 } GxProgramImage;
 
 Const *
@@ -702,10 +950,11 @@ gx_program_to_const(const GxProgram *p)
 	int			nparams = list_length(p->param_idx);
 	Size		sz = MAXALIGN(sizeof(GxProgramImage)) + sizeof(gx_instr) * p->ninstr +
 		sizeof(gx_const) * p->nconsts +
-		(sizeof(int16) + sizeof(int32) + sizeof(Oid)) * p->ncols + sizeof(int32) * nparams;
+		(sizeof(int16) + sizeof(int32) + sizeof(Oid)) * p->ncols + sizeof(int32) * 2 * nparams;
 	GxProgramImage *img = (GxProgramImage *) palloc0(sz);
 	char	   *q = (char *) img + MAXALIGN(sizeof(GxProgramImage));
-	ListCell   *lc;
+	ListCell   *lc,
+			   *lc2;
 
 	SET_VARSIZE(img, sz);
 	img->ninstr = p->ninstr;
@@ -714,6 +963,7 @@ gx_program_to_const(const GxProgram *p)
 	img->ncols = p->ncols;
 	img->nparams = nparams;
 	img->may_error = p->may_error;
+	img->may_fallback = p->may_fallback;
 	memcpy(q, p->code, sizeof(gx_instr) * p->ninstr);
 	q += sizeof(gx_instr) * p->ninstr;
 	memcpy(q, p->consts, sizeof(gx_const) * p->nconsts);
@@ -724,11 +974,11 @@ gx_program_to_const(const GxProgram *p)
 	q += sizeof(int32) * p->ncols;
 	memcpy(q, p->col_typid, sizeof(Oid) * p->ncols);
 	q += sizeof(Oid) * p->ncols;
-	foreach(lc, p->param_idx)
+	forboth(lc, p->param_idx, lc2, p->param_kind)
 	{
-		int32		k = lfirst_int(lc);
+		int32		k[2] = {lfirst_int(lc), lfirst_int(lc2)};
 
-		memcpy(q, &k, sizeof(k));
+		memcpy(q, k, sizeof(k));
 		q += sizeof(k);
 	}
 	return makeConst(BYTEAOID, -1, InvalidOid, -1, PointerGetDatum(img), false, false);
@@ -750,6 +1000,7 @@ gx_program_from_const(Const *c, List *params)
 	p->nregs = img->nregs;
 	p->ncols = img->ncols;
 	p->may_error = img->may_error != 0;
+	p->may_fallback = img->may_fallback != 0;
 	memcpy(p->code, q, sizeof(gx_instr) * p->ninstr);
 	q += sizeof(gx_instr) * p->ninstr;
 	memcpy(p->consts, q, sizeof(gx_const) * p->nconsts);
@@ -762,12 +1013,27 @@ gx_program_from_const(Const *c, List *params)
 	q += sizeof(Oid) * p->ncols;
 	for (int i = 0; i < img->nparams; i++)
 	{
-		int32		k;
+		int32		k[2];
 
-		memcpy(&k, q, sizeof(k));
+		memcpy(k, q, sizeof(k));
 		q += sizeof(k);
-		p->param_idx = lappend_int(p->param_idx, k);
+		if (k[0] < 0 || k[0] >= p->nconsts)
+			elog(ERROR, "gpuext: malformed device program in the plan");
+		p->param_idx = lappend_int(p->param_idx, k[0]);
+		p->param_kind = lappend_int(p->param_kind, k[1]);
 	}
 	p->params = params;
 	return p;
+}
+
+/*
+ * May the program of a plan (gx_program_to_const) have to run its device
+ * quals on the host at scan start?  (Device aggregates cannot.)
+ */
+bool
+gx_program_const_may_fallback(Const *c)
+{
+	GxProgramImage *img = (GxProgramImage *) DatumGetPointer(c->constvalue);
+
+	return c->constisnull || img->may_fallback != 0;
 }

@@ -34,6 +34,7 @@ extern "C"
 #include "access/heapam.h"
 #include "access/tupdesc_details.h"
 #include "executor/nodeCustom.h"
+#include "nodes/nodeFuncs.h"
 #include "storage/bufmgr.h"
 #include "miscadmin.h"
 #include "optimizer/optimizer.h"
@@ -74,38 +75,35 @@ gx_create_scan_state(CustomScan *cscan)
 	return (Node *) st;
 }
 
-/* evaluate Params into the program's constant table (scan start, rescan) */
-static void
+/*
+ * Evaluate Params (and session-dependent Consts) into the program's
+ * constant table (scan start, rescan): values, sets, bounds
+ * (gx_program_fill).  False when a run cannot hold them exactly: this run
+ * then evaluates the device quals on the host.
+ */
+static bool
 gx_eval_params(GxScanState *st)
 {
 	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
 	ListCell   *lc1,
 			   *lc2,
-			   *lc3;
+			   *lc3,
+			   *lc4;
+	bool		exact = true;
 
-	forthree(lc1, st->param_states, lc2, st->prog->param_idx, lc3, st->prog->params)
+	forfour(lc1, st->param_states, lc2, st->prog->param_idx, lc3, st->prog->params,
+			lc4, st->prog->param_kind)
 	{
 		ExprState  *es = (ExprState *) lfirst(lc1);
-		gx_const   *c = &st->prog->consts[lfirst_int(lc2)];
-		Param	   *prm = (Param *) lfirst(lc3);
+		Node	   *expr = (Node *) lfirst(lc3);
 		bool		isnull;
 		Datum		d = ExecEvalExprSwitchContext(es, econtext, &isnull);
 
-		c->isnull = isnull;
-		c->v.i = 0;
-		if (!isnull)
-		{
-			int64		iv;
-			double		dv;
-			int			t;
-
-			gx_datum_value(d, prm->paramtype, &iv, &dv);
-			if (gx_type_supported(prm->paramtype, &t) && (t == GX_FLOAT4 || t == GX_FLOAT8))
-				c->v.d = dv;
-			else
-				c->v.i = iv;
-		}
+		if (!gx_program_fill(st->prog, lfirst_int(lc4), lfirst_int(lc2), d, isnull,
+							 exprType(expr)))
+			exact = false;
 	}
+	return exact;
 }
 
 /*
@@ -155,6 +153,9 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 		node->ss.ps.qual = ExecInitQual(st->host_quals, &node->ss.ps);
 		st->device_recheck = ExecInitQual(st->device_quals, &node->ss.ps);
 	}
+	st->host_qual = node->ss.ps.qual;
+	st->fallback_qual = NULL;
+	st->host_run = false;
 
 	/* the device program was compiled at plan time (scan_path.cpp) */
 	st->prog = gx_program_from_const((Const *) lsecond(cscan->custom_private),
@@ -163,6 +164,9 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	foreach(lc, st->prog->params)
 		st->param_states = lappend(st->param_states,
 								   ExecInitExpr((Expr *) lfirst(lc), &node->ss.ps));
+	if (st->prog->may_fallback && !st->agg_mode)
+		st->fallback_qual = ExecInitQual(list_concat(list_copy(st->device_quals),
+													 st->host_quals), &node->ss.ps);
 
 	/* does anything above read columns of the rows we return? */
 	if (st->agg_mode)
@@ -173,7 +177,8 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 
 		pull_varattnos((Node *) cscan->scan.plan.targetlist, relid, &attrs);
 		pull_varattnos((Node *) st->host_quals, relid, &attrs);
-		st->need_tuples = !bms_is_empty(attrs) || estate->es_epq_active != NULL;
+		st->need_tuples = !bms_is_empty(attrs) || estate->es_epq_active != NULL ||
+			st->fallback_qual != NULL;
 		gx_scroll_begin(st, cscan);
 	}
 	st->device = gx_resolve_device();
@@ -199,7 +204,7 @@ gx_scan_task(GxScanState *st, gx_chunk *c)
 
 	gx_task_init(c, GX_TASK_FILTER, st->session);
 	c->ncols = p->ncols;
-	c->ninstr = p->ninstr;
+	c->ninstr = st->host_run ? 0 : p->ninstr;	/* a host run: every row */
 	c->nconsts = p->nconsts;
 	c->nregs = p->nregs;
 	c->flags = (st->transfer == GX_TRANSFER_MAPPED ? GX_CHUNK_MAPPED : 0) |
@@ -559,7 +564,13 @@ gx_start(GxScanState *st)
 	st->loop_open = true;
 	st->ran = true;
 
-	gx_eval_params(st);
+	st->host_run = !gx_eval_params(st);
+	if (st->host_run && st->fallback_qual == NULL)
+		elog(ERROR, "gpuext: device program cannot take its parameter values");
+	if (st->host_run)
+		elog(DEBUG1, "gpuext: this scan runs its device quals on the host");
+	if (!st->agg_mode)
+		st->css.ss.ps.qual = st->host_run ? st->fallback_qual : st->host_qual;
 	gx_source_start(&st->src, estate->es_snapshot);
 	st->agg_done = false;
 	st->agg_skip = false;

@@ -20,9 +20,35 @@ typedef struct GxProgram
 	AttrNumber	col_attno[GX_MAX_COLS];
 	int			col_type[GX_MAX_COLS];
 	Oid			col_typid[GX_MAX_COLS];
-	List	   *params;			/* list of Param* whose value goes in consts */
+	bool		may_fallback;	/* a run filled at scan start may not fit: the
+								 * scan then runs its device quals on the host */
+	List	   *params;			/* Params (and Consts) whose values go in consts */
 	List	   *param_idx;		/* integer list: const index of each param */
+	List	   *param_kind;		/* integer list: GX_DYN_* of each param */
 } GxProgram;
+
+/*
+ * What a Param (or a session-dependent Const) of a program fills at scan
+ * start (gx_program_fill, runs.cpp): kind | aux1 << 8 | aux2 << 16.
+ */
+#define GX_DYN_VALUE 0			/* its value, one constant */
+#define GX_DYN_SET 1			/* an array: the set run of an INSET; aux1 =
+								 * the comparison's gx_type */
+#define GX_DYN_BOUND 2			/* a date/timestamp/timestamptz the run of an
+								 * INRANGES compares with; aux1 = the
+								 * comparison (value op it), aux2 = the
+								 * value's GX_DOM_* */
+#define GX_DYN_KIND(k) ((k) & 0xff)
+#define GX_DYN_AUX1(k) (((k) >> 8) & 0xff)
+#define GX_DYN_AUX2(k) (((k) >> 16) & 0xff)
+
+/* the value side of a GX_DYN_BOUND comparison */
+#define GX_DOM_DATE 0
+#define GX_DOM_TIMESTAMP 1
+#define GX_DOM_TIMESTAMPTZ 2
+
+#define GX_BOUNDS_CAP 8			/* values of a bounds run */
+#define GX_SET_PARAM_CAP 128	/* values of a set run filled from a Param */
 
 void		gx_program_init(GxProgram *prog);
 bool		gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid,
@@ -30,6 +56,11 @@ bool		gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid,
 Const	   *gx_program_to_const(const GxProgram *p);
 GxProgram  *gx_program_from_const(Const *c, List *params);
 int			gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid);
+bool		gx_program_const_may_fallback(Const *c);
+/* runs of constants (runs.cpp) */
+int			gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap,
+						 int64 *flags);
+bool		gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid);
 /* the type table, PostgreSQL side (types.cpp) */
 bool		gx_type_supported(Oid typid, int *gxtype);
 void		gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval);

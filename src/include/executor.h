@@ -208,6 +208,11 @@ typedef struct GxScanState
 	List	   *device_quals;
 	List	   *host_quals;
 	ExprState  *device_recheck;	/* device quals on the host, for EvalPlanQual */
+	ExprState  *host_qual;		/* the host quals (ps.qual of a device run) */
+	ExprState  *fallback_qual;	/* device quals, then host quals: ps.qual of a
+								 * run whose program could not take its
+								 * values (GxProgram.may_fallback) */
+	bool		host_run;		/* this run: device quals on the host */
 	GxProgram  *prog;			/* compiled at plan time, kept in the plan */
 	List	   *param_states;	/* ExprState per prog->params */
 	int			device;			/* gx_dev_kind */

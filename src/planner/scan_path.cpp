@@ -586,9 +586,11 @@ gx_is_device_scan_path(Path *path, bool parallel)
 {
 	CustomPath *cpath = (CustomPath *) path;
 
+	/* (a program that may run on the host at scan start cannot aggregate) */
 	return IsA(path, CustomPath) && cpath->methods == &gx_scan_path_methods &&
 		path->param_info == NULL && path->parallel_aware == parallel &&
-		cpath->custom_private != NIL && intVal(linitial(cpath->custom_private)) == 0;
+		cpath->custom_private != NIL && intVal(linitial(cpath->custom_private)) == 0 &&
+		!gx_program_const_may_fallback((Const *) lsecond(cpath->custom_private));
 }
 
 void

@@ -391,6 +391,169 @@ test_programs(void)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* cross-type date/timestamp comparison and constant runs                  */
+/* ---------------------------------------------------------------------- */
+
+static const int64_t I4MIN = -2147483647LL - 1, I4MAX = 2147483647LL;
+static const int64_t I8MIN = std::numeric_limits<int64_t>::min();
+static const int64_t I8MAX = std::numeric_limits<int64_t>::max();
+
+/* reserve a run of values in b: the header, then the values */
+static int
+add_run(ChunkBuilder &b, int type, const std::vector<int64_t> &iv, const std::vector<double> &dv,
+		int isnull = 0, int64_t flags = 0)
+{
+	int			k = b.kint(GX_INT8, (int64_t) (iv.size() + dv.size()), isnull);
+
+	b.kint(GX_INT8, flags);
+	for (int64_t v : iv)
+		b.kint(type, v);
+	for (double v : dv)
+		b.kfloat(type, v);
+	return k;
+}
+
+/* three-valued result of a program whose last register is QUALed: 1, 0 */
+static void
+test_crosstype(void)
+{
+	int			err;
+
+	/* GX_OP_CMPDT: date_cmp_timestamp_internal, by hand */
+	CHECK(gx_date_cmp_ts(0, 0) == 0, "2000-01-01 = its midnight");
+	CHECK(gx_date_cmp_ts(0, 1) < 0, "a date < a microsecond past its midnight");
+	CHECK(gx_date_cmp_ts(1, GX_USECS_PER_DAY - 1) > 0, "a date > the day before's last microsecond");
+	CHECK(gx_date_cmp_ts(I4MIN, I8MIN) == 0, "-infinity = -infinity");
+	CHECK(gx_date_cmp_ts(I4MAX, I8MAX) == 0, "infinity = infinity");
+	CHECK(gx_date_cmp_ts(I4MIN, -GX_USECS_PER_DAY * 1000) < 0, "-infinity < a timestamp");
+	CHECK(gx_date_cmp_ts(I4MAX, I8MAX - 1) > 0, "infinity > any finite value");
+	CHECK(gx_date_cmp_ts(GX_DATE_TS_END, I8MAX) < 0, "294277-01-01 < timestamp infinity");
+	CHECK(gx_date_cmp_ts(GX_DATE_TS_END, I8MAX - 1) > 0, "294277-01-01 > any finite timestamp");
+	CHECK(gx_date_cmp_ts(GX_DATE_TS_END + 1000, I8MIN) > 0, "a far date > -infinity");
+	CHECK(gx_date_cmp_ts(GX_DATE_TS_END - 1, (GX_DATE_TS_END - 1) * GX_USECS_PER_DAY) == 0,
+		  "294276-12-31 = its midnight");
+
+	{
+		ChunkBuilder b;
+		/* 2000-01-02, NULL, infinity, 294277-01-01, -infinity */
+		int			cd = b.add_int_col(GX_INT4, {1, 0, I4MAX, GX_DATE_TS_END, I4MIN}, {0, 1, 0, 0, 0});
+		int			ct = b.add_int_col(GX_INT8, {GX_USECS_PER_DAY, 5, I8MAX, I8MAX, I8MIN});
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cd);
+		b.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, ct);
+		b.emit(GX_OP_CMPDT, GX_INT8, 0, 0, 1, GX_OP_EQ);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b.build();
+		const int	want_eq[5] = {1, 0, 1, 0, 1};
+		const int	want_lt[5] = {0, 0, 0, 1, 0};
+
+		for (uint32_t r = 0; r < 5; r++)
+			CHECK(eval(c, r, &err) == want_eq[r] && err == 0, "CMPDT = row %u", r);
+		c->code[2].arg = GX_OP_LT;
+		for (uint32_t r = 0; r < 5; r++)
+			CHECK(eval(c, r, &err) == want_lt[r] && err == 0, "CMPDT < row %u", r);
+		c->code[2].arg = GX_OP_NE;
+		CHECK(!eval(c, 1, &err), "CMPDT <> with a NULL date is NULL");
+		CHECK(eval(c, 3, &err), "294277-01-01 <> infinity");
+	}
+
+	/* GX_OP_INSET over integers: = ANY with NULL rules, NOT for <> ALL */
+	{
+		ChunkBuilder b;
+		int			ci = b.add_int_col(GX_INT4, {5, 7, 0, -3, 100, 42}, {0, 0, 1, 0, 0, 0});
+		int			k = add_run(b, GX_INT4, {-3, 5, 42, 100}, {});
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ci);
+		b.emit(GX_OP_INSET, GX_INT4, 0, 0, 0, k);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b.build();
+		const int	want[6] = {1, 0, 0, 1, 1, 1};
+
+		for (uint32_t r = 0; r < 6; r++)
+			CHECK(eval(c, r, &err) == want[r] && err == 0, "INSET row %u", r);
+		/* a NULL element: a miss is NULL (rejected), a hit true */
+		c->consts[k + 1].v.i = GX_RUN_HAS_NULL;
+		CHECK(!eval(c, 1, &err) && eval(c, 0, &err), "INSET with a NULL element");
+		c->code[2].op = GX_OP_ISNULL;
+		c->code[2].dst = 1;
+		c->code[2].a = 0;
+		c->ninstr = 4;
+		c->code[3] = c->code[2];
+		c->code[3].op = GX_OP_QUAL;
+		c->code[3].a = 1;
+		CHECK(eval(c, 1, &err) && !eval(c, 0, &err) && eval(c, 2, &err),
+			  "INSET: miss with a NULL element and NULL a are NULL");
+		/* an empty array: false even for a NULL a */
+		c->consts[k].v.i = 0;
+		c->consts[k + 1].v.i = 0;
+		CHECK(!eval(c, 2, &err), "INSET over no element: not NULL for a NULL a");
+		/* a NULL array */
+		c->consts[k].isnull = 1;
+		CHECK(eval(c, 0, &err) && eval(c, 2, &err), "INSET over a NULL array is NULL");
+		/* a count past the table is cut at the table's end */
+		c->consts[k].isnull = 0;
+		c->consts[k].v.i = 1000000;
+		c->code[2].op = GX_OP_ISNOTNULL;
+		CHECK(eval(c, 3, &err) && err == 0, "INSET with a count past the table");
+		c->consts[k].v.i = -5;
+		CHECK(eval(c, 3, &err) && err == 0, "INSET with a negative count");
+	}
+
+	/* GX_OP_INSET over floats: NaN equals NaN, -0 equals 0 */
+	{
+		ChunkBuilder b;
+		int			cf = b.add_float_col(GX_FLOAT8, {NAN, -0.0, 1.5, INFINITY, 2.0});
+		int			k = add_run(b, GX_FLOAT8, {}, {-INFINITY, 0.0, 1.5, NAN});
+
+		b.emit(GX_OP_LDCOL, GX_FLOAT8, 0, 0, 0, cf);
+		b.emit(GX_OP_INSET, GX_FLOAT8, 0, 0, 0, k);
+		b.emit(GX_OP_NOT, GX_BOOL, 0, 0);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b.build();
+		const int	want[5] = {0, 0, 0, 1, 1};	/* <> ALL */
+
+		for (uint32_t r = 0; r < 5; r++)
+			CHECK(eval(c, r, &err) == want[r] && err == 0, "float <> ALL row %u", r);
+	}
+
+	/* GX_OP_INRANGES: an odd number of bounds <= a */
+	{
+		ChunkBuilder b;
+		int			ct = b.add_int_col(GX_INT8, {I8MIN, -1, 0, 9, 10, 19, 20, 30, I8MAX, 0},
+									   {0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+		/* [INT64_MIN, 0) U [10, 20) U [30, ...) */
+		int			k = add_run(b, GX_INT8, {I8MIN, 0, 10, 20, 30}, {});
+
+		b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, ct);
+		b.emit(GX_OP_INRANGES, GX_INT8, 0, 0, 0, k);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b.build();
+		const int	want[10] = {1, 1, 0, 0, 1, 1, 0, 1, 1, 0};
+
+		for (uint32_t r = 0; r < 10; r++)
+			CHECK(eval(c, r, &err) == want[r] && err == 0, "INRANGES row %u", r);
+		c->consts[k].v.i = 0;	/* no bound: nothing */
+		CHECK(!eval(c, 0, &err) && !eval(c, 8, &err), "INRANGES without bounds");
+		c->consts[k].v.i = 2;	/* [INT64_MIN, 0) */
+		CHECK(eval(c, 1, &err) && !eval(c, 2, &err), "INRANGES [min, 0)");
+		c->consts[k].isnull = 1;
+		CHECK(!eval(c, 1, &err), "INRANGES with a NULL bound is NULL");
+		/* a date register against the bounds */
+		ChunkBuilder b2;
+		int			cd = b2.add_int_col(GX_INT4, {I4MIN, -5, 7, I4MAX});
+		int			k2 = add_run(b2, GX_INT8, {I4MIN + 1, 7}, {});
+
+		b2.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cd);
+		b2.emit(GX_OP_INRANGES, GX_INT8, 0, 0, 0, k2);
+		b2.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c2 = b2.build();
+
+		CHECK(!eval(c2, 0, &err) && eval(c2, 1, &err) && !eval(c2, 2, &err) && !eval(c2, 3, &err),
+			  "INRANGES over dates");
+	}
+}
+
 /* three-valued logic over all (T, F, NULL) pairs */
 enum tv
 {
@@ -959,6 +1122,14 @@ test_validation(void)
 	MUTATE("bad column", c->code[0].arg = 7, b.capacity, &ctx);
 	MUTATE("bad register", c->code[2].a = GX_MAX_REGS, b.capacity, &ctx);
 	MUTATE("bad opcode", c->code[2].op = GX_OP_COUNT, b.capacity, &ctx);
+	MUTATE("CMPDT without a comparison", (c->code[2].op = GX_OP_CMPDT, c->code[2].arg = GX_OP_ADD),
+		   b.capacity, &ctx);
+	MUTATE("INSET run past the constants",
+		   (c->code[2].op = GX_OP_INSET, c->code[2].arg = (int32_t) c->nconsts - 1), b.capacity, &ctx);
+	MUTATE("INSET of a bad type", (c->code[2].op = GX_OP_INSET, c->code[2].arg = 0,
+								   c->nconsts = 2, c->code[2].type = GX_NTYPES), b.capacity, &ctx);
+	MUTATE("INRANGES run past the constants",
+		   (c->code[2].op = GX_OP_INRANGES, c->code[2].arg = -1), b.capacity, &ctx);
 	MUTATE("too many instructions", c->ninstr = GX_MAX_INSTR + 1, b.capacity, &ctx);
 	MUTATE("column past the input", c->cols[0].values_off = c->input_bytes - 8, b.capacity, &ctx);
 	MUTATE("misaligned column", c->cols[0].values_off += 2, b.capacity, &ctx);
@@ -1248,6 +1419,7 @@ main(void)
 	test_float_cmp();
 	test_casts();
 	test_programs();
+	test_crosstype();
 	test_logic();
 	test_mem();
 
