@@ -107,6 +107,18 @@ RESET gpuext.force;
 SELECT gx_check('SELECT id, count(*), sum(v4), min(v2), max(kd) FROM gx_pa GROUP BY id');
 SELECT gx_check('SELECT k, count(*), sum(v), min(v), max(v) FROM gx_pa_many GROUP BY k');
 RESET gpuext.preagg_memory;
+-- an estimate far too low (statistics of an older table): a serial scan
+-- moves on to a table four times as large each time a chunk finds no room
+CREATE TABLE gx_pa_grow (k int4, v int4) WITH (autovacuum_enabled = off);
+INSERT INTO gx_pa_grow SELECT g % 10, g FROM generate_series(1, 1000) g;
+ANALYZE gx_pa_grow;
+INSERT INTO gx_pa_grow SELECT g, g FROM generate_series(1, 60000) g;
+SET gpuext.chunk_rows = 4096;
+SET gpuext.force = on;
+SELECT * FROM gx_pa_explain('SELECT k, count(*), sum(v) FROM gx_pa_grow GROUP BY k');
+RESET gpuext.force;
+SELECT gx_check('SELECT k, count(*), sum(v), min(v), max(v) FROM gx_pa_grow GROUP BY k');
+RESET gpuext.chunk_rows;
 
 -- prepared statements, with a generic plan's Params in the device filter
 PREPARE gx_pa_q(int) AS SELECT k4, count(*), sum(v4), max(kd) FROM gx_pa WHERE id > $1 GROUP BY k4 ORDER BY k4;

@@ -422,8 +422,8 @@ gx_cpu_rows_worker(void *arg, int t)
 		ltab = gtab;
 		ltab.slots = lslots.data();
 		ltab.used = &lused;
-		ltab.mask = GX_CPU_GROUP_SLOTS - 1;
-		ltab.limit = GX_CPU_GROUP_SLOTS / 2;
+		ltab.mask = (c->ext.gflags & GX_GROUP_NO_LOCAL) ? 0 : GX_CPU_GROUP_SLOTS - 1;
+		ltab.limit = (ltab.mask + 1) / 2;
 	}
 
 	for (;;)

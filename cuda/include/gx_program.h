@@ -386,7 +386,7 @@ typedef struct gx_chunk_ext
 	uint32_t	ngroup_cap;		/* slots of the table (a power of 2), 0 = off */
 	uint32_t	ngroup_limit;	/* groups (and reservations) it may hold */
 	uint32_t	ngkeys;			/* key columns: 0 .. GX_MAX_GKEYS */
-	uint32_t	pad2;
+	uint32_t	gflags;			/* GX_GROUP_* */
 	int16_t		gkey_col[GX_MAX_GKEYS];	/* chunk column of each key */
 } gx_chunk_ext;
 
@@ -401,6 +401,10 @@ typedef struct gx_chunk_ext
  * empties them; the read that ends at the last slot also resets the
  * header, so a table read in order from slot 0 to the end is empty again.
  */
+/* gx_chunk_ext.gflags */
+#define GX_GROUP_NO_LOCAL 0x1u	/* many groups: rows go straight to the global
+								 * table, not through a block's (thread's) own */
+
 typedef struct gx_group_hdr
 {
 	uint32_t	used;			/* groups plus reservations (an upper bound) */

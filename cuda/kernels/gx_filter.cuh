@@ -124,7 +124,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		stab = gtab;
 		stab.used = (uint32_t *) gx_smem;
 		stab.slots = gx_smem + 16;
-		stab.mask = gx_group_smem_cap(gtab.slot_bytes) - 1;
+		stab.mask = (c->ext.gflags & GX_GROUP_NO_LOCAL) ? 0 :
+			gx_group_smem_cap(gtab.slot_bytes) - 1;
 		stab.limit = (stab.mask + 1) / 2;
 		if (tid == 0)
 			*stab.used = 0;

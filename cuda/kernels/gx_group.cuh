@@ -291,14 +291,20 @@ GX_HD char *
 gx_group_slot(const gx_gtab *local, const gx_gtab *global, const gx_gkey *key,
 			  const gx_agg *aggs)
 {
-	char	   *slot = gx_group_find(local, key, aggs, 0);
+	char	   *slot;
 	char	   *g;
 
+	if (local->mask == 0)		/* no local table (GX_GROUP_NO_LOCAL) */
+		return gx_group_find(global, key, aggs, 1);
+	slot = gx_group_find(local, key, aggs, 0);
 	if (slot != NULL)
 		return slot;
 	g = gx_group_find(global, key, aggs, 1);
 	if (g == NULL)
 		return NULL;
+	/* a full local table takes no more groups: do not even try */
+	if (GX_G_LOAD32(local->used) >= local->limit)
+		return g;
 	slot = gx_group_find(local, key, aggs, 1);
 	return slot != NULL ? slot : g;
 }

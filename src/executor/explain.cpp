@@ -122,6 +122,8 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->group_mode)
 	{
 		ExplainPropertyInteger("Group Table Slots", NULL, st->grp.cap, es);
+		if (st->grp.ntables > 1)
+			ExplainPropertyInteger("Group Tables", NULL, st->grp.ntables, es);
 		ExplainPropertyInteger("Groups From Device", NULL, st->grp.ngroups, es);
 		ExplainPropertyInteger("Rows Aggregated by Host", NULL, st->grp.nhost, es);
 	}

@@ -244,6 +244,7 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	c = gx_slot_chunk(slot);
 	gx_scan_task(st, c);
 	b->count_only = !st->need_tuples;
+	b->table = c->obj[0];
 	n = gx_source_fill(&st->src, b, c, slot);
 	INSTR_TIME_SET_CURRENT(t1);
 	INSTR_TIME_SUBTRACT(t1, t0);
@@ -415,8 +416,13 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 		if (next == NULL)
 			break;
 		gx_collect_batch(st, next);
-		if (st->group_mode && next->error == GX_ERR_NONE)
+		if (st->group_mode && next->error == GX_ERR_NONE && next->nsel > 0)
+		{
 			gx_group_host_rows(st, next);
+			/* the table had no room: a larger one (unless one is in use already) */
+			if (next->table == st->agg_obj)
+				gx_group_grow(st);
+		}
 		gx_unpin_batch(next);
 		next->nsel = next->pos = 0;
 		if (next->error != GX_ERR_NONE)

@@ -130,6 +130,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 										 &TTSOpsMinimalTuple);
 	g->host_rows = NULL;
 	g->recs = NULL;
+	g->ntables = 0;
 	gx_group_reset(st);
 }
 
@@ -143,64 +144,141 @@ gx_group_reset(GxScanState *st)
 		tuplestore_end(g->host_rows);
 	g->host_rows = NULL;
 	g->reading = false;
+	g->read_table = 0;
 	g->read_next = 0;
 	g->nrecs = g->rec_pos = 0;
 	g->ngroups = g->nhost = g->nreads = 0;
 }
 
+/* the largest power-of-2 slots <= want whose table fits max_bytes (>= 1024) */
+static uint64
+gx_group_cap_for(GxGroupState *g, double want, uint64 max_bytes)
+{
+	uint64		cap = 1024;
+
+	while (cap < (uint64) 1 << 31 && (double) cap < want &&
+		   gx_group_table_bytes(cap * 2, g->nkeys, g->ndev) <= max_bytes)
+		cap *= 2;
+	return cap;
+}
+
+/* make t (cap slots) the table rows go to */
+static void
+gx_group_use_table(GxScanState *st, uint32 obj, uint64 cap)
+{
+	GxGroupState *g = &st->grp;
+
+	g->tables[g->ntables] = obj;
+	g->caps[g->ntables] = (uint32) cap;
+	g->ntables++;
+	st->agg_obj = obj;
+	g->cap = (uint32) cap;
+	g->limit = (uint32) (cap / 2);
+}
+
 /*
- * At scan start: the session and the group table, st->agg_obj (a parallel
- * worker was given the leader's, and its size).  Twice the estimated groups in slots, at least
- * 1024, within gpuext.preagg_memory; halved while gpuext.session_memory
- * has no room (at 1024 slots, the session's ERROR).
+ * At scan start: the session and the first group table, st->agg_obj (a
+ * parallel worker was given the leader's, and its size).  Twice the
+ * estimated groups in slots (a parallel scan, which cannot grow its
+ * table: eight times as many), at least 1024, within
+ * gpuext.preagg_memory; halved while gpuext.session_memory has no room
+ * (at 1024 slots, the session's ERROR).  Many groups go to the global
+ * table directly (GX_GROUP_NO_LOCAL).
  */
 void
 gx_group_prepare(GxScanState *st)
 {
 	GxGroupState *g = &st->grp;
 	uint64		max_bytes = (uint64) gx_preagg_memory_mb * 1024 * 1024;
-	uint64		cap = 1024;
+	double		want = 2.0 * g->est_groups;
+	uint64		cap;
 
 	gx_scan_session(st);
+	g->gflags = g->est_groups > 128 ? GX_GROUP_NO_LOCAL : 0;
 	if (st->agg_obj != 0)
-		return;					/* a parallel worker: the leader's table */
-	while (cap < (uint64) 1 << 31 && (double) cap < 2.0 * g->est_groups &&
-		   gx_group_table_bytes(cap * 2, g->nkeys, g->ndev) <= max_bytes)
-		cap *= 2;
-	for (;;)
 	{
-		g->cap = (uint32) cap;
-		g->limit = (uint32) (cap / 2);
-		if (cap <= 1024)
+		/* a worker (the leader's table), or a rescan after a full read */
+		if (g->ntables == 0)
 		{
-			st->agg_obj = gx_session_alloc(st->session, st->device,
-									  gx_group_table_bytes(cap, g->nkeys, g->ndev),
-									  GX_OBJ_GROUP_TABLE);
-			break;
+			g->tables[0] = st->agg_obj;
+			g->caps[0] = g->cap;
 		}
-		st->agg_obj = gx_session_try_alloc(st->session, st->device,
-									  gx_group_table_bytes(cap, g->nkeys, g->ndev),
-									  GX_OBJ_GROUP_TABLE);
-		if (st->agg_obj != 0)
-			break;
-		cap /= 2;
+		else
+		{
+			g->tables[0] = g->tables[g->ntables - 1];
+			g->caps[0] = g->caps[g->ntables - 1];
+		}
+		g->ntables = 1;
+		return;
+	}
+	g->ntables = 0;
+	if (st->par != NULL)
+		want *= 8.0;
+	for (cap = gx_group_cap_for(g, want, max_bytes);; cap /= 2)
+	{
+		uint64		bytes = gx_group_table_bytes(cap, g->nkeys, g->ndev);
+		uint32		obj;
+
+		obj = cap <= 1024 ?
+			gx_session_alloc(st->session, st->device, bytes, GX_OBJ_GROUP_TABLE) :
+			gx_session_try_alloc(st->session, st->device, bytes, GX_OBJ_GROUP_TABLE);
+		if (obj != 0)
+		{
+			gx_group_use_table(st, obj, cap);
+			return;
+		}
 	}
 }
 
-/* the group part of a rows task: the table, the keys, the device aggregates */
+/*
+ * A serial scan whose chunk sent rows to the host for want of room: later
+ * chunks go to a new table four times as large (within
+ * gpuext.preagg_memory and the session's memory), so that a low estimate
+ * costs host work for a few chunks only.  The full table keeps its groups
+ * and is read at the end like the others.
+ */
 void
-gx_group_set_chunk(GxScanState *st, gx_chunk *c)
+gx_group_grow(GxScanState *st)
+{
+	GxGroupState *g = &st->grp;
+	uint64		max_bytes = (uint64) gx_preagg_memory_mb * 1024 * 1024;
+	uint64		cap;
+	uint32		obj;
+
+	if (st->par != NULL || g->ntables >= GX_MAX_GTABLES)
+		return;
+	cap = gx_group_cap_for(g, 4.0 * g->cap, max_bytes);
+	if (cap <= g->cap)
+		return;
+	obj = gx_session_try_alloc(st->session, st->device,
+							   gx_group_table_bytes(cap, g->nkeys, g->ndev),
+							   GX_OBJ_GROUP_TABLE);
+	if (obj != 0)
+		gx_group_use_table(st, obj, cap);
+}
+
+/* the group part of a task naming table obj of cap slots */
+static void
+gx_group_set_table(GxScanState *st, gx_chunk *c, uint32 obj, uint32 cap)
 {
 	GxGroupState *g = &st->grp;
 
-	c->obj[0] = st->agg_obj;
-	c->ext.ngroup_cap = g->cap;
-	c->ext.ngroup_limit = g->limit;
+	c->obj[0] = obj;
+	c->ext.ngroup_cap = cap;
+	c->ext.ngroup_limit = cap / 2;
 	c->ext.ngkeys = g->nkeys;
+	c->ext.gflags = g->gflags;
 	for (int k = 0; k < g->nkeys; k++)
 		c->ext.gkey_col[k] = (int16) g->keys[k].col;
 	c->ext.nagg = g->ndev;
 	memcpy(c->ext.agg, g->dev, sizeof(gx_agg) * g->ndev);
+}
+
+/* the group part of a rows task: the current table, keys, device aggregates */
+void
+gx_group_set_chunk(GxScanState *st, gx_chunk *c)
+{
+	gx_group_set_table(st, c, st->agg_obj, st->grp.cap);
 	st->agg_dirty = true;
 }
 
@@ -352,9 +430,9 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 }
 
 /*
- * Read the next range of the table's slots: a GROUP_READ task ordered
+ * Read the next range of slots of the tables: a GROUP_READ task ordered
  * after every task of the session, its groups copied into g->recs.  false
- * when every slot has been read.
+ * when every slot of every table has been read.
  */
 static bool
 gx_group_read_more(GxScanState *st)
@@ -363,15 +441,22 @@ gx_group_read_more(GxScanState *st)
 	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
 	uint64		room = gx_shared->slot_bytes - GX_ALIGN_UP(sizeof(gx_chunk)) -
 		GX_ALIGN_UP(sizeof(gx_result));
+	uint32		cap;
 	uint32		n;
 	int			slot;
 	uint32		gen;
 	gx_chunk   *c;
 	gx_result  *res;
 
-	if (g->read_next >= g->cap)
+	while (g->read_table < g->ntables && g->read_next >= g->caps[g->read_table])
+	{
+		g->read_table++;
+		g->read_next = 0;
+	}
+	if (g->read_table >= g->ntables)
 		return false;
-	n = (uint32) Min((uint64) (g->cap - g->read_next), room / sb);
+	cap = g->caps[g->read_table];
+	n = (uint32) Min((uint64) (cap - g->read_next), room / sb);
 	slot = gx_slot_acquire(true);
 	gen = gx_service_generation();
 	c = gx_slot_chunk(slot);
@@ -382,7 +467,7 @@ gx_group_read_more(GxScanState *st)
 	c->result_off = c->input_bytes;
 	memset(&c->ext, 0, sizeof(c->ext));
 	c->ext.entry = -1;
-	gx_group_set_chunk(st, c);
+	gx_group_set_table(st, c, g->tables[g->read_table], cap);
 	c->ext.row0 = g->read_next;
 	gx_slot_submit(slot, st->device);
 	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);

@@ -48,6 +48,7 @@ typedef struct GxBatch
 	bool		count_only;		/* no selection: nsel rows without columns */
 	BlockNumber cache_start;	/* cached: first block of the entry */
 	uint32		skipped_rows;	/* cached: rows of its stale blocks */
+	uint32		table;			/* GpuPreAgg: the group table it adds into */
 } GxBatch;
 
 /* a device aggregate of an aggregate GpuScan (aggscan.cpp) */
@@ -81,7 +82,8 @@ typedef struct GxKeySpec
 	AttrNumber	resno;			/* its custom_scan_tlist entry */
 } GxKeySpec;
 
-/* GpuPreAgg's group table and what it returns (preagg.cpp) */
+/* GpuPreAgg's group tables and what it returns (preagg.cpp) */
+#define GX_MAX_GTABLES 8
 typedef struct GxGroupState
 {
 	int			nkeys;
@@ -89,8 +91,15 @@ typedef struct GxGroupState
 	int			ndev;			/* device aggregates (ext.agg), shared by specs */
 	gx_agg		dev[GX_MAX_AGGS];
 	double		est_groups;		/* the planner's estimate */
-	uint32		cap;			/* slots of the table */
-	uint32		limit;			/* groups it may hold (the table: agg_obj) */
+	uint32		cap;			/* slots of the table rows go to (agg_obj) */
+	uint32		limit;			/* groups it may hold */
+	uint32		gflags;			/* GX_GROUP_* of the tasks */
+	/* the tables of this run: a serial scan grows into a new one when rows
+	 * find no room (the last is agg_obj); all are read at the end */
+	int			ntables;
+	uint32		tables[GX_MAX_GTABLES];
+	uint32		caps[GX_MAX_GTABLES];
+	int			read_table;		/* the table being read */
 	Tuplestorestate *host_rows; /* partial rows of the rows the device did
 								 * not aggregate (no room) */
 	TupleTableSlot *table_slot; /* a row of the table */
@@ -294,6 +303,7 @@ bool		gx_group_plan(CustomScan *cscan);
 void		gx_group_begin(GxScanState *st, CustomScan *cscan);
 void		gx_group_set_chunk(GxScanState *st, gx_chunk *c);
 void		gx_group_prepare(GxScanState *st);
+void		gx_group_grow(GxScanState *st);
 void		gx_group_host_rows(GxScanState *st, GxBatch *b);
 TupleTableSlot *gx_group_next(GxScanState *st, TupleTableSlot *slot);
 void		gx_group_reset(GxScanState *st);
