@@ -78,12 +78,25 @@ SELECT gx_check('SELECT k4 IS NULL, count(*), count(v4), sum(v4) FROM gx_pa WHER
 SELECT gx_error('SELECT k4, count(*) FROM gx_pa WHERE 100 / (v4 - 2) > 0 GROUP BY k4');
 SELECT gx_error('SELECT k4, sum(v4) FROM gx_pa WHERE v4 * 100000000 > 0 GROUP BY k4');
 
--- what stays with PostgreSQL: expressions as keys or arguments, other
--- types, FILTER in aggregates, grouping sets, host quals (DISTINCT: below)
+-- expressions as keys and arguments: the program computes them for each
+-- passing row (its outputs); their errors are PostgreSQL's
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT k4 + 1, count(*), sum(v4 + 1), max(v2 * 2) FROM gx_pa GROUP BY k4 + 1', 'VERBOSE, COSTS OFF');
+RESET gpuext.force;
+SELECT gx_check('SELECT k4 + 1, count(*), sum(v4 + 1), max(v2 * 2), min(-v8) FROM gx_pa WHERE id <= 60000 GROUP BY k4 + 1');
+SELECT gx_check('SELECT id % 1000, count(*), sum(v4 - v2), avg(v2 + 1) FROM gx_pa WHERE id > 100 GROUP BY id % 1000');
+SELECT gx_check('SELECT k2 * 2, kb, count(v4 * 2) FROM gx_pa WHERE id <= 60000 GROUP BY k2 * 2, kb');
+SELECT gx_check('SELECT sum(v4 * 2), min(v4 + v2), max(v8 - 1) FROM gx_pa WHERE id < 500');
+SELECT gx_error('SELECT k4, sum(v4 * 10000000) FROM gx_pa GROUP BY k4');
+SELECT gx_error('SELECT k4 * 1000000000, count(*) FROM gx_pa GROUP BY k4 * 1000000000');
+
+-- what stays with PostgreSQL: other types, FILTER in aggregates, grouping
+-- sets, host quals, keys or arguments the device does not compute
+-- (DISTINCT: below)
 SET gpuext.force = on;
 SELECT * FROM gx_explain('SELECT t, count(*) FROM gx_pa GROUP BY t');
-SELECT * FROM gx_explain('SELECT k4 + 1, count(*) FROM gx_pa GROUP BY k4 + 1');
-SELECT * FROM gx_explain('SELECT k4, sum(v4 + 1) FROM gx_pa GROUP BY k4');
+SELECT * FROM gx_explain('SELECT k4 / 0.5, count(*) FROM gx_pa GROUP BY k4 / 0.5');
+SELECT * FROM gx_explain('SELECT k4, sum(length(t)) FROM gx_pa GROUP BY k4');
 SELECT * FROM gx_explain('SELECT k4, sum(v8), avg(f8) FROM gx_pa GROUP BY k4');
 SELECT * FROM gx_explain('SELECT k4, count(*) FILTER (WHERE v4 > 0) FROM gx_pa GROUP BY k4');
 SELECT * FROM gx_explain('SELECT k4, count(*) FROM gx_pa GROUP BY ROLLUP (k4)');

@@ -369,28 +369,6 @@ gx_cpu_cache_append(gx_chunk *c, char *entry)
 	}
 }
 
-/*
- * group mode: add a selected row into its group, in the thread's own table
- * or else in the shared one; false when neither has room for it
- */
-static bool
-gx_cpu_group_row(const gx_chunk *c, const char *colbase, uint32_t row,
-				 const gx_gtab *ltab, const gx_gtab *gtab)
-{
-	gx_gkey		key;
-	int64_t		val[GX_MAX_AGGS];
-	uint32_t	nulls;
-	char	   *slot;
-
-	gx_group_row_key(c, colbase, row, &key);
-	nulls = gx_group_row_vals(c, colbase, row, val);
-	slot = gx_group_slot(ltab, gtab, &key, c->ext.agg);
-	if (slot == NULL)
-		return false;
-	gx_group_add_row(slot, gtab->nkeys, gtab->nagg, c->ext.agg, val, nulls);
-	return true;
-}
-
 /* thread t of a rows task: take tiles (deform, filter, aggregate) until none are left */
 static void
 gx_cpu_rows_worker(void *arg, int t)
@@ -446,10 +424,13 @@ gx_cpu_rows_worker(void *arg, int t)
 			if (job->skip_blocks > 0 &&
 				gx_row_skipped(job->skip_bits, job->skip_blocks, job->emap, row))
 				continue;
-			if (gx_eval_row_at(c, colbase, row, &err))
+			gx_reg		out[GX_MAX_OUTS];
+
+			if (gx_eval_row_out(c, colbase, row, &err, job->group != NULL ? out : NULL))
 			{
 				/* group mode: only the rows no table has room for are selected */
-				if (job->group == NULL || !gx_cpu_group_row(c, colbase, row, &ltab, &gtab))
+				if (job->group == NULL ||
+					!gx_group_add_out(&c->ext, c->ext.agg, out, &ltab, &gtab))
 					local[cnt++] = row;
 			}
 			else if (err != GX_ERR_NONE)

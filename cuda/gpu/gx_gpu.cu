@@ -196,9 +196,9 @@ gx_deform_kernel(const char *__restrict__ in, char *colbase, uint32_t nrows, gx_
 struct gx_interp_eval
 {
 	static __device__ __forceinline__ int
-	eval(const gx_chunk *c, const char *base, uint32_t row, int *err)
+	eval(const gx_chunk *c, const char *base, uint32_t row, int *err, gx_reg *out)
 	{
-		return gx_eval_row_at(c, base, row, err);
+		return gx_eval_row_out(c, base, row, err, out);
 	}
 };
 

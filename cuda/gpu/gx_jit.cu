@@ -241,7 +241,7 @@ generate(const gx_chunk *c, std::string &src)
 	src += "#include \"gx_filter.cuh\"\n"
 		"struct gx_jit_eval\n{\n"
 		"static __device__ __forceinline__ int\n"
-		"eval(const gx_chunk *c, const char *base, uint32_t row, int *err)\n{\n";
+		"eval(const gx_chunk *c, const char *base, uint32_t row, int *err, gx_reg *out)\n{\n";
 	for (uint32_t r = 0; r < nregs; r++)
 	{
 		snprintf(line, sizeof(line), "gx_reg r%u; r%u.v.i = 0; r%u.isnull = 1;\n", r, r, r);
@@ -256,6 +256,13 @@ generate(const gx_chunk *c, std::string &src)
 		{
 			snprintf(line, sizeof(line), "L%u: ;\n", pc);
 			src += line;
+		}
+		if (in->op == GX_OP_OUT)
+		{
+			snprintf(line, sizeof(line), "if (out) out[%d] = r%u;\n", (int) in->arg,
+					 (unsigned) in->a);
+			src += line;
+			continue;
 		}
 		if (in->op == GX_OP_LDCOL)
 		{

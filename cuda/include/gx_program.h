@@ -79,6 +79,7 @@ typedef unsigned long uint64_t;
 #define GX_CACHE_MAX_COLS 32	/* columns of one cache entry */
 #define GX_MAX_AGGS 8			/* aggregates computed on the device */
 #define GX_MAX_GKEYS 8			/* GROUP BY keys of a device group table */
+#define GX_MAX_OUTS (GX_MAX_GKEYS + GX_MAX_AGGS)	/* outputs of a program (GX_OP_OUT) */
 
 /* value types of registers, columns and constants */
 enum gx_type
@@ -158,6 +159,10 @@ enum gx_op
 								 * comparing as 'type' */
 	GX_OP_INRANGES,				/* dst(bool) = a lies in the ranges run at
 								 * const[arg] (integers) */
+	GX_OP_OUT,					/* output arg (0 .. GX_MAX_OUTS - 1) = a, a
+								 * value of 'type' (the program's tail: a
+								 * passing row's group keys and aggregate
+								 * inputs in group mode) */
 	GX_OP_COUNT
 };
 
@@ -229,6 +234,8 @@ gx_instr_args_ok(const gx_instr *in, uint32_t nconsts)
 				in->type < GX_NTYPES;
 		case GX_OP_INRANGES:
 			return in->arg >= 0 && (uint32_t) in->arg + GX_RUN_HEADER <= nconsts;
+		case GX_OP_OUT:
+			return in->arg >= 0 && in->arg < GX_MAX_OUTS;
 		default:
 			return 1;
 	}
@@ -381,7 +388,9 @@ typedef struct gx_chunk_ext
 	 * Group table mode (ngroup_cap > 0): obj[0] is a group table (below);
 	 * every selected row is added into its group's states, and only the
 	 * rows the table has no room for are selected (the host aggregates
-	 * them).  GROUP_READ: the same fields describe the table.
+	 * them).  The keys (gkey_col) and the aggregates' inputs (agg[].col,
+	 * -1: count(*)) are then the program's outputs (GX_OP_OUT), not
+	 * columns.  GROUP_READ: the same fields describe the table.
 	 */
 	uint32_t	ngroup_cap;		/* slots of the table (a power of 2), 0 = off */
 	uint32_t	ngroup_limit;	/* groups (and reservations) it may hold */

@@ -713,10 +713,11 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
  * page chunk were deformed into, or the chunk's mapped alias, or a cache
  * entry.  Returns 1 when the row passes, 0 when it is rejected; *err
  * receives a gx_error when evaluation raised one (the row then counts as
- * rejected).
+ * rejected).  out (GX_MAX_OUTS registers, or NULL) receives the outputs
+ * (GX_OP_OUT) of a passing row.
  */
 GX_HD int
-gx_eval_row_at(const gx_chunk *c, const char *base, uint32_t row, int *err)
+gx_eval_row_out(const gx_chunk *c, const char *base, uint32_t row, int *err, gx_reg *out)
 {
 	gx_reg		regs[GX_MAX_REGS];
 	uint32_t	pc = 0;
@@ -726,16 +727,31 @@ gx_eval_row_at(const gx_chunk *c, const char *base, uint32_t row, int *err)
 	while (pc < n)
 	{
 		const gx_instr *in = &c->code[pc];
+
+		pc++;
+		if (in->op == GX_OP_OUT)
+		{
+			if (out != NULL)
+				out[in->arg] = regs[in->a];
+			continue;
+		}
+
 		int			s = gx_step(in->op, in->type, in->arg, c, base, row,
 								&regs[in->dst], &regs[in->a], &regs[in->b], err);
 
-		pc++;
 		if (s == GX_STEP_JUMP)
 			pc = (uint32_t) in->jump;
 		else if (s != GX_STEP_NEXT)
 			return 0;
 	}
 	return 1;
+}
+
+/* gx_eval_row_out without outputs */
+GX_HD int
+gx_eval_row_at(const gx_chunk *c, const char *base, uint32_t row, int *err)
+{
+	return gx_eval_row_out(c, base, row, err, NULL);
 }
 
 /* run the program of chunk c on one of its rows */

@@ -47,7 +47,8 @@ static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask"
  * that the block merges into the global table at its end, or straight
  * into the global table when the shared one has no room; only rows whose
  * group the global table has no room for are selected (gx_group.cuh).
- * EVAL::eval(program, colbase, row, &err) runs the program on one row: the
+ * EVAL::eval(program, colbase, row, &err, out) runs the program on one row
+ * (out: its outputs, GX_OP_OUT, or NULL): the
  * interpreter (gx_gpu.cu) or a JIT-compiled evaluator (gx_jit.cu).
  */
 template <class EVAL>
@@ -168,9 +169,19 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				(skip_blocks == 0 || !gx_row_skipped(skip_bits, skip_blocks, emap, row)))
 			{
 				int			err;
+				gx_reg		out[GX_MAX_OUTS];
 
-				if (EVAL::eval(&s_prog, colbase, row, &err))
-					pass |= 1u << k;
+				/*
+				 * group mode: a passing row goes into its group at once (a
+				 * row after an error in the tile too: the task then fails);
+				 * only a row without room is selected, for the host
+				 */
+				if (EVAL::eval(&s_prog, colbase, row, &err, group != NULL ? out : NULL))
+				{
+					if (group == NULL ||
+						!gx_group_add_out(&s_prog.ext, s_agg, out, &stab, &gtab))
+						pass |= 1u << k;
+				}
 				else if (err != GX_ERR_NONE)
 				{
 					atomicMin(&s_err_row, row);
@@ -184,36 +195,6 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		/* rows after the tile's first error are dropped, as on the CPU */
 		const uint32_t err_row = s_err_row;
 		uint32_t	ballots[GX_ROWS_PER_THREAD];
-
-		/*
-		 * group mode: add the selected rows into their groups; the rows
-		 * no table has room for stay selected, for the host
-		 */
-		if (group != NULL)
-		{
-#pragma unroll
-			for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
-			{
-				uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
-
-				if (((pass >> k) & 1) && row < err_row)
-				{
-					gx_gkey		key;
-					int64_t		val[GX_MAX_AGGS];
-					uint32_t	vnulls;
-					char	   *slot;
-
-					gx_group_row_key(&s_prog, colbase, row, &key);
-					vnulls = gx_group_row_vals(&s_prog, colbase, row, val);
-					slot = gx_group_slot(&stab, &gtab, &key, s_agg);
-					if (slot != NULL)
-					{
-						gx_group_add_row(slot, gtab.nkeys, gtab.nagg, s_agg, val, vnulls);
-						pass &= ~(1u << k);
-					}
-				}
-			}
-		}
 
 #pragma unroll
 		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)

@@ -400,43 +400,46 @@ gx_group_merge_table(const gx_gtab *local, const gx_gtab *global, const gx_agg *
 	return lost;
 }
 
-/* the key of a row, from the task's key columns; its hash */
-GX_HD void
-gx_group_row_key(const gx_chunk *c, const char *colbase, uint32_t row, gx_gkey *key)
+/*
+ * Add a passing row into its group: its key and the aggregates' inputs are
+ * the program's outputs (x->gkey_col, x->agg[].col: output indexes; -1:
+ * count(*)).  false when the global table has no room for its group (the
+ * row goes to the host).
+ */
+GX_HD int
+gx_group_add_out(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out,
+				 const gx_gtab *local, const gx_gtab *global)
 {
-	key->nulls = 0;
-	for (uint32_t i = 0; i < c->ext.ngkeys; i++)
-	{
-		gx_reg		r;
+	gx_gkey		key;
+	int64_t		val[GX_MAX_AGGS];
+	uint32_t	vnulls = 0;
+	char	   *slot;
 
-		gx_load_col(colbase, &c->cols[c->ext.gkey_col[i]], row, &r);
-		key->k[i] = r.isnull ? 0 : r.v.i;
-		if (r.isnull)
-			key->nulls |= 1u << i;
+	key.nulls = 0;
+	for (uint32_t i = 0; i < x->ngkeys; i++)
+	{
+		const gx_reg *r = &out[x->gkey_col[i]];
+
+		key.k[i] = r->isnull ? 0 : r->v.i;
+		if (r->isnull)
+			key.nulls |= 1u << i;
 	}
-	key->hash = gx_gkey_hash(key, c->ext.ngkeys);
-}
-
-/* the aggregates' inputs of a row (count(*): col -1, never NULL) */
-GX_HD uint32_t
-gx_group_row_vals(const gx_chunk *c, const char *colbase, uint32_t row, int64_t *val)
-{
-	uint32_t	nulls = 0;
-
-	for (uint32_t a = 0; a < c->ext.nagg; a++)
+	key.hash = gx_gkey_hash(&key, x->ngkeys);
+	for (uint32_t a = 0; a < x->nagg; a++)
 	{
-		gx_reg		r;
-
 		val[a] = 0;
-		if (c->ext.agg[a].col < 0)
+		if (aggs[a].col < 0)
 			continue;
-		gx_load_col(colbase, &c->cols[c->ext.agg[a].col], row, &r);
-		if (r.isnull)
-			nulls |= 1u << a;
+		if (out[aggs[a].col].isnull)
+			vnulls |= 1u << a;
 		else
-			val[a] = r.v.i;
+			val[a] = out[aggs[a].col].v.i;
 	}
-	return nulls;
+	slot = gx_group_slot(local, global, &key, aggs);
+	if (slot == NULL)
+		return 0;
+	gx_group_add_row(slot, x->ngkeys, x->nagg, aggs, val, vnulls);
+	return 1;
 }
 
 #endif							/* GX_GROUP_CUH */

@@ -146,8 +146,32 @@ gx_int_like(uint32_t t)
 }
 
 /*
+ * The type of program output idx (the last GX_OP_OUT that writes it), or
+ * -1 when none does, or when a jump passes over an output (a passing row
+ * must run every output).
+ */
+static int
+gx_out_type(const gx_chunk *c, int idx)
+{
+	int			type = -1;
+
+	for (uint32_t pc = 0; pc < c->ninstr; pc++)
+	{
+		const gx_instr *in = &c->code[pc];
+
+		if (in->op == GX_OP_OUT && in->arg == idx)
+			type = in->type;
+		if (in->op == GX_OP_ANDSTEP || in->op == GX_OP_ORSTEP)
+			for (uint32_t q = pc + 1; q < (uint32_t) in->jump && q < c->ninstr; q++)
+				if (c->code[q].op == GX_OP_OUT)
+					return -1;
+	}
+	return type;
+}
+
+/*
  * Group table mode: its size and load limit, the keys (integer-like
- * columns of the task), and the table object obj[0]
+ * outputs of the program), and the table object obj[0]
  */
 static gx_status
 gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
@@ -162,8 +186,8 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 		return GX_INVALID;
 	}
 	for (uint32_t k = 0; k < x->ngkeys; k++)
-		if (x->gkey_col[k] < 0 || (uint32_t) x->gkey_col[k] >= c->ncols ||
-			!gx_int_like(c->cols[x->gkey_col[k]].type))
+		if (x->gkey_col[k] < 0 || x->gkey_col[k] >= GX_MAX_OUTS ||
+			!gx_int_like((uint32_t) gx_out_type(c, x->gkey_col[k])))
 		{
 			gx_errf(err, errlen, "task group key %u is malformed", k);
 			return GX_INVALID;
@@ -195,17 +219,19 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 	{
 		const gx_agg *g = &c->ext.agg[a];
 
+		/* group mode: inputs are program outputs, else columns */
 		if (g->op < GX_AGG_COUNT || g->op > GX_AGG_MAX ||
 			(g->op > GX_AGG_SUM && !group) ||
 			g->col < (group && g->op == GX_AGG_COUNT ? -1 : 0) ||
-			(g->col >= 0 && (uint32_t) g->col >= c->ncols))
+			(g->col >= 0 && (uint32_t) g->col >= (group ? GX_MAX_OUTS : c->ncols)) ||
+			(group && g->col >= 0 && gx_out_type(c, g->col) < 0))
 		{
 			gx_errf(err, errlen, "task aggregate %u is malformed", a);
 			return GX_INVALID;
 		}
 		if (g->op == GX_AGG_COUNT)
 			continue;
-		uint32_t	t = c->cols[g->col].type;
+		uint32_t	t = group ? (uint32_t) gx_out_type(c, g->col) : c->cols[g->col].type;
 
 		if (!gx_int_like(t) || (g->op == GX_AGG_SUM && t == GX_BOOL))
 		{
@@ -306,19 +332,12 @@ gx_validate_filter(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ct
 			gx_errf(err, errlen, "task column %d lies outside the task", c->code[pc].arg);
 			return GX_INVALID;
 		}
-	for (uint32_t a = 0; a < c->ext.nagg; a++)
+	for (uint32_t a = 0; a < c->ext.nagg && c->ext.ngroup_cap == 0; a++)
 		if (c->ext.agg[a].col >= 0 &&
 			!gx_col_fits(c, (uint32_t) c->ext.agg[a].col, 0, c->input_bytes))
 		{
 			gx_errf(err, errlen, "task aggregate column %d lies outside the task",
 					c->ext.agg[a].col);
-			return GX_INVALID;
-		}
-	for (uint32_t k = 0; k < c->ext.ngkeys; k++)
-		if (!gx_col_fits(c, (uint32_t) c->ext.gkey_col[k], 0, c->input_bytes))
-		{
-			gx_errf(err, errlen, "task group key column %d lies outside the task",
-					c->ext.gkey_col[k]);
 			return GX_INVALID;
 		}
 	return GX_OK;

@@ -900,6 +900,50 @@ gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_erro
 }
 
 /*
+ * Append an output (GX_OP_OUT): expr, computed for every row that passes
+ * the quals (GpuPreAgg's group keys and aggregate inputs), after which no
+ * qual may follow.  Returns its index, or -1, leaving the program as it
+ * was, when expr cannot run on the device or no output is left; *gxtype
+ * is its device type.  An expression that can raise an error raises it
+ * for a passing row, as PostgreSQL's aggregation would.
+ */
+int
+gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype)
+{
+	GxProgram	save;
+	GxCx		cx;
+	int			r;
+	int			nparams = list_length(prog->params);
+	bool		fallback = prog->may_fallback;
+
+	memcpy(&save, prog, offsetof(GxProgram, code));
+	cx.p = prog;
+	cx.relid = scanrelid;
+	cx.may_error = false;
+	prog->inuse = 0;
+	if (prog->nouts < GX_MAX_OUTS)
+	{
+		r = gx_cx_expr(&cx, (Node *) expr, gxtype);
+		if (r >= 0 && gx_emit(&cx, GX_OP_OUT, *gxtype, 0, r, 0, prog->nouts) >= 0)
+		{
+			prog->may_error |= cx.may_error;
+			return prog->nouts++;
+		}
+	}
+	prog->ninstr = save.ninstr;
+	prog->nconsts = save.nconsts;
+	prog->nregs = save.nregs;
+	prog->ncols = save.ncols;
+	prog->nouts = save.nouts;
+	prog->may_error = save.may_error;
+	prog->may_fallback = fallback;
+	prog->params = list_truncate(prog->params, nparams);
+	prog->param_idx = list_truncate(prog->param_idx, nparams);
+	prog->param_kind = list_truncate(prog->param_kind, nparams);
+	return -1;
+}
+
+/*
  * Make attribute attno (of type typid) a column of the chunk without
  * loading it in the program (device aggregates read it); returns its
  * column index, or -1 when the type is not a device type or no column is

@@ -24,6 +24,7 @@ extern "C"
 #include "nodes/nodeFuncs.h"
 #include "utils/fmgroids.h"
 #include "utils/builtins.h"
+#include "utils/ruleutils.h"
 #include "utils/lsyscache.h"
 }
 
@@ -66,6 +67,8 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 	sp->col = -1;
 	sp->attno = 0;
 	sp->argtype = InvalidOid;
+	sp->arg = NULL;
+	sp->argstate = NULL;
 	sp->name = get_func_name(a->aggfnoid);
 	switch (a->aggfnoid)
 	{
@@ -105,14 +108,10 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 		default:
 			elog(ERROR, "gpuext: aggregate %u is not a device aggregate", a->aggfnoid);
 	}
-	{
-		Var		   *v = (Var *) ((TargetEntry *) linitial(a->args))->expr;
-
-		if (!IsA(v, Var))
-			elog(ERROR, "gpuext: device aggregate argument is not a column");
-		sp->attno = v->varattno;
-		sp->argtype = v->vartype;
-	}
+	sp->arg = ((TargetEntry *) linitial(a->args))->expr;
+	sp->argtype = exprType((Node *) sp->arg);
+	if (IsA(sp->arg, Var))
+		sp->attno = ((Var *) sp->arg)->varattno;
 }
 
 /*
@@ -133,14 +132,16 @@ gx_agg_begin(GxScanState *st, CustomScan *cscan)
 		TargetEntry *te = (TargetEntry *) lfirst(lc);
 		GxAggSpec  *sp;
 
-		if (te->resjunk || (st->group_mode && IsA(te->expr, Var)))
+		/* (group mode: the keys, gx_group_begin) */
+		if (te->resjunk || (st->group_mode && !IsA(te->expr, Aggref)))
 			continue;
 		if (!IsA(te->expr, Aggref) || st->nagg >= GX_MAX_AGGS)
 			elog(ERROR, "gpuext: unexpected device aggregate target");
 		sp = &st->aggs[st->nagg++];
 		gx_agg_spec(sp, (Aggref *) te->expr);
 		sp->resno = te->resno;
-		if (sp->attno != 0)
+		/* (group mode: the program's outputs, gx_group_begin) */
+		if (!st->group_mode && sp->attno != 0)
 		{
 			sp->col = gx_program_add_column(st->prog, sp->attno, sp->argtype);
 			if (sp->col < 0)
@@ -315,9 +316,12 @@ gx_agg_store(GxScanState *st, TupleTableSlot *slot)
 	return ExecStoreVirtualTuple(slot);
 }
 
-/* "count(*), sum(a)": what EXPLAIN shows as Device Aggregates */
+/*
+ * "count(*), sum(a)": what EXPLAIN shows as Device Aggregates (dpctx: the
+ * plan's deparse context; prefix: with table names)
+ */
 char *
-gx_agg_describe(GxScanState *st)
+gx_agg_describe(GxScanState *st, List *dpctx, bool prefix)
 {
 	StringInfoData buf;
 
@@ -332,8 +336,7 @@ gx_agg_describe(GxScanState *st)
 			appendStringInfoString(&buf, "count(*)");
 		else
 			appendStringInfo(&buf, "%s(%s)", sp->name,
-							 quote_identifier(get_attname(RelationGetRelid(st->src.rel),
-														  sp->attno, false)));
+							 deparse_expression((Node *) sp->arg, dpctx, prefix, false));
 	}
 	return buf.data;
 }

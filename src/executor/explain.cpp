@@ -112,10 +112,16 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Rows Removed by Host Filter", NULL,
 							 nloops > 0 ? removed / nloops : 0, 0, es);
 	}
-	if (st->group_mode && st->prog != NULL && st->grp.nkeys > 0)
-		ExplainPropertyText("Group Keys", gx_group_describe_keys(st), es);
 	if (st->agg_mode && st->prog != NULL)
-		ExplainPropertyText("Device Aggregates", gx_agg_describe(st), es);
+	{
+		List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
+													 ancestors);
+
+		if (st->group_mode && st->grp.nkeys > 0)
+			ExplainPropertyText("Group Keys", gx_group_describe_keys(st, dpctx, es->verbose),
+								es);
+		ExplainPropertyText("Device Aggregates", gx_agg_describe(st, dpctx, es->verbose), es);
+	}
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	if (!es->analyze)
 		return;

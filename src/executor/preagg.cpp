@@ -42,7 +42,9 @@ extern "C"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/array.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
+#include "utils/ruleutils.h"
 #include "utils/lsyscache.h"
 }
 
@@ -76,33 +78,49 @@ void
 gx_group_begin(GxScanState *st, CustomScan *cscan)
 {
 	GxGroupState *g = &st->grp;
+	PlanState  *ps = &st->css.ss.ps;
+	List	   *outs = (List *) lfourth(cscan->custom_private);
+	int			i = 0;
 	ListCell   *lc;
 
 	g->nkeys = 0;
 	g->ndev = 0;
 	g->est_groups = atof(strVal(lthird(cscan->custom_private)));
+	/* the keys; each entry's program output (agg_path.cpp) */
 	foreach(lc, cscan->custom_scan_tlist)
 	{
 		TargetEntry *te = (TargetEntry *) lfirst(lc);
-		Var		   *v = (Var *) te->expr;
 		GxKeySpec  *k;
 
-		if (te->resjunk || !IsA(v, Var))
+		if (te->resjunk)
 			continue;
+		if (i >= list_length(outs))
+			elog(ERROR, "gpuext: GpuPreAgg outputs do not match its target");
+		if (IsA(te->expr, Aggref))
+		{
+			for (int a = 0; a < st->nagg; a++)
+				if (st->aggs[a].resno == te->resno)
+				{
+					st->aggs[a].col = list_nth_int(outs, i);
+					if (st->aggs[a].arg != NULL)
+						st->aggs[a].argstate = ExecInitExpr(st->aggs[a].arg, NULL);
+				}
+			i++;
+			continue;
+		}
 		if (g->nkeys >= GX_MAX_GKEYS)
 			elog(ERROR, "gpuext: too many group keys");
 		k = &g->keys[g->nkeys++];
-		k->attno = v->varattno;
-		k->type = v->vartype;
+		k->expr = te->expr;
+		k->type = exprType((Node *) te->expr);
 		k->resno = te->resno;
-		k->col = gx_program_add_column(st->prog, v->varattno, v->vartype);
-		if (k->col < 0)
-			elog(ERROR, "gpuext: group key column cannot be read");
+		k->col = list_nth_int(outs, i++);
+		k->state = ExecInitExpr(te->expr, NULL);
 	}
 	/* min / max / sums first, then the counts that can share them */
-	for (int i = 0; i < st->nagg; i++)
+	for (int a = 0; a < st->nagg; a++)
 	{
-		GxAggSpec  *sp = &st->aggs[i];
+		GxAggSpec  *sp = &st->aggs[a];
 
 		if (sp->kind == GX_AGGK_SUM || sp->kind == GX_AGGK_AVG)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM, sp->col, false);
@@ -111,9 +129,9 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 		else if (sp->kind == GX_AGGK_MAX)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_MAX, sp->col, false);
 	}
-	for (int i = 0; i < st->nagg; i++)
+	for (int a = 0; a < st->nagg; a++)
 	{
-		GxAggSpec  *sp = &st->aggs[i];
+		GxAggSpec  *sp = &st->aggs[a];
 
 		if (sp->kind == GX_AGGK_COUNT)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_COUNT, sp->col, true);
@@ -122,10 +140,15 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	}
 	/* rows the table has no room for come back, with their tuples */
 	st->need_tuples = true;
-	g->table_slot = ExecInitExtraTupleSlot(st->css.ss.ps.state,
-										   RelationGetDescr(st->src.rel),
+	/*
+	 * the host's rows are evaluated over a table row (g->table_slot): with
+	 * no parent, the expressions do not take the scan slot for the
+	 * node's own (virtual) one
+	 */
+	g->quals = ExecInitQual(st->device_quals, NULL);
+	g->table_slot = ExecInitExtraTupleSlot(ps->state, RelationGetDescr(st->src.rel),
 										   table_slot_callbacks(st->src.rel));
-	g->min_slot = ExecInitExtraTupleSlot(st->css.ss.ps.state,
+	g->min_slot = ExecInitExtraTupleSlot(ps->state,
 										 st->css.ss.ss_ScanTupleSlot->tts_tupleDescriptor,
 										 &TTSOpsMinimalTuple);
 	g->host_rows = NULL;
@@ -375,6 +398,8 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 {
 	GxGroupState *g = &st->grp;
 	TupleTableSlot *scan_slot = st->css.ss.ss_ScanTupleSlot;
+	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
+	TupleTableSlot *saved = econtext->ecxt_scantuple;
 	MemoryContext old;
 
 	if (b->nsel == 0)
@@ -387,16 +412,20 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 	}
 	for (uint32 i = 0; i < b->nsel; i++)
 	{
-		TupleTableSlot *row = gx_source_row(&st->src, b, b->sel[i], g->table_slot);
 		int64		keys[GX_MAX_GKEYS];
 		gx_agg_pair pairs[GX_MAX_AGGS];
 		uint32		nulls = 0;
 		double		dv;
 		bool		isnull;
 
+		ResetExprContext(econtext);
+		econtext->ecxt_scantuple = gx_source_row(&st->src, b, b->sel[i], g->table_slot);
+		/* (a row the device could not decide passes or fails here) */
+		if (!ExecQual(g->quals, econtext))
+			continue;
 		for (int k = 0; k < g->nkeys; k++)
 		{
-			Datum		d = slot_getattr(row, g->keys[k].attno, &isnull);
+			Datum		d = ExecEvalExpr(g->keys[k].state, econtext, &isnull);
 
 			keys[k] = 0;
 			if (isnull)
@@ -406,27 +435,30 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 		}
 		for (int a = 0; a < g->ndev; a++)
 		{
-			const gx_agg *da = &g->dev[a];
-
 			pairs[a].val = 0;
-			pairs[a].cnt = 1;
-			if (da->col < 0)
-				continue;		/* count(*) */
-			{
-				AttrNumber	attno = st->prog->col_attno[da->col];
-				Datum		d = slot_getattr(row, attno, &isnull);
-
-				if (isnull)
-					pairs[a].cnt = 0;
-				else
-					gx_datum_value(d, st->prog->col_typid[da->col], &pairs[a].val, &dv);
-			}
+			pairs[a].cnt = 1;	/* count(*) */
 		}
+		for (int a = 0; a < st->nagg; a++)
+		{
+			GxAggSpec  *sp = &st->aggs[a];
+			Datum		d;
+
+			if (sp->argstate == NULL)
+				continue;
+			d = ExecEvalExpr(sp->argstate, econtext, &isnull);
+			if (isnull)
+				pairs[sp->slot].cnt = 0;
+			else
+				gx_datum_value(d, sp->argtype, &pairs[sp->slot].val, &dv);
+		}
+		econtext->ecxt_scantuple = saved;
 		gx_group_store(st, scan_slot, nulls, keys, pairs);
 		tuplestore_puttupleslot(g->host_rows, scan_slot);
 		ExecClearTuple(scan_slot);
 		g->nhost++;
 	}
+	econtext->ecxt_scantuple = saved;
+	ResetExprContext(econtext);
 }
 
 /*
@@ -518,16 +550,16 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 	return ExecClearTuple(slot);
 }
 
-/* "a, b": the group keys, for EXPLAIN */
+/* "a, b": the group keys, for EXPLAIN (as gx_agg_describe) */
 char *
-gx_group_describe_keys(GxScanState *st)
+gx_group_describe_keys(GxScanState *st, List *dpctx, bool prefix)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
 	for (int k = 0; k < st->grp.nkeys; k++)
 		appendStringInfo(&buf, "%s%s", k > 0 ? ", " : "",
-						 quote_identifier(get_attname(RelationGetRelid(st->src.rel),
-													  st->grp.keys[k].attno, false)));
+						 deparse_expression((Node *) st->grp.keys[k].expr, dpctx, prefix,
+											false));
 	return buf.data;
 }

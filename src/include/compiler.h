@@ -14,6 +14,7 @@ typedef struct GxProgram
 	int			nregs;			/* high-water mark */
 	int			inuse;			/* registers in use while compiling */
 	int			ncols;
+	int			nouts;			/* outputs (GX_OP_OUT), while planning */
 	bool		may_error;
 	gx_instr	code[GX_MAX_INSTR];
 	gx_const	consts[GX_MAX_CONSTS];
@@ -56,6 +57,7 @@ bool		gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid,
 Const	   *gx_program_to_const(const GxProgram *p);
 GxProgram  *gx_program_from_const(Const *c, List *params);
 int			gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid);
+int			gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype);
 bool		gx_program_const_may_fallback(Const *c);
 /* runs of constants (runs.cpp) */
 int			gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap,

@@ -71,15 +71,18 @@ typedef struct GxAggSpec
 	int			slot;			/* its gx_chunk_ext.agg index */
 	AttrNumber	resno;			/* its custom_scan_tlist entry */
 	const char *name;			/* the aggregate's name (EXPLAIN) */
+	Expr	   *arg;			/* its argument, NULL for count(*) */
+	ExprState  *argstate;		/* group mode: for the host's rows */
 } GxAggSpec;
 
 /* a GROUP BY key of a GpuPreAgg (preagg.cpp) */
 typedef struct GxKeySpec
 {
-	AttrNumber	attno;			/* the column */
+	Expr	   *expr;			/* a column or an expression of the table's */
 	Oid			type;
-	int			col;			/* its chunk column */
+	int			col;			/* its program output (GX_OP_OUT) */
 	AttrNumber	resno;			/* its custom_scan_tlist entry */
+	ExprState  *state;			/* for the host's rows */
 } GxKeySpec;
 
 /* GpuPreAgg's group tables and what it returns (preagg.cpp) */
@@ -103,6 +106,7 @@ typedef struct GxGroupState
 	Tuplestorestate *host_rows; /* partial rows of the rows the device did
 								 * not aggregate (no room) */
 	TupleTableSlot *table_slot; /* a row of the table */
+	ExprState  *quals;			/* the device quals, for the host's rows */
 	TupleTableSlot *min_slot;	/* reading host_rows */
 	bool		reading;		/* this process returns the table's groups */
 	uint32		read_next;		/* next slot to read */
@@ -295,7 +299,7 @@ void		gx_agg_prepare(GxScanState *st);
 void		gx_agg_read(GxScanState *st, bool keep);
 bool		gx_agg_read_submit(GxScanState *st, bool wait);
 TupleTableSlot *gx_agg_store(GxScanState *st, TupleTableSlot *slot);
-char	   *gx_agg_describe(GxScanState *st);
+char	   *gx_agg_describe(GxScanState *st, List *dpctx, bool prefix);
 void		gx_agg_spec(GxAggSpec *sp, Aggref *a);
 
 /* GpuPreAgg: the group table mode (preagg.cpp) */
@@ -307,7 +311,7 @@ void		gx_group_grow(GxScanState *st);
 void		gx_group_host_rows(GxScanState *st, GxBatch *b);
 TupleTableSlot *gx_group_next(GxScanState *st, TupleTableSlot *slot);
 void		gx_group_reset(GxScanState *st);
-char	   *gx_group_describe_keys(GxScanState *st);
+char	   *gx_group_describe_keys(GxScanState *st, List *dpctx, bool prefix);
 
 /* row sources (source_heap.cpp, source_cache.cpp) */
 void		gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,

@@ -44,6 +44,7 @@ extern "C"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -81,19 +82,23 @@ CustomScanMethods gx_preagg_plan_methods = {
 	gx_create_scan_state
 };
 
+/* the single argument of an aggregate, or NULL */
+static Expr *
+gx_agg_arg_expr(Aggref *a)
+{
+	if (list_length(a->args) != 1)
+		return NULL;
+	return ((TargetEntry *) linitial(a->args))->expr;
+}
+
 /* the single plain Var argument of an aggregate of rel, or NULL */
 static Var *
 gx_agg_arg(Aggref *a, Index relid)
 {
-	TargetEntry *te;
-	Var		   *v;
+	Var		   *v = (Var *) gx_agg_arg_expr(a);
 
-	if (list_length(a->args) != 1)
+	if (v == NULL || !IsA(v, Var))
 		return NULL;
-	te = (TargetEntry *) linitial(a->args);
-	if (!IsA(te->expr, Var))
-		return NULL;
-	v = (Var *) te->expr;
 	if (v->varno != (int) relid || v->varlevelsup != 0 || v->varattno <= 0)
 		return NULL;
 	return v;
@@ -110,33 +115,36 @@ gx_int_like_type(Oid typid)
 
 /*
  * can the device compute this aggregate (of rel)?  group: in a group
- * table (GpuPreAgg), else in the stripes of the keyless device aggregates
+ * table (GpuPreAgg), where the argument may be any expression the device
+ * computes (gx_group_outputs checks that), else in the stripes of the
+ * keyless device aggregates, which read a column
  */
 static bool
 gx_agg_supported(Aggref *a, Index relid, bool group)
 {
-	Var		   *v;
-	int			t;
+	Expr	   *arg = gx_agg_arg_expr(a);
+	Oid			t;
+	int			gt;
 
 	if (a->aggdistinct != NIL || a->aggorder != NIL || a->aggfilter != NULL ||
 		a->agglevelsup != 0 || a->aggkind != AGGKIND_NORMAL ||
 		a->aggsplit != AGGSPLIT_SIMPLE || a->aggvariadic)
 		return false;
+	if (a->aggfnoid == F_COUNT_)
+		return a->aggstar && a->args == NIL;
+	if (arg == NULL || (!group && gx_agg_arg(a, relid) == NULL))
+		return false;
+	t = exprType((Node *) arg);
 	switch (a->aggfnoid)
 	{
-		case F_COUNT_:
-			return a->aggstar && a->args == NIL;
 		case F_COUNT_ANY:
-			v = gx_agg_arg(a, relid);
-			return v != NULL && gx_type_supported(v->vartype, &t);
+			return gx_type_supported(t, &gt);
 		case F_SUM_INT4:
 		case F_SUM_INT2:
-			v = gx_agg_arg(a, relid);
-			return v != NULL && (v->vartype == INT4OID || v->vartype == INT2OID);
+			return t == INT4OID || t == INT2OID;
 		case F_AVG_INT4:
 		case F_AVG_INT2:
-			v = gx_agg_arg(a, relid);
-			return group && v != NULL && (v->vartype == INT4OID || v->vartype == INT2OID);
+			return group && (t == INT4OID || t == INT2OID);
 		case F_MIN_INT2:
 		case F_MIN_INT4:
 		case F_MIN_INT8:
@@ -149,16 +157,57 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 		case F_MAX_DATE:
 		case F_MAX_TIMESTAMP:
 		case F_MAX_TIMESTAMPTZ:
-			v = gx_agg_arg(a, relid);
-			return group && v != NULL && gx_int_like_type(v->vartype) && v->vartype != BOOLOID;
+			return group && gx_int_like_type(t) && t != BOOLOID;
 		case F_BOOL_AND:
 		case F_BOOL_OR:
 		case F_EVERY:
-			v = gx_agg_arg(a, relid);
-			return group && v != NULL && v->vartype == BOOLOID;
+			return group && t == BOOLOID;
 		default:
 			return false;
 	}
+}
+
+/*
+ * The program outputs of a GpuPreAgg target (agg.cpp's custom_scan_tlist
+ * order): per entry, its output index: a key's value, an aggregate's
+ * argument (one output for equal arguments), -1 for count(*).  Appended to
+ * prog; NIL when one cannot run on the device (prog is then unusable).
+ */
+static List *
+gx_group_outputs(GxProgram *prog, List *exprs, Index relid)
+{
+	List	   *outs = NIL;
+	List	   *done = NIL;		/* expressions compiled, by output index */
+	ListCell   *lc;
+
+	foreach(lc, exprs)
+	{
+		Expr	   *e = (Expr *) lfirst(lc);
+		int			idx = -1;
+		int			t;
+
+		if (IsA(e, TargetEntry))
+			e = ((TargetEntry *) e)->expr;
+		if (IsA(e, Aggref))
+			e = gx_agg_arg_expr((Aggref *) e);
+		if (e != NULL)
+		{
+			ListCell   *d;
+
+			foreach(d, done)
+				if (equal(lfirst(d), e))
+					idx = foreach_current_index(d);
+			if (idx < 0)
+			{
+				idx = gx_program_add_output(prog, e, relid, &t);
+				if (idx < 0)
+					return NIL;
+				done = lappend(done, e);
+			}
+		}
+		outs = lappend_int(outs, idx);
+	}
+	return outs;
 }
 
 /* the path under a projection the scan/join target added, if any */
@@ -235,12 +284,9 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 
 		if (sgref != 0 && get_sortgroupref_clause_noerr(sgref, groupClause) != NULL)
 		{
-			Var		   *v = (Var *) e;
-
-			if (!IsA(v, Var) || v->varno != (int) relid || v->varlevelsup != 0 ||
-				v->varattno <= 0 || !gx_int_like_type(v->vartype))
+			if (!gx_int_like_type(exprType((Node *) e)) || contain_volatile_functions((Node *) e))
 			{
-				gx_no_preagg("a GROUP BY key is not a column of a device key type");
+				gx_no_preagg("a GROUP BY key is not of a device key type");
 				return NULL;
 			}
 			if (++nkeys > GX_MAX_GKEYS)
@@ -381,6 +427,19 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 			return;
 		group = true;
 	}
+	/* the keys and the aggregates' arguments as outputs of the scan's program */
+	if (group)
+	{
+		List	   *priv = ((CustomPath *) (scan != NULL ? scan : pscan))->custom_private;
+		GxProgram  *trial = gx_program_from_const((Const *) lsecond(priv),
+												  (List *) list_nth(priv, 4));
+
+		if (gx_group_outputs(trial, partial->exprs, input_rel->relid) == NIL)
+		{
+			gx_no_preagg("a key or an aggregate argument cannot be computed on the device");
+			return;
+		}
+	}
 	if (GX_GROUP_CLAUSE(root) != NIL)
 		groups = estimate_num_groups(root,
 									 get_sortgrouplist_exprs(GX_GROUP_CLAUSE(root),
@@ -453,9 +512,10 @@ gx_collect_vars(Node *node, List **vars)
  * PlanCustomPath: a CustomScan over the table computing the partial
  * aggregates; custom_exprs = (device quals, NIL, the program's Params),
  * custom_private = ("agg", the program, which also has the columns the
- * aggregates read), or for GpuPreAgg ("preagg", the program, the
- * estimated groups, as a String: a Float node may come back from a
- * parallel worker's copy of the plan as an Integer).
+ * aggregates read), or for GpuPreAgg ("preagg", the program with the
+ * keys and arguments as outputs, the estimated groups, as a String: a
+ * Float node may come back from a parallel worker's copy of the plan as
+ * an Integer, and the output index of each custom_scan_tlist entry).
  */
 static Plan *
 gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -466,6 +526,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			   *host;
 	List	   *vars = NIL;
 	List	   *scan_tlist;
+	List	   *outs = NIL;
 	GxProgram  *prog;
 	CustomScan *cscan;
 	ListCell   *lc;
@@ -473,7 +534,10 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	prog = gx_path_program(best_path, clauses, rel->relid, &device, &host);
 	if (host != NIL)
 		elog(ERROR, "gpuext: device aggregates with host quals");
-	/* the columns the keys and aggregates read (gx_agg_begin finds them) */
+	/* GpuPreAgg: the keys and arguments are the program's outputs */
+	if (group && (outs = gx_group_outputs(prog, tlist, rel->relid)) == NIL)
+		elog(ERROR, "gpuext: GpuPreAgg outputs do not fit the program");
+	/* the columns the aggregates read (gx_agg_begin finds them) */
 	foreach(lc, tlist)
 	{
 		TargetEntry *te = (TargetEntry *) lfirst(lc);
@@ -487,7 +551,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				continue;
 			v = (Var *) ((TargetEntry *) linitial(a->args))->expr;
 		}
-		if (IsA(v, Var) && gx_program_add_column(prog, v->varattno, v->vartype) < 0)
+		if (!group && IsA(v, Var) && gx_program_add_column(prog, v->varattno, v->vartype) < 0)
 			elog(ERROR, "gpuext: device aggregate column cannot be read");
 	}
 
@@ -505,6 +569,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	{
 		cscan->custom_private = lappend(cscan->custom_private,
 										makeString(psprintf("%.0f", best_path->path.rows)));
+		cscan->custom_private = lappend(cscan->custom_private, outs);
 		cscan->methods = &gx_preagg_plan_methods;
 	}
 	return &cscan->scan.plan;

@@ -1579,7 +1579,8 @@ group_read_both(void *staging, size_t slot_bytes, gx_chunk *cpu, const gx_task_c
 
 /*
  * GROUP BY in a group table: chunks of (key int8 with NULLs, value int4
- * with NULLs) filtered by "value IS NULL OR value > -900" add count(*),
+ * with NULLs) filtered by "value IS NULL OR value > -900", the key and the
+ * value as the program's outputs (GX_OP_OUT), add count(*),
  * sum, min and max of the value per key into a table of each device; the
  * rows a table has no room for are selected.  The table's groups (read
  * with GROUP_READ) plus the selected rows as groups of one must be the
@@ -1653,6 +1654,10 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				b.emit(GX_OP_GT, GX_INT4, 2, 0, 2);
 				b.emit(GX_OP_ORSTEP, GX_BOOL, 3, 2, 0, 0, 7);
 				b.emit(GX_OP_QUAL, GX_BOOL, 0, 3);
+				/* outputs: the key (0), the value (1) */
+				b.emit(GX_OP_LDCOL, GX_INT8, 4, 0, 0, kc);
+				b.emit(GX_OP_OUT, GX_INT8, 0, 4, 0, 0);
+				b.emit(GX_OP_OUT, GX_INT4, 0, 0, 0, 1);
 
 				gx_chunk   *c = b.build();
 
@@ -1662,12 +1667,12 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				c->ext.ngroup_cap = tc.cap;
 				c->ext.ngroup_limit = tc.cap / 2;
 				c->ext.ngkeys = 1;
-				c->ext.gkey_col[0] = (int16_t) kc;
+				c->ext.gkey_col[0] = 0;
 				c->ext.nagg = 4;
 				c->ext.agg[0] = {GX_AGG_COUNT, -1};
-				c->ext.agg[1] = {GX_AGG_SUM, (int16_t) vc};
-				c->ext.agg[2] = {GX_AGG_MIN, (int16_t) vc};
-				c->ext.agg[3] = {GX_AGG_MAX, (int16_t) vc};
+				c->ext.agg[1] = {GX_AGG_SUM, 1};
+				c->ext.agg[2] = {GX_AGG_MIN, 1};
+				c->ext.agg[3] = {GX_AGG_MAX, 1};
 				for (uint32_t r = 0; r < tc.rows; r++)
 					if (vn[r] || v[r] > -900)
 						want[{kn[r] ? 1u : 0u, kn[r] ? 0 : k[r]}].add(1, v[r], v[r], v[r],
