@@ -153,6 +153,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 	{
 		const uint32_t lo = tile * GX_TILE_ROWS;
 		uint32_t	pass = 0;
+		uint32_t	host = 0;	/* rows the device cannot evaluate (GX_ERR_HOST) */
 
 		if (tid == 0)
 			s_err_row = 0xFFFFFFFFu;
@@ -170,6 +171,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 
 				if (EVAL::eval(&s_prog, colbase, row, &err))
 					pass |= 1u << k;
+				else if (err == GX_ERR_HOST)
+					host |= 1u << k;	/* selected, for the host */
 				else if (err != GX_ERR_NONE)
 				{
 					atomicMin(&s_err_row, row);
@@ -212,6 +215,16 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 					}
 				}
 			}
+		}
+
+		/*
+		 * rows for the host are selected (never added to a group); the
+		 * result says so
+		 */
+		if (host != 0)
+		{
+			pass |= host;
+			atomicOr(&res->flags, GX_RESULT_HOST);
 		}
 
 #pragma unroll

@@ -501,6 +501,12 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 				}
 				return true;
 			}
+		case GX_DYN_NUMERIC:
+			c->isnull = isnull;
+			c->v.i = 0;
+			if (!isnull && typid != NUMERICOID)
+				elog(ERROR, "gpuext: numeric parameter of type %u", typid);
+			return isnull || gx_numeric_value(d, GX_DYN_AUX1(kind), &c->v.i, NULL);
 		case GX_DYN_SET:
 			{
 				int			cap = GX_DYN_AUX2(kind);

@@ -381,6 +381,15 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 			return;
 		group = true;
 	}
+	/*
+	 * Rows the device leaves to the host (GX_ERR_HOST: numeric beyond
+	 * int64) must pass the device quals on the host: a keyless aggregate
+	 * never sees them, so it cannot take such a program.  (Group mode
+	 * selects them for the host, but gx_group_host_rows does not recheck
+	 * them yet: refused too until it does.)
+	 */
+	if (gx_scan_path_may_host(scan) || gx_scan_path_may_host(pscan))
+		return;
 	if (GX_GROUP_CLAUSE(root) != NIL)
 		groups = estimate_num_groups(root,
 									 get_sortgrouplist_exprs(GX_GROUP_CLAUSE(root),
