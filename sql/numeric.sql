@@ -41,6 +41,9 @@ INSERT INTO gx_nm VALUES
     (3006, 23.99, 0.05, 24, 24, 3037000500, 3037000500, 0.05, '1994-12-31', 24, 24, 'edge'),
     (3007, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 ANALYZE gx_nm;
+-- a numeric with a typmod cannot hold an infinity (PostgreSQL 14 and later)
+INSERT INTO gx_nm (id, q) VALUES (4000, 'Infinity');
+INSERT INTO gx_nm (id, big) VALUES (4000, '-Infinity');
 
 -- numeric against numeric: every operator, constants of other scales,
 -- columns of other scales, NaN (equal to itself, above every number)

@@ -181,7 +181,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				}
 			}
 		}
-		__syncthreads();
+		/* (does any row of the tile need the host?  one flag write a tile) */
+		const int	tile_host = __syncthreads_or(host != 0);
 
 		/* rows after the tile's first error are dropped, as on the CPU */
 		const uint32_t err_row = s_err_row;
@@ -221,11 +222,9 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		 * rows for the host are selected (never added to a group); the
 		 * result says so
 		 */
-		if (host != 0)
-		{
-			pass |= host;
+		pass |= host;
+		if (tile_host && tid == 0)
 			atomicOr(&res->flags, GX_RESULT_HOST);
-		}
 
 #pragma unroll
 		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
