@@ -160,6 +160,15 @@ SELECT args, gx_check_exec('b', args)
 FROM (VALUES ('(0.05, 0.07)'), ('(-1, 100.5)'), ('(0.0000001, 1)'), ('(NULL, 1)')) v(args);
 SELECT args, gx_check_exec('i', args)
 FROM (VALUES ('(24)'), ('(-100000)'), ('(NULL)')) v(args);
+-- numeric array Params: a set at the column's scale, filled at scan start
+PREPARE s_off(numeric[]) AS SELECT id FROM gx_nm WHERE q = ANY ($1) OR s <> ALL ($1);
+PREPARE s_on(numeric[]) AS SELECT id FROM gx_nm WHERE q = ANY ($1) OR s <> ALL ($1);
+SELECT left(args, 40) AS args, gx_check_exec('s', args)
+FROM (VALUES ('(''{1.5, 2, 17.00, NaN, 23}'')'), ('(''{}'')'), ('(NULL)'), ('(''{NULL, 1.5}'')'),
+             ('(''{0.125, 1e30, -1}'')'),
+             -- 1000 distinct elements: more than the run holds
+             ('(''' || (SELECT array_agg(g / 4.0)::text FROM generate_series(-2000, 2000, 4) g) || ''')')) v(args);
+SELECT gx_check('SELECT id FROM gx_nm WHERE q = ANY ((SELECT array_agg(p) FROM gx_nm WHERE id < 50)::numeric[])');
 SET gpuext.force = on;
 SELECT gx_explain('EXECUTE b_on(0.05, 0.07)');
 RESET gpuext.force;

@@ -539,7 +539,7 @@ gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	set_sa_opfuncid(sa);
 	if ((sa->opfuncid == F_NUMERIC_EQ && sa->useOr) ||
 		(sa->opfuncid == F_NUMERIC_NE && !sa->useOr))
-		return IsA(right, Const) ? gx_cx_numset(cx, sa, type) : -1;
+		return gx_is_scan_value(right) ? gx_cx_numset(cx, sa, type) : -1;
 	e = gx_find_op(gx_binops, lengthof(gx_binops), sa->opfuncid);
 	if (e == NULL || e->op < GX_OP_EQ || e->op > GX_OP_GE)
 		return -1;
@@ -695,77 +695,65 @@ gx_cx_numop(GxCx *cx, const GxOpEntry *e, Node *l, Node *r, int *type)
 }
 
 /*
- * numeric x = ANY (Const array) / x <> ALL (Const array): GX_OP_INSET over
- * the elements at x's scale; an element that has no value at that scale
- * (more digits after the point, too large) equals no x and is left out
+ * numeric x = ANY (array) / x <> ALL (array) over a Const array or an
+ * array Param: GX_OP_INSET over the elements at x's scale
+ * (gx_numeric_set_build: an element that has no value at that scale
+ * equals no x and is left out).  A Param's run is filled at scan start
+ * (GX_DYN_NUMSET; more distinct elements than reserved: the scan runs its
+ * device quals on the host).
  */
 static int
 gx_cx_numset(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 {
 	Node	   *left = (Node *) linitial(sa->args);
-	Const	   *c = (Const *) lsecond(sa->args);
+	Node	   *right = (Node *) lsecond(sa->args);
 	int			lt,
 				rx,
 				k,
-				sc,
-				n = 0;
-	int64		flags = 0;
-	int64	   *vals = NULL;
+				sc;
 
 	*type = GX_BOOL;
 	rx = gx_cx_expr(cx, left, &lt);
 	if (rx < 0 || lt != GX_NUMERIC)
 		return -1;
 	sc = cx->scale[rx];
-	if (!c->constisnull)
+	if (IsA(right, Const))
 	{
-		ArrayType  *arr = DatumGetArrayTypeP(c->constvalue);
-		int16		elmlen;
-		bool		elmbyval;
-		char		elmalign;
-		Datum	   *values;
-		bool	   *nulls;
-		int			nitems;
+		Const	   *c = (Const *) right;
+		gx_const	vals[GX_MAX_CONSTS];
+		int64		flags = 0;
+		int			n = 0;
+		int			room = GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER;
 
-		get_typlenbyvalalign(NUMERICOID, &elmlen, &elmbyval, &elmalign);
-		deconstruct_array(arr, NUMERICOID, elmlen, elmbyval, elmalign, &values, &nulls,
-						  &nitems);
-		vals = (int64 *) palloc(sizeof(int64) * Max(nitems, 1));
-		for (int i = 0; i < nitems; i++)
+		if (room < 0)
+			return -1;
+		if (!c->constisnull)
 		{
-			if (nulls[i])
-				flags |= GX_RUN_HAS_NULL;
-			else if (gx_numeric_value(values[i], sc, &vals[n], NULL))
-				n++;
+			n = gx_numeric_set_build(c->constvalue, sc, vals, room, &flags);
+			if (n < 0)
+				return -1;		/* too long for the table: host */
 		}
-		/* sort, then drop duplicates */
-		for (int i = 1; i < n; i++)
-		{
-			int64		v = vals[i];
-			int			j = i;
-
-			for (; j > 0 && vals[j - 1] > v; j--)
-				vals[j] = vals[j - 1];
-			vals[j] = v;
-		}
-		if (n > 1)
-		{
-			int			m = 1;
-
-			for (int i = 1; i < n; i++)
-				if (vals[i] != vals[m - 1])
-					vals[m++] = vals[i];
-			n = m;
-		}
+		k = gx_add_run(cx, GX_NUMERIC, n);
+		if (k < 0)
+			return -1;
+		cx->p->consts[k].isnull = c->constisnull;
+		cx->p->consts[k].v.i = n;
+		cx->p->consts[k + 1].v.i = flags;
+		memcpy(&cx->p->consts[k + GX_RUN_HEADER], vals, sizeof(gx_const) * n);
 	}
-	k = gx_add_run(cx, GX_NUMERIC, n);
-	if (k < 0)
-		return -1;
-	cx->p->consts[k].isnull = c->constisnull;
-	cx->p->consts[k].v.i = n;
-	cx->p->consts[k + 1].v.i = flags;
-	for (int i = 0; i < n; i++)
-		cx->p->consts[k + GX_RUN_HEADER + i].v.i = vals[i];
+	else
+	{
+		int			cap = Min(GX_SET_PARAM_CAP,
+							  GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER - 16);
+
+		if (cap < 8)
+			return -1;
+		k = gx_add_run(cx, GX_NUMERIC, cap);
+		if (k < 0)
+			return -1;
+		gx_add_dyn(cx, right, k, GX_DYN_NUMSET | sc << 8 | cap << 16);
+		cx->p->may_fallback = true;
+	}
 	if (gx_emit(cx, GX_OP_INSET, GX_NUMERIC, rx, rx, rx, k) < 0 ||
 		(!sa->useOr && gx_emit(cx, GX_OP_NOT, GX_BOOL, rx, rx, rx, 0) < 0))
 		return -1;

@@ -44,6 +44,8 @@ typedef struct GxProgram
 #define GX_DYN_NUMERIC 3		/* a numeric value at scale aux1: one
 								 * constant; not exact at that scale: the
 								 * scan runs its device quals on the host */
+#define GX_DYN_NUMSET 4			/* a numeric array: the set run of an INSET
+								 * at scale aux1, cap aux2 */
 #define GX_DYN_KIND(k) ((k) & 0xff)
 #define GX_DYN_AUX1(k) (((k) >> 8) & 0xff)
 #define GX_DYN_AUX2(k) (((k) >> 16) & 0xff)
@@ -67,6 +69,8 @@ bool		gx_program_const_may_host(Const *c);
 /* runs of constants (runs.cpp) */
 int			gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap,
 						 int64 *flags);
+int			gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap,
+								 int64 *flags);
 bool		gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid);
 /* the type table, PostgreSQL side (types.cpp) */
 bool		gx_type_supported(Oid typid, int *gxtype);
