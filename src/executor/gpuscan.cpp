@@ -329,6 +329,9 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	n = Min(n, b->nrows);
 	/* some selected rows were left to the host: recheck every one (gx_next_row) */
 	b->host_recheck = (res->flags & GX_RESULT_HOST) != 0 && !st->agg_mode;
+	/* the planner gives no device aggregate a program that may need the host */
+	if ((res->flags & GX_RESULT_HOST) != 0 && st->agg_mode && !st->group_mode)
+		elog(ERROR, "gpuext: a device aggregate's rows need the host");
 	if (st->agg_mode && b->error == GX_ERR_NONE)
 		gx_agg_collect(st, n);
 	b->nsel = n;

@@ -550,6 +550,38 @@ build_numeric_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, int prog,
 	}
 }
 
+/* group mode for a numeric task: count(*) per value of its int8 column (3) */
+#define NUM_GROUP_CAP 32768u
+
+static inline void
+numeric_group_mode(gx_chunk *c)
+{
+	c->ext.ngroup_cap = NUM_GROUP_CAP;
+	c->ext.ngroup_limit = NUM_GROUP_CAP / 2;
+	c->ext.ngkeys = 1;
+	c->ext.gkey_col[0] = 3;
+	c->ext.nagg = 1;
+	c->ext.agg[0] = gx_agg {GX_AGG_COUNT, -1};
+	c->obj[0] = 1;
+}
+
+/* rows counted in a group table of numeric_group_mode (host memory) */
+static inline int64_t
+numeric_group_rows(const char *table)
+{
+	const uint64_t sb = gx_group_slot_bytes(1, 1);
+	int64_t		n = 0;
+
+	for (uint32_t i = 0; i < NUM_GROUP_CAP; i++)
+	{
+		const char *slot = table + sizeof(gx_group_hdr) + (uint64_t) i * sb;
+
+		if (*(const uint32_t *) slot == GX_GSLOT_READY)
+			n += ((const gx_agg_pair *) (slot + 16))->cnt;
+	}
+	return n;
+}
+
 /*
  * The data of a numeric varlena (n_header onwards) as PostgreSQL writes
  * value v at scale 'scale': NBASE digits without leading or trailing

@@ -911,6 +911,54 @@ test_numeric_programs(void)
 	}
 }
 
+/*
+ * group mode: rows for the host stay selected and are not added to a
+ * group; the passing rows are all in the table
+ */
+static void
+test_numeric_group(void)
+{
+	std::mt19937_64 rng(31337);
+	std::vector<uint64_t> table(gx_group_table_bytes(NUM_GROUP_CAP, 1, 1) / 8 + 1);
+
+	for (int prog : {1, 2, 6})
+	{
+		ChunkBuilder b;
+		std::vector<int> want;
+		uint32_t	n = 2000 + (uint32_t) (rng() % 6000);
+		gx_task_ctx ctx;
+		char		err[256];
+		bool		ok;
+		std::vector<uint32_t> host;
+		int64_t		npass = 0;
+
+		build_numeric_task(b, rng, n, prog, want);
+		gx_chunk   *c = b.build();
+
+		numeric_group_mode(c);
+		std::fill(table.begin(), table.end(), 0);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) table.data();
+		ctx.obj_bytes[0] = table.size() * 8;
+		for (uint32_t r = 0; r < n; r++)
+		{
+			if (want[r] == NUM_HOST)
+				host.push_back(r);
+			npass += want[r] == NUM_PASS;
+		}
+		CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK,
+			  "numeric group mode %d: %s", prog, err);
+		CHECK(concat_sel(c, &ok) == host && ok && !host.empty(),
+			  "numeric group mode %d: the host rows alone are selected (%u, want %zu)", prog,
+			  gx_chunk_result(c)->nsel, host.size());
+		CHECK((gx_chunk_result(c)->flags & GX_RESULT_HOST) != 0,
+			  "numeric group mode %d: GX_RESULT_HOST", prog);
+		CHECK(numeric_group_rows((const char *) table.data()) == npass,
+			  "numeric group mode %d: %lld rows in groups, want %lld", prog,
+			  (long long) numeric_group_rows((const char *) table.data()), (long long) npass);
+	}
+}
+
 /* numeric varlenas on heap pages, deformed by the CPU device */
 static void
 test_numeric_pages(void)
@@ -1667,6 +1715,7 @@ main(void)
 	test_aggregates(false);
 	test_validation();
 	test_numeric_programs();
+	test_numeric_group();
 	test_numeric_pages();
 	test_cache_scan("caller alone");
 

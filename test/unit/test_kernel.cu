@@ -1926,6 +1926,79 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			free(pc);
 		}
 	}
+
+	/* group mode: rows for the host stay selected, out of every group */
+	{
+		const uint64_t tbytes = gx_group_table_bytes(NUM_GROUP_CAP, 1, 1);
+		std::vector<char> htab(tbytes);
+		std::vector<uint64_t> ctab(tbytes / 8 + 1);
+		void	   *gtab = nullptr;
+
+		CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
+			  "numeric group table: %s", err);
+		for (int mode : {MODE_COPY, MODE_JIT})
+			for (int prog : {1, 2, 6})
+			{
+				ChunkBuilder b;
+				std::vector<int> want;
+				uint32_t	n = 2000 + (uint32_t) (rng() % 6000);
+				gx_task_ctx gctx,
+							cctx;
+				std::vector<uint32_t> host,
+							gs,
+							cs;
+				int64_t		npass = 0;
+
+				if (gtab == nullptr)
+					break;
+				build_numeric_task(b, rng, n, prog, want);
+				gx_chunk   *c = b.build();
+
+				numeric_group_mode(c);
+				for (uint32_t r = 0; r < n; r++)
+				{
+					if (want[r] == NUM_HOST)
+						host.push_back(r);
+					npass += want[r] == NUM_PASS;
+				}
+				memset(&gctx, 0, sizeof(gctx));
+				memset(&cctx, 0, sizeof(cctx));
+				std::fill(ctab.begin(), ctab.end(), 0);
+				cudaMemset(gtab, 0, tbytes);
+				cudaDeviceSynchronize();
+				gctx.obj[0] = (char *) gtab;
+				gctx.obj_bytes[0] = tbytes;
+				cctx.obj[0] = (char *) ctab.data();
+				cctx.obj_bytes[0] = ctab.size() * 8;
+				memcpy(staging, c, b.capacity);
+				((gx_chunk *) staging)->flags = mode_flags(mode, 0);
+				cpu_run(c, b.capacity, &cctx);
+				bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+					poll_until_done(0, err, sizeof(err)) &&
+					cudaMemcpy(htab.data(), gtab, tbytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+
+				runs++;
+				if (!ok || !tile_selection((gx_chunk *) staging, gs) || !tile_selection(c, cs))
+				{
+					bad++;
+					continue;
+				}
+				std::sort(gs.begin(), gs.end());
+				if (gs != host || cs != host ||
+					!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST) ||
+					numeric_group_rows(htab.data()) != npass ||
+					numeric_group_rows((const char *) ctab.data()) != npass)
+				{
+					bad++;
+					fprintf(stderr, "numeric group mode %d (%s): gpu %zu rows, cpu %zu, want %zu; grouped gpu %lld cpu %lld want %lld\n",
+							prog, mode_name[mode], gs.size(), cs.size(), host.size(),
+							(long long) numeric_group_rows(htab.data()),
+							(long long) numeric_group_rows((const char *) ctab.data()),
+							(long long) npass);
+				}
+			}
+		gx_mem_free(GX_DEV_GPU, gtab);
+	}
 	CHECK(bad == 0, "numeric: %d of %d GPU runs differ", bad, runs);
 	printf("numeric: %d chunks, %d mismatches\n", runs, bad);
 }
