@@ -304,6 +304,7 @@ struct gx_cpu_rows_job
 	std::atomic<uint32_t> next_tile {0};
 	std::atomic<uint32_t> nsel {0};
 	std::atomic<uint64_t> error {GX_NO_ERROR};
+	std::atomic<bool> host {false};	/* a row selected for the host (GX_ERR_HOST) */
 };
 
 /* record the error of row 'row' if it is the first one so far */
@@ -433,6 +434,12 @@ gx_cpu_rows_worker(void *arg, int t)
 					!gx_group_add_out(&c->ext, c->ext.agg, out, &ltab, &gtab))
 					local[cnt++] = row;
 			}
+			else if (err == GX_ERR_HOST)
+			{
+				/* selected for the host, never added to a group */
+				local[cnt++] = row;
+				job->host.store(true, std::memory_order_relaxed);
+			}
 			else if (err != GX_ERR_NONE)
 			{
 				gx_cpu_record_error(&job->error, row, err);
@@ -527,6 +534,8 @@ gx_cpu_rows(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	if (c->kind == GX_TASK_CACHE_LOAD && res->error == GX_NO_ERROR)
 		gx_cpu_cache_append(c, ctx->entry);
 	gx_cpu_finish(res, t0);
+	if (job.host.load())
+		res->flags |= GX_RESULT_HOST;
 	return GX_OK;
 }
 

@@ -47,6 +47,9 @@ typedef unsigned long uint64_t;
 #ifndef INT64_MIN
 #define INT64_MIN (-9223372036854775807L - 1)
 #endif
+#ifndef INT64_MAX
+#define INT64_MAX 9223372036854775807L
+#endif
 #else
 #include <stdint.h>
 #endif
@@ -90,8 +93,22 @@ enum gx_type
 	GX_INT8,					/* 8 bytes (also timestamp, timestamptz) */
 	GX_FLOAT4,					/* 4 bytes */
 	GX_FLOAT8,					/* 8 bytes */
+	GX_NUMERIC,					/* 8 bytes: numeric(p <= 18, s) as an int64
+								 * fixed-point value (value * 10^scale); the
+								 * scale is the column's (gx_column.scale), or
+								 * the compiler's for a register */
 	GX_NTYPES
 };
+
+/*
+ * numeric NaN as a GX_NUMERIC value: PostgreSQL sorts NaN above every
+ * number and NaN = NaN, so int64 comparisons of values of one scale are
+ * PostgreSQL's; arithmetic with a NaN operand gives NaN, and a result that
+ * would be INT64_MAX (or INT64_MIN) as a number needs the host
+ * (GX_ERR_HOST): device numbers are those of |v| < INT64_MAX.
+ */
+#define GX_NUMERIC_NAN INT64_MAX
+#define GX_NUMERIC_MAX_SCALE 18	/* largest scale of a value or shift */
 
 /*
  * bytes of a value of gx_type t (also its alignment), 0 for an unknown
@@ -111,6 +128,7 @@ gx_type_width(uint32_t t)
 			return 4;
 		case GX_INT8:
 		case GX_FLOAT8:
+		case GX_NUMERIC:
 			return 8;
 		default:
 			return 0;
@@ -129,7 +147,8 @@ enum gx_op
 {
 	GX_OP_LDCOL = 0,			/* dst = column[arg] of type 'type' */
 	GX_OP_LDCONST,				/* dst = const[arg] */
-	GX_OP_ADD,					/* dst = a + b  (type) strict */
+	GX_OP_ADD,					/* dst = a + b  (type) strict; numeric: see
+								 * below */
 	GX_OP_SUB,
 	GX_OP_MUL,
 	GX_OP_DIV,
@@ -167,6 +186,17 @@ enum gx_op
 };
 
 /*
+ * GX_NUMERIC instructions (values at scales the compiler tracks):
+ *  - ADD, SUB and the comparisons EQ .. GE: arg is the shift between the
+ *    operands' scales: arg > 0 scales b up by 10^arg, arg < 0 scales a up
+ *    by 10^-arg (|arg| <= GX_NUMERIC_MAX_SCALE); ADD/SUB give the larger
+ *    scale.  A comparison is exact even where the shift overflows.
+ *  - MUL: a * b at the sum of the scales (arg 0).
+ *  - NEG: -a.  CAST to GX_NUMERIC from an integer type (arg): scale 0.
+ *  A result (or shifted operand) that does not fit an int64 makes the row
+ *  GX_ERR_HOST; DIV, MOD and casts from GX_NUMERIC are not device code.
+ */
+/*
  * Runs of constants (GX_OP_INSET, GX_OP_INRANGES): a two-entry header,
  * then the run's values, sorted ascending, in the constant table.
  *   const[arg]:      v.i = n, the number of values (a device reads at most
@@ -201,7 +231,12 @@ enum gx_error
 	GX_ERR_FLOAT_OVERFLOW,		/* 22003 value out of range: overflow */
 	GX_ERR_FLOAT_UNDERFLOW,		/* 22003 value out of range: underflow */
 	GX_ERR_BAD_PROGRAM,			/* internal: malformed program */
-	GX_ERR_BAD_PAGE				/* internal: a heap page fails its checks */
+	GX_ERR_BAD_PAGE,			/* internal: a heap page fails its checks */
+	GX_ERR_HOST					/* not an error: the device cannot evaluate
+								 * this row exactly (a numeric result beyond
+								 * int64); the row is selected, the result
+								 * says GX_RESULT_HOST and the host evaluates
+								 * the device quals of the selected rows */
 };
 
 typedef struct gx_instr
@@ -225,6 +260,30 @@ typedef struct gx_instr
 GX_INLINE int
 gx_instr_args_ok(const gx_instr *in, uint32_t nconsts)
 {
+	if (in->type == GX_NUMERIC)
+	{
+		switch (in->op)
+		{
+			case GX_OP_ADD:
+			case GX_OP_SUB:
+			case GX_OP_EQ:
+			case GX_OP_NE:
+			case GX_OP_LT:
+			case GX_OP_LE:
+			case GX_OP_GT:
+			case GX_OP_GE:
+				return in->arg >= -GX_NUMERIC_MAX_SCALE && in->arg <= GX_NUMERIC_MAX_SCALE;
+			case GX_OP_CAST:
+				return in->arg == GX_INT2 || in->arg == GX_INT4 || in->arg == GX_INT8;
+			case GX_OP_DIV:
+			case GX_OP_MOD:
+				return 0;
+			default:
+				break;
+		}
+	}
+	if (in->op == GX_OP_CAST && in->arg == GX_NUMERIC && in->type != GX_NUMERIC)
+		return 0;				/* numeric to another type: host only */
 	switch (in->op)
 	{
 		case GX_OP_CMPDT:
@@ -257,7 +316,8 @@ typedef struct gx_column
 	uint64_t	values_off;		/* from chunk start */
 	uint64_t	nulls_off;		/* 0 when the chunk holds no NULL */
 	uint32_t	type;			/* enum gx_type */
-	uint32_t	pad;
+	uint32_t	scale;			/* GX_NUMERIC: the values' scale (digits
+								 * after the point, <= GX_NUMERIC_MAX_SCALE) */
 } gx_column;
 
 /*
@@ -552,6 +612,8 @@ typedef struct gx_result
 #define GX_RESULT_GPU 0x1u		/* ran on the GPU (else the CPU device) */
 #define GX_RESULT_MAPPED 0x2u	/* ran on the GPU in mapped (zero-copy) mode */
 #define GX_RESULT_JIT 0x4u		/* ran the program's compiled kernel */
+#define GX_RESULT_HOST 0x8u		/* some selected rows need the host to
+								 * evaluate the device quals (GX_ERR_HOST) */
 
 #define GX_ALIGN_UP(x) (((x) + (GX_ALIGN - 1)) & ~((uint64_t) (GX_ALIGN - 1)))
 

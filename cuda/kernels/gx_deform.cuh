@@ -22,8 +22,17 @@
  *    (w >> 2) & 0x3FFFFFFF, cstring strlen + 1;
  *  - an attribute past the tuple's natts has the column's missing value
  *    (ALTER TABLE ... ADD COLUMN ... DEFAULT) or is NULL.
- * Only fixed-width by-value attributes are ever stored into columns, so a
- * compressed or external value is only skipped, never read.  Every offset
+ * Fixed-width by-value attributes are stored into columns as they are;
+ * the one varlena read is numeric (a GX_NUMERIC column, numeric.c's
+ * format: after the varlena header a uint16 n_header, for the long format
+ * (top bit clear) an int16 weight, then NBASE 10000 digits, most
+ * significant first; the short format (top bits 10) keeps the sign
+ * (0x2000), dscale (0x1F80) and a 7-bit weight (0x007F, sign 0x0040) in
+ * n_header; 0xC000 is NaN, 0xD000 and 0xF000 the infinities), converted
+ * to an int64 at the column's scale (gx_numeric_decode).  A numeric of a
+ * column with a typmod of precision <= 18 always fits (and is too short
+ * to be compressed or stored out of line); anything else is a bad page.
+ * Other compressed or external values are only skipped, never read.  Every offset
  * is checked against the page, so a corrupt page yields GX_ERR_BAD_PAGE
  * instead of a stray read.
  *
@@ -64,6 +73,90 @@ gx_rd32(const uint8_t *p)
 		return *(const uint32_t *) p;
 	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
 		((uint32_t) p[3] << 24);
+}
+
+/*
+ * Decode a numeric varlena's data (the n_header onwards, len bytes, not
+ * aligned) as an int64 at scale 'scale' (0 .. GX_NUMERIC_MAX_SCALE) into
+ * *v, and its dscale into *dscale: NaN is GX_NUMERIC_NAN.  Returns 0, or 1
+ * when the value is not exactly such an int64 (digits beyond the scale, a
+ * magnitude of INT64_MAX or more, an infinity, a malformed header).
+ * Shared with the backend (types.cpp), for constants and its own deforming.
+ */
+GX_HD int
+gx_numeric_decode(const uint8_t *p, uint32_t len, int scale, int64_t *v, int *dscale)
+{
+	uint32_t	h;
+	int			neg,
+				weight,
+				hdr;
+	uint64_t	mag = 0;
+	const uint64_t lim = 9223372036854775807ULL;	/* INT64_MAX: NaN */
+
+	if (len < 2 || scale < 0 || scale > GX_NUMERIC_MAX_SCALE)
+		return 1;
+	h = gx_rd16(p);
+	if ((h & 0xC000) == 0xC000)
+	{
+		*dscale = 0;
+		*v = GX_NUMERIC_NAN;
+		return h == 0xC000 ? 0 : 1; /* NaN; the infinities do not fit */
+	}
+	if (h & 0x8000)
+	{
+		/* short format */
+		neg = (h & 0x2000) != 0;
+		*dscale = (int) ((h & 0x1F80) >> 7);
+		weight = (h & 0x0040) ? (int) (h & 0x003F) - 64 : (int) (h & 0x003F);
+		hdr = 2;
+	}
+	else
+	{
+		if (len < 4)
+			return 1;
+		neg = (h & 0xC000) == 0x4000;
+		*dscale = (int) (h & 0x3FFF);
+		weight = (int) (int16_t) gx_rd16(p + 2);
+		hdr = 4;
+	}
+	for (uint32_t i = 0; (uint32_t) hdr + 2 * i + 2 <= len; i++)
+	{
+		uint64_t	d = gx_rd16(p + hdr + 2 * i);
+		int			e = 4 * (weight - (int) i) + scale;	/* d's power of 10 */
+		uint64_t	pw = 1,
+					add;
+
+		if (d > 9999)
+			return 1;
+		if (d == 0)
+			continue;
+		if (e < 0)
+		{
+			/* a fraction digit below the scale: only its zeros may go */
+			if (e <= -4)
+				return 1;
+			for (int k = 0; k < -e; k++)
+				pw *= 10;
+			if (d % pw != 0)
+				return 1;
+			add = d / pw;
+		}
+		else
+		{
+			if (e > GX_NUMERIC_MAX_SCALE)
+				return 1;
+			for (int k = 0; k < e; k++)
+				pw *= 10;
+			if (pw > lim / d)
+				return 1;
+			add = d * pw;
+		}
+		if (add >= lim - mag)
+			return 1;
+		mag += add;
+	}
+	*v = neg ? -(int64_t) mag : (int64_t) mag;
+	return 0;
 }
 
 /*
@@ -263,7 +356,23 @@ gx_deform_row(const char *in, const gx_deform_hdr *d, const gx_column *cols,
 			*err = GX_ERR_BAD_PAGE;
 			return 0;
 		}
-		if (at->col >= 0)
+		if (at->col >= 0 && cols[at->col].type == GX_NUMERIC)
+		{
+			/* a numeric (1-byte or 4-byte header, never compressed): decode */
+			uint32_t	h = (data[off] & 0x01) ? 1 : 4;
+			int64_t		v;
+			int			ds;
+
+			if (at->attlen != -1 || data[off] == 0x01 || (h == 4 && (data[off] & 0x02)) ||
+				size < h ||
+				gx_numeric_decode(data + off + h, size - h, (int) cols[at->col].scale, &v, &ds))
+			{
+				*err = GX_ERR_BAD_PAGE;
+				return 0;
+			}
+			((int64_t *) (colbase + cols[at->col].values_off))[row] = v;
+		}
+		else if (at->col >= 0)
 			gx_store_value(colbase, &cols[at->col], row, data + off, 0, 0);
 		off += size;
 	}

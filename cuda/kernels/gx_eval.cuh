@@ -10,6 +10,13 @@
  * checks, float comparison orders NaN above everything and equal to
  * itself, casts follow i8toi4, dtoi4 (rint + range), dtof and friends.
  * Strict operators return NULL on a NULL input; AND/OR are three-valued.
+ *
+ * numeric (GX_NUMERIC, gx_program.h): int64 fixed-point values whose scales
+ * the compiler tracks; NaN is GX_NUMERIC_NAN (INT64_MAX), above every
+ * number.  + - * are exact (numeric_add / numeric_mul: the result scale is
+ * the larger scale, or the sum of the scales), comparisons of different
+ * scales are exact; where a value does not fit an int64 the row goes to
+ * the host (GX_ERR_HOST) instead of raising.
  */
 #ifndef GX_EVAL_CUH
 #define GX_EVAL_CUH
@@ -58,6 +65,7 @@ gx_load_col_as(const char *chunk_base, const gx_column *col, int type, uint32_t 
 			r->v.i = ((const int32_t *) base)[row];
 			break;
 		case GX_INT8:
+		case GX_NUMERIC:
 			r->v.i = ((const int64_t *) base)[row];
 			break;
 		case GX_FLOAT4:
@@ -135,6 +143,105 @@ gx_mul64_ovf(int64_t a, int64_t b, int64_t *r)
 #else
 	return __builtin_mul_overflow(a, b, r);
 #endif
+}
+
+/*
+ * is v a number a device numeric holds?  |v| < INT64_MAX: INT64_MAX is
+ * NaN, and INT64_MIN is left out so that negation is closed
+ */
+GX_HD int
+gx_num_ok(int64_t v)
+{
+	return v != GX_NUMERIC_NAN && v != INT64_MIN;
+}
+
+/* 10^k for 0 <= k <= GX_NUMERIC_MAX_SCALE */
+GX_HD int64_t
+gx_pow10(int k)
+{
+	int64_t		p = 1;
+
+	for (int i = 0; i < k; i++)
+		p *= 10;
+	return p;
+}
+
+/*
+ * v * 10^k (0 <= k <= GX_NUMERIC_MAX_SCALE) into *r: a rescale of a
+ * numeric number (not NaN); returns 1 when the result is no device
+ * numeric (gx_num_ok)
+ */
+GX_HD int
+gx_num_shift(int64_t v, int k, int64_t *r)
+{
+	if (k == 0)
+	{
+		*r = v;
+		return 0;
+	}
+	return gx_mul64_ovf(v, gx_pow10(k), r) || !gx_num_ok(*r);
+}
+
+/*
+ * numeric comparison of a (scale sa) with b (scale sb), shift = sa - sb as
+ * in an instruction's arg (> 0: b is scaled up): -1, 0, 1, NaN equal to
+ * itself and above every number (cmp_numerics).  Exact where the shifted
+ * value overflows: it is then beyond every int64, on its own side of 0.
+ */
+GX_HD int
+gx_num_cmp(int64_t a, int64_t b, int shift)
+{
+	int64_t		t;
+
+	if (a == GX_NUMERIC_NAN || b == GX_NUMERIC_NAN)
+		return a == b ? 0 : (a == GX_NUMERIC_NAN ? 1 : -1);
+	if (shift > 0)
+	{
+		if (gx_mul64_ovf(b, gx_pow10(shift), &t))
+			return b > 0 ? -1 : 1;
+		b = t;
+	}
+	else if (shift < 0)
+	{
+		if (gx_mul64_ovf(a, gx_pow10(-shift), &t))
+			return a > 0 ? 1 : -1;
+		a = t;
+	}
+	return a > b ? 1 : (a < b ? -1 : 0);
+}
+
+/*
+ * numeric a op b (ADD, SUB with shift as gx_num_cmp; MUL) into *res:
+ * GX_ERR_NONE, or GX_ERR_HOST when the exact result is not an int64
+ * number.  A NaN operand gives NaN.
+ */
+GX_HD int
+gx_num_arith(int op, int64_t a, int64_t b, int shift, int64_t *res)
+{
+	int64_t		r;
+
+	if (a == GX_NUMERIC_NAN || b == GX_NUMERIC_NAN)
+	{
+		*res = GX_NUMERIC_NAN;
+		return GX_ERR_NONE;
+	}
+	if (op == GX_OP_MUL)
+	{
+		if (gx_mul64_ovf(a, b, &r) || !gx_num_ok(r))
+			return GX_ERR_HOST;
+		*res = r;
+		return GX_ERR_NONE;
+	}
+	if (op != GX_OP_ADD && op != GX_OP_SUB)
+		return GX_ERR_BAD_PROGRAM;
+	if ((shift > 0 && gx_num_shift(b, shift, &b)) ||
+		(shift < 0 && gx_num_shift(a, -shift, &a)))
+		return GX_ERR_HOST;
+	if ((op == GX_OP_ADD ? gx_add64_ovf(a, b, &r) : gx_sub64_ovf(a, b, &r)) ||
+		!gx_num_ok(r))
+		return GX_ERR_HOST;
+	*res = r;
+	return GX_ERR_NONE;
 }
 
 /* integer + - * / % with PostgreSQL's overflow rules */
@@ -448,7 +555,7 @@ gx_in_set(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 		int64_t		mid = lo + (hi - lo) / 2;
 		int			cmp;
 
-		if (gx_isint(type))
+		if (gx_isint(type) || type == GX_NUMERIC)
 			cmp = v[mid].v.i < a->v.i ? -1 : (v[mid].v.i > a->v.i ? 1 : 0);
 		else
 			cmp = gx_float_cmp(v[mid].v.d, a->v.d);
@@ -535,7 +642,19 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 				d->isnull = 1;
 				break;
 			}
-			if (gx_isint(type))
+			if (type == GX_NUMERIC)
+			{
+				int64_t		r;
+
+				e = gx_num_arith(op, a->v.i, b->v.i, arg, &r);
+				if (e)
+				{
+					*err = e;
+					return GX_STEP_ERROR;
+				}
+				d->v.i = r;
+			}
+			else if (gx_isint(type))
 			{
 				int64_t		r;
 
@@ -567,7 +686,17 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 				d->isnull = 1;
 				break;
 			}
-			if (gx_isint(type))
+			if (type == GX_NUMERIC)
+			{
+				/* -NaN is NaN; -INT64_MIN is no int64 */
+				if (a->v.i == INT64_MIN)
+				{
+					*err = GX_ERR_HOST;
+					return GX_STEP_ERROR;
+				}
+				d->v.i = a->v.i == GX_NUMERIC_NAN ? a->v.i : -a->v.i;
+			}
+			else if (gx_isint(type))
 			{
 				if ((type == GX_INT8 && a->v.i == INT64_MIN) ||
 					!gx_int_fits(type, -a->v.i))
@@ -587,6 +716,18 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 				d->isnull = 1;
 				break;
 			}
+			if (type == GX_NUMERIC)
+			{
+				/* int2/4/8 -> numeric at scale 0: int8's extremes are not device numerics */
+				if (!gx_num_ok(a->v.i))
+				{
+					*err = GX_ERR_HOST;
+					return GX_STEP_ERROR;
+				}
+				d->v.i = a->v.i;
+				d->isnull = 0;
+			}
+			else
 			{
 				gx_reg		t = *a;
 
@@ -615,7 +756,9 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 				int			cmp;
 				int			res;
 
-				if (gx_isint(type))
+				if (type == GX_NUMERIC)
+					cmp = gx_num_cmp(a->v.i, b->v.i, arg);
+				else if (gx_isint(type))
 					cmp = a->v.i > b->v.i ? 1 : (a->v.i < b->v.i ? -1 : 0);
 				else
 					cmp = gx_float_cmp(a->v.d, b->v.d);
@@ -713,8 +856,10 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
  * page chunk were deformed into, or the chunk's mapped alias, or a cache
  * entry.  Returns 1 when the row passes, 0 when it is rejected; *err
  * receives a gx_error when evaluation raised one (the row then counts as
- * rejected).  out (GX_MAX_OUTS registers, or NULL) receives the outputs
- * (GX_OP_OUT) of a passing row.
+ * rejected), or GX_ERR_HOST when the device cannot evaluate the row
+ * exactly: the caller then selects it for the host to evaluate.  out
+ * (GX_MAX_OUTS registers, or NULL) receives the outputs (GX_OP_OUT) of a
+ * passing row.
  */
 GX_HD int
 gx_eval_row_out(const gx_chunk *c, const char *base, uint32_t row, int *err, gx_reg *out)

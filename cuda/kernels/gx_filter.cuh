@@ -155,6 +155,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 	{
 		const uint32_t lo = tile * GX_TILE_ROWS;
 		uint32_t	pass = 0;
+		uint32_t	host = 0;	/* rows the device cannot evaluate (GX_ERR_HOST) */
 
 		if (tid == 0)
 			s_err_row = 0xFFFFFFFFu;
@@ -182,6 +183,8 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 						!gx_group_add_out(&s_prog.ext, s_agg, out, &stab, &gtab))
 						pass |= 1u << k;
 				}
+				else if (err == GX_ERR_HOST)
+					host |= 1u << k;	/* selected, for the host (never in a group) */
 				else if (err != GX_ERR_NONE)
 				{
 					atomicMin(&s_err_row, row);
@@ -190,11 +193,17 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				}
 			}
 		}
-		__syncthreads();
+		/* (does any row of the tile need the host?  one flag write a tile) */
+		const int	tile_host = __syncthreads_or(host != 0);
 
 		/* rows after the tile's first error are dropped, as on the CPU */
 		const uint32_t err_row = s_err_row;
 		uint32_t	ballots[GX_ROWS_PER_THREAD];
+
+		/* rows for the host are selected; the result says so */
+		pass |= host;
+		if (tile_host && tid == 0)
+			atomicOr(&res->flags, GX_RESULT_HOST);
 
 #pragma unroll
 		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)

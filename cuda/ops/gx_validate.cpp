@@ -18,7 +18,9 @@
  * What each device relies on:
  *  - every task: header flags, input and result area inside the slot;
  *  - rows (FILTER, CACHE_LOAD, CACHE_SCAN): program limits, registers,
- *    opcodes, forward jumps, constant and column indexes; the columns the
+ *    opcodes and types (gx_instr_args_ok: numeric shifts within
+ *    GX_NUMERIC_MAX_SCALE, no numeric division or cast from numeric),
+ *    forward jumps, constant and column indexes; the columns the
  *    program or an aggregate reads; aggregates (ops, columns, the state
  *    object obj[0]);
  *  - heap pages (deform_off != 0): the page section and attribute layout,
@@ -100,7 +102,7 @@ gx_check_program(const gx_chunk *c, char *err, size_t errlen)
 			gx_errf(err, errlen, "task program: bad column at %u", pc);
 			return GX_INVALID;
 		}
-		if (!gx_instr_args_ok(in, c->nconsts))
+		if (in->type >= GX_NTYPES || !gx_instr_args_ok(in, c->nconsts))
 		{
 			gx_errf(err, errlen, "task program: bad operand at %u", pc);
 			return GX_INVALID;
@@ -282,7 +284,10 @@ gx_check_pages(const gx_chunk *c, char *err, size_t errlen)
 		if ((at->attalign != 1 && at->attalign != 2 && at->attalign != 4 && at->attalign != 8) ||
 			at->attlen == 0 || at->attlen < -2 ||
 			(at->col >= 0 && ((uint32_t) at->col >= c->ncols ||
-							  (uint32_t) at->attlen != gx_type_width(c->cols[at->col].type))) ||
+							  (c->cols[at->col].type == GX_NUMERIC ?
+							   (at->attlen != -1 || at->fixed_off >= 0 ||
+								c->cols[at->col].scale > GX_NUMERIC_MAX_SCALE) :
+							   (uint32_t) at->attlen != gx_type_width(c->cols[at->col].type)))) ||
 			(at->fixed_off >= 0 && (uint32_t) at->fixed_off + 8 > d->page_size))
 		{
 			gx_errf(err, errlen, "task attribute %u is malformed", a + 1);

@@ -72,6 +72,7 @@ typedef struct GxLoadState
 	AttrNumber	attno[GX_CACHE_MAX_COLS];
 	int			gxtype[GX_CACHE_MAX_COLS];
 	Oid			typid[GX_CACHE_MAX_COLS];
+	int			scale[GX_CACHE_MAX_COLS];	/* GX_NUMERIC: the column's scale */
 	gx_attr    *atts;
 	int			maxatt;
 	uint32		unit_rows;		/* rows of an entry that fills a unit */
@@ -96,7 +97,10 @@ gx_load_layout(GxLoadState *ls, uint32 cap)
 						   &ls->rowmap_off);
 }
 
-/* the columns a load caches: every fixed-width by-value supported type */
+/*
+ * the columns a load caches: every fixed-width by-value supported type,
+ * and numeric with a typmod the device takes (GX_NUMERIC)
+ */
 static void
 gx_load_columns(GxLoadState *ls)
 {
@@ -107,16 +111,20 @@ gx_load_columns(GxLoadState *ls)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, a - 1);
 		int			gxtype;
+		int			scale;
 
-		if (att->attisdropped || !att->attbyval || att->attlen <= 0 ||
-			!gx_type_supported(att->atttypid, &gxtype) ||
-			(int) gx_type_width(gxtype) != att->attlen)
+		if (att->attisdropped ||
+			!gx_type_supported_mod(att->atttypid, att->atttypmod, &gxtype, &scale))
+			continue;
+		if (gxtype != GX_NUMERIC &&
+			(!att->attbyval || att->attlen <= 0 || (int) gx_type_width(gxtype) != att->attlen))
 			continue;
 		if (ls->ncols == GX_CACHE_MAX_COLS)
 			break;
 		ls->attno[ls->ncols] = a;
 		ls->gxtype[ls->ncols] = gxtype;
 		ls->typid[ls->ncols] = att->atttypid;
+		ls->scale[ls->ncols] = scale;
 		ls->ncols++;
 	}
 }
@@ -141,7 +149,10 @@ gx_load_submit(GxLoadState *ls, int slot, uint32 np, const uint32 *map, uint32 n
 	c->nrows = n;
 	c->ncols = ls->ncols;
 	for (int i = 0; i < ls->ncols; i++)
+	{
 		c->cols[i].type = ls->gxtype[i];
+		c->cols[i].scale = ls->scale[i];
+	}
 	gx_layout_page_batch(c, np, BLCKSZ);
 	d->natts = ls->maxatt;
 	memcpy(d->atts, ls->atts, sizeof(gx_attr) * ls->maxatt);
@@ -291,6 +302,7 @@ gx_load_entry(GxLoadState *ls, BlockNumber *blk, BlockNumber nblocks, int ngranu
 		e->attnum[c] = ls->attno[c];
 		e->typid[c] = ls->typid[c];
 		e->gxtype[c] = (uint8) ls->gxtype[c];
+		e->scale[c] = (uint8) ls->scale[c];
 		e->values_off[c] = ls->values_off[c];
 		e->nulls_off[c] = ls->nulls_off[c];
 	}
@@ -408,7 +420,7 @@ gx_load_open(GxLoadState *ls, Oid relid, LOCKMODE mode)
 						RelationGetRelationName(ls->rel))));
 	ls->atts = (gx_attr *) palloc0(sizeof(gx_attr) * GX_MAX_DEFORM_ATTS);
 	if (!gx_deform_atts(RelationGetDescr(ls->rel), ls->ncols, ls->attno, ls->gxtype,
-						ls->atts, &ls->maxatt))
+						ls->scale, ls->atts, &ls->maxatt))
 		elog(ERROR, "gpuext: cached columns cannot be deformed on the device");
 	ls->device = gx_resolve_device();
 	if (gx_cache->device != ls->device)

@@ -37,6 +37,19 @@
  * constant table because every device stages the table with the program,
  * in shared memory on the GPU: a lookup costs a few shared-memory reads.)
  *
+ * numeric columns with a typmod of precision <= 18 are GX_NUMERIC: int64
+ * fixed-point values at the column's scale.  The compiler tracks the scale
+ * of every numeric register (GxCx.scale): a column's, a Const's own
+ * dscale, the scale chosen for a Param (the other operand's, filled at
+ * scan start, GX_DYN_NUMERIC: a value that is not exact at that scale runs
+ * the scan's device quals on the host, may_fallback), 0 for an integer
+ * cast to numeric; + - give the larger scale and * the sum, as
+ * numeric_add / numeric_mul do, and instructions carry the shift between
+ * their operands' scales (gx_program.h).  A numeric result beyond int64
+ * is no error: the device selects the row for the host to evaluate
+ * (GX_ERR_HOST), so a program that may do so (may_host) is only used
+ * where the scan returns rows, which it rechecks (gpuscan.cpp).
+ *
  * gx_program_add_qual() returns false (and leaves the program unchanged)
  * for anything it does not support; the planner then keeps that qual as a
  * host qual.  The compiler never ereports for unsupported input.
@@ -88,6 +101,13 @@ static const GxOpEntry gx_binops[] = {
 	ARITH4(FLOAT48, GX_FLOAT8), ARITH4(FLOAT84, GX_FLOAT8),
 	{F_INT2MOD, GX_OP_MOD, GX_INT2}, {F_INT4MOD, GX_OP_MOD, GX_INT4},
 	{F_INT8MOD, GX_OP_MOD, GX_INT8},
+};
+
+/* numeric operators (both operands numeric: the parser casts integers) */
+static const GxOpEntry gx_numops[] = {
+	CMP6(NUMERIC_, GX_NUMERIC),
+	{F_NUMERIC_ADD, GX_OP_ADD, GX_NUMERIC}, {F_NUMERIC_SUB, GX_OP_SUB, GX_NUMERIC},
+	{F_NUMERIC_MUL, GX_OP_MUL, GX_NUMERIC},
 };
 
 static const GxOpEntry gx_unops[] = {
@@ -157,7 +177,13 @@ typedef struct GxCx
 	GxProgram  *p;
 	Index		relid;
 	bool		may_error;
+	bool		may_host;		/* a numeric result may need the host */
+	int			param_scale;	/* scale of a numeric Param compiled next, or -1 */
+	int			scale[GX_MAX_REGS];	/* scale of each numeric register */
 } GxCx;
+
+/* the scale a numeric Param gets with no other operand to follow */
+#define GX_PARAM_NUMERIC_SCALE 6
 
 static int
 gx_new_reg(GxCx *cx)
@@ -202,7 +228,7 @@ gx_add_const(GxCx *cx, int type, bool isnull, int64 ival, double dval)
 	memset(c, 0, sizeof(*c));
 	c->type = type;
 	c->isnull = isnull;
-	if (gx_is_int(type))
+	if (gx_is_int(type) || type == GX_NUMERIC)
 		c->v.i = ival;
 	else
 		c->v.d = dval;
@@ -280,6 +306,7 @@ gx_widen_value(int from, int to, int64 *ival, double *dval)
 }
 
 static int	gx_cx_expr(GxCx *cx, Node *node, int *type);
+static int	gx_cx_numset(GxCx *cx, ScalarArrayOpExpr *sa, int *type);
 
 /* cast register r from 'from' to 'to' in place (no-op when equal) */
 static int
@@ -510,6 +537,9 @@ gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	int			et;
 
 	set_sa_opfuncid(sa);
+	if ((sa->opfuncid == F_NUMERIC_EQ && sa->useOr) ||
+		(sa->opfuncid == F_NUMERIC_NE && !sa->useOr))
+		return gx_is_scan_value(right) ? gx_cx_numset(cx, sa, type) : -1;
 	e = gx_find_op(gx_binops, lengthof(gx_binops), sa->opfuncid);
 	if (e == NULL || e->op < GX_OP_EQ || e->op > GX_OP_GE)
 		return -1;
@@ -601,6 +631,181 @@ gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	return acc;
 }
 
+/*
+ * numeric binary operator e (comparison, + - *) on two numeric
+ * expressions: the instruction carries the shift between their scales.
+ * A Param operand takes the other operand's scale (compiled first).
+ */
+static int
+gx_cx_numop(GxCx *cx, const GxOpEntry *e, Node *l, Node *r, int *type)
+{
+	bool		swap = IsA(l, Param) && !IsA(r, Param);
+	int			lt,
+				rt,
+				ra,
+				rb,
+				sa,
+				sb,
+				dst;
+
+	if (swap)
+	{
+		rb = gx_cx_expr(cx, r, &rt);
+		cx->param_scale = rb >= 0 && rt == GX_NUMERIC ? cx->scale[rb] : -1;
+		ra = rb < 0 ? -1 : gx_cx_expr(cx, l, &lt);
+	}
+	else
+	{
+		ra = gx_cx_expr(cx, l, &lt);
+		cx->param_scale = ra >= 0 && lt == GX_NUMERIC ? cx->scale[ra] : -1;
+		rb = ra < 0 ? -1 : gx_cx_expr(cx, r, &rt);
+	}
+	cx->param_scale = -1;
+	if (ra < 0 || rb < 0 || lt != GX_NUMERIC || rt != GX_NUMERIC)
+		return -1;
+	sa = cx->scale[ra];
+	sb = cx->scale[rb];
+	dst = Min(ra, rb);
+	if (e->op == GX_OP_MUL)
+	{
+		if (sa + sb > GX_NUMERIC_MAX_SCALE)
+			return -1;
+		if (gx_emit(cx, GX_OP_MUL, GX_NUMERIC, dst, ra, rb, 0) < 0)
+			return -1;
+		cx->scale[dst] = sa + sb;
+		cx->may_host = true;
+		*type = GX_NUMERIC;
+	}
+	else
+	{
+		if (sa - sb > GX_NUMERIC_MAX_SCALE || sb - sa > GX_NUMERIC_MAX_SCALE ||
+			gx_emit(cx, e->op, GX_NUMERIC, dst, ra, rb, sa - sb) < 0)
+			return -1;
+		if (e->op == GX_OP_ADD || e->op == GX_OP_SUB)
+		{
+			cx->scale[dst] = Max(sa, sb);
+			cx->may_host = true;
+			*type = GX_NUMERIC;
+		}
+		else
+			*type = GX_BOOL;
+	}
+	cx->p->inuse = dst + 1;
+	return dst;
+}
+
+/*
+ * numeric x = ANY (array) / x <> ALL (array) over a Const array or an
+ * array Param: GX_OP_INSET over the elements at x's scale
+ * (gx_numeric_set_build: an element that has no value at that scale
+ * equals no x and is left out).  A Param's run is filled at scan start
+ * (GX_DYN_NUMSET; more distinct elements than reserved: the scan runs its
+ * device quals on the host).
+ */
+static int
+gx_cx_numset(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
+{
+	Node	   *left = (Node *) linitial(sa->args);
+	Node	   *right = (Node *) lsecond(sa->args);
+	int			lt,
+				rx,
+				k,
+				sc;
+
+	*type = GX_BOOL;
+	rx = gx_cx_expr(cx, left, &lt);
+	if (rx < 0 || lt != GX_NUMERIC)
+		return -1;
+	sc = cx->scale[rx];
+	if (IsA(right, Const))
+	{
+		Const	   *c = (Const *) right;
+		gx_const	vals[GX_MAX_CONSTS];
+		int64		flags = 0;
+		int			n = 0;
+		int			room = GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER;
+
+		if (room < 0)
+			return -1;
+		if (!c->constisnull)
+		{
+			n = gx_numeric_set_build(c->constvalue, sc, vals, room, &flags);
+			if (n < 0)
+				return -1;		/* too long for the table: host */
+		}
+		k = gx_add_run(cx, GX_NUMERIC, n);
+		if (k < 0)
+			return -1;
+		cx->p->consts[k].isnull = c->constisnull;
+		cx->p->consts[k].v.i = n;
+		cx->p->consts[k + 1].v.i = flags;
+		memcpy(&cx->p->consts[k + GX_RUN_HEADER], vals, sizeof(gx_const) * n);
+	}
+	else
+	{
+		int			cap = Min(GX_SET_PARAM_CAP,
+							  GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER - 16);
+
+		if (cap < 8)
+			return -1;
+		k = gx_add_run(cx, GX_NUMERIC, cap);
+		if (k < 0)
+			return -1;
+		gx_add_dyn(cx, right, k, GX_DYN_NUMSET | sc << 8 | cap << 16);
+		cx->p->may_fallback = true;
+	}
+	if (gx_emit(cx, GX_OP_INSET, GX_NUMERIC, rx, rx, rx, k) < 0 ||
+		(!sa->useOr && gx_emit(cx, GX_OP_NOT, GX_BOOL, rx, rx, rx, 0) < 0))
+		return -1;
+	cx->p->inuse = rx + 1;
+	return rx;
+}
+
+/*
+ * numeric unary minus and plus, and casts of integers to numeric (scale
+ * 0); -1 when funcid is none of them
+ */
+static int
+gx_cx_numunary(GxCx *cx, Oid funcid, Node *arg, int *type)
+{
+	int			at,
+				r,
+				from;
+
+	switch (funcid)
+	{
+		case F_NUMERIC_UMINUS:
+		case F_NUMERIC_UPLUS:
+			r = gx_cx_expr(cx, arg, &at);
+			if (r < 0 || at != GX_NUMERIC)
+				return -1;
+			*type = GX_NUMERIC;
+			if (funcid == F_NUMERIC_UPLUS)
+				return r;
+			cx->may_host = true;	/* -INT64_MIN */
+			return gx_emit(cx, GX_OP_NEG, GX_NUMERIC, r, r, r, 0) < 0 ? -1 : r;
+		case F_NUMERIC_INT2:
+			from = GX_INT2;
+			break;
+		case F_NUMERIC_INT4:
+			from = GX_INT4;
+			break;
+		case F_NUMERIC_INT8:
+			from = GX_INT8;
+			break;
+		default:
+			return -1;
+	}
+	r = gx_cx_expr(cx, arg, &at);
+	if (r < 0 || at != from || gx_emit(cx, GX_OP_CAST, GX_NUMERIC, r, r, r, from) < 0)
+		return -1;
+	if (from == GX_INT8)
+		cx->may_host = true;	/* int8's extremes are no device numeric */
+	cx->scale[r] = 0;
+	*type = GX_NUMERIC;
+	return r;
+}
+
 /* compile one expression; returns its register or -1 if unsupported */
 static int
 gx_cx_expr(GxCx *cx, Node *node, int *type)
@@ -616,11 +821,12 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 			{
 				Var		   *v = (Var *) node;
 				int			t,
+							sc,
 							col = -1,
 							r;
 
 				if ((Index) v->varno != cx->relid || v->varlevelsup != 0 || v->varattno <= 0 ||
-					!gx_type_supported(v->vartype, &t))
+					!gx_type_supported_mod(v->vartype, v->vartypmod, &t, &sc))
 					return -1;
 				for (int i = 0; i < p->ncols; i++)
 					if (p->col_attno[i] == v->varattno)
@@ -633,9 +839,15 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 					p->col_attno[col] = v->varattno;
 					p->col_type[col] = t;
 					p->col_typid[col] = v->vartype;
+					p->col_scale[col] = sc;
 				}
+				else if (p->col_type[col] != t || p->col_scale[col] != sc)
+					return -1;
 				r = gx_new_reg(cx);
 				*type = t;
+				if (r < 0)
+					return -1;
+				cx->scale[r] = sc;
 				return gx_emit(cx, GX_OP_LDCOL, t, r, 0, 0, col) < 0 ? -1 : r;
 			}
 		case T_Const:
@@ -647,6 +859,21 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 				int64		iv = 0;
 				double		dv = 0;
 
+				if (c->consttype == NUMERICOID)
+				{
+					int			ds = 0;
+
+					/* at its own dscale; NaN is GX_NUMERIC_NAN */
+					if (!c->constisnull && !gx_numeric_value(c->constvalue, -1, &iv, &ds))
+						return -1;
+					k = gx_add_const(cx, GX_NUMERIC, c->constisnull, iv, 0);
+					r = gx_new_reg(cx);
+					*type = GX_NUMERIC;
+					if (k < 0 || r < 0)
+						return -1;
+					cx->scale[r] = ds;
+					return gx_emit(cx, GX_OP_LDCONST, GX_NUMERIC, r, 0, 0, k) < 0 ? -1 : r;
+				}
 				if (!gx_type_supported(c->consttype, &t))
 					return -1;
 				if (!c->constisnull)
@@ -665,8 +892,25 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 							k,
 							r;
 
-				if ((prm->paramkind != PARAM_EXTERN && prm->paramkind != PARAM_EXEC) ||
-					!gx_type_supported(prm->paramtype, &t))
+				if (prm->paramkind != PARAM_EXTERN && prm->paramkind != PARAM_EXEC)
+					return -1;
+				if (prm->paramtype == NUMERICOID)
+				{
+					/* the other operand's scale; filled exactly, else the host */
+					int			sc = cx->param_scale >= 0 ? cx->param_scale :
+						GX_PARAM_NUMERIC_SCALE;
+
+					k = gx_add_const(cx, GX_NUMERIC, true, 0, 0);
+					r = gx_new_reg(cx);
+					*type = GX_NUMERIC;
+					if (k < 0 || r < 0)
+						return -1;
+					cx->scale[r] = sc;
+					gx_add_dyn(cx, (Node *) prm, k, GX_DYN_NUMERIC | sc << 8);
+					cx->p->may_fallback = true;
+					return gx_emit(cx, GX_OP_LDCONST, GX_NUMERIC, r, 0, 0, k) < 0 ? -1 : r;
+				}
+				if (!gx_type_supported(prm->paramtype, &t))
 					return -1;
 				k = gx_add_const(cx, t, true, 0, 0);
 				r = gx_new_reg(cx);
@@ -708,6 +952,17 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 					args = ((FuncExpr *) node)->args;
 					if (((FuncExpr *) node)->funcretset)
 						return -1;
+				}
+				if (list_length(args) == 2 &&
+					(e = gx_find_op(gx_numops, lengthof(gx_numops), funcid)) != NULL)
+					return gx_cx_numop(cx, e, (Node *) linitial(args),
+									   (Node *) lsecond(args), type);
+				if (list_length(args) == 1)
+				{
+					int			r = gx_cx_numunary(cx, funcid, (Node *) linitial(args), type);
+
+					if (r >= 0)
+						return r;
 				}
 				if (list_length(args) == 2 &&
 					(e = gx_find_op(gx_binops, lengthof(gx_binops), funcid)) != NULL)
@@ -876,6 +1131,8 @@ gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_erro
 	cx.p = prog;
 	cx.relid = scanrelid;
 	cx.may_error = false;
+	cx.may_host = false;
+	cx.param_scale = -1;
 	prog->inuse = 0;
 	r = gx_cx_expr(&cx, (Node *) qual, &t);
 	*may_error = cx.may_error;
@@ -883,6 +1140,7 @@ gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_erro
 		gx_emit(&cx, GX_OP_QUAL, GX_BOOL, 0, r, 0, 0) >= 0)
 	{
 		prog->may_error |= cx.may_error;
+		prog->may_host |= cx.may_host;
 		*may_error = cx.may_error;
 		return true;
 	}
@@ -964,6 +1222,7 @@ gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid)
 	prog->col_attno[prog->ncols] = attno;
 	prog->col_type[prog->ncols] = t;
 	prog->col_typid[prog->ncols] = typid;
+	prog->col_scale[prog->ncols] = 0;
 	return prog->ncols++;
 }
 
@@ -983,9 +1242,10 @@ typedef struct GxProgramImage
 	int32		nparams;
 	int32		may_error;
 	int32		may_fallback;
+	int32		may_host;
 	/* gx_instr code[ninstr], gx_const consts[nconsts], then per column
-	 * int16 attno, int32 type, Oid typid, then per param int32 const
-	 * index and int32 GX_DYN_* kind */
+	 * int16 attno, int32 type, Oid typid, int32 scale, then per param
+	 * int32 const index and int32 GX_DYN_* kind */
 } GxProgramImage;
 
 Const *
@@ -994,7 +1254,8 @@ gx_program_to_const(const GxProgram *p)
 	int			nparams = list_length(p->param_idx);
 	Size		sz = MAXALIGN(sizeof(GxProgramImage)) + sizeof(gx_instr) * p->ninstr +
 		sizeof(gx_const) * p->nconsts +
-		(sizeof(int16) + sizeof(int32) + sizeof(Oid)) * p->ncols + sizeof(int32) * 2 * nparams;
+		(sizeof(int16) + sizeof(int32) + sizeof(Oid) + sizeof(int32)) * p->ncols +
+		sizeof(int32) * 2 * nparams;
 	GxProgramImage *img = (GxProgramImage *) palloc0(sz);
 	char	   *q = (char *) img + MAXALIGN(sizeof(GxProgramImage));
 	ListCell   *lc,
@@ -1008,6 +1269,7 @@ gx_program_to_const(const GxProgram *p)
 	img->nparams = nparams;
 	img->may_error = p->may_error;
 	img->may_fallback = p->may_fallback;
+	img->may_host = p->may_host;
 	memcpy(q, p->code, sizeof(gx_instr) * p->ninstr);
 	q += sizeof(gx_instr) * p->ninstr;
 	memcpy(q, p->consts, sizeof(gx_const) * p->nconsts);
@@ -1018,6 +1280,8 @@ gx_program_to_const(const GxProgram *p)
 	q += sizeof(int32) * p->ncols;
 	memcpy(q, p->col_typid, sizeof(Oid) * p->ncols);
 	q += sizeof(Oid) * p->ncols;
+	memcpy(q, p->col_scale, sizeof(int32) * p->ncols);
+	q += sizeof(int32) * p->ncols;
 	forboth(lc, p->param_idx, lc2, p->param_kind)
 	{
 		int32		k[2] = {lfirst_int(lc), lfirst_int(lc2)};
@@ -1045,6 +1309,7 @@ gx_program_from_const(Const *c, List *params)
 	p->ncols = img->ncols;
 	p->may_error = img->may_error != 0;
 	p->may_fallback = img->may_fallback != 0;
+	p->may_host = img->may_host != 0;
 	memcpy(p->code, q, sizeof(gx_instr) * p->ninstr);
 	q += sizeof(gx_instr) * p->ninstr;
 	memcpy(p->consts, q, sizeof(gx_const) * p->nconsts);
@@ -1055,6 +1320,8 @@ gx_program_from_const(Const *c, List *params)
 	q += sizeof(int32) * p->ncols;
 	memcpy(p->col_typid, q, sizeof(Oid) * p->ncols);
 	q += sizeof(Oid) * p->ncols;
+	memcpy(p->col_scale, q, sizeof(int32) * p->ncols);
+	q += sizeof(int32) * p->ncols;
 	for (int i = 0; i < img->nparams; i++)
 	{
 		int32		k[2];
@@ -1080,4 +1347,16 @@ gx_program_const_may_fallback(Const *c)
 	GxProgramImage *img = (GxProgramImage *) DatumGetPointer(c->constvalue);
 
 	return c->constisnull || img->may_fallback != 0;
+}
+
+/*
+ * May rows of the program of a plan need the host (GX_ERR_HOST)?  Such a
+ * program must run where the scan returns rows: the scan rechecks them.
+ */
+bool
+gx_program_const_may_host(Const *c)
+{
+	GxProgramImage *img = (GxProgramImage *) DatumGetPointer(c->constvalue);
+
+	return c->constisnull || img->may_host != 0;
 }

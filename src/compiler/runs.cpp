@@ -137,6 +137,63 @@ gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap, int6
 	return m;
 }
 
+/*
+ * The set run of a numeric array compared with a numeric of scale
+ * 'scale': its distinct non-NULL elements as int64 values at that scale,
+ * sorted, into vals (type GX_NUMERIC).  An element that has no value at
+ * that scale (more digits after the point, too large) equals no value of
+ * the other side and is left out.  Returns how many, or -1 when more than
+ * cap; *flags gets GX_RUN_HAS_NULL when an element is NULL.
+ */
+int
+gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap, int64 *flags)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(array);
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	Datum	   *values;
+	bool	   *nulls;
+	int			nitems,
+				n = 0,
+				m = 0;
+	gx_const   *tmp;
+
+	*flags = 0;
+	get_typlenbyvalalign(NUMERICOID, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(arr, NUMERICOID, elmlen, elmbyval, elmalign, &values, &nulls, &nitems);
+	tmp = (gx_const *) palloc0(sizeof(gx_const) * Max(nitems, 1));
+	for (int i = 0; i < nitems; i++)
+	{
+		int64		v;
+
+		if (nulls[i])
+			*flags |= GX_RUN_HAS_NULL;
+		else if (gx_numeric_value(values[i], scale, &v, NULL))
+		{
+			tmp[n].type = GX_NUMERIC;
+			tmp[n].v.i = v;
+			n++;
+		}
+	}
+	if (n > 1)
+		qsort(tmp, n, sizeof(gx_const), gx_run_cmp_int);
+	for (int i = 0; i < n; i++)
+	{
+		if (m > 0 && tmp[m - 1].v.i == tmp[i].v.i)
+			continue;
+		tmp[m++] = tmp[i];
+	}
+	if (m > cap)
+	{
+		pfree(tmp);
+		return -1;
+	}
+	memcpy(vals, tmp, sizeof(gx_const) * m);
+	pfree(tmp);
+	return m;
+}
+
 /* ---------- bounds ---------- */
 
 /* a comparison of a value v (of a GX_DOM_*) with K, by PostgreSQL's functions */
@@ -501,7 +558,14 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 				}
 				return true;
 			}
+		case GX_DYN_NUMERIC:
+			c->isnull = isnull;
+			c->v.i = 0;
+			if (!isnull && typid != NUMERICOID)
+				elog(ERROR, "gpuext: numeric parameter of type %u", typid);
+			return isnull || gx_numeric_value(d, GX_DYN_AUX1(kind), &c->v.i, NULL);
 		case GX_DYN_SET:
+		case GX_DYN_NUMSET:
 			{
 				int			cap = GX_DYN_AUX2(kind);
 				int64		flags = 0;
@@ -509,7 +573,16 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 
 				if (k + GX_RUN_HEADER + cap > p->nconsts)
 					elog(ERROR, "gpuext: malformed device program in the plan");
-				if (!isnull)
+				if (!isnull && GX_DYN_KIND(kind) == GX_DYN_NUMSET)
+				{
+					if (get_element_type(typid) != NUMERICOID)
+						elog(ERROR, "gpuext: numeric array parameter of type %u", typid);
+					n = gx_numeric_set_build(d, GX_DYN_AUX1(kind), c + GX_RUN_HEADER, cap,
+											 &flags);
+					if (n < 0)
+						return false;
+				}
+				else if (!isnull)
 				{
 					n = gx_set_build(d, get_element_type(typid), GX_DYN_AUX1(kind),
 									 c + GX_RUN_HEADER, cap, &flags);

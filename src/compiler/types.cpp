@@ -12,8 +12,11 @@ extern "C"
 {
 #include "access/tupdesc_details.h"
 #include "catalog/pg_type.h"
+#include "fmgr.h"
 #include "utils/float.h"
 }
+
+#include "gx_deform.cuh"		/* gx_numeric_decode: the device's numeric reader */
 
 /* map a PostgreSQL type to a device type */
 bool
@@ -45,6 +48,67 @@ gx_type_supported(Oid typid, int *gxtype)
 		default:
 			return false;
 	}
+}
+
+/*
+ * map a PostgreSQL type with its typmod to a device type and, for
+ * GX_NUMERIC, the scale of its values: numeric with a typmod of precision
+ * <= 18 and scale 0 .. 18 (every value then fits an int64 at that scale);
+ * unconstrained numeric stays on the host.  Other types as
+ * gx_type_supported, scale 0.
+ */
+bool
+gx_type_supported_mod(Oid typid, int32 typmod, int *gxtype, int *scale)
+{
+	*scale = 0;
+	if (typid == NUMERICOID)
+	{
+		int32		tm = typmod - VARHDRSZ;
+		int			precision,
+					sc;
+
+		if (typmod < (int32) VARHDRSZ)
+			return false;
+		precision = (tm >> 16) & 0xffff;
+		sc = ((tm & 0x7ff) ^ 1024) - 1024;	/* numeric.c: scale may be < 0 */
+		if (precision < 1 || precision > 18 || sc < 0 || sc > GX_NUMERIC_MAX_SCALE)
+			return false;
+		*gxtype = GX_NUMERIC;
+		*scale = sc;
+		return true;
+	}
+	return gx_type_supported(typid, gxtype);
+}
+
+/*
+ * A numeric Datum as an int64 at scale 'scale' (scale < 0: at its own
+ * dscale, returned in *dscale).  False when it is no such int64: digits
+ * beyond the scale, too large, an infinity.
+ */
+bool
+gx_numeric_value(Datum d, int scale, int64 *v, int *dscale)
+{
+	struct varlena *vl = PG_DETOAST_DATUM_PACKED(d);
+	const uint8 *data = (const uint8 *) VARDATA_ANY(vl);
+	uint32		len = VARSIZE_ANY_EXHDR(vl);
+	int			ds;
+	uint32		h;
+
+	/* the dscale from the header first, then the value at the scale asked for */
+	if (len < 2)
+		return false;
+	h = gx_rd16(data);
+	if ((h & 0xC000) == 0xC000)
+		ds = 0;
+	else if (h & 0x8000)
+		ds = (int) ((h & 0x1F80) >> 7);
+	else
+		ds = (int) (h & 0x3FFF);
+	if (dscale)
+		*dscale = ds;
+	if (scale < 0)
+		scale = ds;
+	return gx_numeric_decode(data, len, scale, v, &ds) == 0;
 }
 
 /* Datum -> (int64 | double) for a supported type */
@@ -86,8 +150,28 @@ gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval)
 void
 gx_store_datum(char *vals, int gxtype, uint32 n, Datum d, bool isnull)
 {
+	gx_store_datum_scale(vals, gxtype, 0, n, d, isnull);
+}
+
+/*
+ * gx_store_datum for a column of any device type: a GX_NUMERIC one holds
+ * its values at 'scale' (its column's)
+ */
+void
+gx_store_datum_scale(char *vals, int gxtype, int scale, uint32 n, Datum d, bool isnull)
+{
 	switch (gxtype)
 	{
+		case GX_NUMERIC:
+			{
+				int64		v = 0;
+
+				/* a value of the column's typmod always fits */
+				if (!isnull && !gx_numeric_value(d, scale, &v, NULL))
+					elog(ERROR, "gpuext: numeric value does not fit scale %d", scale);
+				((int64 *) vals)[n] = v;
+			}
+			break;
 		case GX_BOOL:
 			((uint8 *) vals)[n] = isnull ? 0 : DatumGetBool(d);
 			break;
@@ -131,12 +215,13 @@ gx_align_bytes(char attalign)
  * (gx_deform.cuh); column i of the chunk is attribute attno[i] of type
  * gxtype[i].  False when the deformer cannot produce them: an attribute
  * beyond GX_MAX_DEFORM_ATTS or the relation, or a needed attribute that is
- * not fixed-width by-value of the column's width.  atts has room for
+ * not fixed-width by-value of the column's width (or, for a GX_NUMERIC
+ * column of scale scale[i], a numeric).  atts has room for
  * GX_MAX_DEFORM_ATTS entries.
  */
 bool
 gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
-			   const int *gxtype, gx_attr *atts, int *maxatt)
+			   const int *gxtype, const int *scale, gx_attr *atts, int *maxatt)
 {
 	int			off = 0;
 	bool		fixed = true;
@@ -174,10 +259,27 @@ gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
 	}
 	for (int i = 0; i < ncols; i++)
 	{
-		gx_attr    *ga = &atts[attno[i] - 1];
+		gx_attr    *ga;
 
-		/* only fixed-width by-value attributes are read into columns */
-		if (attno[i] < 1 || ga->attlen != (int) gx_type_width(gxtype[i]) ||
+		if (attno[i] < 1)
+			return false;
+		ga = &atts[attno[i] - 1];
+		if (gxtype[i] == GX_NUMERIC)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, attno[i] - 1);
+
+			/* numeric varlenas are decoded; the missing value here */
+			if (att->atttypid != NUMERICOID || ga->attlen != -1)
+				return false;
+			if (ga->has_missing &&
+				!gx_numeric_value(desc->constr->missing[attno[i] - 1].am_value,
+								  scale ? scale[i] : 0, &ga->missing, NULL))
+				return false;
+			ga->col = (int16) i;
+			continue;
+		}
+		/* other columns: fixed-width by-value attributes, as they are */
+		if (ga->attlen != (int) gx_type_width(gxtype[i]) ||
 			!TupleDescAttr(desc, attno[i] - 1)->attbyval)
 			return false;
 		ga->col = (int16) i;

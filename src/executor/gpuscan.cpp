@@ -177,8 +177,9 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 
 		pull_varattnos((Node *) cscan->scan.plan.targetlist, relid, &attrs);
 		pull_varattnos((Node *) st->host_quals, relid, &attrs);
+		/* rows for the host (prog->may_host) are rechecked: they need tuples */
 		st->need_tuples = !bms_is_empty(attrs) || estate->es_epq_active != NULL ||
-			st->fallback_qual != NULL;
+			st->fallback_qual != NULL || st->prog->may_host;
 		gx_scroll_begin(st, cscan);
 	}
 	st->device = gx_resolve_device();
@@ -327,6 +328,11 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 			break;
 	}
 	n = Min(n, b->nrows);
+	/* some selected rows were left to the host: recheck every one (gx_next_row) */
+	b->host_recheck = (res->flags & GX_RESULT_HOST) != 0 && !st->agg_mode;
+	/* the planner gives no device aggregate a program that may need the host */
+	if ((res->flags & GX_RESULT_HOST) != 0 && st->agg_mode && !st->group_mode)
+		elog(ERROR, "gpuext: a device aggregate's rows need the host");
 	if (st->agg_mode && b->error == GX_ERR_NONE)
 		gx_agg_collect(st, n);
 	b->nsel = n;
@@ -469,6 +475,8 @@ gx_scan_close_session(GxScanState *st)
 	st->agg_dirty = false;
 }
 
+static bool gx_recheck(ScanState *ss, TupleTableSlot *slot);
+
 /* ExecScan access method: next row that passed the device quals */
 static TupleTableSlot *
 gx_next_row(ScanState *ss)
@@ -494,6 +502,19 @@ gx_next_row(ScanState *ss)
 				return ExecStoreAllNullTuple(slot);
 			}
 			st->null_row = false;
+			if (b->pos < b->nsel && b->host_recheck)
+			{
+				/*
+				 * the device could not evaluate some rows of this chunk
+				 * (GX_ERR_HOST): its selected rows pass the device quals
+				 * only if they pass them on the host
+				 */
+				TupleTableSlot *row = gx_source_row(&st->src, b, b->sel[b->pos++], slot);
+
+				if (!gx_recheck(ss, row))
+					continue;
+				return row;
+			}
 			if (b->pos < b->nsel)
 				return gx_source_row(&st->src, b, b->sel[b->pos++], slot);
 			if (b->error != GX_ERR_NONE)

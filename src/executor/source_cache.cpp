@@ -74,7 +74,7 @@ gx_source_cache_begin(GxSource *src)
 
 			for (k = 0; k < e->ncols; k++)
 				if (e->attnum[k] == p->col_attno[c] && e->typid[k] == p->col_typid[c] &&
-					e->gxtype[k] == p->col_type[c])
+					e->gxtype[k] == p->col_type[c] && e->scale[k] == p->col_scale[c])
 					break;
 			if (k == e->ncols)
 				ok = false;
@@ -168,6 +168,7 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 		c->cols[i].values_off = r->values_off[i];
 		c->cols[i].nulls_off = r->nulls_off[i];
 		c->cols[i].type = src->prog->col_type[i];
+		c->cols[i].scale = src->prog->col_scale[i];
 	}
 	c->kind = GX_TASK_CACHE_SCAN;
 	c->ext.entry = r->idx;

@@ -116,7 +116,7 @@ gx_plan_deform(GxSource *src, EState *estate)
 	src->atts = (gx_attr *) palloc0(sizeof(gx_attr) * GX_MAX_DEFORM_ATTS);
 	src->device_deform = gx_deform_atts(RelationGetDescr(src->rel), src->prog->ncols,
 									   src->prog->col_attno, src->prog->col_type,
-									   src->atts, &maxatt);
+									   src->prog->col_scale, src->atts, &maxatt);
 }
 
 /* write the needed columns of one tuple as row n of the chunk */
@@ -155,7 +155,7 @@ gx_deform_row(GxSource *src, gx_chunk *c, uint32 n, HeapTuple tup,
 			bm[n >> 3] |= (uint8) (1 << (n & 7));
 			has_nulls[i] = true;
 		}
-		gx_store_datum(vals, p->col_type[i], n, d, isnull);
+		gx_store_datum_scale(vals, p->col_type[i], p->col_scale[i], n, d, isnull);
 	}
 }
 
@@ -286,7 +286,10 @@ gx_fill_device_pages(GxSource *src, GxBatch *b, gx_chunk *c)
 	/* the device writes the columns after the input, then the result */
 	c->nrows = n;
 	for (int i = 0; i < src->prog->ncols; i++)
+	{
 		c->cols[i].type = src->prog->col_type[i];
+		c->cols[i].scale = src->prog->col_scale[i];
+	}
 	gx_layout_page_batch(c, np, BLCKSZ);
 	d->natts = src->maxatt;
 	d->pad = 0;
@@ -338,7 +341,8 @@ gx_fill_slots(GxSource *src, GxBatch *b, gx_chunk *c, bool *has_nulls)
 				has_nulls[i] = true;
 				d = (Datum) 0;
 			}
-			gx_store_datum(vals, p->col_type[i], n, d, rs->tts_isnull[a]);
+			gx_store_datum_scale(vals, p->col_type[i], p->col_scale[i], n, d,
+								 rs->tts_isnull[a]);
 		}
 		{
 			BufferHeapTupleTableSlot *bs = (BufferHeapTupleTableSlot *) rs;
@@ -455,6 +459,7 @@ gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 		c->cols[i].values_off = src->col_values_off[i];
 		c->cols[i].nulls_off = has_nulls[i] ? src->col_nulls_off[i] : 0;
 		c->cols[i].type = p->col_type[i];
+		c->cols[i].scale = p->col_scale[i];
 	}
 	c->nrows = n;
 	b->nrows = n;

@@ -79,6 +79,7 @@ typedef struct GxCacheEntry
 	int16		attnum[GX_CACHE_MAX_COLS];
 	Oid			typid[GX_CACHE_MAX_COLS];
 	uint8		gxtype[GX_CACHE_MAX_COLS];
+	uint8		scale[GX_CACHE_MAX_COLS];	/* GX_NUMERIC: the values' scale */
 	uint64		values_off[GX_CACHE_MAX_COLS];	/* entry-relative */
 	uint64		nulls_off[GX_CACHE_MAX_COLS];
 	uint64		rowmap_off;

@@ -21,6 +21,9 @@ typedef struct GxProgram
 	AttrNumber	col_attno[GX_MAX_COLS];
 	int			col_type[GX_MAX_COLS];
 	Oid			col_typid[GX_MAX_COLS];
+	int			col_scale[GX_MAX_COLS];	/* GX_NUMERIC: the values' scale */
+	bool		may_host;		/* rows may need the host (GX_ERR_HOST): the
+								 * scan rechecks them, so it returns rows */
 	bool		may_fallback;	/* a run filled at scan start may not fit: the
 								 * scan then runs its device quals on the host */
 	List	   *params;			/* Params (and Consts) whose values go in consts */
@@ -39,6 +42,11 @@ typedef struct GxProgram
 								 * INRANGES compares with; aux1 = the
 								 * comparison (value op it), aux2 = the
 								 * value's GX_DOM_* */
+#define GX_DYN_NUMERIC 3		/* a numeric value at scale aux1: one
+								 * constant; not exact at that scale: the
+								 * scan runs its device quals on the host */
+#define GX_DYN_NUMSET 4			/* a numeric array: the set run of an INSET
+								 * at scale aux1, cap aux2 */
 #define GX_DYN_KIND(k) ((k) & 0xff)
 #define GX_DYN_AUX1(k) (((k) >> 8) & 0xff)
 #define GX_DYN_AUX2(k) (((k) >> 16) & 0xff)
@@ -59,16 +67,23 @@ GxProgram  *gx_program_from_const(Const *c, List *params);
 int			gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid);
 int			gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype);
 bool		gx_program_const_may_fallback(Const *c);
+bool		gx_program_const_may_host(Const *c);
 /* runs of constants (runs.cpp) */
 int			gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap,
 						 int64 *flags);
+int			gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap,
+								 int64 *flags);
 bool		gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid);
 /* the type table, PostgreSQL side (types.cpp) */
 bool		gx_type_supported(Oid typid, int *gxtype);
+bool		gx_type_supported_mod(Oid typid, int32 typmod, int *gxtype, int *scale);
+bool		gx_numeric_value(Datum d, int scale, int64 *v, int *dscale);
+void		gx_store_datum_scale(char *vals, int gxtype, int scale, uint32 n, Datum d,
+								 bool isnull);
 void		gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval);
 void		gx_store_datum(char *vals, int gxtype, uint32 n, Datum d, bool isnull);
 uint8		gx_align_bytes(char attalign);
 bool		gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
-						   const int *gxtype, gx_attr *atts, int *maxatt);
+						   const int *gxtype, const int *scale, gx_attr *atts, int *maxatt);
 
 #endif							/* GX_COMPILER_H */

@@ -46,6 +46,8 @@ typedef struct GxBatch
 	int64		seq;			/* submission order */
 	bool		cached;			/* rows come from a cache entry */
 	bool		count_only;		/* no selection: nsel rows without columns */
+	bool		host_recheck;	/* GX_RESULT_HOST: the selected rows must pass
+								 * the device quals on the host */
 	BlockNumber cache_start;	/* cached: first block of the entry */
 	uint32		skipped_rows;	/* cached: rows of its stale blocks */
 	uint32		table;			/* GpuPreAgg: the group table it adds into */

@@ -17,6 +17,7 @@ CustomScan *gx_make_cscan(RelOptInfo *rel, CustomPath *best_path, List *tlist,
 						  const char *mode, List *device, List *host, GxProgram *prog,
 						  List *scan_tlist);
 bool		gx_is_device_scan_path(Path *path, bool parallel);
+bool		gx_scan_path_may_host(Path *path);
 bool		gx_unfiltered_scan_paths(PlannerInfo *root, RelOptInfo *rel, Path **serial,
 									 Path **partial);
 void		gx_aggpath_init(void);

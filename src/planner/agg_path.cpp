@@ -427,6 +427,14 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 			return;
 		group = true;
 	}
+	/*
+	 * Rows the device leaves to the host (GX_ERR_HOST: numeric beyond
+	 * int64) must pass the device quals on the host: a keyless aggregate
+	 * never sees them, so it cannot take such a program; GpuPreAgg
+	 * evaluates them on the host (gx_group_host_rows).
+	 */
+	if (!group && (gx_scan_path_may_host(scan) || gx_scan_path_may_host(pscan)))
+		return;
 	/* the keys and the aggregates' arguments as outputs of the scan's program */
 	if (group)
 	{

@@ -593,6 +593,21 @@ gx_is_device_scan_path(Path *path, bool parallel)
 		!gx_program_const_may_fallback((Const *) lsecond(cpath->custom_private));
 }
 
+/*
+ * May rows of a GpuScan path's program need the host (GX_ERR_HOST)?  Only
+ * a scan that returns its rows (or a group table, which sends them to
+ * the host) may run such a program, not a keyless device aggregate.
+ */
+bool
+gx_scan_path_may_host(Path *path)
+{
+	CustomPath *cpath = (CustomPath *) path;
+
+	return path != NULL && IsA(path, CustomPath) && cpath->methods == &gx_scan_path_methods &&
+		cpath->custom_private != NIL &&
+		gx_program_const_may_host((Const *) lsecond(cpath->custom_private));
+}
+
 void
 gx_planner_init(void)
 {

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -40,7 +42,8 @@ static int n_failed = 0;
 struct TestCol
 {
 	int			type;
-	std::vector<int64_t> iv;	/* integer / bool values */
+	uint32_t	scale = 0;		/* GX_NUMERIC */
+	std::vector<int64_t> iv;	/* integer / bool / numeric values */
 	std::vector<double> dv;		/* float values */
 	std::vector<uint8_t> isnull;
 };
@@ -72,6 +75,15 @@ struct ChunkBuilder
 		if (nrows < v.size())
 			nrows = v.size();
 		return (int) cols.size() - 1;
+	}
+	/* a GX_NUMERIC column: int64 values at 'scale' */
+	int			add_num_col(uint32_t scale, const std::vector<int64_t> &v,
+							const std::vector<uint8_t> &nulls = {})
+	{
+		int			i = add_int_col(GX_NUMERIC, v, nulls);
+
+		cols[i].scale = scale;
+		return i;
 	}
 	int			add_float_col(int type, const std::vector<double> &v,
 							  const std::vector<uint8_t> &nulls = {})
@@ -173,6 +185,7 @@ struct ChunkBuilder
 			c->cols[i].values_off = voff[i];
 			c->cols[i].nulls_off = noff[i];
 			c->cols[i].type = tc.type;
+			c->cols[i].scale = tc.scale;
 			for (uint32_t r = 0; r < nrows; r++)
 			{
 				switch (tc.type)
@@ -187,6 +200,7 @@ struct ChunkBuilder
 						((int32_t *) base)[r] = r < tc.iv.size() ? (int32_t) tc.iv[r] : 0;
 						break;
 					case GX_INT8:
+					case GX_NUMERIC:
 						((int64_t *) base)[r] = r < tc.iv.size() ? tc.iv[r] : 0;
 						break;
 					case GX_FLOAT4:
@@ -254,6 +268,549 @@ build_agg_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, int64_t *want_
 	c->ext.agg[1] = gx_agg {GX_AGG_COUNT, (int16_t) cv};
 	c->ext.agg[2] = gx_agg {GX_AGG_SUM, (int16_t) cv};
 	c->obj[0] = 1;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* numeric (GX_NUMERIC): programs with an exact reference, and varlenas   */
+/* ---------------------------------------------------------------------- */
+
+typedef __int128 gx_i128;
+
+#define NUM_NAN std::numeric_limits<int64_t>::max()
+
+/* is v a device numeric number (|v| < INT64_MAX)? */
+static inline bool
+num_dev_ok(gx_i128 v)
+{
+	return v < (gx_i128) NUM_NAN && v > -(gx_i128) NUM_NAN;
+}
+
+static inline gx_i128
+num_pow10(int k)
+{
+	gx_i128		p = 1;
+
+	for (int i = 0; i < k; i++)
+		p *= 10;
+	return p;
+}
+
+/* PostgreSQL's order: NaN equal to itself, above every number */
+static inline int
+num_ref_cmp(int64_t a, int sa, int64_t b, int sb)
+{
+	if (a == NUM_NAN || b == NUM_NAN)
+		return a == b ? 0 : (a == NUM_NAN ? 1 : -1);
+	gx_i128		x = (gx_i128) a * num_pow10(sb > sa ? sb - sa : 0);
+	gx_i128		y = (gx_i128) b * num_pow10(sa > sb ? sa - sb : 0);
+
+	return x > y ? 1 : (x < y ? -1 : 0);
+}
+
+/* a value of the test's numeric columns: mostly small, some NaN, some huge */
+static inline int64_t
+num_random(std::mt19937_64 &rng, int64_t range)
+{
+	uint64_t	x = rng() % 1000;
+
+	if (x < 20)
+		return NUM_NAN;
+	if (x < 40)
+		return (int64_t) (rng() % 1999999999999999999ULL) - 999999999999999999LL;	/* 18 digits */
+	if (x < 50)
+		return 0;
+	return (int64_t) (rng() % (2 * (uint64_t) range + 1)) - range;
+}
+
+/* what a numeric test program does to a row */
+enum
+{
+	NUM_REJECT = 0,
+	NUM_PASS = 1,
+	NUM_HOST = 2
+};
+
+#define NUM_NPROGS 7
+
+/*
+ * A chunk of n rows of numeric columns a (scale 2), b (scale 0), c (scale
+ * 6) and an int8 column i, NULLs and NaNs among them, with test program
+ * 'prog' (0 .. NUM_NPROGS - 1); want[row] gets what the device must do
+ * (NUM_PASS, NUM_REJECT, NUM_HOST), computed exactly with 128-bit integers.
+ *  0: a < b           (shift -2)         1: a + c >= K (scale 3)
+ *  2: b * b > K (0)   (host on overflow) 3: -a = K, or a IS NULL
+ *  4: i::numeric <= a (shift 2)          5: a = ANY (set at scale 2)
+ *  6: (c - a) * b <> K or b = K2 (or, and, host mid-way)
+ */
+static void
+build_numeric_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, int prog,
+				   std::vector<int> &want)
+{
+	std::vector<int64_t> a(n), bb(n), c(n), iv(n);
+	std::vector<uint8_t> an(n), bn(n), cn(n), in(n);
+
+	for (uint32_t r = 0; r < n; r++)
+	{
+		a[r] = num_random(rng, 100000);
+		bb[r] = num_random(rng, 3000);
+		c[r] = num_random(rng, 100000000);
+		iv[r] = rng() % 100 == 0 ? (rng() % 2 ? NUM_NAN : std::numeric_limits<int64_t>::min()) :
+			(int64_t) (rng() % 20001) - 10000;
+		an[r] = rng() % 17 == 0;
+		bn[r] = rng() % 19 == 0;
+		cn[r] = rng() % 23 == 0;
+		in[r] = rng() % 29 == 0;
+	}
+	int			ca = b.add_num_col(2, a, an);
+	int			cb = b.add_num_col(0, bb, bn);
+	int			cc = b.add_num_col(6, c, cn);
+	int			ci = b.add_int_col(GX_INT8, iv, in);
+	int64_t		K = (int64_t) (rng() % 2000001) - 1000000;
+
+	want.assign(n, NUM_REJECT);
+	switch (prog)
+	{
+		case 0:
+			b.emit(GX_OP_LDCOL, GX_NUMERIC, 0, 0, 0, ca);
+			b.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, cb);
+			b.emit(GX_OP_LT, GX_NUMERIC, 0, 0, 1, 2 - 0);
+			b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+			for (uint32_t r = 0; r < n; r++)
+				if (!an[r] && !bn[r] && num_ref_cmp(a[r], 2, bb[r], 0) < 0)
+					want[r] = NUM_PASS;
+			break;
+		case 1:
+			{
+				int			k = b.kint(GX_NUMERIC, K);
+
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 0, 0, 0, ca);
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, cc);
+				b.emit(GX_OP_ADD, GX_NUMERIC, 0, 0, 1, 2 - 6);	/* scale 6 */
+				b.emit(GX_OP_LDCONST, GX_NUMERIC, 1, 0, 0, k);
+				b.emit(GX_OP_GE, GX_NUMERIC, 0, 0, 1, 6 - 3);
+				b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+				for (uint32_t r = 0; r < n; r++)
+				{
+					if (an[r] || cn[r])
+						continue;
+					if (a[r] == NUM_NAN || c[r] == NUM_NAN)
+					{
+						want[r] = num_ref_cmp(NUM_NAN, 6, K, 3) >= 0 ? NUM_PASS : NUM_REJECT;
+						continue;
+					}
+					gx_i128		x = (gx_i128) a[r] * 10000;
+					gx_i128		sum = x + c[r];
+
+					if (!num_dev_ok(x) || !num_dev_ok(sum))
+						want[r] = NUM_HOST;
+					else
+						want[r] = num_ref_cmp((int64_t) sum, 6, K, 3) >= 0 ? NUM_PASS : NUM_REJECT;
+				}
+			}
+			break;
+		case 2:
+			{
+				int			k = b.kint(GX_NUMERIC, K);
+
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 0, 0, 0, cb);
+				b.emit(GX_OP_MUL, GX_NUMERIC, 0, 0, 0);
+				b.emit(GX_OP_LDCONST, GX_NUMERIC, 1, 0, 0, k);
+				b.emit(GX_OP_GT, GX_NUMERIC, 0, 0, 1);
+				b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+				for (uint32_t r = 0; r < n; r++)
+				{
+					if (bn[r])
+						continue;
+					if (bb[r] == NUM_NAN)
+					{
+						want[r] = NUM_PASS;	/* NaN > K */
+						continue;
+					}
+					gx_i128		p = (gx_i128) bb[r] * bb[r];
+
+					want[r] = !num_dev_ok(p) ? NUM_HOST : p > K ? NUM_PASS : NUM_REJECT;
+				}
+			}
+			break;
+		case 3:
+			{
+				int			k = b.kint(GX_NUMERIC, a[0] == NUM_NAN ? 5 : -a[0]);
+				int64_t		kv = b.consts[k].v.i;
+
+				b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 0);
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, ca);
+				b.emit(GX_OP_NEG, GX_NUMERIC, 1, 1);
+				b.emit(GX_OP_LDCONST, GX_NUMERIC, 2, 0, 0, k);
+				b.emit(GX_OP_EQ, GX_NUMERIC, 1, 1, 2);
+				b.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 9);
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, ca);
+				b.emit(GX_OP_ISNULL, GX_BOOL, 1, 1);
+				b.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 9);
+				b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+				for (uint32_t r = 0; r < n; r++)
+					want[r] = an[r] || (a[r] == NUM_NAN ? kv == NUM_NAN : -a[r] == kv) ?
+						NUM_PASS : NUM_REJECT;
+			}
+			break;
+		case 4:
+			b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, ci);
+			b.emit(GX_OP_CAST, GX_NUMERIC, 0, 0, 0, GX_INT8);
+			b.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, ca);
+			b.emit(GX_OP_LE, GX_NUMERIC, 0, 0, 1, 0 - 2);
+			b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+			for (uint32_t r = 0; r < n; r++)
+			{
+				if (in[r])
+					continue;
+				if (!num_dev_ok(iv[r]))
+					want[r] = NUM_HOST;
+				else if (!an[r] && num_ref_cmp(iv[r], 0, a[r], 2) <= 0)
+					want[r] = NUM_PASS;
+			}
+			break;
+		case 5:
+			{
+				std::vector<int64_t> set = {NUM_NAN, a[1 % n], a[2 % n], -a[3 % n], 0, 150};
+
+				std::sort(set.begin(), set.end());
+				set.erase(std::unique(set.begin(), set.end()), set.end());
+				int			k = b.kint(GX_INT8, (int64_t) set.size());
+
+				b.kint(GX_INT8, 0);
+				for (int64_t v : set)
+					b.kint(GX_NUMERIC, v);
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 0, 0, 0, ca);
+				b.emit(GX_OP_INSET, GX_NUMERIC, 0, 0, 0, k);
+				b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+				for (uint32_t r = 0; r < n; r++)
+					if (!an[r] && std::binary_search(set.begin(), set.end(), a[r]))
+						want[r] = NUM_PASS;
+			}
+			break;
+		default:
+			{
+				int			k = b.kint(GX_NUMERIC, K);
+				int			k2 = b.kint(GX_NUMERIC, 7);
+
+				/* ((c - a) * b <> K) OR (b = 7): c - a at scale 6, times b: scale 6 */
+				b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 0);
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, cc);
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 2, 0, 0, ca);
+				b.emit(GX_OP_SUB, GX_NUMERIC, 1, 1, 2, 6 - 2);
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 2, 0, 0, cb);
+				b.emit(GX_OP_MUL, GX_NUMERIC, 1, 1, 2);
+				b.emit(GX_OP_LDCONST, GX_NUMERIC, 2, 0, 0, k);
+				b.emit(GX_OP_NE, GX_NUMERIC, 1, 1, 2, 6 - 0);
+				b.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 13);
+				b.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, cb);
+				b.emit(GX_OP_LDCONST, GX_NUMERIC, 2, 0, 0, k2);
+				b.emit(GX_OP_EQ, GX_NUMERIC, 1, 1, 2);
+				b.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 13);
+				b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+				for (uint32_t r = 0; r < n; r++)
+				{
+					int			first = -1;	/* -1 NULL, 0, 1, 2 host: in device order */
+
+					if (!cn[r] && !an[r])
+					{
+						bool		dnan = c[r] == NUM_NAN || a[r] == NUM_NAN;
+						gx_i128		d = 0;
+
+						if (!dnan)
+						{
+							gx_i128		as = (gx_i128) a[r] * 10000;
+
+							d = c[r] - as;
+							if (!num_dev_ok(as) || !num_dev_ok(d))
+								first = 2;
+						}
+						if (first != 2 && !bn[r])
+						{
+							if (dnan || bb[r] == NUM_NAN)
+								first = num_ref_cmp(NUM_NAN, 6, K, 0) != 0;
+							else
+							{
+								gx_i128		p = d * bb[r];
+
+								first = !num_dev_ok(p) ? 2 :
+									num_ref_cmp((int64_t) p, 6, K, 0) != 0;
+							}
+						}
+					}
+					if (first == 2)
+						want[r] = NUM_HOST;
+					else if (first == 1)
+						want[r] = NUM_PASS;
+					else if (!bn[r] && num_ref_cmp(bb[r], 0, 7, 0) == 0)
+						want[r] = NUM_PASS;
+				}
+			}
+			break;
+	}
+}
+
+/* group mode for a numeric task: count(*) per value of its int8 column (3) */
+#define NUM_GROUP_CAP 32768u
+
+static inline void
+numeric_group_mode(gx_chunk *c)
+{
+	c->ext.ngroup_cap = NUM_GROUP_CAP;
+	c->ext.ngroup_limit = NUM_GROUP_CAP / 2;
+	c->ext.ngkeys = 1;
+	c->ext.gkey_col[0] = 3;
+	c->ext.nagg = 1;
+	c->ext.agg[0] = gx_agg {GX_AGG_COUNT, -1};
+	c->obj[0] = 1;
+}
+
+/* rows counted in a group table of numeric_group_mode (host memory) */
+static inline int64_t
+numeric_group_rows(const char *table)
+{
+	const uint64_t sb = gx_group_slot_bytes(1, 1);
+	int64_t		n = 0;
+
+	for (uint32_t i = 0; i < NUM_GROUP_CAP; i++)
+	{
+		const char *slot = table + sizeof(gx_group_hdr) + (uint64_t) i * sb;
+
+		if (*(const uint32_t *) slot == GX_GSLOT_READY)
+			n += ((const gx_agg_pair *) (slot + 16))->cnt;
+	}
+	return n;
+}
+
+/*
+ * The data of a numeric varlena (n_header onwards) as PostgreSQL writes
+ * value v at scale 'scale': NBASE digits without leading or trailing
+ * zeros, the short format where it fits, else (or with force_long) the
+ * long one; NaN as 0xC000.
+ */
+static std::vector<uint8_t>
+numeric_bytes(int64_t v, int scale, bool force_long)
+{
+	std::vector<uint8_t> out;
+	auto		put16 = [&out](uint32_t x) {
+		out.push_back((uint8_t) (x & 0xFF));
+		out.push_back((uint8_t) ((x >> 8) & 0xFF));
+	};
+
+	if (v == NUM_NAN)
+	{
+		put16(0xC000);
+		return out;
+	}
+	bool		neg = v < 0;
+	unsigned __int128 m = neg ? (unsigned __int128) (-(gx_i128) v) : (unsigned __int128) v;
+	int			fracgroups = (scale + 3) / 4;
+
+	for (int i = 0; i < fracgroups * 4 - scale; i++)
+		m *= 10;
+	std::vector<uint32_t> dig;	/* least significant first */
+
+	while (m > 0)
+	{
+		dig.push_back((uint32_t) (m % 10000));
+		m /= 10000;
+	}
+	int			weight = (int) dig.size() - fracgroups - 1;
+	size_t		lo = 0;
+
+	while (lo < dig.size() && dig[lo] == 0)
+		lo++;					/* trailing zeros */
+	if (lo == dig.size())
+	{
+		weight = 0;
+		neg = false;
+	}
+	if (!force_long && scale <= 0x3F && weight >= -64 && weight <= 63)
+		put16(0x8000 | (neg ? 0x2000 : 0) | ((uint32_t) scale << 7) | ((uint32_t) weight & 0x7F));
+	else
+	{
+		put16((neg ? 0x4000 : 0) | (uint32_t) scale);
+		put16((uint32_t) (uint16_t) (int16_t) weight);
+	}
+	for (size_t i = dig.size(); i > lo; i--)
+		put16(dig[i - 1]);
+	return out;
+}
+
+/*
+ * A page chunk of n tuples (int4, numeric(15,2) a, text, numeric(18,6) c)
+ * with NULLs, both varlena headers and tuples without the last attributes
+ * (c has a missing value), deformed into columns a and c; the program is
+ * a < c (shift -4) or c is NULL.  ref gets the same rows as columns (and
+ * program), to filter the same way.  Returns the page chunk (malloc'd,
+ * *cap bytes).
+ */
+static gx_chunk *
+build_numeric_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_t *cap)
+{
+	const uint32_t BLK = 8192;
+	const int64_t cmissing = 1234567;
+	std::vector<std::vector<uint8_t>> pages;
+	std::vector<uint8_t> page(BLK, 0);
+	std::vector<uint32_t> rowmap;
+	std::vector<int64_t> av(n), cv(n);
+	std::vector<uint8_t> an(n), cnl(n);
+	uint32_t	nlp = 0,
+				upper = BLK;
+
+	for (uint32_t r = 0; r < n; r++)
+	{
+		uint32_t	natts = rng() % 10 == 0 ? 2 : 4;
+		bool		nul[4] = {false, rng() % 11 == 0, rng() % 3 == 0, rng() % 13 == 0};
+		bool		hasnull = false;
+
+		for (uint32_t i = 0; i < natts; i++)
+			hasnull |= nul[i];
+		uint32_t	hoff = (23 + (hasnull ? 1 : 0) + 7) & ~7u;
+		std::vector<uint8_t> tup(hoff, 0);
+
+		tup[18] = (uint8_t) natts;
+		tup[20] = hasnull ? 1 : 0;
+		tup[22] = (uint8_t) hoff;
+		for (uint32_t i = 0; i < natts && hasnull; i++)
+			if (!nul[i])
+				tup[23] |= (uint8_t) (1u << i);
+		auto		varlena = [&](const std::vector<uint8_t> &data) {
+			if (data.size() + 1 < 127 && rng() % 4 != 0)
+			{
+				tup.push_back((uint8_t) (((data.size() + 1) << 1) | 1));
+				tup.insert(tup.end(), data.begin(), data.end());
+			}
+			else
+			{
+				uint32_t	w = (uint32_t) (data.size() + 4) << 2;
+
+				while ((tup.size() - hoff) % 4 != 0)
+					tup.push_back(0);
+				for (int i = 0; i < 4; i++)
+					tup.push_back((uint8_t) (w >> (8 * i)));
+				tup.insert(tup.end(), data.begin(), data.end());
+			}
+		};
+
+		/* int4 */
+		while ((tup.size() - hoff) % 4 != 0)
+			tup.push_back(0);
+		for (int i = 0; i < 4; i++)
+			tup.push_back((uint8_t) (r >> (8 * i)));
+		/* a numeric(15,2) */
+		av[r] = rng() % 50 == 0 ? NUM_NAN : (int64_t) (rng() % 199999999999999ULL) - 99999999999999LL;
+		if (rng() % 3 == 0)
+			av[r] /= 1000000;
+		an[r] = nul[1];
+		if (!nul[1])
+			varlena(numeric_bytes(av[r], 2, rng() % 5 == 0));
+		else
+			av[r] = 0;
+		/* text */
+		if (natts > 2 && !nul[2])
+			varlena(std::vector<uint8_t>(rng() % 40, 'x'));
+		/* c numeric(18,6) */
+		if (natts > 3)
+		{
+			cv[r] = rng() % 50 == 0 ? NUM_NAN :
+				(int64_t) (rng() % 1999999999999999999ULL) - 999999999999999999LL;
+			if (rng() % 2 == 0)
+				cv[r] /= 100000000000LL;
+			cnl[r] = nul[3];
+			if (!nul[3])
+				varlena(numeric_bytes(cv[r], 6, rng() % 5 == 0));
+			else
+				cv[r] = 0;
+		}
+		else
+			cv[r] = cmissing;
+		uint32_t	len = (uint32_t) tup.size();
+
+		if (upper < len || ((upper - len) & ~7u) < 24 + (nlp + 1) * 4)
+		{
+			pages.push_back(page);
+			std::fill(page.begin(), page.end(), 0);
+			nlp = 0;
+			upper = BLK;
+		}
+		upper = (upper - len) & ~7u;
+		memcpy(&page[upper], tup.data(), len);
+		uint32_t	lp = upper | (1u << 15) | (len << 17);
+
+		memcpy(&page[24 + nlp * 4], &lp, 4);
+		nlp++;
+		rowmap.push_back(((uint32_t) pages.size() << 16) | nlp);
+	}
+	if (nlp > 0)
+		pages.push_back(page);
+
+	int			ca = ref.add_num_col(2, av, an);
+	int			cc = ref.add_num_col(6, cv, cnl);
+
+	ref.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 0);
+	ref.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, ca);
+	ref.emit(GX_OP_LDCOL, GX_NUMERIC, 2, 0, 0, cc);
+	ref.emit(GX_OP_LT, GX_NUMERIC, 1, 1, 2, 2 - 6);
+	ref.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 8);
+	ref.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, cc);
+	ref.emit(GX_OP_ISNULL, GX_BOOL, 1, 1);
+	ref.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 8);
+	ref.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+	gx_chunk   *rc = ref.build();
+
+	uint32_t	npages = (uint32_t) pages.size();
+	uint64_t	deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
+	uint64_t	pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
+	uint64_t	rowmap_off = pages_off + (uint64_t) npages * BLK;
+	uint64_t	input_bytes = GX_ALIGN_UP(rowmap_off + (uint64_t) n * 4);
+	uint64_t	off = input_bytes;
+	uint64_t	voff[2],
+				noff[2];
+
+	for (int i = 0; i < 2; i++)
+	{
+		voff[i] = off;
+		off = GX_ALIGN_UP(off + 8ull * n);
+		noff[i] = off;
+		off = GX_ALIGN_UP(off + gx_bitmap_bytes(n));
+	}
+	*cap = off + gx_result_bytes(n);
+	gx_chunk   *c = (gx_chunk *) aligned_alloc(4096, (*cap + 4095) & ~(uint64_t) 4095);
+
+	memset(c, 0, *cap);
+	memcpy(c, rc, sizeof(gx_chunk));
+	c->nrows = n;
+	c->input_bytes = input_bytes;
+	c->result_off = off;
+	c->deform_off = deform_off;
+	for (int i = 0; i < 2; i++)
+	{
+		c->cols[i].values_off = voff[i];
+		c->cols[i].nulls_off = noff[i];
+	}
+	gx_deform_hdr *d = gx_chunk_deform(c);
+	static const int16_t attlen[4] = {4, -1, -1, -1};
+	static const int16_t col[4] = {-1, 0, -1, 1};
+
+	d->npages = npages;
+	d->page_size = BLK;
+	d->natts = 4;
+	d->pages_off = pages_off;
+	d->rowmap_off = rowmap_off;
+	for (int a = 0; a < 4; a++)
+	{
+		d->atts[a].attlen = attlen[a];
+		d->atts[a].attalign = 4;
+		d->atts[a].col = col[a];
+		d->atts[a].fixed_off = a == 0 ? 0 : -1;
+	}
+	d->atts[3].has_missing = 1;
+	d->atts[3].missing = cmissing;
+	for (uint32_t p = 0; p < npages; p++)
+		memcpy((char *) c + pages_off + (uint64_t) p * BLK, pages[p].data(), BLK);
+	memcpy((char *) c + rowmap_off, rowmap.data(), (size_t) n * 4);
+	return c;
 }
 
 #endif							/* GX_TEST_H */

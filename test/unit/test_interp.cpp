@@ -7,6 +7,7 @@
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
+#include "gx_deform.cuh"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -697,6 +698,7 @@ test_logic(void)
 	}
 }
 
+
 /* ---------------------------------------------------------------------- */
 /* gx_cpu_run result layout                                               */
 /* ---------------------------------------------------------------------- */
@@ -737,6 +739,276 @@ concat_sel(gx_chunk *c, bool *layout_ok)
 		ok = false;
 	*layout_ok = ok;
 	return out;
+}
+
+/* ---------------------------------------------------------------------- */
+/* numeric (GX_NUMERIC)                                                   */
+/* ---------------------------------------------------------------------- */
+
+/* the helpers: exact comparison across scales, arithmetic, the decoder */
+static void
+test_numeric_ops(void)
+{
+	int64_t		r;
+	int			ds;
+
+	/* comparisons across scales (shift = sa - sb) */
+	CHECK(gx_num_cmp(150, 15, 1) == 0, "1.50 = 1.5");
+	CHECK(gx_num_cmp(15, 150, -1) == 0, "1.5 = 1.50");
+	CHECK(gx_num_cmp(151, 15, 1) > 0, "1.51 > 1.5");
+	CHECK(gx_num_cmp(-5, 0, 0) < 0, "-5 < 0");
+	CHECK(gx_num_cmp(I8MAX, I8MAX, 3) == 0, "NaN = NaN (any scales)");
+	CHECK(gx_num_cmp(I8MAX, I8MAX - 1, 0) > 0, "NaN > every number");
+	CHECK(gx_num_cmp(-I8MAX + 1, I8MAX, 0) < 0, "a number < NaN");
+	CHECK(gx_num_cmp(100, 500000000000000000LL, -18) > 0, "100 > 0.5 (shift overflows)");
+	CHECK(gx_num_cmp(-100, 500000000000000000LL, -18) < 0, "-100 < 0.5 (shift overflows)");
+	CHECK(gx_num_cmp(500000000000000000LL, 100, 18) < 0, "0.5 < 100 (shift overflows)");
+	CHECK(gx_num_cmp(500000000000000000LL, -100, 18) > 0, "0.5 > -100 (shift overflows)");
+	CHECK(gx_num_cmp(1, 1000000000000000000LL, -18) == 0, "1 = 1.000000000000000000");
+
+	/* arithmetic: NaN in, NaN out; beyond int64: the host */
+	CHECK(gx_num_arith(GX_OP_ADD, 150, 5, 1, &r) == 0 && r == 200, "1.50 + 0.5 = 2.00");
+	CHECK(gx_num_arith(GX_OP_SUB, 5, 150, -1, &r) == 0 && r == -100, "0.5 - 1.50 = -1.00");
+	CHECK(gx_num_arith(GX_OP_MUL, 150, -25, 0, &r) == 0 && r == -3750, "1.50 * -2.5");
+	CHECK(gx_num_arith(GX_OP_ADD, I8MAX, 5, 3, &r) == 0 && r == I8MAX, "NaN + x = NaN");
+	CHECK(gx_num_arith(GX_OP_MUL, 0, I8MAX, 0, &r) == 0 && r == I8MAX, "0 * NaN = NaN");
+	CHECK(gx_num_arith(GX_OP_ADD, I8MAX - 1, 1, 0, &r) == GX_ERR_HOST, "sum reaching INT64_MAX");
+	CHECK(gx_num_arith(GX_OP_SUB, -I8MAX, 1, 0, &r) == GX_ERR_HOST, "difference INT64_MIN");
+	CHECK(gx_num_arith(GX_OP_SUB, -I8MAX + 1, 1, 0, &r) == 0 && r == -I8MAX, "difference -INT64_MAX");
+	CHECK(gx_num_arith(GX_OP_ADD, 1, 10, 18, &r) == GX_ERR_HOST, "shift overflows");
+	CHECK(gx_num_arith(GX_OP_MUL, 3037000500LL, 3037000500LL, 0, &r) == GX_ERR_HOST,
+		  "product overflows");
+	CHECK(gx_num_arith(GX_OP_MUL, 3037000499LL, -3037000499LL, 0, &r) == 0 &&
+		  r == -9223372030926249001LL, "product fits");
+	CHECK(gx_num_arith(GX_OP_DIV, 1, 1, 0, &r) == GX_ERR_BAD_PROGRAM, "no numeric division");
+
+	/* the decoder against the encoder: both formats, every scale */
+	{
+		std::mt19937_64 rng(77);
+		int			bad = 0;
+
+		for (int i = 0; i < 20000; i++)
+		{
+			int			scale = (int) (rng() % 19);
+			int64_t		v = num_random(rng, 1000000000);
+			std::vector<uint8_t> bytes = numeric_bytes(v, scale, rng() % 3 == 0);
+			int64_t		got = 0;
+
+			if (gx_numeric_decode(bytes.data(), (uint32_t) bytes.size(), scale, &got, &ds) ||
+				got != v || (v != I8MAX && ds != scale))
+				bad++;
+			/* one more digit after the point: ten times the value, or no int64 */
+			if (scale < 18 && v != I8MAX)
+			{
+				gx_i128		w = (gx_i128) v * 10;
+				int			rc = gx_numeric_decode(bytes.data(), (uint32_t) bytes.size(),
+												   scale + 1, &got, &ds);
+
+				if (num_dev_ok(w) ? (rc != 0 || got != (int64_t) w) : rc == 0)
+					bad++;
+			}
+			/* one less: only when the last digit is 0 */
+			if (scale > 0 && v != I8MAX)
+			{
+				int			rc = gx_numeric_decode(bytes.data(), (uint32_t) bytes.size(),
+												   scale - 1, &got, &ds);
+
+				if (v % 10 == 0 ? (rc != 0 || got != v / 10) : rc == 0)
+					bad++;
+			}
+		}
+		CHECK(bad == 0, "numeric decode: %d of 20000 values wrong", bad);
+	}
+	{
+		const uint8_t pinf[] = {0x00, 0xD0}, ninf[] = {0x00, 0xF0}, nan[] = {0x00, 0xC0};
+		const uint8_t badd[] = {0x00, 0x80, 0x10, 0x27};	/* digit 10000 */
+		const uint8_t big[] = {0x04, 0x80, 0xE8, 0x03};	/* 1000 * 10000^4 = 1e19 */
+		const uint8_t e18[] = {0x04, 0x80, 0x64, 0x00};	/* 100 * 10000^4 = 1e18 */
+
+		CHECK(gx_numeric_decode(pinf, 2, 0, &r, &ds) != 0, "+Infinity does not decode");
+		CHECK(gx_numeric_decode(ninf, 2, 0, &r, &ds) != 0, "-Infinity does not decode");
+		CHECK(gx_numeric_decode(nan, 2, 5, &r, &ds) == 0 && r == I8MAX, "NaN");
+		CHECK(gx_numeric_decode(badd, 4, 0, &r, &ds) != 0, "digit 10000");
+		CHECK(gx_numeric_decode(big, 4, 0, &r, &ds) != 0, "1e19 is no int64");
+		CHECK(gx_numeric_decode(e18, 4, 0, &r, &ds) == 0 && r == 1000000000000000000LL, "1e18");
+		CHECK(gx_numeric_decode(e18, 4, 1, &r, &ds) != 0, "1e18 at scale 1 is no int64");
+		CHECK(gx_numeric_decode(e18, 1, 0, &r, &ds) != 0, "a short header");
+	}
+}
+
+/*
+ * numeric programs: each row as the exact reference says, through the
+ * interpreter, and through the CPU device (rows for the host selected,
+ * GX_RESULT_HOST set exactly when there is one)
+ */
+static void
+test_numeric_programs(void)
+{
+	std::mt19937_64 rng(4242);
+
+	for (int prog = 0; prog < NUM_NPROGS; prog++)
+	{
+		for (int round = 0; round < 4; round++)
+		{
+			ChunkBuilder b;
+			std::vector<int> want;
+			uint32_t	n = round == 0 ? 7 : 3000 + (uint32_t) (rng() % 5000);
+
+			build_numeric_task(b, rng, n, prog, want);
+			gx_chunk   *c = b.build();
+			int			bad = 0,
+						nhost = 0;
+			std::vector<uint32_t> expect;
+
+			for (uint32_t r = 0; r < n; r++)
+			{
+				int			err;
+				int			pass = eval(c, r, &err);
+				int			got = pass ? NUM_PASS : err == GX_ERR_HOST ? NUM_HOST :
+					err == 0 ? NUM_REJECT : -1;
+
+				if (got != want[r] && bad++ < 5)
+					fprintf(stderr, "numeric program %d row %u: got %d, want %d\n", prog, r,
+							got, want[r]);
+				if (want[r] != NUM_REJECT)
+					expect.push_back(r);
+				nhost += want[r] == NUM_HOST;
+			}
+			CHECK(bad == 0, "numeric program %d: %d of %u rows differ", prog, bad, n);
+
+			char		err[256];
+			bool		ok;
+
+			CHECK(gx_cpu_run(c, b.capacity, nullptr, err, sizeof(err)) == GX_OK,
+				  "numeric program %d on the CPU device: %s", prog, err);
+			gx_result  *res = gx_chunk_result(c);
+
+			CHECK(concat_sel(c, &ok) == expect && ok && res->error == GX_NO_ERROR,
+				  "numeric program %d: CPU device selection (%u rows, want %zu)", prog,
+				  res->nsel, expect.size());
+			CHECK(((res->flags & GX_RESULT_HOST) != 0) == (nhost > 0),
+				  "numeric program %d: GX_RESULT_HOST %x with %d host rows", prog, res->flags,
+				  nhost);
+		}
+	}
+
+	/* a program that may not be shifted by 19 is refused (gx_instr_args_ok) */
+	{
+		gx_instr	in;
+
+		memset(&in, 0, sizeof(in));
+		in.op = GX_OP_LT;
+		in.type = GX_NUMERIC;
+		in.arg = 18;
+		CHECK(gx_instr_args_ok(&in, 0), "numeric shift 18");
+		in.arg = 19;
+		CHECK(!gx_instr_args_ok(&in, 0), "numeric shift 19");
+		in.op = GX_OP_CAST;
+		in.arg = GX_INT4;
+		CHECK(gx_instr_args_ok(&in, 0), "int4 -> numeric");
+		in.arg = GX_FLOAT4;
+		CHECK(!gx_instr_args_ok(&in, 0), "float4 -> numeric");
+	}
+}
+
+/*
+ * group mode: rows for the host stay selected and are not added to a
+ * group; the passing rows are all in the table
+ */
+static void
+test_numeric_group(void)
+{
+	std::mt19937_64 rng(31337);
+	std::vector<uint64_t> table(gx_group_table_bytes(NUM_GROUP_CAP, 1, 1) / 8 + 1);
+
+	for (int prog : {1, 2, 6})
+	{
+		ChunkBuilder b;
+		std::vector<int> want;
+		uint32_t	n = 2000 + (uint32_t) (rng() % 6000);
+		gx_task_ctx ctx;
+		char		err[256];
+		bool		ok;
+		std::vector<uint32_t> host;
+		int64_t		npass = 0;
+
+		build_numeric_task(b, rng, n, prog, want);
+		gx_chunk   *c = b.build();
+
+		numeric_group_mode(c);
+		std::fill(table.begin(), table.end(), 0);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) table.data();
+		ctx.obj_bytes[0] = table.size() * 8;
+		for (uint32_t r = 0; r < n; r++)
+		{
+			if (want[r] == NUM_HOST)
+				host.push_back(r);
+			npass += want[r] == NUM_PASS;
+		}
+		CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK,
+			  "numeric group mode %d: %s", prog, err);
+		CHECK(concat_sel(c, &ok) == host && ok && !host.empty(),
+			  "numeric group mode %d: the host rows alone are selected (%u, want %zu)", prog,
+			  gx_chunk_result(c)->nsel, host.size());
+		CHECK((gx_chunk_result(c)->flags & GX_RESULT_HOST) != 0,
+			  "numeric group mode %d: GX_RESULT_HOST", prog);
+		CHECK(numeric_group_rows((const char *) table.data()) == npass,
+			  "numeric group mode %d: %lld rows in groups, want %lld", prog,
+			  (long long) numeric_group_rows((const char *) table.data()), (long long) npass);
+	}
+}
+
+/* numeric varlenas on heap pages, deformed by the CPU device */
+static void
+test_numeric_pages(void)
+{
+	std::mt19937_64 rng(999);
+
+	for (int round = 0; round < 6; round++)
+	{
+		ChunkBuilder ref;
+		uint64_t	cap;
+		uint32_t	n = round == 0 ? 1 : 500 + (uint32_t) (rng() % 4000);
+		gx_chunk   *pc = build_numeric_pages(ref, rng, n, &cap);
+		gx_chunk   *rc = (gx_chunk *) ref.mem;
+		char		err[256];
+		bool		ok1,
+					ok2;
+
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_OK, "numeric pages: %s", err);
+		CHECK(gx_cpu_run(rc, ref.capacity, nullptr, err, sizeof(err)) == GX_OK,
+			  "numeric columns: %s", err);
+		CHECK(gx_chunk_result(pc)->error == GX_NO_ERROR, "numeric pages: error %llx",
+			  (unsigned long long) gx_chunk_result(pc)->error);
+		std::vector<uint32_t> ps = concat_sel(pc, &ok1);
+		std::vector<uint32_t> rs = concat_sel(rc, &ok2);
+
+		CHECK(ok1 && ok2 && ps == rs && !rs.empty(),
+			  "numeric pages select the rows of their columns (%zu, %zu)", ps.size(), rs.size());
+		/* the deformed values and NULLs are the columns' */
+		int			bad = 0;
+
+		for (uint32_t r = 0; r < n; r++)
+			for (int col = 0; col < 2; col++)
+			{
+				gx_reg		x,
+							y;
+
+				gx_load_col((const char *) pc, &pc->cols[col], r, &x);
+				gx_load_col((const char *) rc, &rc->cols[col], r, &y);
+				if (x.isnull != y.isnull || (!x.isnull && x.v.i != y.v.i))
+					bad++;
+			}
+		CHECK(bad == 0, "numeric pages: %d values differ from the columns", bad);
+
+		/* a numeric whose digits go beyond its column's scale: a bad page */
+		pc->cols[0].scale = 1;
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_OK &&
+			  (gx_chunk_result(pc)->error & 0xff) == GX_ERR_BAD_PAGE,
+			  "numeric beyond its scale: bad page");
+		free(pc);
+	}
 }
 
 /* run a task on the CPU device (its slot: the builder's bytes) */
@@ -1130,6 +1402,20 @@ test_validation(void)
 								   c->nconsts = 2, c->code[2].type = GX_NTYPES), b.capacity, &ctx);
 	MUTATE("INRANGES run past the constants",
 		   (c->code[2].op = GX_OP_INRANGES, c->code[2].arg = -1), b.capacity, &ctx);
+	MUTATE("numeric shift beyond 18", (c->code[2].type = GX_NUMERIC, c->code[2].arg = 19),
+		   b.capacity, &ctx);
+	MUTATE("numeric shift below -18", (c->code[2].type = GX_NUMERIC, c->code[2].arg = -19),
+		   b.capacity, &ctx);
+	MUTATE("numeric division", (c->code[2].op = GX_OP_DIV, c->code[2].type = GX_NUMERIC),
+		   b.capacity, &ctx);
+	MUTATE("numeric modulo", (c->code[2].op = GX_OP_MOD, c->code[2].type = GX_NUMERIC),
+		   b.capacity, &ctx);
+	MUTATE("cast from numeric", (c->code[2].op = GX_OP_CAST, c->code[2].type = GX_INT8,
+								 c->code[2].arg = GX_NUMERIC), b.capacity, &ctx);
+	MUTATE("cast to numeric from float", (c->code[2].op = GX_OP_CAST,
+										  c->code[2].type = GX_NUMERIC,
+										  c->code[2].arg = GX_FLOAT8), b.capacity, &ctx);
+	MUTATE("unknown instruction type", c->code[2].type = GX_NTYPES, b.capacity, &ctx);
 	MUTATE("too many instructions", c->ninstr = GX_MAX_INSTR + 1, b.capacity, &ctx);
 	MUTATE("column past the input", c->cols[0].values_off = c->input_bytes - 8, b.capacity, &ctx);
 	MUTATE("misaligned column", c->cols[0].values_off += 2, b.capacity, &ctx);
@@ -1420,6 +1706,7 @@ main(void)
 	test_casts();
 	test_programs();
 	test_crosstype();
+	test_numeric_ops();
 	test_logic();
 	test_mem();
 
@@ -1427,6 +1714,9 @@ main(void)
 	test_cpu_layout(false);
 	test_aggregates(false);
 	test_validation();
+	test_numeric_programs();
+	test_numeric_group();
+	test_numeric_pages();
 	test_cache_scan("caller alone");
 
 	int			before;

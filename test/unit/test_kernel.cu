@@ -34,11 +34,17 @@
 
 static const int num_types[] = {GX_INT2, GX_INT4, GX_INT8, GX_FLOAT4, GX_FLOAT8};
 
+/*
+ * the types of the random programs' columns: bool .. float8 (numeric has
+ * its own test, test_numeric, with an exact reference)
+ */
+#define GX_TEST_NTYPES GX_NUMERIC
+
 struct ProgGen
 {
 	ChunkBuilder &b;
 	std::mt19937_64 &rng;
-	int			colof[GX_NTYPES];	/* column index per type */
+	int			colof[GX_TEST_NTYPES];	/* column index per type */
 	int			nextreg = 0;
 
 	ProgGen(ChunkBuilder &b_, std::mt19937_64 &rng_) : b(b_), rng(rng_) {}
@@ -169,7 +175,7 @@ random_columns(ChunkBuilder &b, ProgGen &g, std::mt19937_64 &rng, uint32_t nrows
 	bool		hasnull = g.u() < 0.7;
 	double		nullfrac = g.u() * 0.3;
 
-	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	for (int t = GX_BOOL; t < GX_TEST_NTYPES; t++)
 	{
 		std::vector<int64_t> iv;
 		std::vector<double> dv;
@@ -675,20 +681,20 @@ static void
 build_page_chunk(PageChunk &pc, std::mt19937_64 &rng, uint32_t nrows)
 {
 	ProgGen		g(pc.ref, rng);
-	std::vector<std::vector<int64_t>> iv(GX_NTYPES);
-	std::vector<std::vector<double>> dv(GX_NTYPES);
-	std::vector<std::vector<uint8_t>> nl(GX_NTYPES);
+	std::vector<std::vector<int64_t>> iv(GX_TEST_NTYPES);
+	std::vector<std::vector<double>> dv(GX_TEST_NTYPES);
+	std::vector<std::vector<uint8_t>> nl(GX_TEST_NTYPES);
 	double		nullfrac = g.u() < 0.5 ? 0.0 : g.u() * 0.3;
 	double		shortfrac = g.u() < 0.3 ? 0.0 : 0.2;	/* tuples of fewer atts */
 
 	/* layout: a varlena first in half of the relations (no fixed prefix) */
-	static const int fixed_len[GX_NTYPES] = {1, 2, 4, 8, 4, 8};
+	static const int fixed_len[GX_TEST_NTYPES] = {1, 2, 4, 8, 4, 8};
 	int			ncol = 0;
 
 	pc.atts.clear();
 	if (rng() % 2)
 		pc.atts.push_back({-1, 4, -1, -1, 0, 0});
-	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	for (int t = GX_BOOL; t < GX_TEST_NTYPES; t++)
 	{
 		if (rng() % 3 == 0)
 			pc.atts.push_back({4, 4, GX_INT4, -1, 0, 0});	/* unneeded int4 */
@@ -748,9 +754,9 @@ build_page_chunk(PageChunk &pc, std::mt19937_64 &rng, uint32_t nrows)
 				tup[PG_TUP_HEADER + a / 8] |= (uint8_t) (1u << (a % 8));
 
 		/* values of the needed attributes, as the deformer must read them */
-		int64_t		vi[GX_NTYPES] = {0};
-		double		vd[GX_NTYPES] = {0};
-		uint8_t		vn[GX_NTYPES] = {0};
+		int64_t		vi[GX_TEST_NTYPES] = {0};
+		double		vd[GX_TEST_NTYPES] = {0};
+		uint8_t		vn[GX_TEST_NTYPES] = {0};
 
 		for (uint32_t a = 0; a < natts; a++)
 		{
@@ -870,7 +876,7 @@ build_page_chunk(PageChunk &pc, std::mt19937_64 &rng, uint32_t nrows)
 				vn[at.gxtype] = 0;
 			}
 		}
-		for (int t = GX_BOOL; t < GX_NTYPES; t++)
+		for (int t = GX_BOOL; t < GX_TEST_NTYPES; t++)
 		{
 			iv[t].push_back(vi[t]);
 			dv[t].push_back(vd[t]);
@@ -899,7 +905,7 @@ build_page_chunk(PageChunk &pc, std::mt19937_64 &rng, uint32_t nrows)
 		pages.push_back(page);
 
 	/* the reference column chunk */
-	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	for (int t = GX_BOOL; t < GX_TEST_NTYPES; t++)
 		g.colof[t] = t <= GX_INT8 ? pc.ref.add_int_col(t, iv[t], nl[t]) :
 			pc.ref.add_float_col(t, dv[t], nl[t]);
 	if (nrows == 0)
@@ -926,10 +932,10 @@ build_page_chunk(PageChunk &pc, std::mt19937_64 &rng, uint32_t nrows)
 	uint64_t	rowmap_off = pages_off + (uint64_t) npages * PG_BLCKSZ;
 	uint64_t	input_bytes = GX_ALIGN_UP(rowmap_off + (uint64_t) nrows * 4);
 	uint64_t	off = input_bytes;
-	uint64_t	voff[GX_NTYPES],
-				noff[GX_NTYPES];
+	uint64_t	voff[GX_TEST_NTYPES],
+				noff[GX_TEST_NTYPES];
 
-	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	for (int t = GX_BOOL; t < GX_TEST_NTYPES; t++)
 	{
 		voff[t] = off;
 		off = GX_ALIGN_UP(off + (uint64_t) fixed_len[t] * nrows);
@@ -950,7 +956,7 @@ build_page_chunk(PageChunk &pc, std::mt19937_64 &rng, uint32_t nrows)
 	c->input_bytes = input_bytes;
 	c->result_off = result_off;
 	c->deform_off = deform_off;
-	for (int t = GX_BOOL; t < GX_NTYPES; t++)
+	for (int t = GX_BOOL; t < GX_TEST_NTYPES; t++)
 	{
 		c->cols[t].values_off = voff[t];
 		c->cols[t].nulls_off = noff[t];
@@ -1821,6 +1827,187 @@ test_gpu_validation(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 }
 
 /* open the GPU on a staging area and run every comparison in every mode */
+
+/*
+ * numeric programs (gx_test.h: build_numeric_task, with rows for the
+ * host) and numeric varlenas on heap pages, GPU against the CPU device
+ * and the exact reference, in copy, mapped and compiled-kernel modes: the
+ * same selection, and GX_RESULT_HOST exactly when a row needs the host
+ */
+static void
+test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	char		err[512];
+	int			runs = 0,
+				bad = 0;
+
+	for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
+	{
+		for (int prog = 0; prog < NUM_NPROGS; prog++)
+		{
+			ChunkBuilder b;
+			std::vector<int> want;
+			uint32_t	n = 1000 + (uint32_t) (rng() % 30000);
+
+			build_numeric_task(b, rng, n, prog, want);
+			gx_chunk   *c = b.build();
+
+			if (b.capacity > slot_bytes)
+				continue;
+			memcpy(staging, c, b.capacity);
+			((gx_chunk *) staging)->flags = mode_flags(mode, 0);
+			cpu_run(c, b.capacity);
+			bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+				poll_until_done(0, err, sizeof(err));
+			gx_chunk   *gc = (gx_chunk *) staging;
+			gx_result  *gr = gx_chunk_result(gc);
+			gx_result  *cr = gx_chunk_result(c);
+			std::vector<uint32_t> gs,
+						cs,
+						ws;
+			bool		host = false;
+
+			for (uint32_t r = 0; r < n; r++)
+			{
+				if (want[r] != NUM_REJECT)
+					ws.push_back(r);
+				host |= want[r] == NUM_HOST;
+			}
+			runs++;
+			if (!ok || !tile_selection(gc, gs) || !tile_selection(c, cs))
+			{
+				bad++;
+				fprintf(stderr, "numeric program %d (%s): %s\n", prog, mode_name[mode],
+						ok ? "bad layout" : err);
+				continue;
+			}
+			std::sort(gs.begin(), gs.end());
+			if (gs != ws || cs != ws || gr->error != GX_NO_ERROR ||
+				((gr->flags & GX_RESULT_HOST) != 0) != host ||
+				((cr->flags & GX_RESULT_HOST) != 0) != host ||
+				(mode == MODE_JIT && !(gr->flags & GX_RESULT_JIT)))
+			{
+				bad++;
+				fprintf(stderr, "numeric program %d (%s): gpu %zu rows flags %x, cpu %zu flags %x, want %zu host %d\n",
+						prog, mode_name[mode], gs.size(), gr->flags, cs.size(), cr->flags,
+						ws.size(), (int) host);
+			}
+		}
+
+		/* numeric varlenas deformed on the GPU */
+		for (int round = 0; round < 3; round++)
+		{
+			ChunkBuilder ref;
+			uint64_t	cap;
+			gx_chunk   *pc = build_numeric_pages(ref, rng, 200 + (uint32_t) (rng() % 20000), &cap);
+			std::vector<uint32_t> gs,
+						cs;
+
+			if (cap > slot_bytes)
+			{
+				free(pc);
+				continue;
+			}
+			memcpy(staging, pc, cap);
+			((gx_chunk *) staging)->flags = mode_flags(mode, 0);
+			cpu_run(pc, cap);
+			bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+				poll_until_done(0, err, sizeof(err));
+
+			runs++;
+			if (!ok || !tile_selection((gx_chunk *) staging, gs) || !tile_selection(pc, cs))
+				bad++;
+			else
+			{
+				std::sort(gs.begin(), gs.end());
+				if (gs != cs || gx_chunk_result((gx_chunk *) staging)->error != GX_NO_ERROR ||
+					gx_chunk_result(pc)->error != GX_NO_ERROR)
+				{
+					bad++;
+					fprintf(stderr, "numeric pages (%s): gpu %zu rows, cpu %zu\n",
+							mode_name[mode], gs.size(), cs.size());
+				}
+			}
+			free(pc);
+		}
+	}
+
+	/* group mode: rows for the host stay selected, out of every group */
+	{
+		const uint64_t tbytes = gx_group_table_bytes(NUM_GROUP_CAP, 1, 1);
+		std::vector<char> htab(tbytes);
+		std::vector<uint64_t> ctab(tbytes / 8 + 1);
+		void	   *gtab = nullptr;
+
+		CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
+			  "numeric group table: %s", err);
+		for (int mode : {MODE_COPY, MODE_JIT})
+			for (int prog : {1, 2, 6})
+			{
+				ChunkBuilder b;
+				std::vector<int> want;
+				uint32_t	n = 2000 + (uint32_t) (rng() % 6000);
+				gx_task_ctx gctx,
+							cctx;
+				std::vector<uint32_t> host,
+							gs,
+							cs;
+				int64_t		npass = 0;
+
+				if (gtab == nullptr)
+					break;
+				build_numeric_task(b, rng, n, prog, want);
+				gx_chunk   *c = b.build();
+
+				numeric_group_mode(c);
+				for (uint32_t r = 0; r < n; r++)
+				{
+					if (want[r] == NUM_HOST)
+						host.push_back(r);
+					npass += want[r] == NUM_PASS;
+				}
+				memset(&gctx, 0, sizeof(gctx));
+				memset(&cctx, 0, sizeof(cctx));
+				std::fill(ctab.begin(), ctab.end(), 0);
+				cudaMemset(gtab, 0, tbytes);
+				cudaDeviceSynchronize();
+				gctx.obj[0] = (char *) gtab;
+				gctx.obj_bytes[0] = tbytes;
+				cctx.obj[0] = (char *) ctab.data();
+				cctx.obj_bytes[0] = ctab.size() * 8;
+				memcpy(staging, c, b.capacity);
+				((gx_chunk *) staging)->flags = mode_flags(mode, 0);
+				cpu_run(c, b.capacity, &cctx);
+				bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+					poll_until_done(0, err, sizeof(err)) &&
+					cudaMemcpy(htab.data(), gtab, tbytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+
+				runs++;
+				if (!ok || !tile_selection((gx_chunk *) staging, gs) || !tile_selection(c, cs))
+				{
+					bad++;
+					continue;
+				}
+				std::sort(gs.begin(), gs.end());
+				if (gs != host || cs != host ||
+					!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST) ||
+					numeric_group_rows(htab.data()) != npass ||
+					numeric_group_rows((const char *) ctab.data()) != npass)
+				{
+					bad++;
+					fprintf(stderr, "numeric group mode %d (%s): gpu %zu rows, cpu %zu, want %zu; grouped gpu %lld cpu %lld want %lld\n",
+							prog, mode_name[mode], gs.size(), cs.size(), host.size(),
+							(long long) numeric_group_rows(htab.data()),
+							(long long) numeric_group_rows((const char *) ctab.data()),
+							(long long) npass);
+				}
+			}
+		gx_mem_free(GX_DEV_GPU, gtab);
+	}
+	CHECK(bad == 0, "numeric: %d of %d GPU runs differ", bad, runs);
+	printf("numeric: %d chunks, %d mismatches\n", runs, bad);
+}
+
 static void
 test_random(std::mt19937_64 &rng)
 {
@@ -1855,6 +2042,7 @@ test_random(std::mt19937_64 &rng)
 
 	for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
 		test_int_edges(staging, slot_bytes, mode);
+	test_numeric(rng, staging, slot_bytes);
 
 	test_pages(rng, staging, nslots, slot_bytes);
 	test_cache(rng, staging, slot_bytes);
