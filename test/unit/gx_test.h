@@ -556,10 +556,26 @@ build_numeric_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, int prog,
 static inline void
 numeric_group_mode(gx_chunk *c)
 {
+	/* the key, column 3, as the program's output 0 (GX_OP_OUT) */
+	gx_instr   *ld = &c->code[c->ninstr];
+	gx_instr   *out = &c->code[c->ninstr + 1];
+	uint8_t		r = (uint8_t) c->nregs;
+
+	memset(ld, 0, 2 * sizeof(gx_instr));
+	ld->op = GX_OP_LDCOL;
+	ld->type = (uint8_t) c->cols[3].type;
+	ld->dst = r;
+	ld->arg = 3;
+	out->op = GX_OP_OUT;
+	out->type = (uint8_t) c->cols[3].type;
+	out->a = r;
+	out->arg = 0;
+	c->ninstr += 2;
+	c->nregs = r + 1;
 	c->ext.ngroup_cap = NUM_GROUP_CAP;
 	c->ext.ngroup_limit = NUM_GROUP_CAP / 2;
 	c->ext.ngkeys = 1;
-	c->ext.gkey_col[0] = 3;
+	c->ext.gkey_col[0] = 0;
 	c->ext.nagg = 1;
 	c->ext.agg[0] = gx_agg {GX_AGG_COUNT, -1};
 	c->obj[0] = 1;
