@@ -189,3 +189,54 @@ SELECT gx_check('SELECT k4, count(*), sum(v4) FROM gx_pa GROUP BY k4');
 ROLLBACK;
 SELECT gx_check('SELECT k4, count(*), sum(v4) FROM gx_pa GROUP BY k4');
 SELECT gpuext_cache_evict('gx_pa');
+
+-- numeric: 64-bit fixed point at the expression's scale, sums exact in 128
+-- bits; NaN counted apart; a value the device cannot hold (a product past
+-- 64 bits) is the host's
+CREATE TABLE gx_pa_num (id int4, k int4, price numeric(15,2), disc numeric(15,2),
+                        qty numeric(5,0), big numeric(18,0), code numeric(4,1));
+INSERT INTO gx_pa_num
+SELECT g, g % 7,
+       CASE WHEN g % 41 = 0 THEN NULL ELSE (g * 7919 % 10000000) / 100.0 - 20000 END,
+       (g % 11) / 100.0,
+       CASE WHEN g % 43 = 0 THEN NULL ELSE g % 50 END,
+       CASE WHEN g % 5 = 0 THEN 999999999999999999 - g ELSE -(g::numeric * 1000000000000) END,
+       CASE WHEN g % 13 = 0 THEN 'NaN' ELSE (g % 9) / 2.0 END
+FROM generate_series(1, 20000) g;
+INSERT INTO gx_pa_num (id, k, price, code) VALUES (20001, 100, 'NaN', 'NaN'), (20002, 100, 'NaN', 'NaN'),
+    (20003, 101, NULL, NULL);
+VACUUM (FREEZE, ANALYZE) gx_pa_num;
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT k, sum(price), avg(price * (1 - disc)), min(code), max(code), count(code) FROM gx_pa_num GROUP BY k');
+SELECT * FROM gx_explain('SELECT sum(price * disc) FROM gx_pa_num WHERE disc BETWEEN 0.05 AND 0.07 AND qty < 24');
+RESET gpuext.force;
+SELECT gx_check('SELECT k, sum(price), avg(price), min(price), max(price), count(price) FROM gx_pa_num GROUP BY k');
+SELECT gx_check('SELECT k, sum(price * (1 - disc)), avg(price * (1 - disc) * (1 + disc)), sum(qty), avg(qty) FROM gx_pa_num GROUP BY k');
+SELECT gx_check('SELECT sum(price * disc), count(*) FROM gx_pa_num WHERE disc BETWEEN 0.05 AND 0.07 AND qty < 24');
+SELECT gx_check('SELECT code, count(*), sum(price), min(qty), max(big) FROM gx_pa_num GROUP BY code');
+-- sums past 64 bits, and their averages
+SELECT gx_check('SELECT k, sum(big), avg(big), min(big), max(big) FROM gx_pa_num GROUP BY k');
+SELECT gx_check('SELECT sum(big), avg(big) FROM gx_pa_num');
+-- NaN: in sums, averages, min and max; groups of NaN only, of NULL only
+SELECT gx_check('SELECT k, sum(code), avg(code), min(code), max(code) FROM gx_pa_num GROUP BY k');
+SELECT gx_check('SELECT k, sum(price), avg(price), min(price), max(price) FROM gx_pa_num WHERE k >= 100 GROUP BY k');
+-- products past 64 bits: those rows are evaluated by the host
+SET gpuext.force = on;
+SELECT * FROM gx_pa_explain('SELECT k, sum(big * qty) FROM gx_pa_num GROUP BY k');
+RESET gpuext.force;
+SELECT gx_check('SELECT k, sum(big * qty), max(big * qty), count(big * qty) FROM gx_pa_num GROUP BY k');
+-- numeric keys (an expression's scale), with NaN and NULL as groups
+SELECT gx_check('SELECT code * 2, count(*), sum(price) FROM gx_pa_num GROUP BY code * 2');
+-- parallel and cached
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT gx_check('SELECT k, sum(price * (1 - disc)), avg(qty), max(code) FROM gx_pa_num GROUP BY k');
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+SET max_parallel_workers_per_gather = 0;
+SELECT gpuext_cache_load('gx_pa_num');
+SELECT gx_check('SELECT k, sum(price * (1 - disc)), avg(qty), max(code), sum(big) FROM gx_pa_num GROUP BY k');
+SELECT gpuext_cache_evict('gx_pa_num');

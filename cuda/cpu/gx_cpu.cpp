@@ -305,6 +305,7 @@ struct gx_cpu_rows_job
 	std::atomic<uint32_t> nsel {0};
 	std::atomic<uint64_t> error {GX_NO_ERROR};
 	std::atomic<bool> host {false};	/* a row selected for the host (GX_ERR_HOST) */
+	std::atomic<bool> full {false};	/* group mode: a row found no room in the table */
 };
 
 /* record the error of row 'row' if it is the first one so far */
@@ -430,9 +431,13 @@ gx_cpu_rows_worker(void *arg, int t)
 			if (gx_eval_row_out(c, colbase, row, &err, job->group != NULL ? out : NULL))
 			{
 				/* group mode: only the rows no table has room for are selected */
-				if (job->group == NULL ||
-					!gx_group_add_out(&c->ext, c->ext.agg, out, &ltab, &gtab))
+				if (job->group == NULL)
 					local[cnt++] = row;
+				else if (!gx_group_add_out(&c->ext, c->ext.agg, out, &ltab, &gtab))
+				{
+					local[cnt++] = row;
+					job->full.store(true);	/* no room in the table */
+				}
 			}
 			else if (err == GX_ERR_HOST)
 			{
@@ -536,6 +541,8 @@ gx_cpu_rows(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	gx_cpu_finish(res, t0);
 	if (job.host.load())
 		res->flags |= GX_RESULT_HOST;
+	if (job.full.load())
+		res->flags |= GX_RESULT_FULL;
 	return GX_OK;
 }
 

@@ -268,7 +268,7 @@ gx_publish_kernel(const gx_result *dres, gx_result *hres)
 {
 	gx_result	r = *dres;
 
-	r.flags &= GX_RESULT_HOST;	/* the filter kernel's; the host adds the mode */
+	r.flags &= GX_RESULT_KERNEL_FLAGS;	/* the filter kernel's; the host adds the mode */
 	r.pad = 0;
 	r.h2d_ns = 0;
 	r.kernel_ns = 0;
@@ -1223,7 +1223,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 				hres->bytes_h2d = s->bytes_h2d;
 				hres->bytes_d2h = s->bytes_d2h +
 					(s->copy_sel ? (uint64_t) hres->nsel * s->sel_width : 0);
-				hres->flags = (hres->flags & GX_RESULT_HOST) | GX_RESULT_GPU | GX_RESULT_MAPPED |
+				hres->flags = (hres->flags & GX_RESULT_KERNEL_FLAGS) | GX_RESULT_GPU | GX_RESULT_MAPPED |
 					(s->jit ? GX_RESULT_JIT : 0);
 				s->state = GX_SLOT_DONE;
 				*done = 1;
@@ -1247,7 +1247,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 					hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]);
 					hres->bytes_h2d = s->bytes_h2d;
 					hres->bytes_d2h = s->bytes_d2h;
-					hres->flags = (hres->flags & GX_RESULT_HOST) | GX_RESULT_GPU |
+					hres->flags = (hres->flags & GX_RESULT_KERNEL_FLAGS) | GX_RESULT_GPU |
 						(s->jit ? GX_RESULT_JIT : 0);
 					s->state = GX_SLOT_DONE;
 					*done = 1;
@@ -1284,7 +1284,7 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 					gx_elapsed_ns(s->ev[GX_EV_S2_START], s->ev[GX_EV_S2_END]);
 				hres->bytes_h2d = s->bytes_h2d;
 				hres->bytes_d2h = s->bytes_d2h;
-				hres->flags = (hres->flags & GX_RESULT_HOST) | GX_RESULT_GPU |
+				hres->flags = (hres->flags & GX_RESULT_KERNEL_FLAGS) | GX_RESULT_GPU |
 						(s->jit ? GX_RESULT_JIT : 0);
 				s->state = GX_SLOT_DONE;
 				*done = 1;

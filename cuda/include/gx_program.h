@@ -418,7 +418,13 @@ enum gx_agg_op
 								 * -1 counts rows) */
 	GX_AGG_SUM,					/* sum of an integer col (int64), and count */
 	GX_AGG_MIN,					/* group table: least integer value, and count */
-	GX_AGG_MAX					/* group table: greatest integer value, and count */
+	GX_AGG_MAX,					/* group table: greatest integer value, and count */
+	GX_AGG_SUM128,				/* group table: exact 128-bit sum of int64 values
+								 * (numeric at their scale: GX_NUMERIC_NAN is
+								 * counted apart), and count; the next
+								 * aggregate, GX_AGG_HI, holds the high word */
+	GX_AGG_HI					/* group table: {high word, NaN count} of the
+								 * GX_AGG_SUM128 before it */
 };
 
 typedef struct gx_agg
@@ -614,6 +620,10 @@ typedef struct gx_result
 #define GX_RESULT_JIT 0x4u		/* ran the program's compiled kernel */
 #define GX_RESULT_HOST 0x8u		/* some selected rows need the host to
 								 * evaluate the device quals (GX_ERR_HOST) */
+#define GX_RESULT_FULL 0x10u	/* group mode: some selected rows found no room
+								 * in the group table */
+#define GX_RESULT_KERNEL_FLAGS (GX_RESULT_HOST | GX_RESULT_FULL)	/* set by the
+																	 * kernels */
 
 #define GX_ALIGN_UP(x) (((x) + (GX_ALIGN - 1)) & ~((uint64_t) (GX_ALIGN - 1)))
 

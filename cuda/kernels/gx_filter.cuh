@@ -156,6 +156,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		const uint32_t lo = tile * GX_TILE_ROWS;
 		uint32_t	pass = 0;
 		uint32_t	host = 0;	/* rows the device cannot evaluate (GX_ERR_HOST) */
+		int			full = 0;	/* group mode: a row found no room */
 
 		if (tid == 0)
 			s_err_row = 0xFFFFFFFFu;
@@ -179,9 +180,13 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				 */
 				if (EVAL::eval(&s_prog, colbase, row, &err, group != NULL ? out : NULL))
 				{
-					if (group == NULL ||
-						!gx_group_add_out(&s_prog.ext, s_agg, out, &stab, &gtab))
+					if (group == NULL)
 						pass |= 1u << k;
+					else if (!gx_group_add_out(&s_prog.ext, s_agg, out, &stab, &gtab))
+					{
+						pass |= 1u << k;
+						full = 1;	/* no room in the table */
+					}
 				}
 				else if (err == GX_ERR_HOST)
 					host |= 1u << k;	/* selected, for the host (never in a group) */
@@ -195,6 +200,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		}
 		/* (does any row of the tile need the host?  one flag write a tile) */
 		const int	tile_host = __syncthreads_or(host != 0);
+		const int	tile_full = __syncthreads_or(full);
 
 		/* rows after the tile's first error are dropped, as on the CPU */
 		const uint32_t err_row = s_err_row;
@@ -202,8 +208,9 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 
 		/* rows for the host are selected; the result says so */
 		pass |= host;
-		if (tile_host && tid == 0)
-			atomicOr(&res->flags, GX_RESULT_HOST);
+		if ((tile_host || tile_full) && tid == 0)
+			atomicOr(&res->flags, (tile_host ? GX_RESULT_HOST : 0u) |
+					 (tile_full ? GX_RESULT_FULL : 0u));
 
 #pragma unroll
 		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)

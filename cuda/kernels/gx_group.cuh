@@ -31,7 +31,10 @@
  * own, as in PostgreSQL); only integer-like device types are keys (bool,
  * int2/4/8, date, timestamp, timestamptz), for which equality of the
  * stored int64 is PostgreSQL's equality.  MIN / MAX hold integer values
- * (bool_and / bool_or are MIN / MAX of 0/1).
+ * (bool_and / bool_or are MIN / MAX of 0/1; numeric at its scale, where
+ * NaN, GX_NUMERIC_NAN, is above every number as in PostgreSQL).  SUM128
+ * sums exactly in 128 bits over two pairs (gx_add128), numeric NaNs
+ * counted apart.
  *
  * Device and host code; valid under nvcc, NVRTC and g++.
  */
@@ -309,6 +312,21 @@ gx_group_slot(const gx_gtab *local, const gx_gtab *global, const gx_gkey *key,
 	return slot != NULL ? slot : g;
 }
 
+/*
+ * add (vlo, vhi) = vhi * 2^64 + vlo into the 128-bit sum lo + hi * 2^64:
+ * the carry of each atomic addition into lo goes to hi, so the two words
+ * are exact once every addition is done
+ */
+GX_HD void
+gx_add128(int64_t *lo, int64_t *hi, uint64_t vlo, int64_t vhi)
+{
+	uint64_t	old = (uint64_t) GX_G_ADD64(lo, vlo);
+	int64_t		carry = old + vlo < old;
+
+	if (vhi + carry != 0)
+		GX_G_ADD64(hi, vhi + carry);
+}
+
 /* add one row into a group: val[a] / isnull[a] are the aggregates' inputs */
 GX_HD void
 gx_group_add_row(char *slot, uint32_t nkeys, uint32_t nagg, const gx_agg *aggs,
@@ -318,7 +336,7 @@ gx_group_add_row(char *slot, uint32_t nkeys, uint32_t nagg, const gx_agg *aggs,
 
 	for (uint32_t a = 0; a < nagg; a++)
 	{
-		if ((nulls >> a) & 1)
+		if (((nulls >> a) & 1) || aggs[a].op == GX_AGG_HI)
 			continue;
 		switch (aggs[a].op)
 		{
@@ -330,6 +348,14 @@ gx_group_add_row(char *slot, uint32_t nkeys, uint32_t nagg, const gx_agg *aggs,
 				break;
 			case GX_AGG_MAX:
 				GX_G_MAX64(&p[a].val, val[a]);
+				break;
+			case GX_AGG_SUM128:
+				if (val[a] == GX_NUMERIC_NAN)
+				{
+					GX_G_ADD64(&p[a + 1].cnt, 1);	/* a NaN: counted apart */
+					continue;
+				}
+				gx_add128(&p[a].val, &p[a + 1].val, (uint64_t) val[a], val[a] < 0 ? -1 : 0);
 				break;
 			default:
 				break;
@@ -347,6 +373,12 @@ gx_group_merge(char *dst, const char *src, uint32_t nkeys, uint32_t nagg, const 
 
 	for (uint32_t a = 0; a < nagg; a++)
 	{
+		if (aggs[a].op == GX_AGG_HI)
+		{
+			if (q[a].cnt != 0)
+				GX_G_ADD64(&p[a].cnt, q[a].cnt);	/* NaNs */
+			continue;
+		}
 		if (q[a].cnt == 0)
 			continue;
 		switch (aggs[a].op)
@@ -359,6 +391,9 @@ gx_group_merge(char *dst, const char *src, uint32_t nkeys, uint32_t nagg, const 
 				break;
 			case GX_AGG_MAX:
 				GX_G_MAX64(&p[a].val, q[a].val);
+				break;
+			case GX_AGG_SUM128:
+				gx_add128(&p[a].val, &p[a + 1].val, (uint64_t) q[a].val, q[a + 1].val);
 				break;
 			default:
 				break;

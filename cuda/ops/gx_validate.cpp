@@ -189,7 +189,8 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 	}
 	for (uint32_t k = 0; k < x->ngkeys; k++)
 		if (x->gkey_col[k] < 0 || x->gkey_col[k] >= GX_MAX_OUTS ||
-			!gx_int_like((uint32_t) gx_out_type(c, x->gkey_col[k])))
+			!(gx_int_like((uint32_t) gx_out_type(c, x->gkey_col[k])) ||
+			  gx_out_type(c, x->gkey_col[k]) == GX_NUMERIC))
 		{
 			gx_errf(err, errlen, "task group key %u is malformed", k);
 			return GX_INVALID;
@@ -222,8 +223,12 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 		const gx_agg *g = &c->ext.agg[a];
 
 		/* group mode: inputs are program outputs, else columns */
-		if (g->op < GX_AGG_COUNT || g->op > GX_AGG_MAX ||
+		if (g->op < GX_AGG_COUNT || g->op > GX_AGG_HI ||
 			(g->op > GX_AGG_SUM && !group) ||
+			(g->op == GX_AGG_SUM128 &&
+			 (a + 1 >= c->ext.nagg || c->ext.agg[a + 1].op != GX_AGG_HI ||
+			  c->ext.agg[a + 1].col != g->col)) ||
+			(g->op == GX_AGG_HI && (a == 0 || c->ext.agg[a - 1].op != GX_AGG_SUM128)) ||
 			g->col < (group && g->op == GX_AGG_COUNT ? -1 : 0) ||
 			(g->col >= 0 && (uint32_t) g->col >= (group ? GX_MAX_OUTS : c->ncols)) ||
 			(group && g->col >= 0 && gx_out_type(c, g->col) < 0))
@@ -235,7 +240,10 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 			continue;
 		uint32_t	t = group ? (uint32_t) gx_out_type(c, g->col) : c->cols[g->col].type;
 
-		if (!gx_int_like(t) || (g->op == GX_AGG_SUM && t == GX_BOOL))
+		if (g->op == GX_AGG_SUM128 || g->op == GX_AGG_HI ?
+			(t != GX_NUMERIC && t != GX_INT8) :
+			!((gx_int_like(t) && !(g->op == GX_AGG_SUM && t == GX_BOOL)) ||
+			  (t == GX_NUMERIC && g->op != GX_AGG_SUM)))
 		{
 			gx_errf(err, errlen, "task aggregate %u reads a column it cannot add", a);
 			return GX_INVALID;

@@ -1162,29 +1162,35 @@ gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid, bool *may_erro
  * the quals (GpuPreAgg's group keys and aggregate inputs), after which no
  * qual may follow.  Returns its index, or -1, leaving the program as it
  * was, when expr cannot run on the device or no output is left; *gxtype
- * is its device type.  An expression that can raise an error raises it
+ * is its device type and *scale, for numeric, the scale of its values
+ * (the dscale PostgreSQL gives each of them).  An expression that can raise an error raises it
  * for a passing row, as PostgreSQL's aggregation would.
  */
 int
-gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype)
+gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype, int *scale)
 {
 	GxProgram	save;
 	GxCx		cx;
 	int			r;
 	int			nparams = list_length(prog->params);
 	bool		fallback = prog->may_fallback;
+	bool		host = prog->may_host;
 
 	memcpy(&save, prog, offsetof(GxProgram, code));
 	cx.p = prog;
 	cx.relid = scanrelid;
 	cx.may_error = false;
+	cx.may_host = false;
+	cx.param_scale = -1;
 	prog->inuse = 0;
 	if (prog->nouts < GX_MAX_OUTS)
 	{
 		r = gx_cx_expr(&cx, (Node *) expr, gxtype);
+		*scale = r >= 0 && *gxtype == GX_NUMERIC ? cx.scale[r] : 0;
 		if (r >= 0 && gx_emit(&cx, GX_OP_OUT, *gxtype, 0, r, 0, prog->nouts) >= 0)
 		{
 			prog->may_error |= cx.may_error;
+			prog->may_host |= cx.may_host;
 			return prog->nouts++;
 		}
 	}
@@ -1194,6 +1200,7 @@ gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype)
 	prog->ncols = save.ncols;
 	prog->nouts = save.nouts;
 	prog->may_error = save.may_error;
+	prog->may_host = host;
 	prog->may_fallback = fallback;
 	prog->params = list_truncate(prog->params, nparams);
 	prog->param_idx = list_truncate(prog->param_idx, nparams);

@@ -69,6 +69,7 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 	sp->argtype = InvalidOid;
 	sp->arg = NULL;
 	sp->argstate = NULL;
+	sp->scale = 0;
 	sp->name = get_func_name(a->aggfnoid);
 	switch (a->aggfnoid)
 	{
@@ -86,6 +87,11 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 		case F_AVG_INT4:
 			sp->kind = GX_AGGK_AVG;
 			break;
+		case F_SUM_NUMERIC:
+		case F_AVG_NUMERIC:
+			sp->kind = GX_AGGK_NSUM;
+			break;
+		case F_MIN_NUMERIC:
 		case F_MIN_INT2:
 		case F_MIN_INT4:
 		case F_MIN_INT8:
@@ -96,6 +102,7 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 		case F_EVERY:
 			sp->kind = GX_AGGK_MIN;
 			break;
+		case F_MAX_NUMERIC:
 		case F_MAX_INT2:
 		case F_MAX_INT4:
 		case F_MAX_INT8:

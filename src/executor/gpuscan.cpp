@@ -329,6 +329,7 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	}
 	n = Min(n, b->nrows);
 	/* some selected rows were left to the host: recheck every one (gx_next_row) */
+	b->group_full = (res->flags & GX_RESULT_FULL) != 0;
 	b->host_recheck = (res->flags & GX_RESULT_HOST) != 0 && !st->agg_mode;
 	/* the planner gives no device aggregate a program that may need the host */
 	if ((res->flags & GX_RESULT_HOST) != 0 && st->agg_mode && !st->group_mode)
@@ -426,7 +427,7 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 		{
 			gx_group_host_rows(st, next);
 			/* the table had no room: a larger one (unless one is in use already) */
-			if (next->table == st->agg_obj)
+			if (next->table == st->agg_obj && next->group_full)
 				gx_group_grow(st);
 		}
 		gx_unpin_batch(next);

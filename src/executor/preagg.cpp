@@ -46,6 +46,7 @@ extern "C"
 #include "utils/builtins.h"
 #include "utils/ruleutils.h"
 #include "utils/lsyscache.h"
+#include "utils/numeric.h"
 }
 
 /* is this plan a GpuPreAgg with a group table? */
@@ -60,13 +61,24 @@ gx_group_plan(CustomScan *cscan)
 static int
 gx_group_dev_agg(GxGroupState *g, int op, int col, bool any_op)
 {
+	/* (a count shares no 128-bit sum: its NaNs are apart) */
 	for (int i = 0; i < g->ndev; i++)
-		if (g->dev[i].col == col && (any_op || g->dev[i].op == op))
+		if (g->dev[i].col == col &&
+			(any_op ? g->dev[i].op != GX_AGG_SUM128 && g->dev[i].op != GX_AGG_HI :
+			 g->dev[i].op == op))
 			return i;
-	if (g->ndev >= GX_MAX_AGGS)
+	if (g->ndev + (op == GX_AGG_SUM128 ? 2 : 1) > GX_MAX_AGGS)
 		elog(ERROR, "gpuext: too many device aggregates");
 	g->dev[g->ndev].op = (uint16) op;
 	g->dev[g->ndev].col = (int16) col;
+	if (op == GX_AGG_SUM128)
+	{
+		/* its high word and NaN count: the next aggregate */
+		g->dev[g->ndev + 1].op = GX_AGG_HI;
+		g->dev[g->ndev + 1].col = (int16) col;
+		g->ndev++;
+		return g->ndev++ - 1;
+	}
 	return g->ndev++;
 }
 
@@ -80,6 +92,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	GxGroupState *g = &st->grp;
 	PlanState  *ps = &st->css.ss.ps;
 	List	   *outs = (List *) lfourth(cscan->custom_private);
+	List	   *scales = (List *) list_nth(cscan->custom_private, 4);
 	int			i = 0;
 	ListCell   *lc;
 
@@ -102,6 +115,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 				if (st->aggs[a].resno == te->resno)
 				{
 					st->aggs[a].col = list_nth_int(outs, i);
+					st->aggs[a].scale = list_nth_int(scales, i);
 					if (st->aggs[a].arg != NULL)
 						st->aggs[a].argstate = ExecInitExpr(st->aggs[a].arg, NULL);
 				}
@@ -114,6 +128,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 		k->expr = te->expr;
 		k->type = exprType((Node *) te->expr);
 		k->resno = te->resno;
+		k->scale = list_nth_int(scales, i);
 		k->col = list_nth_int(outs, i++);
 		k->state = ExecInitExpr(te->expr, NULL);
 	}
@@ -124,6 +139,8 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 
 		if (sp->kind == GX_AGGK_SUM || sp->kind == GX_AGGK_AVG)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM, sp->col, false);
+		else if (sp->kind == GX_AGGK_NSUM)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->col, false);
 		else if (sp->kind == GX_AGGK_MIN)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_MIN, sp->col, false);
 		else if (sp->kind == GX_AGGK_MAX)
@@ -305,12 +322,15 @@ gx_group_set_chunk(GxScanState *st, gx_chunk *c)
 	st->agg_dirty = true;
 }
 
-/* Datum of an integer-like device value of type typid */
+/* Datum of a device value of type typid (numeric: at scale) */
 static Datum
-gx_int_datum(int64 v, Oid typid)
+gx_int_datum(int64 v, Oid typid, int scale = 0)
 {
 	switch (typid)
 	{
+		case NUMERICOID:
+			return v == GX_NUMERIC_NAN ? gx_numeric_nan() :
+				gx_numeric_from_scaled(v < 0 ? -1 : 0, (uint64) v, scale);
 		case BOOLOID:
 			return BoolGetDatum(v != 0);
 		case INT2OID:
@@ -345,7 +365,7 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 
 		slot->tts_isnull[r] = (nulls >> k) & 1;
 		if (!slot->tts_isnull[r])
-			slot->tts_values[r] = gx_int_datum(keys[k], g->keys[k].type);
+			slot->tts_values[r] = gx_int_datum(keys[k], g->keys[k].type, g->keys[k].scale);
 	}
 	for (int i = 0; i < st->nagg; i++)
 	{
@@ -368,7 +388,14 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 			case GX_AGGK_MAX:
 				slot->tts_isnull[r] = p->cnt == 0;
 				if (p->cnt > 0)
-					slot->tts_values[r] = gx_int_datum(p->val, sp->argtype);
+					slot->tts_values[r] = gx_int_datum(p->val, sp->argtype, sp->scale);
+				break;
+			case GX_AGGK_NSUM:
+				/* p: {low word, count}, p + 1: {high word, NaNs} */
+				slot->tts_isnull[r] =
+					!gx_numeric_avg_state(gx_numeric_from_scaled(p[1].val, (uint64) p->val,
+																 sp->scale),
+										  p->cnt, p[1].cnt, &slot->tts_values[r]);
 				break;
 			case GX_AGGK_AVG:
 				{
@@ -412,47 +439,87 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 	}
 	for (uint32 i = 0; i < b->nsel; i++)
 	{
-		int64		keys[GX_MAX_GKEYS];
-		gx_agg_pair pairs[GX_MAX_AGGS];
-		uint32		nulls = 0;
-		double		dv;
-		bool		isnull;
+		Datum	   *values = scan_slot->tts_values;
+		bool	   *isnull = scan_slot->tts_isnull;
 
 		ResetExprContext(econtext);
 		econtext->ecxt_scantuple = gx_source_row(&st->src, b, b->sel[i], g->table_slot);
 		/* (a row the device could not decide passes or fails here) */
 		if (!ExecQual(g->quals, econtext))
 			continue;
+		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		ExecClearTuple(scan_slot);
+		for (int c = 0; c < scan_slot->tts_tupleDescriptor->natts; c++)
+		{
+			values[c] = (Datum) 0;
+			isnull[c] = true;
+		}
 		for (int k = 0; k < g->nkeys; k++)
 		{
-			Datum		d = ExecEvalExpr(g->keys[k].state, econtext, &isnull);
+			int			r = g->keys[k].resno - 1;
 
-			keys[k] = 0;
-			if (isnull)
-				nulls |= 1u << k;
-			else
-				gx_datum_value(d, g->keys[k].type, &keys[k], &dv);
+			values[r] = ExecEvalExpr(g->keys[k].state, econtext, &isnull[r]);
 		}
-		for (int a = 0; a < g->ndev; a++)
-		{
-			pairs[a].val = 0;
-			pairs[a].cnt = 1;	/* count(*) */
-		}
+		/* each aggregate's partial state over this one row */
 		for (int a = 0; a < st->nagg; a++)
 		{
 			GxAggSpec  *sp = &st->aggs[a];
-			Datum		d;
+			int			r = sp->resno - 1;
+			bool		vnull = true;
+			Datum		v = (Datum) 0;
+			int64		iv = 0;
+			double		dv;
 
-			if (sp->argstate == NULL)
-				continue;
-			d = ExecEvalExpr(sp->argstate, econtext, &isnull);
-			if (isnull)
-				pairs[sp->slot].cnt = 0;
-			else
-				gx_datum_value(d, sp->argtype, &pairs[sp->slot].val, &dv);
+			if (sp->argstate != NULL)
+				v = ExecEvalExpr(sp->argstate, econtext, &vnull);
+			isnull[r] = false;
+			switch (sp->kind)
+			{
+				case GX_AGGK_COUNT_STAR:
+					values[r] = Int64GetDatum(1);
+					break;
+				case GX_AGGK_COUNT:
+					values[r] = Int64GetDatum(vnull ? 0 : 1);
+					break;
+				case GX_AGGK_SUM:
+					isnull[r] = vnull;
+					if (!vnull)
+					{
+						gx_datum_value(v, sp->argtype, &iv, &dv);
+						values[r] = Int64GetDatum(iv);
+					}
+					break;
+				case GX_AGGK_MIN:
+				case GX_AGGK_MAX:
+					isnull[r] = vnull;
+					values[r] = v;
+					break;
+				case GX_AGGK_AVG:
+					{
+						Datum		d[2];
+
+						if (!vnull)
+							gx_datum_value(v, sp->argtype, &iv, &dv);
+						d[0] = Int64GetDatum(vnull ? 0 : 1);
+						d[1] = Int64GetDatum(iv);
+						values[r] = PointerGetDatum(construct_array(d, 2, INT8OID, sizeof(int64),
+																	FLOAT8PASSBYVAL,
+																	TYPALIGN_DOUBLE));
+						break;
+					}
+				case GX_AGGK_NSUM:
+					{
+						bool		nan = !vnull && numeric_is_nan(DatumGetNumeric(v));
+
+						isnull[r] = vnull ||
+							!gx_numeric_avg_state(v, nan ? 0 : 1, nan ? 1 : 0, &values[r]);
+						break;
+					}
+			}
 		}
+		MemoryContextSwitchTo(old);
 		econtext->ecxt_scantuple = saved;
-		gx_group_store(st, scan_slot, nulls, keys, pairs);
+		ExecStoreVirtualTuple(scan_slot);
 		tuplestore_puttupleslot(g->host_rows, scan_slot);
 		ExecClearTuple(scan_slot);
 		g->nhost++;

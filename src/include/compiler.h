@@ -65,7 +65,8 @@ bool		gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid,
 Const	   *gx_program_to_const(const GxProgram *p);
 GxProgram  *gx_program_from_const(Const *c, List *params);
 int			gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid);
-int			gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype);
+int			gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype,
+								  int *scale);
 bool		gx_program_const_may_fallback(Const *c);
 bool		gx_program_const_may_host(Const *c);
 /* runs of constants (runs.cpp) */

@@ -51,6 +51,7 @@ typedef struct GxBatch
 	BlockNumber cache_start;	/* cached: first block of the entry */
 	uint32		skipped_rows;	/* cached: rows of its stale blocks */
 	uint32		table;			/* GpuPreAgg: the group table it adds into */
+	bool		group_full;		/* ... which had no room for some row */
 } GxBatch;
 
 /* a device aggregate of an aggregate GpuScan (aggscan.cpp) */
@@ -61,7 +62,9 @@ typedef enum GxAggKind
 	GX_AGGK_SUM,				/* sum(int2/int4): int8 */
 	GX_AGGK_MIN,				/* group mode: min, bool_and; the argument's type */
 	GX_AGGK_MAX,				/* group mode: max, bool_or */
-	GX_AGGK_AVG					/* group mode: avg(int2/int4): int8[] {N, sum} */
+	GX_AGGK_AVG,				/* group mode: avg(int2/int4): int8[] {N, sum} */
+	GX_AGGK_NSUM				/* group mode: sum, avg(numeric): NumericAggState
+								 * serialised (partial_states.cpp) */
 } GxAggKind;
 
 typedef struct GxAggSpec
@@ -74,6 +77,7 @@ typedef struct GxAggSpec
 	AttrNumber	resno;			/* its custom_scan_tlist entry */
 	const char *name;			/* the aggregate's name (EXPLAIN) */
 	Expr	   *arg;			/* its argument, NULL for count(*) */
+	int			scale;			/* numeric: its values' scale on the device */
 	ExprState  *argstate;		/* group mode: for the host's rows */
 } GxAggSpec;
 
@@ -82,6 +86,7 @@ typedef struct GxKeySpec
 {
 	Expr	   *expr;			/* a column or an expression of the table's */
 	Oid			type;
+	int			scale;			/* numeric: its values' scale on the device */
 	int			col;			/* its program output (GX_OP_OUT) */
 	AttrNumber	resno;			/* its custom_scan_tlist entry */
 	ExprState  *state;			/* for the host's rows */
@@ -303,6 +308,11 @@ bool		gx_agg_read_submit(GxScanState *st, bool wait);
 TupleTableSlot *gx_agg_store(GxScanState *st, TupleTableSlot *slot);
 char	   *gx_agg_describe(GxScanState *st, List *dpctx, bool prefix);
 void		gx_agg_spec(GxAggSpec *sp, Aggref *a);
+
+/* numeric values and states for GpuPreAgg (partial_states.cpp) */
+Datum		gx_numeric_from_scaled(int64 hi, uint64 lo, int scale);
+Datum		gx_numeric_nan(void);
+bool		gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state);
 
 /* GpuPreAgg: the group table mode (preagg.cpp) */
 bool		gx_group_plan(CustomScan *cscan);

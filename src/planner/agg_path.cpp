@@ -104,6 +104,20 @@ gx_agg_arg(Aggref *a, Index relid)
 	return v;
 }
 
+/*
+ * can a GROUP BY key be of type typid?  (integer-like, or numeric, whose
+ * fixed-point values at the expression's scale compare exactly; whether
+ * the key expression runs on the device, gx_group_outputs says)
+ */
+static bool
+gx_key_type(Oid typid)
+{
+	int			t;
+
+	return typid == NUMERICOID ||
+		(gx_type_supported(typid, &t) && t != GX_FLOAT4 && t != GX_FLOAT8);
+}
+
 /* is typid an integer-like device type (a group key, a min/max argument)? */
 static bool
 gx_int_like_type(Oid typid)
@@ -138,7 +152,13 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 	switch (a->aggfnoid)
 	{
 		case F_COUNT_ANY:
-			return gx_type_supported(t, &gt);
+			return gx_type_supported(t, &gt) || (group && gx_key_type(t));
+		case F_SUM_NUMERIC:
+		case F_AVG_NUMERIC:
+		case F_MIN_NUMERIC:
+		case F_MAX_NUMERIC:
+			/* an exact fixed-point value (gx_group_outputs checks it) */
+			return group && t == NUMERICOID;
 		case F_SUM_INT4:
 		case F_SUM_INT2:
 			return t == INT4OID || t == INT2OID;
@@ -168,22 +188,26 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 }
 
 /*
- * The program outputs of a GpuPreAgg target (agg.cpp's custom_scan_tlist
- * order): per entry, its output index: a key's value, an aggregate's
- * argument (one output for equal arguments), -1 for count(*).  Appended to
- * prog; NIL when one cannot run on the device (prog is then unusable).
+ * The program outputs of a GpuPreAgg target (custom_scan_tlist order):
+ * per entry, its output index (a key's value, an aggregate's argument:
+ * one output for equal arguments; -1 for count(*)) into *outs and the
+ * scale of its numeric values into *scales.  Appended to prog; false when
+ * one cannot run on the device or is numeric where that does not fit an
+ * exact 64-bit fixed point (prog is then unusable).
  */
-static List *
-gx_group_outputs(GxProgram *prog, List *exprs, Index relid)
+static bool
+gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **scales)
 {
-	List	   *outs = NIL;
 	List	   *done = NIL;		/* expressions compiled, by output index */
+	List	   *done_scale = NIL;
 	ListCell   *lc;
 
+	*outs = *scales = NIL;
 	foreach(lc, exprs)
 	{
 		Expr	   *e = (Expr *) lfirst(lc);
 		int			idx = -1;
+		int			scale = 0;
 		int			t;
 
 		if (IsA(e, TargetEntry))
@@ -196,18 +220,23 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid)
 
 			foreach(d, done)
 				if (equal(lfirst(d), e))
+				{
 					idx = foreach_current_index(d);
+					scale = list_nth_int(done_scale, idx);
+				}
 			if (idx < 0)
 			{
-				idx = gx_program_add_output(prog, e, relid, &t);
-				if (idx < 0)
-					return NIL;
+				idx = gx_program_add_output(prog, e, relid, &t, &scale);
+				if (idx < 0 || ((exprType((Node *) e) == NUMERICOID) != (t == GX_NUMERIC)))
+					return false;
 				done = lappend(done, e);
+				done_scale = lappend_int(done_scale, scale);
 			}
 		}
-		outs = lappend_int(outs, idx);
+		*outs = lappend_int(*outs, idx);
+		*scales = lappend_int(*scales, scale);
 	}
-	return outs;
+	return true;
 }
 
 /* the path under a projection the scan/join target added, if any */
@@ -284,7 +313,7 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 
 		if (sgref != 0 && get_sortgroupref_clause_noerr(sgref, groupClause) != NULL)
 		{
-			if (!gx_int_like_type(exprType((Node *) e)) || contain_volatile_functions((Node *) e))
+			if (!gx_key_type(exprType((Node *) e)) || contain_volatile_functions((Node *) e))
 			{
 				gx_no_preagg("a GROUP BY key is not of a device key type");
 				return NULL;
@@ -442,7 +471,10 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 		GxProgram  *trial = gx_program_from_const((Const *) lsecond(priv),
 												  (List *) list_nth(priv, 4));
 
-		if (gx_group_outputs(trial, partial->exprs, input_rel->relid) == NIL)
+		List	   *o,
+				   *sc;
+
+		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc))
 		{
 			gx_no_preagg("a key or an aggregate argument cannot be computed on the device");
 			return;
@@ -523,7 +555,8 @@ gx_collect_vars(Node *node, List **vars)
  * aggregates read), or for GpuPreAgg ("preagg", the program with the
  * keys and arguments as outputs, the estimated groups, as a String: a
  * Float node may come back from a parallel worker's copy of the plan as
- * an Integer, and the output index of each custom_scan_tlist entry).
+ * an Integer, the output index of each custom_scan_tlist entry, and the
+ * scale of its numeric values).
  */
 static Plan *
 gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -535,6 +568,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *vars = NIL;
 	List	   *scan_tlist;
 	List	   *outs = NIL;
+	List	   *scales = NIL;
 	GxProgram  *prog;
 	CustomScan *cscan;
 	ListCell   *lc;
@@ -543,7 +577,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	if (host != NIL)
 		elog(ERROR, "gpuext: device aggregates with host quals");
 	/* GpuPreAgg: the keys and arguments are the program's outputs */
-	if (group && (outs = gx_group_outputs(prog, tlist, rel->relid)) == NIL)
+	if (group && !gx_group_outputs(prog, tlist, rel->relid, &outs, &scales))
 		elog(ERROR, "gpuext: GpuPreAgg outputs do not fit the program");
 	/* the columns the aggregates read (gx_agg_begin finds them) */
 	foreach(lc, tlist)
@@ -578,6 +612,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		cscan->custom_private = lappend(cscan->custom_private,
 										makeString(psprintf("%.0f", best_path->path.rows)));
 		cscan->custom_private = lappend(cscan->custom_private, outs);
+		cscan->custom_private = lappend(cscan->custom_private, scales);
 		cscan->methods = &gx_preagg_plan_methods;
 	}
 	return &cscan->scan.plan;
