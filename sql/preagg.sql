@@ -125,6 +125,8 @@ RESET gpuext.preagg_memory;
 CREATE TABLE gx_pa_grow (k int4, v int4) WITH (autovacuum_enabled = off);
 INSERT INTO gx_pa_grow SELECT g % 10, g FROM generate_series(1, 1000) g;
 ANALYZE gx_pa_grow;
+-- (keys all distinct: how many rows find room is the same on every device)
+DELETE FROM gx_pa_grow;
 INSERT INTO gx_pa_grow SELECT g, g FROM generate_series(1, 60000) g;
 SET gpuext.chunk_rows = 4096;
 SET gpuext.force = on;
