@@ -29,8 +29,9 @@
  *
  * Keys are compared as int64 plus the NULL mask (NULL is a group of its
  * own, as in PostgreSQL); only integer-like device types are keys (bool,
- * int2/4/8, date, timestamp, timestamptz), for which equality of the
- * stored int64 is PostgreSQL's equality.  MIN / MAX hold integer values
+ * int2/4/8, date, timestamp, timestamptz) and GX_CHAR8 (bpchar of at
+ * most 8 bytes), for which equality of the stored int64 is PostgreSQL's
+ * equality.  MIN / MAX hold integer values
  * (bool_and / bool_or are MIN / MAX of 0/1).
  *
  * Device and host code; valid under nvcc, NVRTC and g++.
