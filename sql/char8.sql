@@ -76,6 +76,20 @@ SELECT q, gx_check('SELECT id FROM gx_c8 WHERE ' || q)
 FROM (VALUES ('f = ''R'''), ('c2 = ''😀😀'''), ('f IN (''A'', '''')'), ('f <> s')) v(q);
 RESET gpuext.device_deform;
 
+-- parallel scans
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET gpuext.enable_agg = off;
+SET gpuext.enable_preagg = off;
+SELECT gx_check('SELECT id FROM gx_c8 WHERE f IN (''A'', ''R'') AND c2 <> ''ab''');
+SELECT gx_check('SELECT count(*) FROM gx_c8 WHERE f = ''N'' OR c2 = ''😀😀''');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET gpuext.enable_agg;
+RESET gpuext.enable_preagg;
+
 -- a column added with a default: its missing value in the older tuples
 ALTER TABLE gx_c8 ADD COLUMN m char(2) DEFAULT 'é';
 INSERT INTO gx_c8 (id, f, m) VALUES (5000, 'R', 'x'), (5001, 'A', NULL);

@@ -1212,6 +1212,27 @@ test_char8_pages(void)
 		CHECK(bad == 0, "char8 pages: %d values differ from the columns", bad);
 		free(pc);
 	}
+	/* the validator: a GX_CHAR8 column reads a varlena attribute only */
+	{
+		ChunkBuilder ref;
+		uint64_t	cap;
+		std::vector<int> want;
+		gx_chunk   *pc = build_char8_pages(ref, rng, 100, &cap, want);
+		gx_deform_hdr *d = gx_chunk_deform(pc);
+		char		err[256];
+
+		d->atts[1].attlen = 8;
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_INVALID,
+			  "char8 column of a fixed-width attribute is refused");
+		d->atts[1].attlen = -1;
+		d->atts[1].fixed_off = 4;
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_INVALID,
+			  "char8 column with a fixed offset is refused");
+		d->atts[1].fixed_off = -1;
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_OK,
+			  "char8 pages valid again: %s", err);
+		free(pc);
+	}
 	/* a stored value of 9 bytes: no GX_CHAR8 value, a bad page */
 	{
 		ChunkBuilder ref;
@@ -1631,6 +1652,12 @@ test_validation(void)
 	MUTATE("cast to numeric from float", (c->code[2].op = GX_OP_CAST,
 										  c->code[2].type = GX_NUMERIC,
 										  c->code[2].arg = GX_FLOAT8), b.capacity, &ctx);
+	MUTATE("char8 order comparison", (c->code[2].op = GX_OP_LT, c->code[2].type = GX_CHAR8,
+									  c->code[2].arg = 0), b.capacity, &ctx);
+	MUTATE("char8 arithmetic", (c->code[2].op = GX_OP_ADD, c->code[2].type = GX_CHAR8,
+								c->code[2].arg = 0), b.capacity, &ctx);
+	MUTATE("cast from char8", (c->code[2].op = GX_OP_CAST, c->code[2].type = GX_INT8,
+							   c->code[2].arg = GX_CHAR8), b.capacity, &ctx);
 	MUTATE("unknown instruction type", c->code[2].type = GX_NTYPES, b.capacity, &ctx);
 	MUTATE("too many instructions", c->ninstr = GX_MAX_INSTR + 1, b.capacity, &ctx);
 	MUTATE("column past the input", c->cols[0].values_off = c->input_bytes - 8, b.capacity, &ctx);
