@@ -97,6 +97,13 @@ enum gx_type
 								 * fixed-point value (value * 10^scale); the
 								 * scale is the column's (gx_column.scale), or
 								 * the compiler's for a register */
+	GX_CHAR8,					/* 8 bytes: bpchar(n) of at most 8 bytes (n *
+								 * the encoding's longest character <= 8):
+								 * an int64 of the value's bytes without its
+								 * trailing spaces, byte i at bits 8i .. 8i+7,
+								 * zero-padded (gx_char8_pack); equal values
+								 * are equal int64s (bpchareq under a
+								 * deterministic collation); = <> only */
 	GX_NTYPES
 };
 
@@ -129,6 +136,7 @@ gx_type_width(uint32_t t)
 		case GX_INT8:
 		case GX_FLOAT8:
 		case GX_NUMERIC:
+		case GX_CHAR8:
 			return 8;
 		default:
 			return 0;
@@ -282,6 +290,24 @@ gx_instr_args_ok(const gx_instr *in, uint32_t nconsts)
 				break;
 		}
 	}
+	if (in->type == GX_CHAR8)
+	{
+		/* bpchar: loads, = <>, = ANY; no order, arithmetic or cast */
+		switch (in->op)
+		{
+			case GX_OP_LDCOL:
+			case GX_OP_LDCONST:
+			case GX_OP_EQ:
+			case GX_OP_NE:
+			case GX_OP_INSET:
+			case GX_OP_OUT:
+				break;
+			default:
+				return 0;
+		}
+	}
+	if (in->op == GX_OP_CAST && in->arg == GX_CHAR8)
+		return 0;				/* no cast from bpchar */
 	if (in->op == GX_OP_CAST && in->arg == GX_NUMERIC && in->type != GX_NUMERIC)
 		return 0;				/* numeric to another type: host only */
 	switch (in->op)

@@ -32,6 +32,9 @@
  * to an int64 at the column's scale (gx_numeric_decode).  A numeric of a
  * column with a typmod of precision <= 18 always fits (and is too short
  * to be compressed or stored out of line); anything else is a bad page.
+ * bpchar (a GX_CHAR8 column, char(n) with n times the encoding's longest
+ * character <= 8 bytes) is packed into an int64 without its trailing
+ * spaces (gx_char8_pack); longer, compressed or external is a bad page.
  * Other compressed or external values are only skipped, never read.  Every offset
  * is checked against the page, so a corrupt page yields GX_ERR_BAD_PAGE
  * instead of a stray read.
@@ -156,6 +159,27 @@ gx_numeric_decode(const uint8_t *p, uint32_t len, int scale, int64_t *v, int *ds
 		mag += add;
 	}
 	*v = neg ? -(int64_t) mag : (int64_t) mag;
+	return 0;
+}
+
+/*
+ * Pack the bytes of a bpchar value (p, len: the data after the varlena
+ * header) as a GX_CHAR8 int64 into *v: its trailing spaces dropped, byte i
+ * at bits 8i .. 8i+7, the rest zero.  Returns 0, or 1 when more than 8
+ * bytes remain (no GX_CHAR8 value).  Shared with the backend (types.cpp).
+ */
+GX_HD int
+gx_char8_pack(const uint8_t *p, uint32_t len, int64_t *v)
+{
+	uint64_t	u = 0;
+
+	while (len > 0 && p[len - 1] == ' ')
+		len--;
+	if (len > 8)
+		return 1;
+	for (uint32_t i = 0; i < len; i++)
+		u |= (uint64_t) p[i] << (8 * i);
+	*v = (int64_t) u;
 	return 0;
 }
 
@@ -356,7 +380,24 @@ gx_deform_row(const char *in, const gx_deform_hdr *d, const gx_column *cols,
 			*err = GX_ERR_BAD_PAGE;
 			return 0;
 		}
-		if (at->col >= 0 && cols[at->col].type == GX_NUMERIC)
+		if (at->col >= 0 && cols[at->col].type == GX_CHAR8)
+		{
+			/*
+			 * a bpchar of a column the compiler takes (at most 8 bytes, too
+			 * short to be compressed or stored out of line): pack it
+			 */
+			uint32_t	h = (data[off] & 0x01) ? 1 : 4;
+			int64_t		v;
+
+			if (at->attlen != -1 || data[off] == 0x01 || (h == 4 && (data[off] & 0x02)) ||
+				size < h || gx_char8_pack(data + off + h, size - h, &v))
+			{
+				*err = GX_ERR_BAD_PAGE;
+				return 0;
+			}
+			((int64_t *) (colbase + cols[at->col].values_off))[row] = v;
+		}
+		else if (at->col >= 0 && cols[at->col].type == GX_NUMERIC)
 		{
 			/* a numeric (1-byte or 4-byte header, never compressed): decode */
 			uint32_t	h = (data[off] & 0x01) ? 1 : 4;

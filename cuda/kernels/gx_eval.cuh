@@ -66,6 +66,7 @@ gx_load_col_as(const char *chunk_base, const gx_column *col, int type, uint32_t 
 			break;
 		case GX_INT8:
 		case GX_NUMERIC:
+		case GX_CHAR8:
 			r->v.i = ((const int64_t *) base)[row];
 			break;
 		case GX_FLOAT4:
@@ -555,7 +556,7 @@ gx_in_set(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 		int64_t		mid = lo + (hi - lo) / 2;
 		int			cmp;
 
-		if (gx_isint(type) || type == GX_NUMERIC)
+		if (gx_isint(type) || type == GX_NUMERIC || type == GX_CHAR8)
 			cmp = v[mid].v.i < a->v.i ? -1 : (v[mid].v.i > a->v.i ? 1 : 0);
 		else
 			cmp = gx_float_cmp(v[mid].v.d, a->v.d);
@@ -758,7 +759,7 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 
 				if (type == GX_NUMERIC)
 					cmp = gx_num_cmp(a->v.i, b->v.i, arg);
-				else if (gx_isint(type))
+				else if (gx_isint(type) || type == GX_CHAR8)
 					cmp = a->v.i > b->v.i ? 1 : (a->v.i < b->v.i ? -1 : 0);
 				else
 					cmp = gx_float_cmp(a->v.d, b->v.d);

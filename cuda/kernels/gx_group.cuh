@@ -29,8 +29,9 @@
  *
  * Keys are compared as int64 plus the NULL mask (NULL is a group of its
  * own, as in PostgreSQL); only integer-like device types are keys (bool,
- * int2/4/8, date, timestamp, timestamptz), for which equality of the
- * stored int64 is PostgreSQL's equality.  MIN / MAX hold integer values
+ * int2/4/8, date, timestamp, timestamptz), numeric (at the expression's
+ * scale) and GX_CHAR8 (bpchar of at most 8 bytes), for which equality of
+ * the stored int64 is PostgreSQL's equality.  MIN / MAX hold integer values
  * (bool_and / bool_or are MIN / MAX of 0/1; numeric at its scale, where
  * NaN, GX_NUMERIC_NAN, is above every number as in PostgreSQL).  SUM128
  * sums exactly in 128 bits over two pairs (gx_add128), numeric NaNs

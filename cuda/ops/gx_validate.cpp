@@ -148,6 +148,16 @@ gx_int_like(uint32_t t)
 }
 
 /*
+ * may a group key be of type t?  Integer-like ones and GX_CHAR8, whose
+ * int64 equality is bpchareq's
+ */
+static int
+gx_key_like(uint32_t t)
+{
+	return gx_int_like(t) || t == GX_CHAR8;
+}
+
+/*
  * The type of program output idx (the last GX_OP_OUT that writes it), or
  * -1 when none does, or when a jump passes over an output (a passing row
  * must run every output).
@@ -189,7 +199,7 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 	}
 	for (uint32_t k = 0; k < x->ngkeys; k++)
 		if (x->gkey_col[k] < 0 || x->gkey_col[k] >= GX_MAX_OUTS ||
-			!(gx_int_like((uint32_t) gx_out_type(c, x->gkey_col[k])) ||
+			!(gx_key_like((uint32_t) gx_out_type(c, x->gkey_col[k])) ||
 			  gx_out_type(c, x->gkey_col[k]) == GX_NUMERIC))
 		{
 			gx_errf(err, errlen, "task group key %u is malformed", k);
@@ -292,7 +302,8 @@ gx_check_pages(const gx_chunk *c, char *err, size_t errlen)
 		if ((at->attalign != 1 && at->attalign != 2 && at->attalign != 4 && at->attalign != 8) ||
 			at->attlen == 0 || at->attlen < -2 ||
 			(at->col >= 0 && ((uint32_t) at->col >= c->ncols ||
-							  (c->cols[at->col].type == GX_NUMERIC ?
+							  (c->cols[at->col].type == GX_NUMERIC ||
+							   c->cols[at->col].type == GX_CHAR8 ?
 							   (at->attlen != -1 || at->fixed_off >= 0 ||
 								c->cols[at->col].scale > GX_NUMERIC_MAX_SCALE) :
 							   (uint32_t) at->attlen != gx_type_width(c->cols[at->col].type)))) ||

@@ -99,7 +99,9 @@ gx_load_layout(GxLoadState *ls, uint32 cap)
 
 /*
  * the columns a load caches: every fixed-width by-value supported type,
- * and numeric with a typmod the device takes (GX_NUMERIC)
+ * numeric with a typmod the device takes (GX_NUMERIC) and bpchar(n) of at
+ * most 8 bytes (GX_CHAR8; packed whatever the collation: a query compares
+ * them on the device only under a deterministic one)
  */
 static void
 gx_load_columns(GxLoadState *ls)
@@ -116,7 +118,7 @@ gx_load_columns(GxLoadState *ls)
 		if (att->attisdropped ||
 			!gx_type_supported_mod(att->atttypid, att->atttypmod, &gxtype, &scale))
 			continue;
-		if (gxtype != GX_NUMERIC &&
+		if (gxtype != GX_NUMERIC && gxtype != GX_CHAR8 &&
 			(!att->attbyval || att->attlen <= 0 || (int) gx_type_width(gxtype) != att->attlen))
 			continue;
 		if (ls->ncols == GX_CACHE_MAX_COLS)

@@ -50,6 +50,16 @@
  * (GX_ERR_HOST), so a program that may do so (may_host) is only used
  * where the scan returns rows, which it rechecks (gpuscan.cpp).
  *
+ * bpchar(n) columns whose every value has at most 8 bytes (n times the
+ * encoding's longest character, gx_type_supported_mod) are GX_CHAR8: the
+ * bytes without trailing spaces packed into an int64, so that = and <>
+ * (bpchareq / bpcharne) and = ANY / <> ALL are int64 comparisons exactly
+ * when the collation is deterministic (the Var's and the operator's, else
+ * the host).  A bpchar Const longer than 8 bytes stays on the host; a
+ * Param is packed at scan start (GX_DYN_CHAR8; too long: the scan runs its
+ * device quals on the host, may_fallback).  Order comparisons depend on
+ * the collation and stay on the host.
+ *
  * gx_program_add_qual() returns false (and leaves the program unchanged)
  * for anything it does not support; the planner then keeps that qual as a
  * host qual.  The compiler never ereports for unsupported input.
@@ -228,7 +238,7 @@ gx_add_const(GxCx *cx, int type, bool isnull, int64 ival, double dval)
 	memset(c, 0, sizeof(*c));
 	c->type = type;
 	c->isnull = isnull;
-	if (gx_is_int(type) || type == GX_NUMERIC)
+	if (gx_is_int(type) || type == GX_NUMERIC || type == GX_CHAR8)
 		c->v.i = ival;
 	else
 		c->v.d = dval;
@@ -307,6 +317,7 @@ gx_widen_value(int from, int to, int64 *ival, double *dval)
 
 static int	gx_cx_expr(GxCx *cx, Node *node, int *type);
 static int	gx_cx_numset(GxCx *cx, ScalarArrayOpExpr *sa, int *type);
+static int	gx_cx_char8set(GxCx *cx, ScalarArrayOpExpr *sa, int *type);
 
 /* cast register r from 'from' to 'to' in place (no-op when equal) */
 static int
@@ -540,6 +551,9 @@ gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	if ((sa->opfuncid == F_NUMERIC_EQ && sa->useOr) ||
 		(sa->opfuncid == F_NUMERIC_NE && !sa->useOr))
 		return gx_is_scan_value(right) ? gx_cx_numset(cx, sa, type) : -1;
+	if ((sa->opfuncid == F_BPCHAREQ && sa->useOr) ||
+		(sa->opfuncid == F_BPCHARNE && !sa->useOr))
+		return gx_is_scan_value(right) ? gx_cx_char8set(cx, sa, type) : -1;
 	e = gx_find_op(gx_binops, lengthof(gx_binops), sa->opfuncid);
 	if (e == NULL || e->op < GX_OP_EQ || e->op > GX_OP_GE)
 		return -1;
@@ -762,6 +776,98 @@ gx_cx_numset(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 }
 
 /*
+ * bpchar = / <> (bpchareq, bpcharne) of two GX_CHAR8 operands under
+ * collation collid: int64 EQ / NE when the collation is deterministic
+ */
+static int
+gx_cx_char8op(GxCx *cx, Oid funcid, Oid collid, Node *l, Node *r, int *type)
+{
+	int			lt,
+				rt,
+				ra,
+				rb;
+
+	if (!gx_collation_exact(collid))
+		return -1;
+	ra = gx_cx_expr(cx, l, &lt);
+	rb = ra < 0 ? -1 : gx_cx_expr(cx, r, &rt);
+	if (ra < 0 || rb < 0 || lt != GX_CHAR8 || rt != GX_CHAR8)
+		return -1;
+	*type = GX_BOOL;
+	if (gx_emit(cx, funcid == F_BPCHAREQ ? GX_OP_EQ : GX_OP_NE, GX_CHAR8, Min(ra, rb), ra, rb,
+				0) < 0)
+		return -1;
+	cx->p->inuse = Min(ra, rb) + 1;
+	return Min(ra, rb);
+}
+
+/*
+ * bpchar x = ANY (array) / x <> ALL (array) over a Const array or an array
+ * Param, x a GX_CHAR8 value under a deterministic collation: GX_OP_INSET
+ * over the packed elements (gx_char8_set_build: one longer than 8 bytes
+ * equals no x and is left out).  A Param's run is filled at scan start
+ * (GX_DYN_CHAR8SET; more distinct elements than reserved: the host).
+ */
+static int
+gx_cx_char8set(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
+{
+	Node	   *left = (Node *) linitial(sa->args);
+	Node	   *right = (Node *) lsecond(sa->args);
+	int			lt,
+				rx,
+				k;
+
+	*type = GX_BOOL;
+	if (!gx_collation_exact(sa->inputcollid))
+		return -1;
+	rx = gx_cx_expr(cx, left, &lt);
+	if (rx < 0 || lt != GX_CHAR8)
+		return -1;
+	if (IsA(right, Const))
+	{
+		Const	   *c = (Const *) right;
+		gx_const	vals[GX_MAX_CONSTS];
+		int64		flags = 0;
+		int			n = 0;
+		int			room = GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER;
+
+		if (room < 0)
+			return -1;
+		if (!c->constisnull)
+		{
+			n = gx_char8_set_build(c->constvalue, vals, room, &flags);
+			if (n < 0)
+				return -1;		/* too long for the table: host */
+		}
+		k = gx_add_run(cx, GX_CHAR8, n);
+		if (k < 0)
+			return -1;
+		cx->p->consts[k].isnull = c->constisnull;
+		cx->p->consts[k].v.i = n;
+		cx->p->consts[k + 1].v.i = flags;
+		memcpy(&cx->p->consts[k + GX_RUN_HEADER], vals, sizeof(gx_const) * n);
+	}
+	else
+	{
+		int			cap = Min(GX_SET_PARAM_CAP,
+							  GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER - 16);
+
+		if (cap < 8)
+			return -1;
+		k = gx_add_run(cx, GX_CHAR8, cap);
+		if (k < 0)
+			return -1;
+		gx_add_dyn(cx, right, k, GX_DYN_CHAR8SET | cap << 16);
+		cx->p->may_fallback = true;
+	}
+	if (gx_emit(cx, GX_OP_INSET, GX_CHAR8, rx, rx, rx, k) < 0 ||
+		(!sa->useOr && gx_emit(cx, GX_OP_NOT, GX_BOOL, rx, rx, rx, 0) < 0))
+		return -1;
+	cx->p->inuse = rx + 1;
+	return rx;
+}
+
+/*
  * numeric unary minus and plus, and casts of integers to numeric (scale
  * 0); -1 when funcid is none of them
  */
@@ -826,7 +932,8 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 							r;
 
 				if ((Index) v->varno != cx->relid || v->varlevelsup != 0 || v->varattno <= 0 ||
-					!gx_type_supported_mod(v->vartype, v->vartypmod, &t, &sc))
+					!gx_type_supported_mod(v->vartype, v->vartypmod, &t, &sc) ||
+					(t == GX_CHAR8 && !gx_collation_exact(v->varcollid)))
 					return -1;
 				for (int i = 0; i < p->ncols; i++)
 					if (p->col_attno[i] == v->varattno)
@@ -859,6 +966,18 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 				int64		iv = 0;
 				double		dv = 0;
 
+				if (c->consttype == BPCHAROID)
+				{
+					/* packed; longer than 8 bytes: the host */
+					if (!c->constisnull && !gx_char8_value(c->constvalue, &iv))
+						return -1;
+					k = gx_add_const(cx, GX_CHAR8, c->constisnull, iv, 0);
+					r = gx_new_reg(cx);
+					*type = GX_CHAR8;
+					if (k < 0 || r < 0)
+						return -1;
+					return gx_emit(cx, GX_OP_LDCONST, GX_CHAR8, r, 0, 0, k) < 0 ? -1 : r;
+				}
 				if (c->consttype == NUMERICOID)
 				{
 					int			ds = 0;
@@ -894,6 +1013,18 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 
 				if (prm->paramkind != PARAM_EXTERN && prm->paramkind != PARAM_EXEC)
 					return -1;
+				if (prm->paramtype == BPCHAROID)
+				{
+					/* packed at scan start; longer than 8 bytes: the host */
+					k = gx_add_const(cx, GX_CHAR8, true, 0, 0);
+					r = gx_new_reg(cx);
+					*type = GX_CHAR8;
+					if (k < 0 || r < 0)
+						return -1;
+					gx_add_dyn(cx, (Node *) prm, k, GX_DYN_CHAR8);
+					cx->p->may_fallback = true;
+					return gx_emit(cx, GX_OP_LDCONST, GX_CHAR8, r, 0, 0, k) < 0 ? -1 : r;
+				}
 				if (prm->paramtype == NUMERICOID)
 				{
 					/* the other operand's scale; filled exactly, else the host */
@@ -953,6 +1084,9 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 					if (((FuncExpr *) node)->funcretset)
 						return -1;
 				}
+				if (list_length(args) == 2 && (funcid == F_BPCHAREQ || funcid == F_BPCHARNE))
+					return gx_cx_char8op(cx, funcid, exprInputCollation(node),
+										 (Node *) linitial(args), (Node *) lsecond(args), type);
 				if (list_length(args) == 2 &&
 					(e = gx_find_op(gx_numops, lengthof(gx_numops), funcid)) != NULL)
 					return gx_cx_numop(cx, e, (Node *) linitial(args),

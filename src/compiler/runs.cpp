@@ -138,15 +138,15 @@ gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap, int6
 }
 
 /*
- * The set run of a numeric array compared with a numeric of scale
- * 'scale': its distinct non-NULL elements as int64 values at that scale,
- * sorted, into vals (type GX_NUMERIC).  An element that has no value at
- * that scale (more digits after the point, too large) equals no value of
- * the other side and is left out.  Returns how many, or -1 when more than
- * cap; *flags gets GX_RUN_HAS_NULL when an element is NULL.
+ * The set run of an array of varlenas (numeric or bpchar, elemtype) as
+ * device values (type gxtype): each non-NULL element through conv, which
+ * returns false for one the other side never equals (left out); sorted,
+ * distinct.  Returns how many, or -1 when more than cap; *flags gets
+ * GX_RUN_HAS_NULL when an element is NULL.
  */
-int
-gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap, int64 *flags)
+static int
+gx_vl_set_build(Datum array, Oid elemtype, int gxtype, int scale, gx_const *vals, int cap,
+				int64 *flags)
 {
 	ArrayType  *arr = DatumGetArrayTypeP(array);
 	int16		elmlen;
@@ -160,18 +160,24 @@ gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap, int64 *fla
 	gx_const   *tmp;
 
 	*flags = 0;
-	get_typlenbyvalalign(NUMERICOID, &elmlen, &elmbyval, &elmalign);
-	deconstruct_array(arr, NUMERICOID, elmlen, elmbyval, elmalign, &values, &nulls, &nitems);
+	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &values, &nulls, &nitems);
 	tmp = (gx_const *) palloc0(sizeof(gx_const) * Max(nitems, 1));
 	for (int i = 0; i < nitems; i++)
 	{
 		int64		v;
+		bool		ok;
 
 		if (nulls[i])
-			*flags |= GX_RUN_HAS_NULL;
-		else if (gx_numeric_value(values[i], scale, &v, NULL))
 		{
-			tmp[n].type = GX_NUMERIC;
+			*flags |= GX_RUN_HAS_NULL;
+			continue;
+		}
+		ok = gxtype == GX_CHAR8 ? gx_char8_value(values[i], &v) :
+			gx_numeric_value(values[i], scale, &v, NULL);
+		if (ok)
+		{
+			tmp[n].type = gxtype;
 			tmp[n].v.i = v;
 			n++;
 		}
@@ -192,6 +198,32 @@ gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap, int64 *fla
 	memcpy(vals, tmp, sizeof(gx_const) * m);
 	pfree(tmp);
 	return m;
+}
+
+/*
+ * The set run of a numeric array compared with a numeric of scale
+ * 'scale': its distinct non-NULL elements as int64 values at that scale,
+ * sorted, into vals (type GX_NUMERIC).  An element that has no value at
+ * that scale (more digits after the point, too large) equals no value of
+ * the other side and is left out.  Returns how many, or -1 when more than
+ * cap; *flags gets GX_RUN_HAS_NULL when an element is NULL.
+ */
+int
+gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap, int64 *flags)
+{
+	return gx_vl_set_build(array, NUMERICOID, GX_NUMERIC, scale, vals, cap, flags);
+}
+
+/*
+ * The set run of a bpchar array compared with a GX_CHAR8 value: its
+ * distinct non-NULL elements packed (gx_char8_value), sorted as int64s;
+ * an element longer than 8 bytes (after its trailing spaces) equals no
+ * GX_CHAR8 value and is left out.  Returns as gx_numeric_set_build.
+ */
+int
+gx_char8_set_build(Datum array, gx_const *vals, int cap, int64 *flags)
+{
+	return gx_vl_set_build(array, BPCHAROID, GX_CHAR8, 0, vals, cap, flags);
 }
 
 /* ---------- bounds ---------- */
@@ -564,8 +596,15 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 			if (!isnull && typid != NUMERICOID)
 				elog(ERROR, "gpuext: numeric parameter of type %u", typid);
 			return isnull || gx_numeric_value(d, GX_DYN_AUX1(kind), &c->v.i, NULL);
+		case GX_DYN_CHAR8:
+			c->isnull = isnull;
+			c->v.i = 0;
+			if (!isnull && typid != BPCHAROID)
+				elog(ERROR, "gpuext: bpchar parameter of type %u", typid);
+			return isnull || gx_char8_value(d, &c->v.i);
 		case GX_DYN_SET:
 		case GX_DYN_NUMSET:
+		case GX_DYN_CHAR8SET:
 			{
 				int			cap = GX_DYN_AUX2(kind);
 				int64		flags = 0;
@@ -579,6 +618,14 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 						elog(ERROR, "gpuext: numeric array parameter of type %u", typid);
 					n = gx_numeric_set_build(d, GX_DYN_AUX1(kind), c + GX_RUN_HEADER, cap,
 											 &flags);
+					if (n < 0)
+						return false;
+				}
+				else if (!isnull && GX_DYN_KIND(kind) == GX_DYN_CHAR8SET)
+				{
+					if (get_element_type(typid) != BPCHAROID)
+						elog(ERROR, "gpuext: bpchar array parameter of type %u", typid);
+					n = gx_char8_set_build(d, c + GX_RUN_HEADER, cap, &flags);
 					if (n < 0)
 						return false;
 				}

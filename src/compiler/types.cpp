@@ -13,10 +13,12 @@ extern "C"
 #include "access/tupdesc_details.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 #include "utils/float.h"
+#include "utils/lsyscache.h"
 }
 
-#include "gx_deform.cuh"		/* gx_numeric_decode: the device's numeric reader */
+#include "gx_deform.cuh"		/* gx_numeric_decode, gx_char8_pack: the device's readers */
 
 /* map a PostgreSQL type to a device type */
 bool
@@ -54,13 +56,25 @@ gx_type_supported(Oid typid, int *gxtype)
  * map a PostgreSQL type with its typmod to a device type and, for
  * GX_NUMERIC, the scale of its values: numeric with a typmod of precision
  * <= 18 and scale 0 .. 18 (every value then fits an int64 at that scale);
- * unconstrained numeric stays on the host.  Other types as
- * gx_type_supported, scale 0.
+ * unconstrained numeric stays on the host.  bpchar(n) is GX_CHAR8 when n
+ * characters of the database encoding's longest take at most 8 bytes
+ * (n <= 8 for a single-byte encoding, n <= 2 for UTF-8), so that every
+ * value fits (gx_char8_pack); whoever compares such values must check
+ * that the collation is deterministic (gx_collation_exact).  Other types
+ * as gx_type_supported, scale 0.
  */
 bool
 gx_type_supported_mod(Oid typid, int32 typmod, int *gxtype, int *scale)
 {
 	*scale = 0;
+	if (typid == BPCHAROID)
+	{
+		if (typmod < (int32) VARHDRSZ + 1 ||
+			(int64) (typmod - VARHDRSZ) * pg_database_encoding_max_length() > 8)
+			return false;
+		*gxtype = GX_CHAR8;
+		return true;
+	}
 	if (typid == NUMERICOID)
 	{
 		int32		tm = typmod - VARHDRSZ;
@@ -111,7 +125,70 @@ gx_numeric_value(Datum d, int scale, int64 *v, int *dscale)
 	return gx_numeric_decode(data, len, scale, v, &ds) == 0;
 }
 
-/* Datum -> (int64 | double) for a supported type */
+/*
+ * Is equality under collation collid bytewise (after bpchar's trailing
+ * spaces), i.e. may GX_CHAR8 values be compared as int64s?  Deterministic
+ * collations (C, POSIX, the database default, ICU ones made so) are.
+ */
+bool
+gx_collation_exact(Oid collid)
+{
+	return OidIsValid(collid) && get_collation_isdeterministic(collid);
+}
+
+/*
+ * A bpchar Datum as a GX_CHAR8 value: its bytes without the trailing
+ * spaces, packed (gx_char8_pack).  False when they are more than 8.
+ */
+bool
+gx_char8_value(Datum d, int64 *v)
+{
+	struct varlena *vl = PG_DETOAST_DATUM_PACKED(d);
+	bool		ok = gx_char8_pack((const uint8_t *) VARDATA_ANY(vl), VARSIZE_ANY_EXHDR(vl),
+								   (int64_t *) v) == 0;
+
+	if ((Pointer) vl != DatumGetPointer(d))
+		pfree(vl);
+	return ok;
+}
+
+/*
+ * The bpchar Datum of GX_CHAR8 value 'packed' for a column of typmod
+ * 'typmod': its bytes, padded with spaces to n = typmod - VARHDRSZ
+ * characters as bpchar() pads a value of char(n) (no padding when typmod
+ * is -1).  Palloc'd in the current memory context.
+ */
+Datum
+gx_char8_datum(int64 packed, int32 typmod)
+{
+	char		buf[8];
+	int			len = 0,
+				pad = 0;
+	BpChar	   *res;
+
+	while (len < 8 && ((uint64) packed >> (8 * len)) & 0xFF)
+	{
+		buf[len] = (char) (((uint64) packed >> (8 * len)) & 0xFF);
+		len++;
+	}
+	if (typmod >= (int32) VARHDRSZ)
+	{
+		int			n = typmod - VARHDRSZ;
+		int			chars = len > 0 ? pg_mbstrlen_with_len(buf, len) : 0;
+
+		pad = Max(n - chars, 0);
+	}
+	res = (BpChar *) palloc(VARHDRSZ + len + pad);
+	SET_VARSIZE(res, VARHDRSZ + len + pad);
+	memcpy(VARDATA(res), buf, len);
+	memset(VARDATA(res) + len, ' ', pad);
+	return PointerGetDatum(res);
+}
+
+/*
+ * Datum -> (int64 | double) for a supported type; bpchar (of a GX_CHAR8
+ * column) as its packed GX_CHAR8 value
+ */
 void
 gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval)
 {
@@ -119,6 +196,10 @@ gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval)
 	*dval = 0;
 	switch (typid)
 	{
+		case BPCHAROID:
+			if (!gx_char8_value(d, ival))
+				elog(ERROR, "gpuext: bpchar value longer than 8 bytes on the device");
+			break;
 		case BOOLOID:
 			*ival = DatumGetBool(d);
 			break;
@@ -172,6 +253,16 @@ gx_store_datum_scale(char *vals, int gxtype, int scale, uint32 n, Datum d, bool 
 				((int64 *) vals)[n] = v;
 			}
 			break;
+		case GX_CHAR8:
+			{
+				int64		v = 0;
+
+				/* a value of the column's typmod always fits */
+				if (!isnull && !gx_char8_value(d, &v))
+					elog(ERROR, "gpuext: bpchar value longer than 8 bytes on the device");
+				((int64 *) vals)[n] = v;
+			}
+			break;
 		case GX_BOOL:
 			((uint8 *) vals)[n] = isnull ? 0 : DatumGetBool(d);
 			break;
@@ -216,7 +307,7 @@ gx_align_bytes(char attalign)
  * gxtype[i].  False when the deformer cannot produce them: an attribute
  * beyond GX_MAX_DEFORM_ATTS or the relation, or a needed attribute that is
  * not fixed-width by-value of the column's width (or, for a GX_NUMERIC
- * column of scale scale[i], a numeric).  atts has room for
+ * column of scale scale[i], a numeric; for a GX_CHAR8 one, a bpchar).  atts has room for
  * GX_MAX_DEFORM_ATTS entries.
  */
 bool
@@ -274,6 +365,19 @@ gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
 			if (ga->has_missing &&
 				!gx_numeric_value(desc->constr->missing[attno[i] - 1].am_value,
 								  scale ? scale[i] : 0, &ga->missing, NULL))
+				return false;
+			ga->col = (int16) i;
+			continue;
+		}
+		if (gxtype[i] == GX_CHAR8)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, attno[i] - 1);
+
+			/* bpchar varlenas are packed; the missing value here */
+			if (att->atttypid != BPCHAROID || ga->attlen != -1)
+				return false;
+			if (ga->has_missing &&
+				!gx_char8_value(desc->constr->missing[attno[i] - 1].am_value, &ga->missing))
 				return false;
 			ga->col = (int16) i;
 			continue;

@@ -47,6 +47,11 @@ typedef struct GxProgram
 								 * scan runs its device quals on the host */
 #define GX_DYN_NUMSET 4			/* a numeric array: the set run of an INSET
 								 * at scale aux1, cap aux2 */
+#define GX_DYN_CHAR8 5			/* a bpchar value packed as GX_CHAR8: one
+								 * constant; longer than 8 bytes: the scan
+								 * runs its device quals on the host */
+#define GX_DYN_CHAR8SET 6		/* a bpchar array: the set run of an INSET
+								 * of GX_CHAR8 values, cap aux2 */
 #define GX_DYN_KIND(k) ((k) & 0xff)
 #define GX_DYN_AUX1(k) (((k) >> 8) & 0xff)
 #define GX_DYN_AUX2(k) (((k) >> 16) & 0xff)
@@ -72,6 +77,7 @@ bool		gx_program_const_may_host(Const *c);
 /* runs of constants (runs.cpp) */
 int			gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap,
 						 int64 *flags);
+int			gx_char8_set_build(Datum array, gx_const *vals, int cap, int64 *flags);
 int			gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap,
 								 int64 *flags);
 bool		gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid);
@@ -79,6 +85,9 @@ bool		gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid t
 bool		gx_type_supported(Oid typid, int *gxtype);
 bool		gx_type_supported_mod(Oid typid, int32 typmod, int *gxtype, int *scale);
 bool		gx_numeric_value(Datum d, int scale, int64 *v, int *dscale);
+bool		gx_collation_exact(Oid collid);
+bool		gx_char8_value(Datum d, int64 *v);
+Datum		gx_char8_datum(int64 packed, int32 typmod);
 void		gx_store_datum_scale(char *vals, int gxtype, int scale, uint32 n, Datum d,
 								 bool isnull);
 void		gx_datum_value(Datum d, Oid typid, int64 *ival, double *dval);

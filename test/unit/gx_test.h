@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 static int n_passed = 0;
@@ -201,6 +202,7 @@ struct ChunkBuilder
 						break;
 					case GX_INT8:
 					case GX_NUMERIC:
+					case GX_CHAR8:
 						((int64_t *) base)[r] = r < tc.iv.size() ? tc.iv[r] : 0;
 						break;
 					case GX_FLOAT4:
@@ -823,6 +825,256 @@ build_numeric_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_
 	}
 	d->atts[3].has_missing = 1;
 	d->atts[3].missing = cmissing;
+	for (uint32_t p = 0; p < npages; p++)
+		memcpy((char *) c + pages_off + (uint64_t) p * BLK, pages[p].data(), BLK);
+	memcpy((char *) c + rowmap_off, rowmap.data(), (size_t) n * 4);
+	return c;
+}
+
+/* ---------------------------------------------------------------------- */
+/* bpchar (GX_CHAR8): packed values and varlenas on heap pages             */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The GX_CHAR8 value of string s as the reference computes it: s without
+ * its trailing spaces, its bytes in a zeroed little-endian uint64
+ */
+static int64_t
+char8_ref(const std::string &s)
+{
+	size_t		len = s.size();
+	uint8_t		b[8] = {0};
+	uint64_t	u = 0;
+
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	memcpy(b, s.data(), len < 8 ? len : 8);
+	for (int i = 7; i >= 0; i--)
+		u = (u << 8) | b[i];
+	return (int64_t) u;
+}
+
+/* s without its trailing spaces (bpchareq compares these) */
+static std::string
+char8_trim(const std::string &s)
+{
+	size_t		len = s.size();
+
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return s.substr(0, len);
+}
+
+/* values of the char8 tests: 1-byte, UTF-8, 8 bytes, with trailing spaces */
+static const char *const char8_pool[] = {
+	"A", "R", "N", " ", "", "R ", "ab", "a ", " a", "a", "\xc3\xa9\xc3\xa9",
+	"\xf0\x9f\x98\x80\xf0\x9f\x98\x80", "12345678", "12345678   ", "\xff\x80", "x y"
+};
+#define CHAR8_POOL (sizeof(char8_pool) / sizeof(char8_pool[0]))
+
+/*
+ * A page chunk of n tuples (int4, bpchar f, text, bpchar g) with NULLs,
+ * both varlena headers, trailing spaces and tuples without the last two
+ * attributes (g then has the missing value "M"), deformed into columns f
+ * and g; the program is f = 'R' OR g = ANY ({"ab", 8-byte emoji, ""}) OR
+ * f = g.  ref gets the same rows as columns (and program); want[r] is
+ * whether row r passes, by string comparison.  overlong: the last row's
+ * g has 9 bytes (no GX_CHAR8 value: a bad page).  Returns the page chunk
+ * (malloc'd, *cap bytes).
+ */
+static gx_chunk *
+build_char8_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_t *cap,
+				  std::vector<int> &want, bool overlong = false)
+{
+	const uint32_t BLK = 8192;
+	const std::string gmissing = "M";
+	std::vector<std::vector<uint8_t>> pages;
+	std::vector<uint8_t> page(BLK, 0);
+	std::vector<uint32_t> rowmap;
+	std::vector<int64_t> fv(n), gv(n);
+	std::vector<uint8_t> fnl(n), gnl(n);
+	uint32_t	nlp = 0,
+				upper = BLK;
+	const std::string set[3] = {"ab", "\xf0\x9f\x98\x80\xf0\x9f\x98\x80", ""};
+
+	want.assign(n, 0);
+	for (uint32_t r = 0; r < n; r++)
+	{
+		uint32_t	natts = rng() % 10 == 0 ? 2 : 4;
+		bool		nul[4] = {false, rng() % 11 == 0, rng() % 3 == 0, rng() % 13 == 0};
+		bool		hasnull = false;
+
+		if (overlong && r == n - 1)
+		{
+			natts = 4;			/* the last row's g: 9 bytes */
+			nul[3] = false;
+		}
+
+		for (uint32_t i = 0; i < natts; i++)
+			hasnull |= nul[i];
+		uint32_t	hoff = (23 + (hasnull ? 1 : 0) + 7) & ~7u;
+		std::vector<uint8_t> tup(hoff, 0);
+
+		tup[18] = (uint8_t) natts;
+		tup[20] = hasnull ? 1 : 0;
+		tup[22] = (uint8_t) hoff;
+		for (uint32_t i = 0; i < natts && hasnull; i++)
+			if (!nul[i])
+				tup[23] |= (uint8_t) (1u << i);
+		auto		varlena = [&](const std::string &data) {
+			if (data.size() + 1 < 127 && rng() % 4 != 0)
+			{
+				tup.push_back((uint8_t) (((data.size() + 1) << 1) | 1));
+				tup.insert(tup.end(), data.begin(), data.end());
+			}
+			else
+			{
+				uint32_t	w = (uint32_t) (data.size() + 4) << 2;
+
+				while ((tup.size() - hoff) % 4 != 0)
+					tup.push_back(0);
+				for (int i = 0; i < 4; i++)
+					tup.push_back((uint8_t) (w >> (8 * i)));
+				tup.insert(tup.end(), data.begin(), data.end());
+			}
+		};
+		std::string fs = char8_pool[rng() % CHAR8_POOL];
+		std::string gs = char8_pool[rng() % CHAR8_POOL];
+
+		if (rng() % 4 == 0)
+			fs += std::string(rng() % 5, ' ');
+		/* int4 */
+		while ((tup.size() - hoff) % 4 != 0)
+			tup.push_back(0);
+		for (int i = 0; i < 4; i++)
+			tup.push_back((uint8_t) (r >> (8 * i)));
+		/* f */
+		fnl[r] = nul[1];
+		fv[r] = nul[1] ? 0 : char8_ref(fs);
+		if (!nul[1])
+			varlena(fs);
+		/* text */
+		if (natts > 2 && !nul[2])
+			varlena(std::string(rng() % 40, 'x'));
+		/* g */
+		if (natts > 3)
+		{
+			if (overlong && r == n - 1)
+				gs = "123456789";
+			gnl[r] = nul[3];
+			gv[r] = nul[3] ? 0 : char8_ref(gs);
+			if (!nul[3])
+				varlena(gs);
+		}
+		else
+		{
+			gs = gmissing;
+			gv[r] = char8_ref(gs);
+		}
+		bool		gnull = natts > 3 && nul[3];
+		bool		pass = !nul[1] && char8_trim(fs) == "R";
+
+		for (const std::string &e : set)
+			pass |= !gnull && char8_trim(gs) == e;
+		pass |= !nul[1] && !gnull && char8_trim(fs) == char8_trim(gs);
+		want[r] = pass;
+
+		uint32_t	len = (uint32_t) tup.size();
+
+		if (upper < len || ((upper - len) & ~7u) < 24 + (nlp + 1) * 4)
+		{
+			pages.push_back(page);
+			std::fill(page.begin(), page.end(), 0);
+			nlp = 0;
+			upper = BLK;
+		}
+		upper = (upper - len) & ~7u;
+		memcpy(&page[upper], tup.data(), len);
+		uint32_t	lp = upper | (1u << 15) | (len << 17);
+
+		memcpy(&page[24 + nlp * 4], &lp, 4);
+		nlp++;
+		rowmap.push_back(((uint32_t) pages.size() << 16) | nlp);
+	}
+	if (nlp > 0)
+		pages.push_back(page);
+
+	int			cf = ref.add_int_col(GX_CHAR8, fv, fnl);
+	int			cg = ref.add_int_col(GX_CHAR8, gv, gnl);
+	int			kr = ref.kint(GX_CHAR8, char8_ref("R"));
+	std::vector<int64_t> sv;
+
+	for (const std::string &e : set)
+		sv.push_back(char8_ref(e));
+	std::sort(sv.begin(), sv.end());
+	int			ks = ref.kint(GX_INT8, (int64_t) sv.size());
+
+	ref.kint(GX_INT8, 0);
+	for (int64_t v : sv)
+		ref.kint(GX_CHAR8, v);
+	ref.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 0);
+	ref.emit(GX_OP_LDCOL, GX_CHAR8, 1, 0, 0, cf);
+	ref.emit(GX_OP_LDCONST, GX_CHAR8, 2, 0, 0, kr);
+	ref.emit(GX_OP_EQ, GX_CHAR8, 1, 1, 2, 0);
+	ref.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 12);
+	ref.emit(GX_OP_LDCOL, GX_CHAR8, 1, 0, 0, cg);
+	ref.emit(GX_OP_INSET, GX_CHAR8, 1, 1, 1, ks);
+	ref.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 12);
+	ref.emit(GX_OP_LDCOL, GX_CHAR8, 1, 0, 0, cf);
+	ref.emit(GX_OP_LDCOL, GX_CHAR8, 2, 0, 0, cg);
+	ref.emit(GX_OP_EQ, GX_CHAR8, 1, 1, 2, 0);
+	ref.emit(GX_OP_ORSTEP, GX_BOOL, 0, 1, 0, 0, 12);
+	ref.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+	gx_chunk   *rc = ref.build();
+
+	uint32_t	npages = (uint32_t) pages.size();
+	uint64_t	deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
+	uint64_t	pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
+	uint64_t	rowmap_off = pages_off + (uint64_t) npages * BLK;
+	uint64_t	input_bytes = GX_ALIGN_UP(rowmap_off + (uint64_t) n * 4);
+	uint64_t	off = input_bytes;
+	uint64_t	voff[2],
+				noff[2];
+
+	for (int i = 0; i < 2; i++)
+	{
+		voff[i] = off;
+		off = GX_ALIGN_UP(off + 8ull * n);
+		noff[i] = off;
+		off = GX_ALIGN_UP(off + gx_bitmap_bytes(n));
+	}
+	*cap = off + gx_result_bytes(n);
+	gx_chunk   *c = (gx_chunk *) aligned_alloc(4096, (*cap + 4095) & ~(uint64_t) 4095);
+
+	memset(c, 0, *cap);
+	memcpy(c, rc, sizeof(gx_chunk));
+	c->nrows = n;
+	c->input_bytes = input_bytes;
+	c->result_off = off;
+	c->deform_off = deform_off;
+	for (int i = 0; i < 2; i++)
+	{
+		c->cols[i].values_off = voff[i];
+		c->cols[i].nulls_off = noff[i];
+	}
+	gx_deform_hdr *d = gx_chunk_deform(c);
+	static const int16_t attlen[4] = {4, -1, -1, -1};
+	static const int16_t col[4] = {-1, 0, -1, 1};
+
+	d->npages = npages;
+	d->page_size = BLK;
+	d->natts = 4;
+	d->pages_off = pages_off;
+	d->rowmap_off = rowmap_off;
+	for (int a = 0; a < 4; a++)
+	{
+		d->atts[a].attlen = attlen[a];
+		d->atts[a].attalign = 4;
+		d->atts[a].col = col[a];
+		d->atts[a].fixed_off = a == 0 ? 0 : -1;
+	}
+	d->atts[3].has_missing = 1;
+	d->atts[3].missing = char8_ref(gmissing);
 	for (uint32_t p = 0; p < npages; p++)
 		memcpy((char *) c + pages_off + (uint64_t) p * BLK, pages[p].data(), BLK);
 	memcpy((char *) c + rowmap_off, rowmap.data(), (size_t) n * 4);

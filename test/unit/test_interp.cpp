@@ -1011,6 +1011,243 @@ test_numeric_pages(void)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* bpchar (GX_CHAR8)                                                      */
+/* ---------------------------------------------------------------------- */
+
+/* packing, = <> = ANY on columns with NULLs, the instructions it takes */
+static void
+test_char8(void)
+{
+	int64_t		v = -1;
+	auto		pack = [&](const std::string &s) {
+		v = -1;
+		return gx_char8_pack((const uint8_t *) s.data(), (uint32_t) s.size(), &v);
+	};
+
+	/* packing: trailing spaces go, byte i at bits 8i, zero-padded */
+	CHECK(pack("R") == 0 && v == 'R', "pack R");
+	CHECK(pack("R   ") == 0 && v == 'R', "pack R with trailing spaces");
+	CHECK(pack("") == 0 && v == 0 && pack("    ") == 0 && v == 0, "empty and blank are 0");
+	CHECK(pack(" a") == 0 && v == (' ' | ('a' << 8)), "leading space kept");
+	CHECK(pack("a b ") == 0 && v == ('a' | (' ' << 8) | ('b' << 16)), "inner space kept");
+	CHECK(pack("12345678") == 0 && v == 0x3837363534333231LL, "8 bytes");
+	CHECK(pack("12345678        ") == 0 && v == 0x3837363534333231LL, "8 bytes and spaces");
+	CHECK(pack("123456789") == 1, "9 bytes do not fit");
+	CHECK(pack("\xff\xff\xff\xff\xff\xff\xff\xff") == 0 && v == -1, "high bytes: a negative int64");
+	CHECK(pack("\xc3\xa9") == 0 && v == 0xa9c3, "UTF-8 bytes in order");
+	for (size_t i = 0; i < CHAR8_POOL; i++)
+		for (size_t j = 0; j < CHAR8_POOL; j++)
+		{
+			int64_t		a,
+						b;
+			std::string x = char8_pool[i],
+						y = char8_pool[j];
+
+			gx_char8_pack((const uint8_t *) x.data(), (uint32_t) x.size(), &a);
+			gx_char8_pack((const uint8_t *) y.data(), (uint32_t) y.size(), &b);
+			CHECK((a == b) == (char8_trim(x) == char8_trim(y)) && a == char8_ref(x),
+				  "char8 equality is bpchareq's: '%s' '%s'", x.c_str(), y.c_str());
+		}
+
+	/* programs on columns: f = 'R', f <> g, f = ANY ({"", "ab", NULL}) */
+	{
+		std::vector<std::string> fs = {"R", "R  ", "", "A", "ab", " ", "x", "R"};
+		std::vector<std::string> gs = {"R ", "a", " ", "A", "ab  ", "", "y", "R"};
+		std::vector<uint8_t> fn = {0, 0, 0, 0, 0, 0, 0, 1};
+		std::vector<uint8_t> gn = {0, 0, 0, 0, 0, 0, 1, 0};
+		std::vector<int64_t> fv,
+					gv;
+
+		for (size_t i = 0; i < fs.size(); i++)
+		{
+			fv.push_back(char8_ref(fs[i]));
+			gv.push_back(char8_ref(gs[i]));
+		}
+		for (int prog = 0; prog < 4; prog++)
+		{
+			ChunkBuilder b;
+			int			cf = b.add_int_col(GX_CHAR8, fv, fn);
+			int			cg = b.add_int_col(GX_CHAR8, gv, gn);
+			char		err[256];
+
+			b.emit(GX_OP_LDCOL, GX_CHAR8, 0, 0, 0, cf);
+			if (prog == 0)
+			{
+				b.emit(GX_OP_LDCONST, GX_CHAR8, 1, 0, 0, b.kint(GX_CHAR8, char8_ref("R")));
+				b.emit(GX_OP_EQ, GX_CHAR8, 0, 0, 1);
+			}
+			else if (prog == 1)
+			{
+				b.emit(GX_OP_LDCOL, GX_CHAR8, 1, 0, 0, cg);
+				b.emit(GX_OP_NE, GX_CHAR8, 0, 0, 1);
+			}
+			else
+			{
+				/* the run: "" < "ab" as int64s; prog 3 with a NULL element */
+				int			k = b.kint(GX_INT8, 2);
+
+				b.kint(GX_INT8, prog == 3 ? GX_RUN_HAS_NULL : 0);
+				b.kint(GX_CHAR8, char8_ref(""));
+				b.kint(GX_CHAR8, char8_ref("ab"));
+				b.emit(GX_OP_INSET, GX_CHAR8, 0, 0, 0, k);
+				if (prog == 3)
+					b.emit(GX_OP_NOT, GX_BOOL, 0, 0);
+			}
+			b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+			gx_chunk   *c = b.build();
+
+			CHECK(gx_cpu_run(c, b.capacity, nullptr, err, sizeof(err)) == GX_OK &&
+				  gx_chunk_result(c)->error == GX_NO_ERROR,
+				  "char8 program %d runs on the CPU device: %s", prog, err);
+			for (uint32_t r = 0; r < fs.size(); r++)
+			{
+				int			e;
+				int			got = eval(c, r, &e);
+				bool		want;
+				std::string f = char8_trim(fs[r]),
+							g = char8_trim(gs[r]);
+
+				if (prog == 0)
+					want = !fn[r] && f == "R";
+				else if (prog == 1)
+					want = !fn[r] && !gn[r] && f != g;
+				else if (prog == 2)
+					want = !fn[r] && (f == "" || f == "ab");
+				else
+					want = false;	/* NOT (x = ANY {.., NULL}): false or NULL */
+				CHECK(e == GX_ERR_NONE && got == (int) want,
+					  "char8 program %d row %u: got %d, want %d", prog, r, got, (int) want);
+			}
+		}
+	}
+
+	/* the validator refuses an order comparison of char8 values */
+	{
+		ChunkBuilder b;
+		int			cf = b.add_int_col(GX_CHAR8, {char8_ref("A"), char8_ref("B")});
+		char		err[256];
+
+		b.emit(GX_OP_LDCOL, GX_CHAR8, 0, 0, 0, cf);
+		b.emit(GX_OP_LDCONST, GX_CHAR8, 1, 0, 0, b.kint(GX_CHAR8, char8_ref("B")));
+		b.emit(GX_OP_LT, GX_CHAR8, 0, 0, 1);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b.build();
+
+		CHECK(gx_cpu_run(c, b.capacity, nullptr, err, sizeof(err)) == GX_INVALID,
+			  "char8 < is refused by the validator");
+	}
+
+	/* instructions: = <> = ANY and loads; no order, arithmetic or casts */
+	{
+		gx_instr	in;
+
+		memset(&in, 0, sizeof(in));
+		in.type = GX_CHAR8;
+		for (int op : {GX_OP_LDCOL, GX_OP_LDCONST, GX_OP_EQ, GX_OP_NE})
+		{
+			in.op = op;
+			CHECK(gx_instr_args_ok(&in, 8), "char8 op %d is allowed", op);
+		}
+		for (int op : {GX_OP_LT, GX_OP_LE, GX_OP_GT, GX_OP_GE, GX_OP_ADD, GX_OP_SUB, GX_OP_MUL,
+					   GX_OP_DIV, GX_OP_MOD, GX_OP_NEG, GX_OP_CAST, GX_OP_CMPDT, GX_OP_INRANGES})
+		{
+			in.op = op;
+			CHECK(!gx_instr_args_ok(&in, 8), "char8 op %d is refused", op);
+		}
+		in.op = GX_OP_CAST;
+		in.type = GX_INT8;
+		in.arg = GX_CHAR8;
+		CHECK(!gx_instr_args_ok(&in, 8), "no cast from char8");
+		CHECK(gx_type_width(GX_CHAR8) == 8, "char8 is 8 bytes");
+	}
+}
+
+/* bpchar varlenas on heap pages, deformed by the CPU device */
+static void
+test_char8_pages(void)
+{
+	std::mt19937_64 rng(4242);
+
+	for (int round = 0; round < 6; round++)
+	{
+		ChunkBuilder ref;
+		uint64_t	cap;
+		uint32_t	n = round == 0 ? 1 : 500 + (uint32_t) (rng() % 4000);
+		std::vector<int> want;
+		gx_chunk   *pc = build_char8_pages(ref, rng, n, &cap, want);
+		gx_chunk   *rc = (gx_chunk *) ref.mem;
+		char		err[256];
+		bool		ok1,
+					ok2;
+		std::vector<uint32_t> ws;
+
+		for (uint32_t r = 0; r < n; r++)
+			if (want[r])
+				ws.push_back(r);
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_OK, "char8 pages: %s", err);
+		CHECK(gx_cpu_run(rc, ref.capacity, nullptr, err, sizeof(err)) == GX_OK,
+			  "char8 columns: %s", err);
+		CHECK(gx_chunk_result(pc)->error == GX_NO_ERROR, "char8 pages: error %llx",
+			  (unsigned long long) gx_chunk_result(pc)->error);
+		std::vector<uint32_t> ps = concat_sel(pc, &ok1);
+		std::vector<uint32_t> rs = concat_sel(rc, &ok2);
+
+		CHECK(ok1 && ok2 && ps == rs && rs == ws && (n == 1 || !rs.empty()),
+			  "char8 pages select the rows bpchareq selects (%zu, %zu, want %zu)", ps.size(),
+			  rs.size(), ws.size());
+		int			bad = 0;
+
+		for (uint32_t r = 0; r < n; r++)
+			for (int col = 0; col < 2; col++)
+			{
+				gx_reg		x,
+							y;
+
+				gx_load_col((const char *) pc, &pc->cols[col], r, &x);
+				gx_load_col((const char *) rc, &rc->cols[col], r, &y);
+				if (x.isnull != y.isnull || (!x.isnull && x.v.i != y.v.i))
+					bad++;
+			}
+		CHECK(bad == 0, "char8 pages: %d values differ from the columns", bad);
+		free(pc);
+	}
+	/* the validator: a GX_CHAR8 column reads a varlena attribute only */
+	{
+		ChunkBuilder ref;
+		uint64_t	cap;
+		std::vector<int> want;
+		gx_chunk   *pc = build_char8_pages(ref, rng, 100, &cap, want);
+		gx_deform_hdr *d = gx_chunk_deform(pc);
+		char		err[256];
+
+		d->atts[1].attlen = 8;
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_INVALID,
+			  "char8 column of a fixed-width attribute is refused");
+		d->atts[1].attlen = -1;
+		d->atts[1].fixed_off = 4;
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_INVALID,
+			  "char8 column with a fixed offset is refused");
+		d->atts[1].fixed_off = -1;
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_OK,
+			  "char8 pages valid again: %s", err);
+		free(pc);
+	}
+	/* a stored value of 9 bytes: no GX_CHAR8 value, a bad page */
+	{
+		ChunkBuilder ref;
+		uint64_t	cap;
+		std::vector<int> want;
+		gx_chunk   *pc = build_char8_pages(ref, rng, 300, &cap, want, true);
+		char		err[256];
+
+		CHECK(gx_cpu_run(pc, cap, nullptr, err, sizeof(err)) == GX_OK &&
+			  (gx_chunk_result(pc)->error & 0xff) == GX_ERR_BAD_PAGE,
+			  "char8 of 9 bytes: bad page");
+		free(pc);
+	}
+}
+
 /* run a task on the CPU device (its slot: the builder's bytes) */
 static gx_status
 run_cpu(gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx = nullptr)
@@ -1415,6 +1652,12 @@ test_validation(void)
 	MUTATE("cast to numeric from float", (c->code[2].op = GX_OP_CAST,
 										  c->code[2].type = GX_NUMERIC,
 										  c->code[2].arg = GX_FLOAT8), b.capacity, &ctx);
+	MUTATE("char8 order comparison", (c->code[2].op = GX_OP_LT, c->code[2].type = GX_CHAR8,
+									  c->code[2].arg = 0), b.capacity, &ctx);
+	MUTATE("char8 arithmetic", (c->code[2].op = GX_OP_ADD, c->code[2].type = GX_CHAR8,
+								c->code[2].arg = 0), b.capacity, &ctx);
+	MUTATE("cast from char8", (c->code[2].op = GX_OP_CAST, c->code[2].type = GX_INT8,
+							   c->code[2].arg = GX_CHAR8), b.capacity, &ctx);
 	MUTATE("unknown instruction type", c->code[2].type = GX_NTYPES, b.capacity, &ctx);
 	MUTATE("too many instructions", c->ninstr = GX_MAX_INSTR + 1, b.capacity, &ctx);
 	MUTATE("column past the input", c->cols[0].values_off = c->input_bytes - 8, b.capacity, &ctx);
@@ -1717,6 +1960,8 @@ main(void)
 	test_numeric_programs();
 	test_numeric_group();
 	test_numeric_pages();
+	test_char8();
+	test_char8_pages();
 	test_cache_scan("caller alone");
 
 	int			before;

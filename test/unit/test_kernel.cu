@@ -2008,6 +2008,96 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	printf("numeric: %d chunks, %d mismatches\n", runs, bad);
 }
 
+/*
+ * bpchar (GX_CHAR8): varlenas on heap pages deformed on the GPU and the
+ * program (= a constant, = ANY, column = column) on them, against the CPU
+ * device and the string reference (gx_test.h: build_char8_pages); the
+ * same program on columns; a stored value of 9 bytes is a bad page
+ */
+static void
+test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	char		err[512];
+	int			runs = 0,
+				bad = 0;
+
+	for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
+	{
+		for (int round = 0; round < 4; round++)
+		{
+			ChunkBuilder ref;
+			uint64_t	cap;
+			std::vector<int> want;
+			uint32_t	n = 200 + (uint32_t) (rng() % 20000);
+			gx_chunk   *pc = build_char8_pages(ref, rng, n, &cap, want, round == 3);
+			std::vector<uint32_t> gs,
+						cs,
+						ws;
+
+			for (uint32_t r = 0; r < n; r++)
+				if (want[r])
+					ws.push_back(r);
+			/* pages (round 3: the last row overlong), then the columns */
+			for (int cols = 0; cols < 2; cols++)
+			{
+				gx_chunk   *c = cols ? (gx_chunk *) ref.mem : pc;
+				uint64_t	bytes = cols ? ref.capacity : cap;
+
+				if (bytes > slot_bytes || (cols && round == 3))
+					continue;
+				memcpy(staging, c, bytes);
+				((gx_chunk *) staging)->flags = mode_flags(mode, 0);
+				cpu_run(c, bytes);
+				bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+					poll_until_done(0, err, sizeof(err));
+				gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
+				gx_result  *cr = gx_chunk_result(c);
+
+				runs++;
+				if (!ok)
+				{
+					bad++;
+					fprintf(stderr, "char8 %s (%s): %s\n", cols ? "columns" : "pages",
+							mode_name[mode], err);
+					continue;
+				}
+				if (round == 3)
+				{
+					if ((gr->error & 0xff) != GX_ERR_BAD_PAGE ||
+						(cr->error & 0xff) != GX_ERR_BAD_PAGE)
+					{
+						bad++;
+						fprintf(stderr, "char8 overlong (%s): gpu error %llx, cpu %llx\n",
+								mode_name[mode], (unsigned long long) gr->error,
+								(unsigned long long) cr->error);
+					}
+					continue;
+				}
+				gs.clear();
+				cs.clear();
+				if (!tile_selection((gx_chunk *) staging, gs) || !tile_selection(c, cs))
+				{
+					bad++;
+					continue;
+				}
+				std::sort(gs.begin(), gs.end());
+				std::sort(cs.begin(), cs.end());
+				if (gs != ws || cs != ws || gr->error != GX_NO_ERROR ||
+					cr->error != GX_NO_ERROR || (mode == MODE_JIT && !(gr->flags & GX_RESULT_JIT)))
+				{
+					bad++;
+					fprintf(stderr, "char8 %s (%s): gpu %zu rows, cpu %zu, want %zu\n",
+							cols ? "columns" : "pages", mode_name[mode], gs.size(), cs.size(),
+							ws.size());
+				}
+			}
+			free(pc);
+		}
+	}
+	CHECK(bad == 0, "char8: %d of %d GPU runs differ", bad, runs);
+	printf("char8: %d chunks, %d mismatches\n", runs, bad);
+}
+
 static void
 test_random(std::mt19937_64 &rng)
 {
@@ -2043,6 +2133,7 @@ test_random(std::mt19937_64 &rng)
 	for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
 		test_int_edges(staging, slot_bytes, mode);
 	test_numeric(rng, staging, slot_bytes);
+	test_char8(rng, staging, slot_bytes);
 
 	test_pages(rng, staging, nslots, slot_bytes);
 	test_cache(rng, staging, slot_bytes);
