@@ -127,6 +127,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 		k = &g->keys[g->nkeys++];
 		k->expr = te->expr;
 		k->type = exprType((Node *) te->expr);
+		k->typmod = exprTypmod((Node *) te->expr);
 		k->resno = te->resno;
 		k->scale = list_nth_int(scales, i);
 		k->col = list_nth_int(outs, i++);
@@ -322,12 +323,14 @@ gx_group_set_chunk(GxScanState *st, gx_chunk *c)
 	st->agg_dirty = true;
 }
 
-/* Datum of a device value of type typid (numeric: at scale) */
+/* Datum of a device value of type typid (numeric: at scale; bpchar: typmod) */
 static Datum
-gx_int_datum(int64 v, Oid typid, int scale = 0)
+gx_int_datum(int64 v, Oid typid, int scale = 0, int32 typmod = -1)
 {
 	switch (typid)
 	{
+		case BPCHAROID:
+			return gx_char8_datum(v, typmod);
 		case NUMERICOID:
 			return v == GX_NUMERIC_NAN ? gx_numeric_nan() :
 				gx_numeric_from_scaled(v < 0 ? -1 : 0, (uint64) v, scale);
@@ -365,7 +368,8 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 
 		slot->tts_isnull[r] = (nulls >> k) & 1;
 		if (!slot->tts_isnull[r])
-			slot->tts_values[r] = gx_int_datum(keys[k], g->keys[k].type, g->keys[k].scale);
+			slot->tts_values[r] = gx_int_datum(keys[k], g->keys[k].type, g->keys[k].scale,
+											   g->keys[k].typmod);
 	}
 	for (int i = 0; i < st->nagg; i++)
 	{

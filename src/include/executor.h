@@ -86,6 +86,7 @@ typedef struct GxKeySpec
 {
 	Expr	   *expr;			/* a column or an expression of the table's */
 	Oid			type;
+	int32		typmod;			/* bpchar: its length */
 	int			scale;			/* numeric: its values' scale on the device */
 	int			col;			/* its program output (GX_OP_OUT) */
 	AttrNumber	resno;			/* its custom_scan_tlist entry */

@@ -114,7 +114,7 @@ gx_key_type(Oid typid)
 {
 	int			t;
 
-	return typid == NUMERICOID ||
+	return typid == NUMERICOID || typid == BPCHAROID ||
 		(gx_type_supported(typid, &t) && t != GX_FLOAT4 && t != GX_FLOAT8);
 }
 
@@ -227,7 +227,8 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 			if (idx < 0)
 			{
 				idx = gx_program_add_output(prog, e, relid, &t, &scale);
-				if (idx < 0 || ((exprType((Node *) e) == NUMERICOID) != (t == GX_NUMERIC)))
+				if (idx < 0 || ((exprType((Node *) e) == NUMERICOID) != (t == GX_NUMERIC)) ||
+					((exprType((Node *) e) == BPCHAROID) != (t == GX_CHAR8)))
 					return false;
 				done = lappend(done, e);
 				done_scale = lappend_int(done_scale, scale);
