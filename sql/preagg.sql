@@ -242,3 +242,20 @@ SET max_parallel_workers_per_gather = 0;
 SELECT gpuext_cache_load('gx_pa_num');
 SELECT gx_check('SELECT k, sum(price * (1 - disc)), avg(qty), max(code), sum(big) FROM gx_pa_num GROUP BY k');
 SELECT gpuext_cache_evict('gx_pa_num');
+
+-- TPC-H Q1 and Q6 (bench/tpch/): every qual, key and aggregate on the device
+CREATE TABLE gx_pa_li (
+    l_quantity numeric(15,2), l_extendedprice numeric(15,2), l_discount numeric(15,2),
+    l_tax numeric(15,2), l_returnflag char(1), l_linestatus char(1), l_shipdate date);
+INSERT INTO gx_pa_li
+SELECT 1 + g % 50, (g * 7919 % 10000000) / 100.0 + 900, (g % 11) / 100.0, (g % 9) / 100.0,
+       substr('ANR', 1 + g % 3, 1), substr('FO', 1 + g % 2, 1),
+       date '1992-01-01' + g % 2500
+FROM generate_series(1, 30000) g;
+VACUUM (FREEZE, ANALYZE) gx_pa_li;
+SET gpuext.force = on;
+SELECT * FROM gx_explain('select l_returnflag, l_linestatus, sum(l_quantity) as sum_qty, sum(l_extendedprice) as sum_base_price, sum(l_extendedprice * (1 - l_discount)) as sum_disc_price, sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) as sum_charge, avg(l_quantity) as avg_qty, avg(l_extendedprice) as avg_price, avg(l_discount) as avg_disc, count(*) as count_order from gx_pa_li where l_shipdate <= date ''1998-12-01'' - interval ''90'' day group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus');
+SELECT * FROM gx_explain('select sum(l_extendedprice * l_discount) as revenue from gx_pa_li where l_shipdate >= date ''1994-01-01'' and l_shipdate < date ''1994-01-01'' + interval ''1'' year and l_discount between 0.06 - 0.01 and 0.06 + 0.01 and l_quantity < 24');
+RESET gpuext.force;
+SELECT gx_check('select l_returnflag, l_linestatus, sum(l_quantity) as sum_qty, sum(l_extendedprice) as sum_base_price, sum(l_extendedprice * (1 - l_discount)) as sum_disc_price, sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) as sum_charge, avg(l_quantity) as avg_qty, avg(l_extendedprice) as avg_price, avg(l_discount) as avg_disc, count(*) as count_order from gx_pa_li where l_shipdate <= date ''1998-12-01'' - interval ''90'' day group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus');
+SELECT gx_check('select sum(l_extendedprice * l_discount) as revenue from gx_pa_li where l_shipdate >= date ''1994-01-01'' and l_shipdate < date ''1994-01-01'' + interval ''1'' year and l_discount between 0.06 - 0.01 and 0.06 + 0.01 and l_quantity < 24');

@@ -80,7 +80,7 @@ typedef unsigned long uint64_t;
 #define GX_ALIGN 16
 #define GX_MAX_DEFORM_ATTS 256	/* attributes walked when deforming pages */
 #define GX_CACHE_MAX_COLS 32	/* columns of one cache entry */
-#define GX_MAX_AGGS 8			/* aggregates computed on the device */
+#define GX_MAX_AGGS 16			/* aggregates computed on the device */
 #define GX_MAX_GKEYS 8			/* GROUP BY keys of a device group table */
 #define GX_MAX_OUTS (GX_MAX_GKEYS + GX_MAX_AGGS)	/* outputs of a program (GX_OP_OUT) */
 

@@ -354,7 +354,9 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 		mark_partial_aggref(a, AGGSPLIT_INITIAL_SERIAL);
 		if (list_member(partial->exprs, a))
 			continue;
-		if (++naggs > GX_MAX_AGGS)
+		/* device aggregates, at most: an exact numeric sum takes two */
+		naggs += a->aggfnoid == F_SUM_NUMERIC || a->aggfnoid == F_AVG_NUMERIC ? 2 : 1;
+		if (naggs > GX_MAX_AGGS)
 		{
 			gx_no_preagg("too many aggregates");
 			return NULL;
