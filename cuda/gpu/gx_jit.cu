@@ -161,7 +161,7 @@ nvrtc_open(nvrtc_api *a)
 
 /*
  * The cache key of a program: the bytes generate() depends on (counts,
- * every instruction's fields, the column types).  Chunks of one query
+ * every instruction's fields, the column types, group mode).  Chunks of one query
  * shape share it.
  */
 void
@@ -169,7 +169,7 @@ shape_key(const gx_chunk *c, std::string &key)
 {
 	const uint32_t n = c->ninstr <= GX_MAX_INSTR ? c->ninstr : GX_MAX_INSTR + 1;
 	const uint32_t ncols = c->ncols <= GX_MAX_COLS ? c->ncols : GX_MAX_COLS;
-	uint32_t	hdr[3] = {n, c->ncols, c->nconsts};
+	uint32_t	hdr[4] = {n, c->ncols, c->nconsts, c->ext.ngroup_cap > 0};
 
 	key.reserve(sizeof(hdr) + (size_t) n * 11 + ncols);
 	key.append((const char *) hdr, sizeof(hdr));
@@ -238,6 +238,8 @@ generate(const gx_chunk *c, std::string &src)
 	}
 
 	src.reserve(256 + 160 * n);
+	/* a program outside group mode leaves the group table code out */
+	src += c->ext.ngroup_cap > 0 ? "#define GX_WITH_GROUP 1\n" : "#define GX_WITH_GROUP 0\n";
 	src += "#include \"gx_filter.cuh\"\n"
 		"struct gx_jit_eval\n{\n"
 		"static __device__ __forceinline__ int\n"

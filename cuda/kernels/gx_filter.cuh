@@ -22,6 +22,14 @@
 #include "gx_eval.cuh"
 #include "gx_group.cuh"
 
+/*
+ * 0: the kernel has no group mode (a compiled kernel of a program outside
+ * GpuPreAgg: less code to compile and to hold in registers)
+ */
+#ifndef GX_WITH_GROUP
+#define GX_WITH_GROUP 1
+#endif
+
 #define GX_BLOCK 256
 #define GX_ROWS_PER_THREAD (GX_TILE_ROWS / GX_BLOCK)
 #define GX_NWARPS (GX_BLOCK / 32)
@@ -59,6 +67,9 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				gx_agg_pair *agg_state, char *group)
 {
 	extern __shared__ __align__(16) char gx_smem[];	/* group mode: the block's table */
+
+	if (!GX_WITH_GROUP)
+		group = NULL;			/* (compiled without group mode) */
 	__shared__ uint32_t s_cnt[32];	/* selected rows per group of 32 rows */
 	__shared__ uint32_t s_pre[32];	/* exclusive prefix of s_cnt */
 	__shared__ uint32_t s_base;
