@@ -505,6 +505,8 @@ typedef struct gx_chunk_ext
 /* gx_chunk_ext.gflags */
 #define GX_GROUP_NO_LOCAL 0x1u	/* many groups: rows go straight to the global
 								 * table, not through a block's (thread's) own */
+#define GX_GROUP_WARP 0x2u		/* few groups: the GPU reduces a warp's rows of
+								 * one key before adding them */
 
 typedef struct gx_group_hdr
 {

@@ -39,6 +39,137 @@ static_assert(GX_TILE_ROWS / 32 == 32, "the in-tile scan is done by one warp ove
 static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask");
 
 /*
+ * Group mode, for the row of each lane of a warp (has: it passed): add it
+ * into its group; returns 1 for a lane whose row found no room (it goes to
+ * the host).  With few groups (GX_GROUP_WARP) the lanes whose keys equal a
+ * leader's are reduced first, with shuffles, and the leader adds their
+ * total with one atomic an aggregate (up to four leaders; the lanes left
+ * add their own rows), so that the few slots of few groups are not
+ * contended by every row.  Called by every lane of the warp.
+ */
+__device__ __forceinline__ int
+gx_group_add_warp(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out, int has,
+				  const gx_gtab *local, const gx_gtab *global, uint32_t lane)
+{
+	const unsigned FULLMASK = 0xFFFFFFFFu;
+	unsigned	active = __ballot_sync(FULLMASK, has);
+	int			to_host = 0;
+
+	if ((x->gflags & GX_GROUP_WARP) && active != 0)
+	{
+		gx_gkey		key;
+
+		key.nulls = 0;
+		for (uint32_t i = 0; i < x->ngkeys; i++)
+		{
+			const gx_reg *r = &out[x->gkey_col[i]];
+
+			key.k[i] = (!has || r->isnull) ? 0 : r->v.i;
+			if (has && r->isnull)
+				key.nulls |= 1u << i;
+		}
+		key.hash = gx_gkey_hash(&key, x->ngkeys);
+		for (int it = 0; it < 4 && active != 0; it++)
+		{
+			const int	leader = __ffs(active) - 1;
+			int			same = (active >> lane) & 1;
+			char	   *slot = NULL;
+			int			failed;
+
+			same &= key.nulls == __shfl_sync(FULLMASK, key.nulls, leader);
+			for (uint32_t i = 0; i < x->ngkeys; i++)
+				same &= key.k[i] == (int64_t) __shfl_sync(FULLMASK, (long long) key.k[i], leader);
+
+			const unsigned peers = __ballot_sync(FULLMASK, same);
+
+			if ((int) lane == leader)
+				slot = gx_group_slot(local, global, &key, aggs);
+			failed = __shfl_sync(FULLMASK, slot == NULL ? 1 : 0, leader);
+			if (failed)
+				to_host |= same;
+			else
+			{
+				gx_agg_pair *p = (int) lane == leader ?
+					gx_gslot_aggs(slot, x->ngkeys) : NULL;
+
+				for (uint32_t a = 0; a < x->nagg; a++)
+				{
+					const int	op = aggs[a].op;
+					const int	col = aggs[a].col;
+					int			isnull = col >= 0 && out[col].isnull;
+					int64_t		v = col >= 0 && same && !isnull ? out[col].v.i : 0;
+					int			nan = op == GX_AGG_SUM128 && same && !isnull &&
+						v == GX_NUMERIC_NAN;
+					int			in = same && !isnull && !nan;
+					const unsigned cnt = __popc(__ballot_sync(FULLMASK, in));
+
+					if (op == GX_AGG_HI)
+						continue;
+					if (op == GX_AGG_SUM128)
+					{
+						const unsigned nnan = __popc(__ballot_sync(FULLMASK, nan));
+						unsigned long long lo = in ? (unsigned long long) v : 0;
+						long long	hi = in && v < 0 ? -1 : 0;
+
+						for (int d = 16; d > 0; d >>= 1)
+						{
+							unsigned long long olo = __shfl_xor_sync(FULLMASK, lo, d);
+							long long	ohi = __shfl_xor_sync(FULLMASK, hi, d);
+							unsigned long long nlo = lo + olo;
+
+							hi += ohi + (nlo < lo ? 1 : 0);
+							lo = nlo;
+						}
+						if (p != NULL)
+						{
+							if (cnt > 0)
+							{
+								gx_add128(&p[a].val, &p[a + 1].val, (uint64_t) lo, (int64_t) hi);
+								GX_G_ADD64(&p[a].cnt, cnt);
+							}
+							if (nnan > 0)
+								GX_G_ADD64(&p[a + 1].cnt, nnan);
+						}
+						continue;
+					}
+					if (op == GX_AGG_SUM || op == GX_AGG_MIN || op == GX_AGG_MAX)
+					{
+						long long	r = op == GX_AGG_SUM ? (in ? v : 0) :
+							op == GX_AGG_MIN ? (in ? v : 0x7FFFFFFFFFFFFFFFll) :
+							(in ? v : (-0x7FFFFFFFFFFFFFFFll - 1));
+
+						for (int d = 16; d > 0; d >>= 1)
+						{
+							long long	o = __shfl_xor_sync(FULLMASK, r, d);
+
+							r = op == GX_AGG_SUM ? (long long) ((unsigned long long) r +
+																 (unsigned long long) o) :
+								op == GX_AGG_MIN ? (o < r ? o : r) : (o > r ? o : r);
+						}
+						if (p != NULL && cnt > 0)
+						{
+							if (op == GX_AGG_SUM)
+								GX_G_ADD64(&p[a].val, r);
+							else if (op == GX_AGG_MIN)
+								GX_G_MIN64(&p[a].val, r);
+							else
+								GX_G_MAX64(&p[a].val, r);
+						}
+					}
+					if (p != NULL && cnt > 0)
+						GX_G_ADD64(&p[a].cnt, cnt);
+				}
+			}
+			active &= ~peers;
+		}
+	}
+	/* the rows left: each adds its own */
+	if ((active >> lane) & 1)
+		to_host = !gx_group_add_out(x, aggs, out, local, global);
+	return to_host;
+}
+
+/*
  * Filter the rows of a chunk: 'in' holds the program (staged in shared
  * memory by every block), the columns are at colbase + values_off, 'res'
  * is the device result header (atomics: first error, nsel; it holds the
@@ -178,26 +309,25 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		{
 			uint32_t	row = lo + tid + (uint32_t) k * GX_BLOCK;
 
+			gx_reg		out[GX_MAX_OUTS];
+			int			has = 0;	/* group mode: a passing row to add */
+
 			if (row < limit &&
 				(skip_blocks == 0 || !gx_row_skipped(skip_bits, skip_blocks, emap, row)))
 			{
 				int			err;
-				gx_reg		out[GX_MAX_OUTS];
 
 				/*
-				 * group mode: a passing row goes into its group at once (a
-				 * row after an error in the tile too: the task then fails);
-				 * only a row without room is selected, for the host
+				 * group mode: a passing row goes into its group (a row after
+				 * an error in the tile too: the task then fails); only a row
+				 * without room is selected, for the host
 				 */
 				if (EVAL::eval(&s_prog, colbase, row, &err, group != NULL ? out : NULL))
 				{
 					if (group == NULL)
 						pass |= 1u << k;
-					else if (!gx_group_add_out(&s_prog.ext, s_agg, out, &stab, &gtab))
-					{
-						pass |= 1u << k;
-						full = 1;	/* no room in the table */
-					}
+					else
+						has = 1;
 				}
 				else if (err == GX_ERR_HOST)
 					host |= 1u << k;	/* selected, for the host (never in a group) */
@@ -207,6 +337,13 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 					atomicMin((unsigned long long *) &res->error,
 							  (unsigned long long) (((uint64_t) row << 8) | (uint64_t) err));
 				}
+			}
+			/* (every lane of the warp is here: warp-wide aggregation may follow) */
+			if (group != NULL &&
+				gx_group_add_warp(&s_prog.ext, s_agg, out, has, &stab, &gtab, lane))
+			{
+				pass |= 1u << k;
+				full = 1;		/* no room in the table */
 			}
 		}
 		/* (does any row of the tile need the host?  one flag write a tile) */

@@ -192,7 +192,7 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 
 	if (x->ngroup_cap < 2 || (x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
 		x->ngroup_limit > x->ngroup_cap / 2 || x->ngkeys > GX_MAX_GKEYS ||
-		(x->gflags & ~GX_GROUP_NO_LOCAL) != 0)
+		(x->gflags & ~(GX_GROUP_NO_LOCAL | GX_GROUP_WARP)) != 0)
 	{
 		gx_errf(err, errlen, "task group table is malformed");
 		return GX_INVALID;

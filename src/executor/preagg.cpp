@@ -235,7 +235,8 @@ gx_group_prepare(GxScanState *st)
 	uint64		cap;
 
 	gx_scan_session(st);
-	g->gflags = g->est_groups > 128 ? GX_GROUP_NO_LOCAL : 0;
+	g->gflags = g->est_groups > 128 ? GX_GROUP_NO_LOCAL :
+		g->est_groups <= 64 ? GX_GROUP_WARP : 0;
 	if (st->agg_obj != 0)
 	{
 		/* a worker (the leader's table), or a rescan after a full read */
