@@ -1596,12 +1596,14 @@ group_read_both(void *staging, size_t slot_bytes, gx_chunk *cpu, const gx_task_c
 static void
 test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 {
+	/* each way rows reach a group: warp-reduced, a block's table, straight */
 	struct
 	{
-		uint32_t	groups, cap, rows, chunks;
+		uint32_t	groups, cap, rows, chunks, gflags;
 	}			cases[] = {
-		{1, 1024, 5000, 2}, {10, 1024, 200000, 3}, {3000, 8192, 60000, 2},
-		{50000, 4096, 100000, 2}, {200000, 1u << 19, 300000, 2}
+		{1, 1024, 5000, 2, GX_GROUP_WARP}, {10, 1024, 200000, 3, GX_GROUP_WARP},
+		{3000, 8192, 60000, 2, 0}, {50000, 4096, 100000, 2, GX_GROUP_NO_LOCAL},
+		{200000, 1u << 19, 300000, 2, 0}, {40, 2048, 100000, 2, GX_GROUP_WARP}
 	};
 	gx_chunk   *cpu = (gx_chunk *) malloc(slot_bytes);
 	int			ncases = 0;
@@ -1673,6 +1675,7 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				c->ext.ngroup_cap = tc.cap;
 				c->ext.ngroup_limit = tc.cap / 2;
 				c->ext.ngkeys = 1;
+				c->ext.gflags = tc.gflags;
 				c->ext.gkey_col[0] = 0;
 				c->ext.nagg = 4;
 				c->ext.agg[0] = {GX_AGG_COUNT, -1};
