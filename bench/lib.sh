@@ -103,7 +103,8 @@ bench_define_configs() {
 
 # bench_time_query DB QFILE OPTS LOG [WARM]: one query in one configuration
 # (OPTS: its PGOPTIONS), as bench/run.sh times it:
-#   - plan check: BQ_PLAN=gpuscan when EXPLAIN shows a GpuScan, else pg
+#   - plan check: BQ_PLAN=gpupreagg when EXPLAIN shows a GpuPreAgg,
+#     gpuscan when a GpuScan, else pg
 #   - WARM=1: first one run with gpuext.jit_wait = on, so that the filter's
 #     compiled kernel is ready (all GPU configurations share it)
 #   - the result-check run: BQ_RES, its rows on one line
@@ -114,7 +115,11 @@ bench_define_configs() {
 bench_time_query() {
     local db=$1 qf=$2 opts=$3 log=$4 warm=${5:-0} t0 t1 tt ms
     local -x PGOPTIONS="$opts"
-    if gx_psql -d "$db" -Atc "EXPLAIN $(cat "$qf")" 2>/dev/null | grep -q 'GpuScan'; then
+    local plan
+    plan=$(gx_psql -d "$db" -Atc "EXPLAIN $(cat "$qf")" 2>/dev/null)
+    if grep -q 'GpuPreAgg' <<<"$plan"; then
+        BQ_PLAN=gpupreagg
+    elif grep -q 'GpuScan' <<<"$plan"; then
         BQ_PLAN=gpuscan
     else
         BQ_PLAN=pg

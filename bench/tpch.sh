@@ -25,8 +25,8 @@
 #                           the queries with constant dates)
 # (the GPU configurations only when gpuext_devices() lists a GPU; the
 # configurations' settings are bench/lib.sh bench_define_configs').
-# Until gpuext aggregates with GROUP BY, Q1 runs PostgreSQL's plan in the
-# gpuext configurations (the plan column says whether a GpuScan was used).
+# Q1 and Q6 run as GpuPreAgg in the gpuext configurations (the plan column
+# says which gpuext node EXPLAIN shows).
 #
 # Every configuration's result text must equal PG serial's exactly
 # (numerics included); DuckDB's avg() is a double, so its numbers may also
@@ -296,7 +296,7 @@ MD=$OUT/tpch.md
         echo "- ms: mean statement latency of \`pgbench -n -t $TPCH_T -r\` after the result-check run"
     fi
     echo "- speedup: PG serial ms / ms; same: result text equal to PG serial's (approx: numbers within 1e-12 relative)"
-    echo "- plan: gpuscan when EXPLAIN shows a GpuScan, pg otherwise"
+    echo "- plan: gpupreagg / gpuscan when EXPLAIN shows a GpuPreAgg / GpuScan, pg otherwise"
     echo "- GPU cached: gpuext_cache_load('lineitem') $CACHE_LOAD_MS ms"
     if [ -z "$DUCKDB_NOTE" ]; then
         echo "- $DUCKDB_TITLE: DuckDB $DUCKDB_VERSION, in-memory copy of 7 lineitem columns (CSV export $DUCKDB_EXPORT_S s), bench/tpch/duckdb/q*.sql"
