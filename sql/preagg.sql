@@ -130,7 +130,11 @@ DELETE FROM gx_pa_grow;
 INSERT INTO gx_pa_grow SELECT g, g FROM generate_series(1, 60000) g;
 SET gpuext.chunk_rows = 4096;
 SET gpuext.force = on;
-SELECT * FROM gx_pa_explain('SELECT k, count(*), sum(v) FROM gx_pa_grow GROUP BY k');
+-- (how many chunks are in flight when the table grows depends on timing:
+-- only that it grew is shown)
+SELECT count(*) FILTER (WHERE l ~ 'Group Tables: [2-8]$') AS grew,
+       count(*) FILTER (WHERE l ~ 'Rows Aggregated by Host: [1-9]') AS host_rows
+FROM gx_pa_explain('SELECT k, count(*), sum(v) FROM gx_pa_grow GROUP BY k') l;
 RESET gpuext.force;
 SELECT gx_check('SELECT k, count(*), sum(v), min(v), max(v) FROM gx_pa_grow GROUP BY k');
 RESET gpuext.chunk_rows;
