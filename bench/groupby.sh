@@ -311,32 +311,10 @@ done
 T_COLS="g10, g10k, g1m, g50m, v"
 DUCK_COLS="'g10': 'INTEGER', 'g10k': 'INTEGER', 'g1m': 'INTEGER', 'g50m': 'INTEGER', 'v': 'INTEGER'"
 gb_duckdb() {   # LOG: 0 when DuckDB ran the queries
-    local log=$1 t0 need avail q qfiles=""
+    local q qfiles=""
     for q in "${QUERIES[@]}"; do qfiles="$qfiles${qfiles:+,}$QDIR/$q.sql"; done
-    GXD_TMP=$(mktemp -d "${BENCH_DUCKDB_TMP:-$OUT}/duckdb_tmp.XXXXXX") || return 1
-    gxd_build "$GXD_TMP" || return 1
-    # the CSV (5 integer columns, about 30 bytes a row) is smaller than the
-    # heap: want the heap's size / 2 + 1 GB
-    need=$(gx_psql -d "$DB" -Atc "SELECT pg_relation_size('t') / 2048 + 1048576")
-    avail=$(df -Pk "$GXD_TMP" | awk 'NR == 2 {print $4}')
-    if [ -n "$need" ] && [ -n "$avail" ] && [ "$avail" -lt "$need" ]; then
-        echo "duckdb: not enough disk for the CSV export (${avail} kB free, want ${need} kB)"; return 1
-    fi
-    mkdir -p "$GXD_TMP/csv" || return 1
-    t0=$(date +%s.%N)
-    GXD_TABLE=t GXD_COLUMNS=$T_COLS GXD_PGOPTIONS="${BENCH_OPTS[serial]}" \
-        gxd_export "$DB" "$GXD_TMP/csv" "${GXD_EXPORT_JOBS:-8}" || return 1
-    DUCKDB_EXPORT_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    echo "duckdb: exported t ($T_COLS) in $DUCKDB_EXPORT_S s ($(du -sh "$GXD_TMP/csv" | cut -f1))"
-    t0=$(date +%s.%N)
-    if ! "$GXD_BIN" --threads "$DUCKDB_THREADS" \
-            --exec "CREATE TABLE t (g10 INTEGER, g10k INTEGER, g1m INTEGER, g50m INTEGER, v INTEGER)" \
-            --exec "INSERT INTO t SELECT * FROM read_csv('$GXD_TMP/csv/part*.csv', delim = '"$'\t'"', header = false, quote = '', escape = '', nullstr = '\\N', auto_detect = false, columns = {$DUCK_COLS})" \
-            --exec "SELECT count(*) FROM t" \
-            --queries "$qfiles" --reps "$RUNS" >"$log" 2>&1; then
-        echo "duckdb: gx_duckdb_bench failed:"; tail -n 20 "$log"; return 1
-    fi
-    DUCKDB_RUN_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    GXD_PGOPTIONS="${BENCH_OPTS[serial]}" \
+        gxd_copy_and_run "$DB" t "$T_COLS" "$DUCK_COLS" "$qfiles" "$RUNS" "$1"
 }
 # shellcheck source=bench/duckdb/lib.sh
 if ! . "$HERE/duckdb/lib.sh"; then

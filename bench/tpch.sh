@@ -151,29 +151,11 @@ for q in "${QUERIES[@]}"; do MS[$q,duckdb]=n/a; RES[$q,duckdb]=n/a; PLAN[$q,duck
 LI_COLS="l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate"
 DUCK_COLS="'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': 'DECIMAL(15,2)', 'l_discount': 'DECIMAL(15,2)', 'l_tax': 'DECIMAL(15,2)', 'l_returnflag': 'VARCHAR', 'l_linestatus': 'VARCHAR', 'l_shipdate': 'DATE'"
 tpch_duckdb() {   # LOG: 0 when DuckDB ran both queries
-    local log=$1 reps=$TPCH_T t0 need avail
+    local reps=$TPCH_T
     [ "$reps" = 0 ] && reps=${BENCH_T_FAST:-5}
-    GXD_TMP=$(mktemp -d "${BENCH_DUCKDB_TMP:-$OUT}/duckdb_tmp.XXXXXX") || return 1
-    gxd_build "$GXD_TMP" || return 1
-    # the CSV of 7 columns is smaller than the heap: want heap size / 2 + 1 GB
-    need=$(gx_psql -d "$DB" -Atc "SELECT pg_relation_size('lineitem') / 2048 + 1048576")
-    avail=$(df -Pk "$GXD_TMP" | awk 'NR == 2 {print $4}')
-    if [ -n "$need" ] && [ -n "$avail" ] && [ "$avail" -lt "$need" ]; then
-        echo "duckdb: not enough disk for the CSV export (${avail} kB free, want ${need} kB)"; return 1
-    fi
-    mkdir -p "$GXD_TMP/csv" || return 1
-    t0=$(date +%s.%N)
-    GXD_TABLE=lineitem GXD_COLUMNS=$LI_COLS GXD_PGOPTIONS="${BENCH_OPTS[serial]}" \
-        gxd_export "$DB" "$GXD_TMP/csv" "${GXD_EXPORT_JOBS:-8}" || return 1
-    DUCKDB_EXPORT_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    echo "duckdb: exported lineitem ($LI_COLS) in $DUCKDB_EXPORT_S s ($(du -sh "$GXD_TMP/csv" | cut -f1))"
-    if ! "$GXD_BIN" --threads "$DUCKDB_THREADS" \
-            --exec "CREATE TABLE lineitem (l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), l_tax DECIMAL(15,2), l_returnflag VARCHAR, l_linestatus VARCHAR, l_shipdate DATE)" \
-            --exec "INSERT INTO lineitem SELECT * FROM read_csv('$GXD_TMP/csv/part*.csv', delim = '"$'\t'"', header = false, quote = '', escape = '', nullstr = '\\N', auto_detect = false, columns = {$DUCK_COLS})" \
-            --exec "SELECT count(*) FROM lineitem" \
-            --queries "$QDIR/duckdb/q1.sql,$QDIR/duckdb/q6.sql" --reps "$reps" >"$log" 2>&1; then
-        echo "duckdb: gx_duckdb_bench failed:"; tail -n 20 "$log"; return 1
-    fi
+    GXD_PGOPTIONS="${BENCH_OPTS[serial]}" \
+        gxd_copy_and_run "$DB" lineitem "$LI_COLS" "$DUCK_COLS" \
+        "$QDIR/duckdb/q1.sql,$QDIR/duckdb/q6.sql" "$reps" "$1"
 }
 # shellcheck source=bench/duckdb/lib.sh
 if ! . "$HERE/duckdb/lib.sh"; then
