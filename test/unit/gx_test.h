@@ -656,6 +656,73 @@ numeric_bytes(int64_t v, int scale, bool force_long)
 }
 
 /*
+ * The page task of build_numeric_pages and build_char8_pages: the header
+ * of rc (a column task with their program and two 8-byte columns), then
+ * the pages and the row map of n rows whose tuples are (int4, varlena,
+ * varlena, varlena, the last missing in older tuples: 'missing'); task
+ * columns 0 and 1 are attributes 2 and 4.  *cap: its slot bytes.
+ */
+static gx_chunk *
+gx_test_page_task(const gx_chunk *rc, const std::vector<std::vector<uint8_t>> &pages,
+				  const std::vector<uint32_t> &rowmap, uint32_t n, int64_t missing,
+				  uint64_t *cap)
+{
+	const uint32_t BLK = 8192;
+	uint32_t	npages = (uint32_t) pages.size();
+	uint64_t	deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
+	uint64_t	pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
+	uint64_t	rowmap_off = pages_off + (uint64_t) npages * BLK;
+	uint64_t	input_bytes = GX_ALIGN_UP(rowmap_off + (uint64_t) n * 4);
+	uint64_t	off = input_bytes;
+	uint64_t	voff[2],
+				noff[2];
+
+	for (int i = 0; i < 2; i++)
+	{
+		voff[i] = off;
+		off = GX_ALIGN_UP(off + 8ull * n);
+		noff[i] = off;
+		off = GX_ALIGN_UP(off + gx_bitmap_bytes(n));
+	}
+	*cap = off + gx_result_bytes(n);
+	gx_chunk   *c = (gx_chunk *) aligned_alloc(4096, (*cap + 4095) & ~(uint64_t) 4095);
+
+	memset(c, 0, *cap);
+	memcpy(c, rc, sizeof(gx_chunk));
+	c->nrows = n;
+	c->input_bytes = input_bytes;
+	c->result_off = off;
+	c->deform_off = deform_off;
+	for (int i = 0; i < 2; i++)
+	{
+		c->cols[i].values_off = voff[i];
+		c->cols[i].nulls_off = noff[i];
+	}
+	gx_deform_hdr *d = gx_chunk_deform(c);
+	static const int16_t attlen[4] = {4, -1, -1, -1};
+	static const int16_t col[4] = {-1, 0, -1, 1};
+
+	d->npages = npages;
+	d->page_size = BLK;
+	d->natts = 4;
+	d->pages_off = pages_off;
+	d->rowmap_off = rowmap_off;
+	for (int a = 0; a < 4; a++)
+	{
+		d->atts[a].attlen = attlen[a];
+		d->atts[a].attalign = 4;
+		d->atts[a].col = col[a];
+		d->atts[a].fixed_off = a == 0 ? 0 : -1;
+	}
+	d->atts[3].has_missing = 1;
+	d->atts[3].missing = missing;
+	for (uint32_t p = 0; p < npages; p++)
+		memcpy((char *) c + pages_off + (uint64_t) p * BLK, pages[p].data(), BLK);
+	memcpy((char *) c + rowmap_off, rowmap.data(), (size_t) n * 4);
+	return c;
+}
+
+/*
  * A page chunk of n tuples (int4, numeric(15,2) a, text, numeric(18,6) c)
  * with NULLs, both varlena headers and tuples without the last attributes
  * (c has a missing value), deformed into columns a and c; the program is
@@ -777,58 +844,7 @@ build_numeric_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_
 	ref.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
 	gx_chunk   *rc = ref.build();
 
-	uint32_t	npages = (uint32_t) pages.size();
-	uint64_t	deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
-	uint64_t	pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
-	uint64_t	rowmap_off = pages_off + (uint64_t) npages * BLK;
-	uint64_t	input_bytes = GX_ALIGN_UP(rowmap_off + (uint64_t) n * 4);
-	uint64_t	off = input_bytes;
-	uint64_t	voff[2],
-				noff[2];
-
-	for (int i = 0; i < 2; i++)
-	{
-		voff[i] = off;
-		off = GX_ALIGN_UP(off + 8ull * n);
-		noff[i] = off;
-		off = GX_ALIGN_UP(off + gx_bitmap_bytes(n));
-	}
-	*cap = off + gx_result_bytes(n);
-	gx_chunk   *c = (gx_chunk *) aligned_alloc(4096, (*cap + 4095) & ~(uint64_t) 4095);
-
-	memset(c, 0, *cap);
-	memcpy(c, rc, sizeof(gx_chunk));
-	c->nrows = n;
-	c->input_bytes = input_bytes;
-	c->result_off = off;
-	c->deform_off = deform_off;
-	for (int i = 0; i < 2; i++)
-	{
-		c->cols[i].values_off = voff[i];
-		c->cols[i].nulls_off = noff[i];
-	}
-	gx_deform_hdr *d = gx_chunk_deform(c);
-	static const int16_t attlen[4] = {4, -1, -1, -1};
-	static const int16_t col[4] = {-1, 0, -1, 1};
-
-	d->npages = npages;
-	d->page_size = BLK;
-	d->natts = 4;
-	d->pages_off = pages_off;
-	d->rowmap_off = rowmap_off;
-	for (int a = 0; a < 4; a++)
-	{
-		d->atts[a].attlen = attlen[a];
-		d->atts[a].attalign = 4;
-		d->atts[a].col = col[a];
-		d->atts[a].fixed_off = a == 0 ? 0 : -1;
-	}
-	d->atts[3].has_missing = 1;
-	d->atts[3].missing = cmissing;
-	for (uint32_t p = 0; p < npages; p++)
-		memcpy((char *) c + pages_off + (uint64_t) p * BLK, pages[p].data(), BLK);
-	memcpy((char *) c + rowmap_off, rowmap.data(), (size_t) n * 4);
-	return c;
+	return gx_test_page_task(rc, pages, rowmap, n, cmissing, cap);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1027,58 +1043,7 @@ build_char8_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_t 
 	ref.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
 	gx_chunk   *rc = ref.build();
 
-	uint32_t	npages = (uint32_t) pages.size();
-	uint64_t	deform_off = GX_ALIGN_UP(sizeof(gx_chunk));
-	uint64_t	pages_off = GX_ALIGN_UP(deform_off + sizeof(gx_deform_hdr));
-	uint64_t	rowmap_off = pages_off + (uint64_t) npages * BLK;
-	uint64_t	input_bytes = GX_ALIGN_UP(rowmap_off + (uint64_t) n * 4);
-	uint64_t	off = input_bytes;
-	uint64_t	voff[2],
-				noff[2];
-
-	for (int i = 0; i < 2; i++)
-	{
-		voff[i] = off;
-		off = GX_ALIGN_UP(off + 8ull * n);
-		noff[i] = off;
-		off = GX_ALIGN_UP(off + gx_bitmap_bytes(n));
-	}
-	*cap = off + gx_result_bytes(n);
-	gx_chunk   *c = (gx_chunk *) aligned_alloc(4096, (*cap + 4095) & ~(uint64_t) 4095);
-
-	memset(c, 0, *cap);
-	memcpy(c, rc, sizeof(gx_chunk));
-	c->nrows = n;
-	c->input_bytes = input_bytes;
-	c->result_off = off;
-	c->deform_off = deform_off;
-	for (int i = 0; i < 2; i++)
-	{
-		c->cols[i].values_off = voff[i];
-		c->cols[i].nulls_off = noff[i];
-	}
-	gx_deform_hdr *d = gx_chunk_deform(c);
-	static const int16_t attlen[4] = {4, -1, -1, -1};
-	static const int16_t col[4] = {-1, 0, -1, 1};
-
-	d->npages = npages;
-	d->page_size = BLK;
-	d->natts = 4;
-	d->pages_off = pages_off;
-	d->rowmap_off = rowmap_off;
-	for (int a = 0; a < 4; a++)
-	{
-		d->atts[a].attlen = attlen[a];
-		d->atts[a].attalign = 4;
-		d->atts[a].col = col[a];
-		d->atts[a].fixed_off = a == 0 ? 0 : -1;
-	}
-	d->atts[3].has_missing = 1;
-	d->atts[3].missing = char8_ref(gmissing);
-	for (uint32_t p = 0; p < npages; p++)
-		memcpy((char *) c + pages_off + (uint64_t) p * BLK, pages[p].data(), BLK);
-	memcpy((char *) c + rowmap_off, rowmap.data(), (size_t) n * 4);
-	return c;
+	return gx_test_page_task(rc, pages, rowmap, n, char8_ref(gmissing), cap);
 }
 
 #endif							/* GX_TEST_H */
