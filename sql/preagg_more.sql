@@ -71,6 +71,9 @@ SELECT gx_check('SELECT k, count(*) FILTER (WHERE t LIKE ''x1%'') FROM gx_pf GRO
 SET gpuext.preagg_memory = '1MB';
 SELECT gx_check('SELECT id, count(*) FILTER (WHERE c), sum(v4) FILTER (WHERE v4 > 0), avg(n) FILTER (WHERE c), sum(v8) FILTER (WHERE NOT c) FROM gx_pf GROUP BY id');
 RESET gpuext.preagg_memory;
+-- values past 64 bits (the device leaves those rows to the host) in a
+-- filtered argument and in a filter
+SELECT gx_check('SELECT k, sum(n * 100000000000000000) FILTER (WHERE c), count(*) FILTER (WHERE n * 100000000000000000 > 0), sum(v4) FILTER (WHERE n * 100000000000000000 < 0) FROM gx_pf GROUP BY k');
 
 -- sum/avg(int8): sums past 2^63 both ways, INT64_MAX and INT64_MIN values,
 -- NULLs, groups without a value
