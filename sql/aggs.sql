@@ -62,8 +62,10 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
 
--- not on the device: other aggregates, DISTINCT, FILTER, GROUP BY, HAVING,
--- sums of int8 or floats, host quals, no quals; still the same results
+-- not device aggregates of the GpuScan: other aggregates, DISTINCT, FILTER,
+-- GROUP BY, HAVING, sums of int8 or floats, host quals, no quals (FILTER and
+-- sums of int8 go to GpuPreAgg, a group table of one group); still the same
+-- results
 SET gpuext.force = on;
 SELECT gx_check('SELECT sum(b) FROM gx_ag WHERE a > 50');
 SELECT gx_check('SELECT avg(a), min(a), max(s) FROM gx_ag WHERE a > 50');

@@ -456,8 +456,17 @@ enum gx_agg_op
 typedef struct gx_agg
 {
 	uint16_t	op;				/* enum gx_agg_op */
-	int16_t		col;			/* chunk column */
+	int16_t		col;			/* chunk column (group mode: program output) */
+	uint16_t	filt;			/* group mode: 1 + the program output (GX_BOOL)
+								 * of the aggregate's FILTER: a row adds only
+								 * where it is true (not NULL, not false);
+								 * 0 = none (zeroed aggregates have none) */
+	uint16_t	pad;
 } gx_agg;
+
+/* does a row with outputs 'out' pass aggregate g's FILTER? */
+#define GX_AGG_FILTER_PASSES(g, out) \
+	((g)->filt == 0 || (!(out)[(g)->filt - 1].isnull && (out)[(g)->filt - 1].v.i != 0))
 
 typedef struct gx_chunk_ext
 {

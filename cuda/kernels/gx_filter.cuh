@@ -96,7 +96,9 @@ gx_group_add_warp(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out, 
 				{
 					const int	op = aggs[a].op;
 					const int	col = aggs[a].col;
-					int			isnull = col >= 0 && out[col].isnull;
+					/* (a row its FILTER leaves out is as a NULL) */
+					int			isnull = (col >= 0 && out[col].isnull) ||
+						!GX_AGG_FILTER_PASSES(&aggs[a], out);
 					int64_t		v = col >= 0 && same && !isnull ? out[col].v.i : 0;
 					int			nan = op == GX_AGG_SUM128 && same && !isnull &&
 						v == GX_NUMERIC_NAN;

@@ -439,7 +439,8 @@ gx_group_merge_table(const gx_gtab *local, const gx_gtab *global, const gx_agg *
 /*
  * Add a passing row into its group: its key and the aggregates' inputs are
  * the program's outputs (x->gkey_col, x->agg[].col: output indexes; -1:
- * count(*)).  false when the global table has no room for its group (the
+ * count(*)); an aggregate with a FILTER (agg[].filt) takes the row only
+ * where its filter output is true.  false when the global table has no room for its group (the
  * row goes to the host).
  */
 GX_HD int
@@ -464,6 +465,12 @@ gx_group_add_out(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out,
 	for (uint32_t a = 0; a < x->nagg; a++)
 	{
 		val[a] = 0;
+		/* a row its FILTER leaves out adds nothing, as a NULL */
+		if (!GX_AGG_FILTER_PASSES(&aggs[a], out))
+		{
+			vnulls |= 1u << a;
+			continue;
+		}
 		if (aggs[a].col < 0)
 			continue;
 		if (out[aggs[a].col].isnull)

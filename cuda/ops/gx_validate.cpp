@@ -241,7 +241,12 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 			(g->op == GX_AGG_HI && (a == 0 || c->ext.agg[a - 1].op != GX_AGG_SUM128)) ||
 			g->col < (group && g->op == GX_AGG_COUNT ? -1 : 0) ||
 			(g->col >= 0 && (uint32_t) g->col >= (group ? GX_MAX_OUTS : c->ncols)) ||
-			(group && g->col >= 0 && gx_out_type(c, g->col) < 0))
+			(group && g->col >= 0 && gx_out_type(c, g->col) < 0) ||
+			g->pad != 0 ||
+			/* a FILTER: a bool output, in group mode; a 128-bit sum's pair shares it */
+			(g->filt != 0 && (!group || g->filt > GX_MAX_OUTS ||
+							  gx_out_type(c, g->filt - 1) != GX_BOOL)) ||
+			(g->op == GX_AGG_HI && c->ext.agg[a - 1].filt != g->filt))
 		{
 			gx_errf(err, errlen, "task aggregate %u is malformed", a);
 			return GX_INVALID;

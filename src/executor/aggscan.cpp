@@ -70,6 +70,9 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 	sp->arg = NULL;
 	sp->argstate = NULL;
 	sp->scale = 0;
+	sp->filter = a->aggfilter;	/* (GpuPreAgg only: agg_path.cpp) */
+	sp->filt = -1;
+	sp->filtstate = NULL;
 	sp->name = get_func_name(a->aggfnoid);
 	switch (a->aggfnoid)
 	{
@@ -90,6 +93,10 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 		case F_SUM_NUMERIC:
 		case F_AVG_NUMERIC:
 			sp->kind = GX_AGGK_NSUM;
+			break;
+		case F_SUM_INT8:
+		case F_AVG_INT8:
+			sp->kind = GX_AGGK_SUM8;
 			break;
 		case F_MIN_NUMERIC:
 		case F_MIN_INT2:
@@ -175,6 +182,8 @@ gx_agg_set_chunk(GxScanState *st, gx_chunk *c)
 		st->aggs[i].slot = n;
 		c->ext.agg[n].op = st->aggs[i].kind == GX_AGGK_SUM ? GX_AGG_SUM : GX_AGG_COUNT;
 		c->ext.agg[n].col = (int16) st->aggs[i].col;
+		c->ext.agg[n].filt = 0;
+		c->ext.agg[n].pad = 0;
 		n++;
 	}
 	c->ext.nagg = n;
@@ -344,6 +353,9 @@ gx_agg_describe(GxScanState *st, List *dpctx, bool prefix)
 		else
 			appendStringInfo(&buf, "%s(%s)", sp->name,
 							 deparse_expression((Node *) sp->arg, dpctx, prefix, false));
+		if (sp->filter != NULL)
+			appendStringInfo(&buf, " FILTER (WHERE %s)",
+							 deparse_expression((Node *) sp->filter, dpctx, prefix, false));
 	}
 	return buf.data;
 }

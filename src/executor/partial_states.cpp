@@ -24,6 +24,9 @@
  * not).  The transition and serial functions insist on being called by
  * an aggregate: a minimal AggState whose current aggregate context is the
  * caller's memory context stands for one.
+ *
+ * sum(int8) and avg(int8) (PolyNumAggState, int8_avg_serialize) go the
+ * same way: see gx_int8_avg_state.
  */
 #include "gpuext.h"
 #include "executor.h"
@@ -158,5 +161,102 @@ gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state)
 	netn = (int64) pg_hton64((uint64) n);
 	memcpy(VARDATA(b), &netn, sizeof(int64));
 	*state = PointerGetDatum(b);
+	return true;
+}
+
+/* the serialised state st with its count (first field) set to n */
+static bytea *
+gx_int8_state_bytes(AggState *agg, Datum st, int64 n)
+{
+	bool		isnull;
+	bytea	   *b = DatumGetByteaPP(gx_call_as_agg(int8_avg_serialize, agg, st, false, (Datum) 0,
+												   true, &isnull));
+	int64		netn;
+
+	if (isnull || VARSIZE_ANY_EXHDR(b) < sizeof(int64))
+		elog(ERROR, "gpuext: unexpected int8 aggregate state");
+	b = (bytea *) PG_DETOAST_DATUM_COPY(PointerGetDatum(b));
+	netn = (int64) pg_hton64((uint64) n);
+	memcpy(VARDATA(b), &netn, sizeof(int64));
+	return b;
+}
+
+/*
+ * the state st with the same sum and a count of 1: a state doubled by
+ * int8_avg_combine doubles its count too, and the combine ignores a state
+ * whose count has overflowed (N > 0 is its test)
+ */
+static Datum
+gx_int8_state_count_one(AggState *agg, Datum st)
+{
+	bool		isnull;
+	Datum		r = gx_call_as_agg(int8_avg_deserialize, agg,
+								   PointerGetDatum(gx_int8_state_bytes(agg, st, 1)), false,
+								   (Datum) 0, true, &isnull);
+
+	if (isnull)
+		elog(ERROR, "gpuext: unexpected int8 aggregate state");
+	return r;
+}
+
+/*
+ * The serialised partial state of sum(int8) / avg(int8) (PolyNumAggState,
+ * int8_avg_serialize) over n values summing to sum; false (a NULL state)
+ * when there was no value.
+ *
+ * Built with PostgreSQL's own functions only, whatever the state's layout
+ * (its sum is a NumericVar serialised differently across versions): a sum
+ * that fits an int64 is int8_avg_accum's state over that one value; a
+ * larger one is reached by Horner's rule in base 2^32 over its magnitude,
+ * int8_avg_combine of the state with itself doubling it (the state's sum
+ * is an int128: sumX += sumX is exact) and int8_avg_accum adding a digit.
+ * The count, the serialised state's first field (an int64 in network
+ * order in every version) is then set to n, as for numeric; between
+ * digits it is set to 1 (serialise, set, int8_avg_deserialize), as 64
+ * doublings would overflow it.
+ */
+bool
+gx_int8_avg_state(__int128 sum, int64 n, Datum *state)
+{
+	AggState   *agg;
+	ExprContext *ecxt;
+	Datum		st = (Datum) 0;
+	bool		stnull = true;
+
+	if (n == 0)
+		return false;
+	agg = makeNode(AggState);
+	ecxt = (ExprContext *) palloc0(sizeof(ExprContext));
+	ecxt->ecxt_per_tuple_memory = CurrentMemoryContext;
+	agg->curaggcontext = ecxt;
+	if (sum >= PG_INT64_MIN && sum <= PG_INT64_MAX)
+		st = gx_call_as_agg(int8_avg_accum, agg, st, true, Int64GetDatum((int64) sum), false,
+							&stnull);
+	else
+	{
+		bool		neg = sum < 0;
+		unsigned __int128 u = neg ? -(unsigned __int128) sum : (unsigned __int128) sum;
+		int			top = 3;
+
+		while (top > 0 && (uint32) (u >> (32 * top)) == 0)
+			top--;
+		for (int d = top; d >= 0; d--)
+		{
+			int64		digit = (int64) (uint32) (u >> (32 * d));
+
+			if (d < top)
+			{
+				st = gx_int8_state_count_one(agg, st);
+				for (int i = 0; i < 32; i++)
+					st = gx_call_as_agg(int8_avg_combine, agg, st, stnull, st, stnull,
+										&stnull);
+			}
+			st = gx_call_as_agg(int8_avg_accum, agg, st, stnull,
+								Int64GetDatum(neg ? -digit : digit), false, &stnull);
+		}
+	}
+	if (stnull)
+		elog(ERROR, "gpuext: unexpected int8 aggregate state");
+	*state = PointerGetDatum(gx_int8_state_bytes(agg, st, n));
 	return true;
 }

@@ -23,8 +23,15 @@
  * Partial states are exactly the transition values PostgreSQL reaches:
  * count: int8; sum(int2/int4): int8, NULL for a group without a value;
  * min/max and bool_and/bool_or: the argument's type, NULL without a value;
- * avg(int2/int4): int8[] {N, sum}.  The device aggregates are shared: sum,
- * avg and count of one column are one {sum, count} pair.
+ * avg(int2/int4): int8[] {N, sum}; sum/avg(numeric) and sum/avg(int8):
+ * their internal states serialised (partial_states.cpp), from an exact
+ * 128-bit sum.  The device aggregates are shared: sum, avg and count of
+ * one column (and one FILTER) are one {sum, count} pair.
+ *
+ * FILTER (WHERE cond): the condition is one more program output (a bool),
+ * and a device aggregate with a filter (gx_agg.filt) takes a row only
+ * where it is true, as PostgreSQL's; the host's rows evaluate it with the
+ * executor, and an aggregate's argument only where it passed.
  *
  * The table is sized from the planner's estimate of the groups (twice as
  * many slots, at least 1024), within gpuext.preagg_memory and
@@ -57,13 +64,18 @@ gx_group_plan(CustomScan *cscan)
 		strcmp(strVal(linitial(cscan->custom_private)), "preagg") == 0;
 }
 
-/* the device aggregate (ext.agg index) a spec reads, shared where it can be */
+/*
+ * the device aggregate (ext.agg index) a spec reads, shared where it can be:
+ * same argument and same FILTER (filt: its output, -1 none)
+ */
 static int
-gx_group_dev_agg(GxGroupState *g, int op, int col, bool any_op)
+gx_group_dev_agg(GxGroupState *g, int op, int col, bool any_op, int filt)
 {
+	uint16		f = (uint16) (filt + 1);	/* gx_agg.filt: 0 = none */
+
 	/* (a count shares no 128-bit sum: its NaNs are apart) */
 	for (int i = 0; i < g->ndev; i++)
-		if (g->dev[i].col == col &&
+		if (g->dev[i].col == col && g->dev[i].filt == f &&
 			(any_op ? g->dev[i].op != GX_AGG_SUM128 && g->dev[i].op != GX_AGG_HI :
 			 g->dev[i].op == op))
 			return i;
@@ -71,11 +83,15 @@ gx_group_dev_agg(GxGroupState *g, int op, int col, bool any_op)
 		elog(ERROR, "gpuext: too many device aggregates");
 	g->dev[g->ndev].op = (uint16) op;
 	g->dev[g->ndev].col = (int16) col;
+	g->dev[g->ndev].filt = f;
+	g->dev[g->ndev].pad = 0;
 	if (op == GX_AGG_SUM128)
 	{
 		/* its high word and NaN count: the next aggregate */
 		g->dev[g->ndev + 1].op = GX_AGG_HI;
 		g->dev[g->ndev + 1].col = (int16) col;
+		g->dev[g->ndev + 1].filt = f;
+		g->dev[g->ndev + 1].pad = 0;
 		g->ndev++;
 		return g->ndev++ - 1;
 	}
@@ -93,6 +109,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	PlanState  *ps = &st->css.ss.ps;
 	List	   *outs = (List *) lfourth(cscan->custom_private);
 	List	   *scales = (List *) list_nth(cscan->custom_private, 4);
+	List	   *filts = (List *) list_nth(cscan->custom_private, 5);
 	int			i = 0;
 	ListCell   *lc;
 
@@ -116,8 +133,11 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 				{
 					st->aggs[a].col = list_nth_int(outs, i);
 					st->aggs[a].scale = list_nth_int(scales, i);
+					st->aggs[a].filt = list_nth_int(filts, i);
 					if (st->aggs[a].arg != NULL)
 						st->aggs[a].argstate = ExecInitExpr(st->aggs[a].arg, NULL);
+					if (st->aggs[a].filter != NULL)
+						st->aggs[a].filtstate = ExecInitExpr(st->aggs[a].filter, NULL);
 				}
 			i++;
 			continue;
@@ -139,22 +159,22 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 		GxAggSpec  *sp = &st->aggs[a];
 
 		if (sp->kind == GX_AGGK_SUM || sp->kind == GX_AGGK_AVG)
-			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM, sp->col, false);
-		else if (sp->kind == GX_AGGK_NSUM)
-			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->col, false);
+			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM, sp->col, false, sp->filt);
+		else if (sp->kind == GX_AGGK_NSUM || sp->kind == GX_AGGK_SUM8)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->col, false, sp->filt);
 		else if (sp->kind == GX_AGGK_MIN)
-			sp->slot = gx_group_dev_agg(g, GX_AGG_MIN, sp->col, false);
+			sp->slot = gx_group_dev_agg(g, GX_AGG_MIN, sp->col, false, sp->filt);
 		else if (sp->kind == GX_AGGK_MAX)
-			sp->slot = gx_group_dev_agg(g, GX_AGG_MAX, sp->col, false);
+			sp->slot = gx_group_dev_agg(g, GX_AGG_MAX, sp->col, false, sp->filt);
 	}
 	for (int a = 0; a < st->nagg; a++)
 	{
 		GxAggSpec  *sp = &st->aggs[a];
 
 		if (sp->kind == GX_AGGK_COUNT)
-			sp->slot = gx_group_dev_agg(g, GX_AGG_COUNT, sp->col, true);
+			sp->slot = gx_group_dev_agg(g, GX_AGG_COUNT, sp->col, true, sp->filt);
 		else if (sp->kind == GX_AGGK_COUNT_STAR)
-			sp->slot = gx_group_dev_agg(g, GX_AGG_COUNT, -1, false);
+			sp->slot = gx_group_dev_agg(g, GX_AGG_COUNT, -1, false, sp->filt);
 	}
 	/* rows the table has no room for come back, with their tuples */
 	st->need_tuples = true;
@@ -402,6 +422,21 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 																 sp->scale),
 										  p->cnt, p[1].cnt, &slot->tts_values[r]);
 				break;
+			case GX_AGGK_SUM8:
+				{
+					/*
+					 * p: {low word, count}, p + 1: {high word, values of
+					 * INT64_MAX}: the device counts those apart as it does
+					 * numeric NaNs (GX_NUMERIC_NAN), so add them back
+					 */
+					__int128	sum = (__int128) (((unsigned __int128) (uint64) p[1].val << 64) |
+												  (uint64) p->val);
+
+					sum += (__int128) p[1].cnt * PG_INT64_MAX;
+					slot->tts_isnull[r] = !gx_int8_avg_state(sum, p->cnt + p[1].cnt,
+															 &slot->tts_values[r]);
+					break;
+				}
 			case GX_AGGK_AVG:
 				{
 					/* int4_avg_accum's state: int8[2] {N, sum} */
@@ -475,13 +510,26 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 			int64		iv = 0;
 			double		dv;
 
-			if (sp->argstate != NULL)
+			bool		skip = false;
+
+			/* a row its FILTER leaves out: the state of no row (no argument) */
+			if (sp->filtstate != NULL)
+			{
+				bool		fnull;
+				Datum		f = ExecEvalExpr(sp->filtstate, econtext, &fnull);
+
+				skip = fnull || !DatumGetBool(f);
+			}
+			if (sp->argstate != NULL && !skip)
 				v = ExecEvalExpr(sp->argstate, econtext, &vnull);
 			isnull[r] = false;
 			switch (sp->kind)
 			{
 				case GX_AGGK_COUNT_STAR:
-					values[r] = Int64GetDatum(1);
+					values[r] = Int64GetDatum(skip ? 0 : 1);
+					break;
+				case GX_AGGK_SUM8:
+					isnull[r] = vnull || !gx_int8_avg_state(DatumGetInt64(v), 1, &values[r]);
 					break;
 				case GX_AGGK_COUNT:
 					values[r] = Int64GetDatum(vnull ? 0 : 1);

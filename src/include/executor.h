@@ -63,7 +63,9 @@ typedef enum GxAggKind
 	GX_AGGK_MIN,				/* group mode: min, bool_and; the argument's type */
 	GX_AGGK_MAX,				/* group mode: max, bool_or */
 	GX_AGGK_AVG,				/* group mode: avg(int2/int4): int8[] {N, sum} */
-	GX_AGGK_NSUM				/* group mode: sum, avg(numeric): NumericAggState
+	GX_AGGK_NSUM,				/* group mode: sum, avg(numeric): NumericAggState
+								 * serialised (partial_states.cpp) */
+	GX_AGGK_SUM8				/* group mode: sum, avg(int8): PolyNumAggState
 								 * serialised (partial_states.cpp) */
 } GxAggKind;
 
@@ -79,6 +81,9 @@ typedef struct GxAggSpec
 	Expr	   *arg;			/* its argument, NULL for count(*) */
 	int			scale;			/* numeric: its values' scale on the device */
 	ExprState  *argstate;		/* group mode: for the host's rows */
+	Expr	   *filter;			/* group mode: its FILTER, or NULL */
+	int			filt;			/* its program output (GX_BOOL), or -1 */
+	ExprState  *filtstate;		/* for the host's rows */
 } GxAggSpec;
 
 /* a GROUP BY key of a GpuPreAgg (preagg.cpp) */
@@ -314,6 +319,7 @@ void		gx_agg_spec(GxAggSpec *sp, Aggref *a);
 Datum		gx_numeric_from_scaled(int64 hi, uint64 lo, int scale);
 Datum		gx_numeric_nan(void);
 bool		gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state);
+bool		gx_int8_avg_state(__int128 sum, int64 n, Datum *state);
 
 /* GpuPreAgg: the group table mode (preagg.cpp) */
 bool		gx_group_plan(CustomScan *cscan);

@@ -140,7 +140,8 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 	Oid			t;
 	int			gt;
 
-	if (a->aggdistinct != NIL || a->aggorder != NIL || a->aggfilter != NULL ||
+	/* (a FILTER: GpuPreAgg, when gx_group_outputs compiles it) */
+	if (a->aggdistinct != NIL || a->aggorder != NIL || (a->aggfilter != NULL && !group) ||
 		a->agglevelsup != 0 || a->aggkind != AGGKIND_NORMAL ||
 		a->aggsplit != AGGSPLIT_SIMPLE || a->aggvariadic)
 		return false;
@@ -165,6 +166,10 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 		case F_AVG_INT4:
 		case F_AVG_INT2:
 			return group && (t == INT4OID || t == INT2OID);
+		case F_SUM_INT8:
+		case F_AVG_INT8:
+			/* an exact 128-bit sum (GX_AGG_SUM128) */
+			return group && t == INT8OID;
 		case F_MIN_INT2:
 		case F_MIN_INT4:
 		case F_MIN_INT8:
@@ -188,54 +193,99 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 }
 
 /*
+ * Compile e as an output of prog, or find it among those compiled (done,
+ * with their scales and whether they can raise an error); -1 when it
+ * cannot run on the device or is numeric / bpchar where that does not fit
+ */
+static int
+gx_group_output(GxProgram *prog, Expr *e, Index relid, List **done, List **done_scale,
+				List **done_err, int *scale, bool *may_error)
+{
+	ListCell   *d;
+	bool		had_error = prog->may_error;
+	int			idx;
+	int			t;
+
+	foreach(d, *done)
+		if (equal(lfirst(d), e))
+		{
+			idx = foreach_current_index(d);
+			*scale = list_nth_int(*done_scale, idx);
+			*may_error = list_nth_int(*done_err, idx) != 0;
+			return idx;
+		}
+	/* (whether this expression alone can raise an error) */
+	prog->may_error = false;
+	idx = gx_program_add_output(prog, e, relid, &t, scale);
+	*may_error = prog->may_error;
+	prog->may_error |= had_error;
+	if (idx < 0 || ((exprType((Node *) e) == NUMERICOID) != (t == GX_NUMERIC)) ||
+		((exprType((Node *) e) == BPCHAROID) != (t == GX_CHAR8)) ||
+		((exprType((Node *) e) == BOOLOID) != (t == GX_BOOL)))
+		return -1;
+	*done = lappend(*done, e);
+	*done_scale = lappend_int(*done_scale, *scale);
+	*done_err = lappend_int(*done_err, *may_error ? 1 : 0);
+	return idx;
+}
+
+/*
  * The program outputs of a GpuPreAgg target (custom_scan_tlist order):
  * per entry, its output index (a key's value, an aggregate's argument:
- * one output for equal arguments; -1 for count(*)) into *outs and the
- * scale of its numeric values into *scales.  Appended to prog; false when
- * one cannot run on the device or is numeric where that does not fit an
- * exact 64-bit fixed point (prog is then unusable).
+ * one output for equal expressions; -1 for count(*)) into *outs, the
+ * scale of its numeric values into *scales, and the output of an
+ * aggregate's FILTER (a bool; -1: none) into *filts.  Appended to prog;
+ * false when one cannot run on the device or is numeric where that does
+ * not fit an exact 64-bit fixed point (prog is then unusable).  A
+ * filtered aggregate's argument must not be able to raise an error:
+ * PostgreSQL does not compute it for the rows its filter leaves out, the
+ * device computes every output of a passing row.
  */
 static bool
-gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **scales)
+gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **scales,
+				 List **filts)
 {
 	List	   *done = NIL;		/* expressions compiled, by output index */
 	List	   *done_scale = NIL;
+	List	   *done_err = NIL;
 	ListCell   *lc;
 
-	*outs = *scales = NIL;
+	*outs = *scales = *filts = NIL;
 	foreach(lc, exprs)
 	{
 		Expr	   *e = (Expr *) lfirst(lc);
+		Expr	   *filter = NULL;
 		int			idx = -1;
+		int			fidx = -1;
 		int			scale = 0;
-		int			t;
+		bool		err = false;
 
 		if (IsA(e, TargetEntry))
 			e = ((TargetEntry *) e)->expr;
 		if (IsA(e, Aggref))
+		{
+			filter = ((Aggref *) e)->aggfilter;
 			e = gx_agg_arg_expr((Aggref *) e);
+		}
+		if (filter != NULL)
+		{
+			int			fscale;
+
+			fidx = gx_group_output(prog, filter, relid, &done, &done_scale, &done_err,
+								   &fscale, &err);
+			if (fidx < 0 || exprType((Node *) filter) != BOOLOID)
+				return false;
+		}
 		if (e != NULL)
 		{
-			ListCell   *d;
-
-			foreach(d, done)
-				if (equal(lfirst(d), e))
-				{
-					idx = foreach_current_index(d);
-					scale = list_nth_int(done_scale, idx);
-				}
-			if (idx < 0)
-			{
-				idx = gx_program_add_output(prog, e, relid, &t, &scale);
-				if (idx < 0 || ((exprType((Node *) e) == NUMERICOID) != (t == GX_NUMERIC)) ||
-					((exprType((Node *) e) == BPCHAROID) != (t == GX_CHAR8)))
-					return false;
-				done = lappend(done, e);
-				done_scale = lappend_int(done_scale, scale);
-			}
+			idx = gx_group_output(prog, e, relid, &done, &done_scale, &done_err, &scale,
+								  &err);
+			if (idx < 0 || (filter != NULL && err))
+				return false;
 		}
 		*outs = lappend_int(*outs, idx);
 		*scales = lappend_int(*scales, scale);
+		*filts = lappend_int(*filts, fidx);
 	}
 	return true;
 }
@@ -355,7 +405,8 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 		if (list_member(partial->exprs, a))
 			continue;
 		/* device aggregates, at most: an exact numeric sum takes two */
-		naggs += a->aggfnoid == F_SUM_NUMERIC || a->aggfnoid == F_AVG_NUMERIC ? 2 : 1;
+		naggs += a->aggfnoid == F_SUM_NUMERIC || a->aggfnoid == F_AVG_NUMERIC ||
+			a->aggfnoid == F_SUM_INT8 || a->aggfnoid == F_AVG_INT8 ? 2 : 1;
 		if (naggs > GX_MAX_AGGS)
 		{
 			gx_no_preagg("too many aggregates");
@@ -475,9 +526,10 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 												  (List *) list_nth(priv, 4));
 
 		List	   *o,
-				   *sc;
+				   *sc,
+				   *f;
 
-		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc))
+		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc, &f))
 		{
 			gx_no_preagg("a key or an aggregate argument cannot be computed on the device");
 			return;
@@ -558,8 +610,8 @@ gx_collect_vars(Node *node, List **vars)
  * aggregates read), or for GpuPreAgg ("preagg", the program with the
  * keys and arguments as outputs, the estimated groups, as a String: a
  * Float node may come back from a parallel worker's copy of the plan as
- * an Integer, the output index of each custom_scan_tlist entry, and the
- * scale of its numeric values).
+ * an Integer, the output index of each custom_scan_tlist entry, the
+ * scale of its numeric values, and the output of its FILTER or -1).
  */
 static Plan *
 gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -572,6 +624,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *scan_tlist;
 	List	   *outs = NIL;
 	List	   *scales = NIL;
+	List	   *filts = NIL;
 	GxProgram  *prog;
 	CustomScan *cscan;
 	ListCell   *lc;
@@ -580,7 +633,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	if (host != NIL)
 		elog(ERROR, "gpuext: device aggregates with host quals");
 	/* GpuPreAgg: the keys and arguments are the program's outputs */
-	if (group && !gx_group_outputs(prog, tlist, rel->relid, &outs, &scales))
+	if (group && !gx_group_outputs(prog, tlist, rel->relid, &outs, &scales, &filts))
 		elog(ERROR, "gpuext: GpuPreAgg outputs do not fit the program");
 	/* the columns the aggregates read (gx_agg_begin finds them) */
 	foreach(lc, tlist)
@@ -616,6 +669,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 										makeString(psprintf("%.0f", best_path->path.rows)));
 		cscan->custom_private = lappend(cscan->custom_private, outs);
 		cscan->custom_private = lappend(cscan->custom_private, scales);
+		cscan->custom_private = lappend(cscan->custom_private, filts);
 		cscan->methods = &gx_preagg_plan_methods;
 	}
 	return &cscan->scan.plan;

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -957,6 +958,172 @@ test_numeric_group(void)
 			  "numeric group mode %d: %lld rows in groups, want %lld", prog,
 			  (long long) numeric_group_rows((const char *) table.data()), (long long) npass);
 	}
+}
+
+/*
+ * Group mode with FILTER and 128-bit int8 sums (CPU device): key int8,
+ * value int8 with NULLs, INT64_MAX and sums past 2^63; outputs key (0),
+ * value (1) and "value > 0" (2, a bool, NULL where the value is).
+ * Aggregates: count(*) FILTER, sum128 + hi FILTER, count(*), min(value).
+ * The table, read in host memory, must hold the reference's states: the
+ * filtered ones over the rows where the filter is true only (INT64_MAX
+ * values counted apart, as numeric NaNs).  Then the validator refuses a
+ * filter that is not a bool output, is out of range, differs between a
+ * 128-bit sum's two halves, or appears without a group table.
+ */
+static void expect_invalid(gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+						   const char *what);
+
+static void
+test_group_filter(void)
+{
+	std::mt19937_64 rng(1414);
+	const uint32_t cap = 1024;
+	const uint32_t n = 20000;
+	const int64_t big = 9000000000000000000ll;
+	const uint64_t sb = gx_group_slot_bytes(1, 5);
+	std::vector<uint64_t> table((sizeof(gx_group_hdr) + cap * sb) / 8 + 1, 0);
+	std::vector<int64_t> k(n),
+				v(n);
+	std::vector<uint8_t> vn(n);
+	struct Ref
+	{
+		int64_t		cntf = 0,
+					nf = 0,
+					rows = 0,
+					nv = 0,
+					min = std::numeric_limits<int64_t>::max();
+		__int128	sumf = 0;
+	};
+	std::map<int64_t, Ref> want;
+	ChunkBuilder b;
+	gx_task_ctx ctx;
+	char		err[256];
+
+	for (uint32_t r = 0; r < n; r++)
+	{
+		k[r] = (int64_t) (rng() % 7);
+		vn[r] = rng() % 10 == 0;
+		switch (rng() % 5)
+		{
+			case 0:
+				v[r] = std::numeric_limits<int64_t>::max();
+				break;
+			case 1:
+				v[r] = big - (int64_t) (rng() % 1000);
+				break;
+			case 2:
+				v[r] = -big + (int64_t) (rng() % 1000);
+				break;
+			default:
+				v[r] = (int64_t) (rng() % 2001) - 1000;
+		}
+		Ref		   &w = want[k[r]];
+
+		w.rows++;
+		if (vn[r])
+			continue;
+		w.nv++;
+		w.min = std::min(w.min, v[r]);
+		if (v[r] > 0)
+		{
+			w.cntf++;
+			w.nf++;
+			w.sumf += v[r];
+		}
+	}
+	int			kc = b.add_int_col(GX_INT8, k);
+	int			vc = b.add_int_col(GX_INT8, v, vn);
+
+	/* value IS NULL OR value > INT64_MIN: every row */
+	b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, vc);
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 3, 0, 0, 0);
+	b.emit(GX_OP_ISNULL, GX_BOOL, 1, 0);
+	b.emit(GX_OP_ORSTEP, GX_BOOL, 3, 1, 0, 0, 7);
+	b.emit(GX_OP_LDCONST, GX_INT8, 2, 0, 0, b.kint(GX_INT8, std::numeric_limits<int64_t>::min()));
+	b.emit(GX_OP_GT, GX_INT8, 2, 0, 2);
+	b.emit(GX_OP_ORSTEP, GX_BOOL, 3, 2, 0, 0, 7);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 3);
+	b.emit(GX_OP_LDCOL, GX_INT8, 4, 0, 0, kc);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 4, 0, 0);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 0, 0, 1);
+	b.emit(GX_OP_LDCONST, GX_INT8, 5, 0, 0, b.kint(GX_INT8, 0));
+	b.emit(GX_OP_GT, GX_INT8, 5, 0, 5);
+	b.emit(GX_OP_OUT, GX_BOOL, 0, 5, 0, 2);
+
+	gx_chunk   *c = b.build();
+
+	c->obj[0] = 1;
+	c->ext.entry = -1;
+	c->ext.ngroup_cap = cap;
+	c->ext.ngroup_limit = cap / 2;
+	c->ext.ngkeys = 1;
+	c->ext.gkey_col[0] = 0;
+	c->ext.nagg = 5;
+	c->ext.agg[0] = gx_agg {GX_AGG_COUNT, -1, 3, 0};
+	c->ext.agg[1] = gx_agg {GX_AGG_SUM128, 1, 3, 0};
+	c->ext.agg[2] = gx_agg {GX_AGG_HI, 1, 3, 0};
+	c->ext.agg[3] = gx_agg {GX_AGG_COUNT, -1, 0, 0};
+	c->ext.agg[4] = gx_agg {GX_AGG_MIN, 1, 0, 0};
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) table.data();
+	ctx.obj_bytes[0] = table.size() * 8;
+
+	std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+
+	CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK, "group filter: %s", err);
+	CHECK(gx_chunk_result(c)->nsel == 0 && gx_chunk_result(c)->error == GX_NO_ERROR,
+		  "group filter: every row in the table (%u to the host)", gx_chunk_result(c)->nsel);
+
+	size_t		seen = 0;
+
+	for (uint32_t i = 0; i < cap; i++)
+	{
+		const char *slot = (const char *) table.data() + sizeof(gx_group_hdr) + i * sb;
+		const gx_agg_pair *p = (const gx_agg_pair *) (slot + 16);
+		int64_t		key = ((const int64_t *) slot)[1];
+
+		if (*(const uint32_t *) slot != GX_GSLOT_READY)
+			continue;
+		seen++;
+		if (want.count(key) == 0)
+		{
+			CHECK(false, "group filter: unknown key %lld", (long long) key);
+			continue;
+		}
+		const Ref  &w = want[key];
+		__int128	sum = (__int128) (((unsigned __int128) (uint64_t) p[2].val << 64) |
+									  (uint64_t) p[1].val) +
+			(__int128) p[2].cnt * std::numeric_limits<int64_t>::max();
+
+		CHECK(p[0].cnt == w.cntf, "group filter %lld: count(*) FILTER %lld, want %lld",
+			  (long long) key, (long long) p[0].cnt, (long long) w.cntf);
+		CHECK(sum == w.sumf && p[1].cnt + p[2].cnt == w.nf,
+			  "group filter %lld: 128-bit sum FILTER wrong (%lld values, want %lld)",
+			  (long long) key, (long long) (p[1].cnt + p[2].cnt), (long long) w.nf);
+		CHECK(p[3].cnt == w.rows && p[4].cnt == w.nv && p[4].val == w.min,
+			  "group filter %lld: count(*) %lld / %lld, min %lld / %lld", (long long) key,
+			  (long long) p[3].cnt, (long long) w.rows, (long long) p[4].val, (long long) w.min);
+	}
+	CHECK(seen == want.size(), "group filter: %zu groups, want %zu", seen, want.size());
+
+	/* malformed filters are refused */
+#define FMUTATE(what, stmt) \
+	do { \
+		memcpy(c, good.data(), b.capacity); \
+		stmt; \
+		expect_invalid(c, b.capacity, &ctx, (what)); \
+	} while (0)
+	FMUTATE("filter of an int8 output", c->ext.agg[0].filt = 2);
+	FMUTATE("filter of a missing output", c->ext.agg[0].filt = 7);
+	FMUTATE("filter out of range", c->ext.agg[3].filt = GX_MAX_OUTS + 1);
+	FMUTATE("filter apart from its 128-bit sum", c->ext.agg[2].filt = 0);
+	FMUTATE("aggregate padding", c->ext.agg[4].pad = 1);
+	FMUTATE("filter without a group table",
+			(c->ext.ngroup_cap = 0, c->ext.ngkeys = 0, c->ext.nagg = 1,
+			 c->ext.agg[0] = gx_agg {GX_AGG_COUNT, 0, 3, 0}));
+#undef FMUTATE
+	printf("group filter: %zu groups with FILTER and 128-bit int8 sums agree\n", seen);
 }
 
 /* numeric varlenas on heap pages, deformed by the CPU device */
@@ -1959,6 +2126,7 @@ main(void)
 	test_validation();
 	test_numeric_programs();
 	test_numeric_group();
+	test_group_filter();
 	test_numeric_pages();
 	test_char8();
 	test_char8_pages();

@@ -1592,6 +1592,9 @@ group_read_both(void *staging, size_t slot_bytes, gx_chunk *cpu, const gx_task_c
  * with GROUP_READ) plus the selected rows as groups of one must be the
  * host's groups, on both devices; tables too small for the groups send
  * rows to the host and lose nothing; a second read finds the tables empty.
+ * Each case runs again with FILTER (WHERE value > 0) on the four
+ * aggregates (output 2, gx_agg.filt): warp-reduced and single rows alike
+ * add only where it is true.
  */
 static void
 test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
@@ -1608,10 +1611,11 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	gx_chunk   *cpu = (gx_chunk *) malloc(slot_bytes);
 	int			ncases = 0;
 
+	for (int filtered : {0, 1})
 	for (auto &tc : cases)
 		for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
 		{
-			char		what[96];
+			char		what[112];
 			char		err[512];
 			uint64_t	tbytes = gx_group_table_bytes(tc.cap, 1, 4);
 			void	   *gt = nullptr,
@@ -1625,8 +1629,8 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 						host_c = 0,
 						ngroups;
 
-			snprintf(what, sizeof(what), "group %u groups, %u slots (%s)", tc.groups, tc.cap,
-					 mode_name[mode]);
+			snprintf(what, sizeof(what), "group %u groups, %u slots (%s%s)", tc.groups, tc.cap,
+					 mode_name[mode], filtered ? ", FILTER (WHERE value > 0)" : "");
 			CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
 				  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
 				  "%s: table: %s", what, err);
@@ -1666,8 +1670,19 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				b.emit(GX_OP_LDCOL, GX_INT8, 4, 0, 0, kc);
 				b.emit(GX_OP_OUT, GX_INT8, 0, 4, 0, 0);
 				b.emit(GX_OP_OUT, GX_INT4, 0, 0, 0, 1);
+				/* FILTER (WHERE value > 0): output 2, NULL where the value is */
+				b.emit(GX_OP_LDCONST, GX_INT4, 5, 0, 0, b.kint(GX_INT4, 0));
+				b.emit(GX_OP_GT, GX_INT4, 5, 0, 5);
+				b.emit(GX_OP_OUT, GX_BOOL, 0, 5, 0, 2);
 
 				gx_chunk   *c = b.build();
+				/* a row's contribution: only where the filter is true, if any */
+				auto		add = [&](GroupMap &m, uint32_t r) {
+					bool		in = !filtered || (!vn[r] && v[r] > 0);
+
+					m[{kn[r] ? 1u : 0u, kn[r] ? 0 : k[r]}].add(in ? 1 : 0, v[r], v[r], v[r],
+															   in && !vn[r] ? 1 : 0);
+				};
 
 				c->flags = mode_flags(mode, 0);
 				c->obj[0] = 1;
@@ -1682,10 +1697,11 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				c->ext.agg[1] = {GX_AGG_SUM, 1};
 				c->ext.agg[2] = {GX_AGG_MIN, 1};
 				c->ext.agg[3] = {GX_AGG_MAX, 1};
+				for (uint32_t a = 0; a < 4 && filtered; a++)
+					c->ext.agg[a].filt = 3;		/* 1 + output 2 */
 				for (uint32_t r = 0; r < tc.rows; r++)
 					if (vn[r] || v[r] > -900)
-						want[{kn[r] ? 1u : 0u, kn[r] ? 0 : k[r]}].add(1, v[r], v[r], v[r],
-																	   vn[r] ? 0 : 1);
+						add(want, r);
 				if (!run_both(staging, c, b.capacity, cpu, &gctx, &cctx, what))
 					break;
 
@@ -1697,9 +1713,9 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				CHECK(gx_chunk_result((gx_chunk *) staging)->error == GX_NO_ERROR &&
 					  gx_chunk_result(cpu)->error == GX_NO_ERROR, "%s: no error", what);
 				for (uint32_t r : gs)
-					gm[{kn[r] ? 1u : 0u, kn[r] ? 0 : k[r]}].add(1, v[r], v[r], v[r], vn[r] ? 0 : 1);
+					add(gm, r);
 				for (uint32_t r : cs)
-					cm[{kn[r] ? 1u : 0u, kn[r] ? 0 : k[r]}].add(1, v[r], v[r], v[r], vn[r] ? 0 : 1);
+					add(cm, r);
 				host_g += gs.size();
 				host_c += cs.size();
 			}
