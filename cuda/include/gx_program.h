@@ -190,8 +190,44 @@ enum gx_op
 								 * value of 'type' (the program's tail: a
 								 * passing row's group keys and aggregate
 								 * inputs in group mode) */
+	GX_OP_EXTRACT,				/* dst(type) = field of date / timestamp a:
+								 * arg = GX_DT_* field | GX_DT_TS (a is a
+								 * timestamp, else a date); type GX_NUMERIC
+								 * (extract: scale 6 for a timestamp's
+								 * second and epoch, else 0) or GX_FLOAT8
+								 * (date_part) */
+	GX_OP_DATETRUNC,			/* dst(INT8) = date_trunc(arg field, timestamp a) */
+	GX_OP_DATE2TS,				/* dst(INT8) = date a as a timestamp (date2timestamp) */
 	GX_OP_COUNT
 };
+
+/*
+ * Fields of GX_OP_EXTRACT and GX_OP_DATETRUNC (PostgreSQL's units).  An
+ * infinite input, or a result PostgreSQL raises an error for (a date past
+ * the timestamp range, a truncation below the first timestamp), makes the
+ * row GX_ERR_HOST: the host evaluates it (the NULL / +-Infinity results of
+ * infinities differ between versions and are no device numeric).
+ */
+enum gx_dt_field
+{
+	GX_DT_YEAR = 0,
+	GX_DT_QUARTER,
+	GX_DT_MONTH,
+	GX_DT_DAY,
+	GX_DT_DOW,
+	GX_DT_ISODOW,
+	GX_DT_DOY,
+	GX_DT_EPOCH,
+	GX_DT_HOUR,					/* timestamp only from here on */
+	GX_DT_MINUTE,
+	GX_DT_SECOND,
+	GX_DT_NFIELDS
+};
+
+#define GX_DT_TS 0x100			/* GX_OP_EXTRACT: the source is a timestamp */
+#define GX_POSTGRES_EPOCH_JDATE 2451545	/* date2j(2000, 1, 1) */
+#define GX_MIN_TIMESTAMP (-211813488000000000LL)	/* 4714-11-24 BC 00:00 */
+#define GX_UNIX_EPOCH_USECS (-946684800000000LL)	/* 1970-01-01 as a timestamp */
 
 /*
  * GX_NUMERIC instructions (values at scales the compiler tracks):
@@ -312,6 +348,21 @@ gx_instr_args_ok(const gx_instr *in, uint32_t nconsts)
 		return 0;				/* numeric to another type: host only */
 	switch (in->op)
 	{
+		case GX_OP_EXTRACT:
+			{
+				int			f = in->arg & ~GX_DT_TS;
+
+				if ((in->arg & ~(GX_DT_TS | 0xFF)) != 0 || f < 0 || f >= GX_DT_NFIELDS ||
+					(in->type != GX_NUMERIC && in->type != GX_FLOAT8))
+					return 0;
+				return (in->arg & GX_DT_TS) != 0 || f < GX_DT_HOUR;
+			}
+		case GX_OP_DATETRUNC:
+			return in->type == GX_INT8 && in->arg >= 0 && in->arg < GX_DT_NFIELDS &&
+				in->arg != GX_DT_DOW && in->arg != GX_DT_ISODOW && in->arg != GX_DT_DOY &&
+				in->arg != GX_DT_EPOCH;
+		case GX_OP_DATE2TS:
+			return in->type == GX_INT8;
 		case GX_OP_CMPDT:
 			return in->arg >= GX_OP_EQ && in->arg <= GX_OP_GE;
 		case GX_OP_INSET:

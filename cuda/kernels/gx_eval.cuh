@@ -602,6 +602,247 @@ gx_in_ranges(int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 	d->isnull = 0;
 }
 
+/*
+ * Julian day jd (>= 0) to a proleptic Gregorian year (astronomical: 0 is
+ * 1 BC), month and day: PostgreSQL's j2date, in its unsigned arithmetic
+ */
+GX_HD void
+gx_j2date(int64_t jd, int *year, int *month, int *day)
+{
+	uint32_t	julian = (uint32_t) jd;
+	uint32_t	quad;
+	uint32_t	extra;
+	int			y;
+
+	julian += 32044;
+	quad = julian / 146097;
+	extra = (julian - quad * 146097) * 4 + 3;
+	julian += 60 + quad * 3 + extra / 146097;
+	quad = julian / 1461;
+	julian -= quad * 1461;
+	y = (int) (julian * 4 / 1461);
+	julian = ((y != 0) ? ((julian + 305) % 365) : ((julian + 306) % 366)) + 123;
+	y += (int) (quad * 4);
+	*year = y - 4800;
+	quad = julian * 2141 / 65536;
+	*day = (int) (julian - 7834 * quad / 256);
+	*month = (int) ((quad + 10) % 12 + 1);
+}
+
+/* year (astronomical), month, day to a Julian day: PostgreSQL's date2j */
+GX_HD int64_t
+gx_date2j(int64_t year, int64_t month, int64_t day)
+{
+	int64_t		julian;
+	int64_t		century;
+
+	if (month > 2)
+	{
+		month += 1;
+		year += 4800;
+	}
+	else
+	{
+		month += 13;
+		year += 4799;
+	}
+	century = year / 100;
+	julian = year * 365 - 32167;
+	julian += year / 4 - century + century / 4;
+	julian += 7834 * month / 256 + day;
+	return julian;
+}
+
+/* is a date (days from 2000-01-01) +-infinity? */
+GX_HD int
+gx_date_inf(int64_t d)
+{
+	return d == (-2147483647 - 1) || d == 2147483647;
+}
+
+/* is a timestamp +-infinity? */
+GX_HD int
+gx_ts_inf(int64_t t)
+{
+	return t == INT64_MIN || t == INT64_MAX;
+}
+
+/*
+ * A finite timestamp t into its Julian day and time of day (usecs), as
+ * timestamp2tm does (floor); returns 0 when the day is no Julian day
+ * PostgreSQL converts (the host then raises its error)
+ */
+GX_HD int
+gx_ts_split(int64_t t, int64_t *jd, int64_t *tod)
+{
+	int64_t		date = t / GX_USECS_PER_DAY;
+	int64_t		time = t - date * GX_USECS_PER_DAY;
+
+	if (time < 0)
+	{
+		time += GX_USECS_PER_DAY;
+		date -= 1;
+	}
+	date += GX_POSTGRES_EPOCH_JDATE;
+	if (date < 0 || date > 2147483647)
+		return 0;
+	*jd = date;
+	*tod = time;
+	return 1;
+}
+
+/*
+ * GX_OP_EXTRACT: field f | GX_DT_TS of date / timestamp v, into d as
+ * 'type' (GX_NUMERIC at scale 0, or 6 for a timestamp's second and epoch;
+ * GX_FLOAT8): extract_date / timestamp_part_common of PostgreSQL 14 and
+ * later.  GX_ERR_HOST for infinities and what PostgreSQL raises for.
+ */
+GX_HD int
+gx_extract(int arg, int type, int64_t v, gx_reg *d)
+{
+	int			f = arg & ~GX_DT_TS;
+	int			is_ts = (arg & GX_DT_TS) != 0;
+	int64_t		jd,
+				tod = 0,
+				r;
+	int			year,
+				mon,
+				mday;
+
+	if (is_ts ? gx_ts_inf(v) : gx_date_inf(v))
+		return GX_ERR_HOST;
+	if (f == GX_DT_EPOCH)
+	{
+		if (!is_ts)
+			r = (v + GX_POSTGRES_EPOCH_JDATE - 2440588) * 86400;	/* UNIX_EPOCH_JDATE */
+		else if (v < INT64_MAX + GX_UNIX_EPOCH_USECS)
+		{
+			if (type == GX_FLOAT8)
+			{
+				d->v.d = (double) (v - GX_UNIX_EPOCH_USECS) / 1000000.0;
+				return GX_ERR_NONE;
+			}
+			r = v - GX_UNIX_EPOCH_USECS;	/* scale 6 */
+		}
+		else
+			return GX_ERR_HOST;
+		if (type == GX_FLOAT8)
+			d->v.d = (double) r;
+		else
+			d->v.i = r;
+		return GX_ERR_NONE;
+	}
+	if (is_ts)
+	{
+		if (!gx_ts_split(v, &jd, &tod))
+			return GX_ERR_HOST;
+	}
+	else
+		jd = v + GX_POSTGRES_EPOCH_JDATE;
+	gx_j2date(jd, &year, &mon, &mday);
+	switch (f)
+	{
+		case GX_DT_YEAR:
+			r = year > 0 ? year : year - 1;	/* no year 0: 1 BC is -1 */
+			break;
+		case GX_DT_QUARTER:
+			r = (mon - 1) / 3 + 1;
+			break;
+		case GX_DT_MONTH:
+			r = mon;
+			break;
+		case GX_DT_DAY:
+			r = mday;
+			break;
+		case GX_DT_DOW:
+		case GX_DT_ISODOW:
+			r = (jd + 1) % 7;	/* j2day */
+			if (f == GX_DT_ISODOW && r == 0)
+				r = 7;
+			break;
+		case GX_DT_DOY:
+			r = jd - gx_date2j(year, 1, 1) + 1;
+			break;
+		case GX_DT_HOUR:
+			r = tod / 3600000000LL;
+			break;
+		case GX_DT_MINUTE:
+			r = tod / 60000000LL % 60;
+			break;
+		case GX_DT_SECOND:
+			{
+				int64_t		us = tod % 60000000LL;	/* tm_sec * 1000000 + fsec */
+
+				if (type == GX_FLOAT8)
+					d->v.d = (double) (us / 1000000) + (double) (us % 1000000) / 1000000.0;
+				else
+					d->v.i = us;	/* scale 6 */
+				return GX_ERR_NONE;
+			}
+		default:
+			return GX_ERR_BAD_PROGRAM;
+	}
+	if (type == GX_FLOAT8)
+		d->v.d = (double) r;
+	else
+		d->v.i = r;
+	return GX_ERR_NONE;
+}
+
+/*
+ * GX_OP_DATETRUNC: date_trunc(field f, timestamp t) into *res, as
+ * timestamp_trunc; GX_ERR_HOST for infinities and results below the
+ * first timestamp (PostgreSQL raises "timestamp out of range")
+ */
+GX_HD int
+gx_datetrunc(int f, int64_t t, int64_t *res)
+{
+	int64_t		jd,
+				tod,
+				r;
+	int			year,
+				mon,
+				mday;
+
+	if (gx_ts_inf(t) || !gx_ts_split(t, &jd, &tod))
+		return GX_ERR_HOST;
+	gx_j2date(jd, &year, &mon, &mday);
+	switch (f)
+	{
+		case GX_DT_YEAR:
+			jd = gx_date2j(year, 1, 1);
+			tod = 0;
+			break;
+		case GX_DT_QUARTER:
+			jd = gx_date2j(year, 3 * ((mon - 1) / 3) + 1, 1);
+			tod = 0;
+			break;
+		case GX_DT_MONTH:
+			jd = gx_date2j(year, mon, 1);
+			tod = 0;
+			break;
+		case GX_DT_DAY:
+			tod = 0;
+			break;
+		case GX_DT_HOUR:
+			tod -= tod % 3600000000LL;
+			break;
+		case GX_DT_MINUTE:
+			tod -= tod % 60000000LL;
+			break;
+		case GX_DT_SECOND:
+			tod -= tod % 1000000LL;
+			break;
+		default:
+			return GX_ERR_BAD_PROGRAM;
+	}
+	r = (jd - GX_POSTGRES_EPOCH_JDATE) * GX_USECS_PER_DAY + tod;
+	if (r < GX_MIN_TIMESTAMP)
+		return GX_ERR_HOST;
+	*res = r;
+	return GX_ERR_NONE;
+}
+
 /* what one instruction step tells its caller (gx_step) */
 #define GX_STEP_NEXT 0			/* go on with the next instruction */
 #define GX_STEP_JUMP 1			/* go on at the instruction's jump target */
@@ -778,6 +1019,42 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 				int			res = gx_cmp_result(arg, gx_date_cmp_ts(a->v.i, b->v.i));
 
 				d->v.i = res;
+				d->isnull = 0;
+			}
+			break;
+		case GX_OP_EXTRACT:
+		case GX_OP_DATETRUNC:
+		case GX_OP_DATE2TS:
+			if (a->isnull)
+			{
+				d->isnull = 1;
+				break;
+			}
+			{
+				int64_t		v = a->v.i;
+
+				if (op == GX_OP_EXTRACT)
+					e = gx_extract(arg, type, v, d);
+				else if (op == GX_OP_DATETRUNC)
+					e = gx_datetrunc(arg, v, &d->v.i);
+				else if (gx_date_inf(v))
+				{
+					/* date2timestamp: infinities to infinities */
+					d->v.i = v < 0 ? INT64_MIN : INT64_MAX;
+					e = GX_ERR_NONE;
+				}
+				else if (v >= GX_DATE_TS_END)
+					e = GX_ERR_HOST;	/* "date out of range for timestamp" */
+				else
+				{
+					d->v.i = v * GX_USECS_PER_DAY;
+					e = GX_ERR_NONE;
+				}
+				if (e)
+				{
+					*err = e;
+					return GX_STEP_ERROR;
+				}
 				d->isnull = 0;
 			}
 			break;

@@ -60,6 +60,14 @@
  * device quals on the host, may_fallback).  Order comparisons depend on
  * the collation and stay on the host.
  *
+ * extract(field from date / timestamp) (numeric), date_part (float8),
+ * date_trunc(field, timestamp) and the cast date -> timestamp compile to
+ * GX_OP_EXTRACT / DATETRUNC / DATE2TS when the field is a Const the device
+ * computes (parsed as PostgreSQL parses it: DecodeUnits, DecodeSpecial);
+ * the result scale of extract is PostgreSQL's (6 for a timestamp's second
+ * and epoch, else 0).  Infinite inputs and what PostgreSQL raises for are
+ * host rows (may_host).  timestamptz depends on the TimeZone: host only.
+ *
  * gx_program_add_qual() returns false (and leaves the program unchanged)
  * for anything it does not support; the planner then keeps that qual as a
  * host qual.  The compiler never ereports for unsupported input.
@@ -73,7 +81,10 @@ extern "C"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "parser/scansup.h"
 #include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 }
@@ -912,6 +923,142 @@ gx_cx_numunary(GxCx *cx, Oid funcid, Node *arg, int *type)
 	return r;
 }
 
+/*
+ * The GX_DT_* field of a units Const of extract / date_part (trunc:
+ * date_trunc, which knows units only), parsed as PostgreSQL parses it
+ * (downcased, DecodeUnits then DecodeSpecial); -1 for a field the device
+ * does not compute
+ */
+static int
+gx_dt_field(Node *units, bool trunc)
+{
+	Const	   *c = (Const *) units;
+	char	   *s,
+			   *low;
+	int			type,
+				val;
+
+	if (!IsA(units, Const) || c->constisnull || c->consttype != TEXTOID)
+		return -1;
+	s = TextDatumGetCString(c->constvalue);
+	low = downcase_truncate_identifier(s, strlen(s), false);
+	type = DecodeUnits(0, low, &val);
+	if (type == UNKNOWN_FIELD && !trunc)
+		type = DecodeSpecial(0, low, &val);
+	if (type == UNITS)
+	{
+		switch (val)
+		{
+			case DTK_YEAR:
+				return GX_DT_YEAR;
+			case DTK_QUARTER:
+				return GX_DT_QUARTER;
+			case DTK_MONTH:
+				return GX_DT_MONTH;
+			case DTK_DAY:
+				return GX_DT_DAY;
+			case DTK_HOUR:
+				return GX_DT_HOUR;
+			case DTK_MINUTE:
+				return GX_DT_MINUTE;
+			case DTK_SECOND:
+				return GX_DT_SECOND;
+			default:
+				break;
+		}
+	}
+	if ((type == UNITS || type == RESERV) && !trunc)
+	{
+		switch (val)
+		{
+			case DTK_DOW:
+				return GX_DT_DOW;
+			case DTK_ISODOW:
+				return GX_DT_ISODOW;
+			case DTK_DOY:
+				return GX_DT_DOY;
+			case DTK_EPOCH:
+				return type == RESERV ? GX_DT_EPOCH : -1;
+			default:
+				break;
+		}
+	}
+	return -1;
+}
+
+/*
+ * extract(field from date / timestamp) (numeric), date_part(field,
+ * timestamp / date) (float8), date_trunc(field, timestamp) and the cast
+ * date -> timestamp, on the device; -1 when funcid is none of them or the
+ * field or type is one the device leaves to the host (timestamptz depends
+ * on the session's TimeZone)
+ */
+static int
+gx_cx_datetime(GxCx *cx, Oid funcid, List *args, int *type)
+{
+	Node	   *arg = (Node *) llast(args);
+	Oid			argtype = exprType(arg);
+	int			f = -1,
+				at,
+				r;
+
+	switch (funcid)
+	{
+		case F_TIMESTAMP_DATE:
+			if (list_length(args) != 1 || argtype != DATEOID)
+				return -1;
+			r = gx_cx_expr(cx, arg, &at);
+			if (r < 0 || at != GX_INT4 || gx_emit(cx, GX_OP_DATE2TS, GX_INT8, r, r, r, 0) < 0)
+				return -1;
+			cx->may_host = true;	/* dates past the last timestamp raise */
+			*type = GX_INT8;
+			return r;
+		case F_EXTRACT_TEXT_DATE:
+		case F_EXTRACT_TEXT_TIMESTAMP:
+		case F_DATE_PART_TEXT_TIMESTAMP:
+		case F_DATE_PART_TEXT_DATE:
+		case F_DATE_TRUNC_TEXT_TIMESTAMP:
+			break;
+		default:
+			return -1;
+	}
+	if (list_length(args) != 2 ||
+		argtype != (funcid == F_EXTRACT_TEXT_DATE || funcid == F_DATE_PART_TEXT_DATE ?
+					DATEOID : TIMESTAMPOID))
+		return -1;
+	f = gx_dt_field((Node *) linitial(args), funcid == F_DATE_TRUNC_TEXT_TIMESTAMP);
+	if (f < 0 || (funcid == F_EXTRACT_TEXT_DATE && f >= GX_DT_HOUR) ||
+		(funcid == F_DATE_TRUNC_TEXT_TIMESTAMP &&
+		 (f == GX_DT_DOW || f == GX_DT_ISODOW || f == GX_DT_DOY || f == GX_DT_EPOCH)))
+		return -1;
+	r = gx_cx_expr(cx, arg, &at);
+	if (r < 0 || at != (argtype == DATEOID ? GX_INT4 : GX_INT8))
+		return -1;
+	cx->may_host = true;		/* infinities */
+	switch (funcid)
+	{
+		case F_DATE_TRUNC_TEXT_TIMESTAMP:
+			*type = GX_INT8;
+			return gx_emit(cx, GX_OP_DATETRUNC, GX_INT8, r, r, r, f) < 0 ? -1 : r;
+		case F_DATE_PART_TEXT_DATE:
+			/* date_part(text, date) is date_part(text, d::timestamp) */
+			if (gx_emit(cx, GX_OP_DATE2TS, GX_INT8, r, r, r, 0) < 0)
+				return -1;
+			*type = GX_FLOAT8;
+			return gx_emit(cx, GX_OP_EXTRACT, GX_FLOAT8, r, r, r, f | GX_DT_TS) < 0 ? -1 : r;
+		case F_DATE_PART_TEXT_TIMESTAMP:
+			*type = GX_FLOAT8;
+			return gx_emit(cx, GX_OP_EXTRACT, GX_FLOAT8, r, r, r, f | GX_DT_TS) < 0 ? -1 : r;
+		default:
+			/* numeric: a timestamp's second and epoch at scale 6 (int64_div_fast_to_numeric) */
+			*type = GX_NUMERIC;
+			cx->scale[r] = funcid == F_EXTRACT_TEXT_TIMESTAMP &&
+				(f == GX_DT_SECOND || f == GX_DT_EPOCH) ? 6 : 0;
+			return gx_emit(cx, GX_OP_EXTRACT, GX_NUMERIC, r, r, r,
+						   f | (funcid == F_EXTRACT_TEXT_TIMESTAMP ? GX_DT_TS : 0)) < 0 ? -1 : r;
+	}
+}
+
 /* compile one expression; returns its register or -1 if unsupported */
 static int
 gx_cx_expr(GxCx *cx, Node *node, int *type)
@@ -1083,6 +1230,18 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 					args = ((FuncExpr *) node)->args;
 					if (((FuncExpr *) node)->funcretset)
 						return -1;
+				}
+				switch (funcid)
+				{
+					case F_TIMESTAMP_DATE:
+					case F_EXTRACT_TEXT_DATE:
+					case F_EXTRACT_TEXT_TIMESTAMP:
+					case F_DATE_PART_TEXT_TIMESTAMP:
+					case F_DATE_PART_TEXT_DATE:
+					case F_DATE_TRUNC_TEXT_TIMESTAMP:
+						return gx_cx_datetime(cx, funcid, args, type);
+					default:
+						break;
 				}
 				if (list_length(args) == 2 && (funcid == F_BPCHAREQ || funcid == F_BPCHARNE))
 					return gx_cx_char8op(cx, funcid, exprInputCollation(node),

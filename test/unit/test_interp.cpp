@@ -416,6 +416,260 @@ add_run(ChunkBuilder &b, int type, const std::vector<int64_t> &iv, const std::ve
 	return k;
 }
 
+/* ---------------------------------------------------------------------- */
+/* extract / date_part / date_trunc (GX_OP_EXTRACT, DATETRUNC, DATE2TS)    */
+/* ---------------------------------------------------------------------- */
+
+/* reference: proleptic Gregorian civil date of a day from 1970-01-01 (H. Hinnant) */
+static void
+ref_civil(int64_t z, int64_t *y, int64_t *m, int64_t *d)
+{
+	z += 719468;
+	int64_t		era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t		doe = z - era * 146097;
+	int64_t		yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t		doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t		mp = (5 * doy + 2) / 153;
+
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+/* reference: days from 1970-01-01 of a proleptic Gregorian date */
+static int64_t
+ref_days(int64_t y, int64_t m, int64_t d)
+{
+	y -= m <= 2;
+	int64_t		era = (y >= 0 ? y : y - 399) / 400;
+	int64_t		yoe = y - era * 400;
+	int64_t		doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+static int64_t
+floordiv(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* check every field of date d (days from 2000-01-01) against the reference */
+static bool
+check_date_fields(int64_t d)
+{
+	int64_t		ud = d + 10957,
+				y,
+				m,
+				dd;
+	gx_reg		r;
+
+	ref_civil(ud, &y, &m, &dd);
+	int64_t		want[GX_DT_HOUR] = {
+		y > 0 ? y : y - 1, (m - 1) / 3 + 1, m, dd, ((ud + 4) % 7 + 7) % 7, 0,
+		ud - ref_days(y, 1, 1) + 1, ud * 86400
+	};
+
+	want[GX_DT_ISODOW] = want[GX_DT_DOW] == 0 ? 7 : want[GX_DT_DOW];
+	for (int f = 0; f < GX_DT_HOUR; f++)
+	{
+		if (gx_extract(f, GX_NUMERIC, d, &r) != GX_ERR_NONE || r.v.i != want[f])
+		{
+			CHECK(false, "date %lld field %d: got %lld, want %lld", (long long) d, f,
+				  (long long) r.v.i, (long long) want[f]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* check the fields and truncations of timestamp t against the reference */
+static bool
+check_ts_fields(int64_t t)
+{
+	const int64_t D = GX_USECS_PER_DAY;
+	int64_t		day = floordiv(t, D),
+				tod = t - day * D,
+				ud = day + 10957,
+				y,
+				m,
+				dd;
+	gx_reg		r;
+	int64_t		tr;
+
+	ref_civil(ud, &y, &m, &dd);
+	int64_t		want[GX_DT_NFIELDS] = {
+		y > 0 ? y : y - 1, (m - 1) / 3 + 1, m, dd, ((ud + 4) % 7 + 7) % 7, 0,
+		ud - ref_days(y, 1, 1) + 1, (int64_t) ((uint64_t) t + 946684800000000ULL), tod / 3600000000LL,
+		tod / 60000000LL % 60, tod % 60000000LL
+	};
+	int64_t		trunc[GX_DT_NFIELDS] = {
+		(ref_days(y, 1, 1) - 10957) * D, (ref_days(y, (m - 1) / 3 * 3 + 1, 1) - 10957) * D,
+		(ref_days(y, m, 1) - 10957) * D, day * D, 0, 0, 0, 0,
+		day * D + tod / 3600000000LL * 3600000000LL, day * D + tod / 60000000LL * 60000000LL,
+		day * D + tod / 1000000 * 1000000
+	};
+
+	want[GX_DT_ISODOW] = want[GX_DT_DOW] == 0 ? 7 : want[GX_DT_DOW];
+	for (int f = 0; f < GX_DT_NFIELDS; f++)
+	{
+		if (f == GX_DT_EPOCH && t >= INT64_MAX - 946684800000000LL)
+		{
+			/* beyond an int64 at scale 6: the host */
+			if (gx_extract(f | GX_DT_TS, GX_NUMERIC, t, &r) != GX_ERR_HOST)
+			{
+				CHECK(false, "timestamp %lld epoch beyond int64 is no GX_ERR_HOST", (long long) t);
+				return false;
+			}
+		}
+		else if (gx_extract(f | GX_DT_TS, GX_NUMERIC, t, &r) != GX_ERR_NONE || r.v.i != want[f])
+		{
+			CHECK(false, "timestamp %lld field %d: got %lld, want %lld", (long long) t, f,
+				  (long long) r.v.i, (long long) want[f]);
+			return false;
+		}
+		if (f == GX_DT_DOW || f == GX_DT_ISODOW || f == GX_DT_DOY || f == GX_DT_EPOCH)
+			continue;
+		if (trunc[f] < GX_MIN_TIMESTAMP)
+		{
+			if (gx_datetrunc(f, t, &tr) != GX_ERR_HOST)
+			{
+				CHECK(false, "timestamp %lld trunc %d below the range is no GX_ERR_HOST",
+					  (long long) t, f);
+				return false;
+			}
+			continue;
+		}
+		if (gx_datetrunc(f, t, &tr) != GX_ERR_NONE || tr != trunc[f])
+		{
+			CHECK(false, "timestamp %lld trunc %d: got %lld, want %lld", (long long) t, f,
+				  (long long) tr, (long long) trunc[f]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void
+test_datetime(void)
+{
+	const int64_t first = -GX_POSTGRES_EPOCH_JDATE;	/* 4714-11-24 BC */
+	const int64_t last_date = 2147483493LL - GX_POSTGRES_EPOCH_JDATE;	/* 5874897-12-31 */
+	const int64_t D = GX_USECS_PER_DAY;
+	bool		ok = true;
+	std::mt19937_64 rng(20261124);
+	gx_reg		r;
+	int64_t		tr;
+	int			y,
+				m,
+				d;
+
+	/* the reference against known dates, and j2date / date2j */
+	gx_j2date(GX_POSTGRES_EPOCH_JDATE, &y, &m, &d);
+	CHECK(y == 2000 && m == 1 && d == 1, "j2date(2000-01-01)");
+	gx_j2date(0, &y, &m, &d);
+	CHECK(y == -4713 && m == 11 && d == 24, "j2date(0) is 4714-11-24 BC");
+	gx_j2date(2147483493LL, &y, &m, &d);
+	CHECK(y == 5874897 && m == 12 && d == 31, "j2date of the last date");
+	CHECK(gx_date2j(2000, 2, 29) == GX_POSTGRES_EPOCH_JDATE + 59, "date2j(2000-02-29)");
+	CHECK(ref_days(2000, 1, 1) == 10957 && ref_days(-4713, 11, 24) == first + 10957,
+		  "reference days of 2000-01-01 and 4714-11-24 BC");
+
+	/* every day of the first 800000, of 1 BC +- 2000 years, and around 2000 */
+	for (int64_t x = first; ok && x < first + 800000; x++)
+		ok = check_date_fields(x);
+	for (int64_t x = -800000; ok && x < 800000; x++)
+		ok = check_date_fields(x);
+	for (int64_t x = last_date - 100000; ok && x <= last_date; x++)
+		ok = check_date_fields(x);
+	for (int i = 0; ok && i < 200000; i++)
+		ok = check_date_fields(first + (int64_t) (rng() % (uint64_t) (last_date - first + 1)));
+	CHECK(ok, "date fields over the range");
+
+	/* timestamps: random over the range, and near midnights and year ends */
+	ok = true;
+	const int64_t tmax = GX_DATE_TS_END * D - 1;
+
+	for (int i = 0; ok && i < 300000; i++)
+		ok = check_ts_fields((int64_t) ((uint64_t) GX_MIN_TIMESTAMP +
+										rng() % ((uint64_t) tmax - (uint64_t) GX_MIN_TIMESTAMP + 1)));
+	for (int64_t x = -800000; ok && x < 800000; x += 7)
+		for (int64_t o : {(int64_t) 0, (int64_t) 1, D - 1, D / 2 + 1234567})
+			ok = check_ts_fields(x * D + o);
+	for (int64_t o = 0; ok && o < 400 * D; o += D / 3 + 1)
+		ok = check_ts_fields(GX_MIN_TIMESTAMP + o);
+	ok = ok && check_ts_fields(tmax);
+	CHECK(ok, "timestamp fields and truncations over the range");
+
+	/* float8 (date_part) and numeric second / epoch */
+	CHECK(gx_extract(GX_DT_SECOND | GX_DT_TS, GX_FLOAT8, 59500001, &r) == 0 &&
+		  r.v.d == 59 + 500001 / 1000000.0, "date_part second");
+	CHECK(gx_extract(GX_DT_EPOCH | GX_DT_TS, GX_FLOAT8, -946684800500000LL, &r) == 0 &&
+		  r.v.d == -0.5, "date_part epoch -0.5");
+	CHECK(gx_extract(GX_DT_EPOCH | GX_DT_TS, GX_NUMERIC, -946684800500000LL, &r) == 0 &&
+		  r.v.i == -500000, "extract epoch at scale 6");
+	CHECK(gx_extract(GX_DT_YEAR | GX_DT_TS, GX_FLOAT8, 0, &r) == 0 && r.v.d == 2000.0,
+		  "date_part year");
+	CHECK(gx_extract(GX_DT_YEAR, GX_NUMERIC, -730120, &r) == 0 && r.v.i == -1,
+		  "1 BC is year -1");
+	/* infinities and errors: the host */
+	CHECK(gx_extract(GX_DT_YEAR, GX_NUMERIC, I4MAX, &r) == GX_ERR_HOST, "year of date infinity");
+	CHECK(gx_extract(GX_DT_MONTH, GX_NUMERIC, I4MIN, &r) == GX_ERR_HOST, "month of -infinity");
+	CHECK(gx_extract(GX_DT_HOUR | GX_DT_TS, GX_FLOAT8, I8MAX, &r) == GX_ERR_HOST,
+		  "hour of timestamp infinity");
+	CHECK(gx_datetrunc(GX_DT_DAY, I8MIN, &tr) == GX_ERR_HOST, "date_trunc of -infinity");
+	CHECK(gx_datetrunc(GX_DT_MONTH, GX_MIN_TIMESTAMP + D, &tr) == GX_ERR_HOST,
+		  "date_trunc below the first timestamp");
+	CHECK(gx_datetrunc(GX_DT_DAY, GX_MIN_TIMESTAMP + D + 5, &tr) == 0 &&
+		  tr == GX_MIN_TIMESTAMP + D, "date_trunc day at the range's start");
+
+	/* a program: date -> timestamp -> date_part, NULLs, infinities, dates past the range */
+	{
+		ChunkBuilder b;
+		int			cd = b.add_int_col(GX_INT4, {59, 0, I4MAX, GX_DATE_TS_END, I4MIN, -730120},
+									   {0, 1, 0, 0, 0, 0});
+		int			err;
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cd);
+		b.emit(GX_OP_DATE2TS, GX_INT8, 0, 0, 0, 0);
+		b.emit(GX_OP_EXTRACT, GX_FLOAT8, 0, 0, 0, GX_DT_DAY | GX_DT_TS);
+		b.emit(GX_OP_ISNULL, GX_BOOL, 1, 0, 0, 0);
+		b.emit(GX_OP_NOT, GX_BOOL, 1, 1, 0, 0);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 1);
+		gx_chunk   *c = b.build();
+
+		CHECK(eval(c, 0, &err) && err == 0, "date_part(day, 2000-02-29) row passes");
+		CHECK(!eval(c, 1, &err) && err == 0, "a NULL date gives NULL");
+		CHECK(!eval(c, 2, &err) && err == GX_ERR_HOST, "infinity: the host");
+		CHECK(!eval(c, 3, &err) && err == GX_ERR_HOST, "a date past the timestamps: the host");
+		CHECK(!eval(c, 4, &err) && err == GX_ERR_HOST, "-infinity: the host");
+		CHECK(eval(c, 5, &err) && err == 0, "1 BC");
+	}
+	/* the validator's operand checks */
+	{
+		gx_instr	in;
+
+		memset(&in, 0, sizeof(in));
+		in.op = GX_OP_EXTRACT;
+		in.type = GX_NUMERIC;
+		in.arg = GX_DT_HOUR;
+		CHECK(!gx_instr_args_ok(&in, 0), "extract hour from a date is no program");
+		in.arg = GX_DT_HOUR | GX_DT_TS;
+		CHECK(gx_instr_args_ok(&in, 0), "extract hour from a timestamp");
+		in.arg = GX_DT_NFIELDS | GX_DT_TS;
+		CHECK(!gx_instr_args_ok(&in, 0), "an unknown field");
+		in.arg = GX_DT_YEAR;
+		in.type = GX_INT4;
+		CHECK(!gx_instr_args_ok(&in, 0), "extract into int4");
+		in.op = GX_OP_DATETRUNC;
+		in.type = GX_INT8;
+		in.arg = GX_DT_DOW;
+		CHECK(!gx_instr_args_ok(&in, 0), "date_trunc dow");
+		in.arg = GX_DT_SECOND;
+		CHECK(gx_instr_args_ok(&in, 0), "date_trunc second");
+	}
+}
+
 /* three-valued result of a program whose last register is QUALed: 1, 0 */
 static void
 test_crosstype(void)
@@ -2116,6 +2370,7 @@ main(void)
 	test_casts();
 	test_programs();
 	test_crosstype();
+	test_datetime();
 	test_numeric_ops();
 	test_logic();
 	test_mem();

@@ -13,6 +13,7 @@
  * with GX_REQUIRE_GPU=1 in the environment, fails (exit 1).
  */
 #include "gx_api.h"
+#include "gx_eval.cuh"
 
 #include <cuda_runtime.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <array>
 #include <limits>
 #include <map>
 #include <random>
@@ -493,6 +495,129 @@ test_int_edges(void *staging, size_t slot_bytes, int mode)
 		  mismatches, runs);
 	printf("integer edges (%s): %d single-row chunks, %d mismatches\n", mode_name[mode],
 		   runs, mismatches);
+}
+
+/*
+ * extract / date_part / date_trunc / date -> timestamp on the GPU against
+ * values the CPU computed (gx_eval.cuh compiled by the host compiler): per
+ * field, a program selects the rows whose device value equals the CPU's
+ * (a reference column); infinities, NULLs and dates past the timestamps
+ * (GX_ERR_HOST, NULL) must give the same selection and flags on both
+ */
+static void
+test_datetime(std::mt19937_64 &rng, void *staging, int mode)
+{
+	const int64_t D = GX_USECS_PER_DAY;
+	const int64_t tmin = GX_MIN_TIMESTAMP,
+				tmax = (int64_t) GX_DATE_TS_END * D - 1;
+	const uint32_t n = 3000;
+	std::vector<int64_t> dv(n), tv(n);
+	std::vector<uint8_t> dn(n, 0), tn(n, 0);
+	char		err[512];
+	int			mismatches = 0,
+				runs = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		dv[i] = -GX_POSTGRES_EPOCH_JDATE + (int64_t) (rng() % 2147483494ULL);
+		if (i % 3 == 0)
+			dv[i] = (int64_t) (rng() % 1600000) - 800000;
+		tv[i] = (int64_t) ((uint64_t) tmin + rng() % ((uint64_t) tmax - (uint64_t) tmin + 1));
+		if (i % 3 == 0)
+			tv[i] = ((int64_t) (rng() % 1600000) - 800000) * D + (int64_t) (rng() % D);
+	}
+	dv[0] = 2147483647;
+	dv[1] = -2147483647 - 1;
+	dn[2] = 1;
+	dv[3] = GX_DATE_TS_END;
+	tv[0] = INT64_MAX;
+	tv[1] = INT64_MIN;
+	tn[2] = 1;
+	tv[3] = tmin;
+	tv[4] = tmax;
+	/* {op, type, field, source: 0 date, 1 timestamp, 2 date as a timestamp} */
+	std::vector<std::array<int, 4>> all;
+
+	all.push_back({GX_OP_DATE2TS, GX_INT8, 0, 0});
+	for (int f = 0; f < GX_DT_NFIELDS; f++)
+	{
+		if (f < GX_DT_HOUR)
+			all.push_back({GX_OP_EXTRACT, GX_NUMERIC, f, 0});
+		all.push_back({GX_OP_EXTRACT, GX_NUMERIC, f, 1});
+		all.push_back({GX_OP_EXTRACT, GX_FLOAT8, f, 1});
+		all.push_back({GX_OP_EXTRACT, GX_FLOAT8, f, 2});
+		if (f != GX_DT_DOW && f != GX_DT_ISODOW && f != GX_DT_DOY && f != GX_DT_EPOCH)
+			all.push_back({GX_OP_DATETRUNC, GX_INT8, f, 1});
+	}
+	for (const auto &pg : all)
+	{
+		int			op = pg[0],
+					type = pg[1],
+					f = pg[2],
+					src = pg[3];
+		int			arg = op == GX_OP_EXTRACT ? f | (src ? GX_DT_TS : 0) : f;
+		std::vector<int64_t> ri(n, 0);
+		std::vector<double> rd(n, 0);
+
+		/* the reference values, by the host's build of the interpreter */
+		for (uint32_t i = 0; i < n; i++)
+		{
+			gx_reg		a,
+						d;
+			int			e = 0;
+
+			a.v.i = src == 1 ? tv[i] : dv[i];
+			a.isnull = 0;
+			if (src == 2)
+			{
+				gx_step(GX_OP_DATE2TS, GX_INT8, 0, nullptr, nullptr, i, &a, &a, &a, &e);
+				if (e)
+					continue;
+			}
+			d.v.i = 0;
+			if (gx_step(op, type, arg, nullptr, nullptr, i, &d, &a, &a, &e) == GX_STEP_NEXT)
+			{
+				ri[i] = d.v.i;
+				rd[i] = d.v.d;
+			}
+		}
+		ChunkBuilder b;
+		int			cs = src == 1 ? b.add_int_col(GX_INT8, tv, tn) : b.add_int_col(GX_INT4, dv, dn);
+		int			cr = type == GX_FLOAT8 ? b.add_float_col(GX_FLOAT8, rd) :
+			b.add_int_col(type, ri);
+
+		b.emit(GX_OP_LDCOL, src == 1 ? GX_INT8 : GX_INT4, 0, 0, 0, cs);
+		if (src == 2)
+			b.emit(GX_OP_DATE2TS, GX_INT8, 0, 0);
+		b.emit(op, type, 0, 0, 0, arg);
+		b.emit(GX_OP_LDCOL, type, 1, 0, 0, cr);
+		b.emit(GX_OP_EQ, type, 2, 0, 1);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+		gx_chunk   *c = b.build();
+
+		memcpy(staging, c, b.capacity);
+		((gx_chunk *) staging)->flags = mode_flags(mode, runs);
+		cpu_run(c, b.capacity);
+		bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+			poll_until_done(0, err, sizeof(err));
+		gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
+		gx_result  *cr2 = gx_chunk_result(c);
+
+		runs++;
+		/* every row but the NULL one: equal, or for the host */
+		if (!ok || gr->error != cr2->error || gr->nsel != cr2->nsel || cr2->nsel != n - 1 ||
+			(gr->flags & GX_RESULT_HOST) != (cr2->flags & GX_RESULT_HOST))
+		{
+			if (mismatches++ < 10)
+				fprintf(stderr, "datetime mismatch (%s) op %d type %d field %d src %d: cpu nsel %u flags %x, gpu nsel %u flags %x %s\n",
+						mode_name[mode], op, type, f, src, cr2->nsel, cr2->flags, gr->nsel,
+						gr->flags, ok ? "" : err);
+		}
+	}
+	CHECK(mismatches == 0, "datetime (%s): %d of %d programs differ", mode_name[mode],
+		  mismatches, runs);
+	printf("datetime (%s): %d programs of %u rows, %d mismatches\n", mode_name[mode], runs, n,
+		   mismatches);
 }
 
 /* GPU vs CPU on random programs over random column chunks, in one mode */
@@ -2151,6 +2276,8 @@ test_random(std::mt19937_64 &rng)
 
 	for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
 		test_int_edges(staging, slot_bytes, mode);
+	for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
+		test_datetime(rng, staging, mode);
 	test_numeric(rng, staging, slot_bytes);
 	test_char8(rng, staging, slot_bytes);
 
