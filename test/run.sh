@@ -25,6 +25,11 @@
 #                      sql/cache.sql sees eviction)
 #   GPUEXT_TEST_USER   OS user for the cluster when run as root (default gpuext)
 #   GPUEXT_NO_CLEAN=1  do not "make clean" first;  GPUEXT_KEEP=1 keep the cluster dir
+#   GPUEXT_REGRESS, GPUEXT_ISOLATION   when set, the regression / isolation
+#                      tests to run instead of the Makefile's lists (to
+#                      iterate on one test: GPUEXT_REGRESS=preagg
+#                      GPUEXT_ISOLATION= GPUEXT_SKIP_UNIT=1 test/run.sh)
+#   GPUEXT_SKIP_UNIT=1 skip the unit tests
 
 set -u -o pipefail
 exec 2>&1
@@ -74,7 +79,11 @@ gx_install || fail_out "make install failed"
 # ---------------------------------------------------------------- unit tests
 gx_log "unit tests: make unittest"
 UT_LOG=$(mktemp /tmp/gpuext-unit.XXXXXX)
-make -C "$GX_ROOT" PG_CONFIG="$PG_CONFIG" unittest 2>&1 | tee "$UT_LOG"
+if [ "${GPUEXT_SKIP_UNIT:-0}" = 1 ]; then
+    echo "(skipped: GPUEXT_SKIP_UNIT=1)" | tee "$UT_LOG"
+else
+    make -C "$GX_ROOT" PG_CONFIG="$PG_CONFIG" unittest 2>&1 | tee "$UT_LOG"
+fi
 ut_rc=${PIPESTATUS[0]}
 ut_p=0; ut_f=0; ut_lines=0
 while read -r p f; do
@@ -116,7 +125,9 @@ gx_is_root && chown -R "$GX_USER" "$IC_DIR"
 gx_log "regression tests: make installcheck (gpuext.device=$DEVICE${TRANSFER:+, gpuext.transfer=$TRANSFER})"
 RG_LOG=$(mktemp /tmp/gpuext-regress.XXXXXX)
 (cd "$IC_DIR" && gx_as env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER="$PGUSER" \
-    make PG_CONFIG="$PG_CONFIG" PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER="$PGUSER" installcheck) 2>&1 | tee "$RG_LOG"
+    make PG_CONFIG="$PG_CONFIG" PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER="$PGUSER" \
+        ${GPUEXT_REGRESS+REGRESS="$GPUEXT_REGRESS"} ${GPUEXT_ISOLATION+ISOLATION="$GPUEXT_ISOLATION"} \
+        installcheck) 2>&1 | tee "$RG_LOG"
 rg_rc=${PIPESTATUS[0]}
 # pg_regress up to 15 prints "test name ... ok", from 16 TAP lines
 # ("ok 1 - name", "not ok 2 - name")

@@ -512,8 +512,18 @@ typedef struct gx_agg
 								 * of the aggregate's FILTER: a row adds only
 								 * where it is true (not NULL, not false);
 								 * 0 = none (zeroed aggregates have none) */
-	uint16_t	pad;
+	uint16_t	cnt_of;			/* group mode: 1 + an earlier aggregate of the
+								 * same input and FILTER (GX_AGG_COUNT, SUM,
+								 * MIN or MAX, itself with cnt_of = 0) whose
+								 * count is this one's too: this one's count
+								 * is not kept (one atomic less a row), its
+								 * readers take that one's (gx_agg_count);
+								 * 0 = its own */
 } gx_agg;
+
+/* the count of aggregate a in a group's states p (its own, or cnt_of's) */
+#define gx_agg_count(aggs, p, a) \
+	((aggs)[a].cnt_of != 0 ? (p)[(aggs)[a].cnt_of - 1].cnt : (p)[a].cnt)
 
 /* does a row with outputs 'out' pass aggregate g's FILTER? */
 #define GX_AGG_FILTER_PASSES(g, out) \
@@ -565,9 +575,6 @@ typedef struct gx_chunk_ext
 /* gx_chunk_ext.gflags */
 #define GX_GROUP_NO_LOCAL 0x1u	/* many groups: rows go straight to the global
 								 * table, not through a block's (thread's) own */
-#define GX_GROUP_WARP 0x2u		/* few groups: the GPU reduces a warp's rows of
-								 * one key before adding them */
-
 typedef struct gx_group_hdr
 {
 	uint32_t	used;			/* groups plus reservations (an upper bound) */

@@ -17,7 +17,8 @@
  * blocks, tasks and processes of a session add into one table.
  *
  * Room is counted, not found: 'used' (gx_group_hdr) counts the groups
- * made plus those being made, taken exactly (gx_gtab_reserve).  A row makes a group only after it reserved
+ * made plus those being made, taken exactly (gx_gtab_reserve: an atomic
+ * add that succeeds under the limit, never taken back).  A row makes a group only after it reserved
  * one under 'limit' (ngroup_limit, at most half the slots, so that probes
  * stay short); else it is not aggregated and goes to the host (the filter
  * selects it).  The GPU kernels add rows into a small table in shared
@@ -48,10 +49,23 @@
 #define GX_G_CAS32(p, e, v) atomicCAS((unsigned int *) (p), (unsigned int) (e), (unsigned int) (v))
 #define GX_G_LOAD32(p) (*(volatile uint32_t *) (p))
 #define GX_G_STORE_REL32(p, v) (__threadfence(), atomicExch((unsigned int *) (p), (unsigned int) (v)))
+#define GX_G_ADD32(p, v) atomicAdd((unsigned int *) (p), (unsigned int) (v))
 #define GX_G_ADD64(p, v) atomicAdd((unsigned long long *) (p), (unsigned long long) (v))
 #define GX_G_MIN64(p, v) atomicMin((long long *) (p), (long long) (v))
 #define GX_G_MAX64(p, v) atomicMax((long long *) (p), (long long) (v))
-#define GX_G_ACQUIRE() __threadfence()
+/*
+ * a slot's state word with acquire semantics (device scope): the keys a
+ * READY state publishes are then visible without a fence per probe
+ */
+GX_HD uint32_t
+gx_g_load_acq32(const uint32_t *p)
+{
+	uint32_t	v;
+
+	asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+}
+#define GX_G_LOAD_ACQ32(p) gx_g_load_acq32((const uint32_t *) (p))
 #else
 GX_HD uint32_t
 gx_g_cas32(uint32_t *p, uint32_t e, uint32_t v)
@@ -82,10 +96,11 @@ gx_g_max64(int64_t *p, int64_t v)
 #define GX_G_CAS32(p, e, v) gx_g_cas32((uint32_t *) (p), (e), (v))
 #define GX_G_LOAD32(p) __atomic_load_n((uint32_t *) (p), __ATOMIC_ACQUIRE)
 #define GX_G_STORE_REL32(p, v) __atomic_store_n((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELEASE)
+#define GX_G_ADD32(p, v) __atomic_fetch_add((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELAXED)
 #define GX_G_ADD64(p, v) __atomic_fetch_add((uint64_t *) (p), (uint64_t) (v), __ATOMIC_RELAXED)
 #define GX_G_MIN64(p, v) gx_g_min64((int64_t *) (p), (int64_t) (v))
 #define GX_G_MAX64(p, v) gx_g_max64((int64_t *) (p), (int64_t) (v))
-#define GX_G_ACQUIRE() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define GX_G_LOAD_ACQ32(p) GX_G_LOAD32(p)
 #endif
 
 /*
@@ -144,25 +159,22 @@ gx_gtab_global(char *obj, const gx_chunk_ext *ext)
 }
 
 /*
- * reserve room for a new group in t; 0 when there is none.  Exact (a
- * compare-and-swap loop, never an add taken back): a failed attempt does
- * not make another one fail, so a table fills up to its limit on every
- * device, whatever the concurrency.
+ * reserve room for a new group in t; 0 when there is none.  Exact: one
+ * atomic add, succeeding when the count before it was under the limit,
+ * never taken back; so exactly min(attempts, limit) reservations succeed,
+ * a failure means the table is full, and a table fills up to its limit on
+ * every device whatever the concurrency.  (A compare-and-swap loop would
+ * be as exact, but thousands of threads making groups at once retry it
+ * without end on the GPU: 1M groups took seconds.)  The load first keeps
+ * the counter from running on past the limit: at most the threads in
+ * flight add past it.
  */
 GX_HD int
 gx_gtab_reserve(const gx_gtab *t)
 {
-	uint32_t	u = GX_G_LOAD32(t->used);
-
-	while (u < t->limit)
-	{
-		uint32_t	seen = GX_G_CAS32(t->used, u, u + 1);
-
-		if (seen == u)
-			return 1;
-		u = seen;
-	}
-	return 0;
+	if (GX_G_LOAD32(t->used) >= t->limit)
+		return 0;
+	return GX_G_ADD32(t->used, 1) < t->limit;
 }
 
 /* the hash of a key (splitmix64 over the words and the NULL mask) */
@@ -251,7 +263,7 @@ gx_group_find(const gx_gtab *t, const gx_gkey *key, const gx_agg *aggs, int crea
 
 		for (;;)
 		{
-			uint32_t	st = GX_G_LOAD32(gx_gslot_state(slot));
+			uint32_t	st = GX_G_LOAD_ACQ32(gx_gslot_state(slot));
 
 			if (st == GX_GSLOT_EMPTY)
 			{
@@ -275,7 +287,6 @@ gx_group_find(const gx_gtab *t, const gx_gkey *key, const gx_agg *aggs, int crea
 			}
 			if (st == GX_GSLOT_BUSY)
 				continue;		/* being made (or given back) */
-			GX_G_ACQUIRE();
 			if (gx_gslot_match(slot, key, t->nkeys))
 				return slot;
 			break;				/* another group: probe on */
@@ -361,7 +372,8 @@ gx_group_add_row(char *slot, uint32_t nkeys, uint32_t nagg, const gx_agg *aggs,
 			default:
 				break;
 		}
-		GX_G_ADD64(&p[a].cnt, 1);
+		if (aggs[a].cnt_of == 0)
+			GX_G_ADD64(&p[a].cnt, 1);
 	}
 }
 
@@ -380,7 +392,9 @@ gx_group_merge(char *dst, const char *src, uint32_t nkeys, uint32_t nagg, const 
 				GX_G_ADD64(&p[a].cnt, q[a].cnt);	/* NaNs */
 			continue;
 		}
-		if (q[a].cnt == 0)
+		const int64_t n = gx_agg_count(aggs, q, a);
+
+		if (n == 0)
 			continue;
 		switch (aggs[a].op)
 		{
@@ -399,7 +413,8 @@ gx_group_merge(char *dst, const char *src, uint32_t nkeys, uint32_t nagg, const 
 			default:
 				break;
 		}
-		GX_G_ADD64(&p[a].cnt, q[a].cnt);
+		if (aggs[a].cnt_of == 0)
+			GX_G_ADD64(&p[a].cnt, n);
 	}
 }
 

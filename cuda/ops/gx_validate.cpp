@@ -192,7 +192,7 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 
 	if (x->ngroup_cap < 2 || (x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
 		x->ngroup_limit > x->ngroup_cap / 2 || x->ngkeys > GX_MAX_GKEYS ||
-		(x->gflags & ~(GX_GROUP_NO_LOCAL | GX_GROUP_WARP)) != 0)
+		(x->gflags & ~GX_GROUP_NO_LOCAL) != 0)
 	{
 		gx_errf(err, errlen, "task group table is malformed");
 		return GX_INVALID;
@@ -242,7 +242,12 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 			g->col < (group && g->op == GX_AGG_COUNT ? -1 : 0) ||
 			(g->col >= 0 && (uint32_t) g->col >= (group ? GX_MAX_OUTS : c->ncols)) ||
 			(group && g->col >= 0 && gx_out_type(c, g->col) < 0) ||
-			g->pad != 0 ||
+			(g->cnt_of != 0 &&
+			 (!group || g->cnt_of > a || g->op == GX_AGG_SUM128 || g->op == GX_AGG_HI ||
+			  c->ext.agg[g->cnt_of - 1].cnt_of != 0 || c->ext.agg[g->cnt_of - 1].col != g->col ||
+			  c->ext.agg[g->cnt_of - 1].filt != g->filt ||
+			  c->ext.agg[g->cnt_of - 1].op == GX_AGG_SUM128 ||
+			  c->ext.agg[g->cnt_of - 1].op == GX_AGG_HI)) ||
 			/* a FILTER: a bool output, in group mode; a 128-bit sum's pair shares it */
 			(g->filt != 0 && (!group || g->filt > GX_MAX_OUTS ||
 							  gx_out_type(c, g->filt - 1) != GX_BOOL)) ||

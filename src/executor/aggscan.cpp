@@ -183,7 +183,7 @@ gx_agg_set_chunk(GxScanState *st, gx_chunk *c)
 		c->ext.agg[n].op = st->aggs[i].kind == GX_AGGK_SUM ? GX_AGG_SUM : GX_AGG_COUNT;
 		c->ext.agg[n].col = (int16) st->aggs[i].col;
 		c->ext.agg[n].filt = 0;
-		c->ext.agg[n].pad = 0;
+		c->ext.agg[n].cnt_of = 0;
 		n++;
 	}
 	c->ext.nagg = n;

@@ -84,18 +84,48 @@ gx_group_dev_agg(GxGroupState *g, int op, int col, bool any_op, int filt)
 	g->dev[g->ndev].op = (uint16) op;
 	g->dev[g->ndev].col = (int16) col;
 	g->dev[g->ndev].filt = f;
-	g->dev[g->ndev].pad = 0;
+	g->dev[g->ndev].cnt_of = 0;
 	if (op == GX_AGG_SUM128)
 	{
 		/* its high word and NaN count: the next aggregate */
 		g->dev[g->ndev + 1].op = GX_AGG_HI;
 		g->dev[g->ndev + 1].col = (int16) col;
 		g->dev[g->ndev + 1].filt = f;
-		g->dev[g->ndev + 1].pad = 0;
+		g->dev[g->ndev + 1].cnt_of = 0;
 		g->ndev++;
 		return g->ndev++ - 1;
 	}
 	return g->ndev++;
+}
+
+/* can device aggregate op keep the count of non-NULL inputs another shares? */
+static bool
+gx_group_count_like(uint16 op)
+{
+	return op == GX_AGG_COUNT || op == GX_AGG_SUM || op == GX_AGG_MIN || op == GX_AGG_MAX;
+}
+
+/*
+ * Device aggregates of one input and one FILTER count the same rows: each
+ * but the first takes the first one's count (gx_agg.cnt_of), one atomic
+ * less a row on the device.  (Not 128-bit sums: their NaNs are counted
+ * apart.)
+ */
+static void
+gx_group_share_counts(GxGroupState *g)
+{
+	for (int a = 0; a < g->ndev; a++)
+	{
+		if (!gx_group_count_like(g->dev[a].op))
+			continue;
+		for (int b = 0; b < a; b++)
+			if (gx_group_count_like(g->dev[b].op) && g->dev[b].cnt_of == 0 &&
+				g->dev[b].col == g->dev[a].col && g->dev[b].filt == g->dev[a].filt)
+			{
+				g->dev[a].cnt_of = (uint16) (b + 1);
+				break;
+			}
+	}
 }
 
 /*
@@ -176,6 +206,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 		else if (sp->kind == GX_AGGK_COUNT_STAR)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_COUNT, -1, false, sp->filt);
 	}
+	gx_group_share_counts(g);
 	/* rows the table has no room for come back, with their tuples */
 	st->need_tuples = true;
 	/*
@@ -255,8 +286,7 @@ gx_group_prepare(GxScanState *st)
 	uint64		cap;
 
 	gx_scan_session(st);
-	g->gflags = g->est_groups > 128 ? GX_GROUP_NO_LOCAL :
-		g->est_groups <= 64 ? GX_GROUP_WARP : 0;
+	g->gflags = g->est_groups > 128 ? GX_GROUP_NO_LOCAL : 0;
 	if (st->agg_obj != 0)
 	{
 		/* a worker (the leader's table), or a rescan after a full read */
@@ -652,7 +682,11 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 		if (g->rec_pos < g->nrecs)
 		{
 			char	   *rec = g->recs + (uint64) g->rec_pos++ * sb;
+			gx_agg_pair *pairs = (gx_agg_pair *) (rec + 8 + 8 * g->nkeys);
 
+			/* counts the device kept once for several aggregates */
+			for (int a = 0; a < g->ndev; a++)
+				pairs[a].cnt = gx_agg_count(g->dev, pairs, a);
 			g->ngroups++;
 			return gx_group_store(st, slot, ((uint32 *) rec)[1], (const int64 *) (rec + 8),
 								  (const gx_agg_pair *) (rec + 8 + 8 * g->nkeys));

@@ -1235,7 +1235,7 @@ test_group_filter(void)
 	const uint32_t cap = 1024;
 	const uint32_t n = 20000;
 	const int64_t big = 9000000000000000000ll;
-	const uint64_t sb = gx_group_slot_bytes(1, 5);
+	const uint64_t sb = gx_group_slot_bytes(1, 6);
 	std::vector<uint64_t> table((sizeof(gx_group_hdr) + cap * sb) / 8 + 1, 0);
 	std::vector<int64_t> k(n),
 				v(n);
@@ -1246,7 +1246,8 @@ test_group_filter(void)
 					nf = 0,
 					rows = 0,
 					nv = 0,
-					min = std::numeric_limits<int64_t>::max();
+					min = std::numeric_limits<int64_t>::max(),
+					max = std::numeric_limits<int64_t>::min();
 		__int128	sumf = 0;
 	};
 	std::map<int64_t, Ref> want;
@@ -1279,6 +1280,7 @@ test_group_filter(void)
 			continue;
 		w.nv++;
 		w.min = std::min(w.min, v[r]);
+		w.max = std::max(w.max, v[r]);
 		if (v[r] > 0)
 		{
 			w.cntf++;
@@ -1313,12 +1315,13 @@ test_group_filter(void)
 	c->ext.ngroup_limit = cap / 2;
 	c->ext.ngkeys = 1;
 	c->ext.gkey_col[0] = 0;
-	c->ext.nagg = 5;
+	c->ext.nagg = 6;
 	c->ext.agg[0] = gx_agg {GX_AGG_COUNT, -1, 3, 0};
 	c->ext.agg[1] = gx_agg {GX_AGG_SUM128, 1, 3, 0};
 	c->ext.agg[2] = gx_agg {GX_AGG_HI, 1, 3, 0};
 	c->ext.agg[3] = gx_agg {GX_AGG_COUNT, -1, 0, 0};
 	c->ext.agg[4] = gx_agg {GX_AGG_MIN, 1, 0, 0};
+	c->ext.agg[5] = gx_agg {GX_AGG_MAX, 1, 0, 5};	/* min's count is its own */
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.obj[0] = (char *) table.data();
 	ctx.obj_bytes[0] = table.size() * 8;
@@ -1358,6 +1361,11 @@ test_group_filter(void)
 		CHECK(p[3].cnt == w.rows && p[4].cnt == w.nv && p[4].val == w.min,
 			  "group filter %lld: count(*) %lld / %lld, min %lld / %lld", (long long) key,
 			  (long long) p[3].cnt, (long long) w.rows, (long long) p[4].val, (long long) w.min);
+
+		CHECK(p[5].cnt == 0 && gx_agg_count(c->ext.agg, p, 5) == w.nv && p[5].val == w.max,
+			  "group filter %lld: max with the count of min: count %lld / %lld, max %lld / %lld",
+			  (long long) key, (long long) p[5].cnt, (long long) gx_agg_count(c->ext.agg, p, 5),
+			  (long long) p[5].val, (long long) w.max);
 	}
 	CHECK(seen == want.size(), "group filter: %zu groups, want %zu", seen, want.size());
 
@@ -1372,7 +1380,11 @@ test_group_filter(void)
 	FMUTATE("filter of a missing output", c->ext.agg[0].filt = 7);
 	FMUTATE("filter out of range", c->ext.agg[3].filt = GX_MAX_OUTS + 1);
 	FMUTATE("filter apart from its 128-bit sum", c->ext.agg[2].filt = 0);
-	FMUTATE("aggregate padding", c->ext.agg[4].pad = 1);
+	FMUTATE("count of a later aggregate", c->ext.agg[4].cnt_of = 6);
+	FMUTATE("count of a 128-bit sum", c->ext.agg[5].cnt_of = 2);
+	FMUTATE("count of another input", c->ext.agg[5].cnt_of = 4);
+	FMUTATE("count of an aggregate without its own",
+			(c->ext.agg[4].cnt_of = 4, c->ext.agg[5].cnt_of = 5));
 	FMUTATE("filter without a group table",
 			(c->ext.ngroup_cap = 0, c->ext.ngkeys = 0, c->ext.nagg = 1,
 			 c->ext.agg[0] = gx_agg {GX_AGG_COUNT, 0, 3, 0}));
