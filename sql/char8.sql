@@ -125,23 +125,12 @@ FROM (VALUES
 ) v(q);
 
 -- cached columns: char(1) and char(2) are cached (packed)
-CREATE FUNCTION gx_c8_cached(q text) RETURNS text LANGUAGE plpgsql
-    SET gpuext.force = on AS $$
-DECLARE
-    line text;
-    hit text := '0';
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-        IF line ~ 'Cached Chunks: ' THEN hit := substring(line from 'Cached Chunks: (\d+)'); END IF;
-    END LOOP;
-    RETURN CASE WHEN hit::int > 0 THEN 'cached' ELSE 'not cached' END;
-END $$;
 SET max_parallel_workers_per_gather = 0;
 SET gpuext.cache_refresh = off;
 VACUUM (FREEZE, ANALYZE) gx_c8;
 SELECT gpuext_cache_load('gx_c8');
 SELECT columns FROM gpuext_cache WHERE "table" = 'gx_c8'::regclass AND state <> 'stale';
-SELECT q, gx_c8_cached('SELECT id FROM gx_c8 WHERE ' || q) AS cache,
+SELECT q, gx_cached('SELECT id FROM gx_c8 WHERE ' || q) AS cache,
        gx_check('SELECT id FROM gx_c8 WHERE ' || q)
 FROM (VALUES
     ('f = ''R'''), ('f <> s'), ('c2 = ''😀😀'''), ('f IN (''A'', '''', ''R'')'),
@@ -156,5 +145,4 @@ SELECT gpuext_cache_evict('gx_c8') > 0 AS evicted;
 RESET gpuext.cache_refresh;
 RESET max_parallel_workers_per_gather;
 
-DROP FUNCTION gx_c8_cached(text);
 DROP TABLE gx_c8;

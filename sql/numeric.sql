@@ -103,8 +103,8 @@ SELECT gx_check('SELECT count(*) FROM gx_nm WHERE big * big2 > 0');
 SELECT gx_check('SELECT count(*) FROM gx_nm WHERE q < 24');
 SELECT gx_check('SELECT id, q, big * big2 FROM gx_nm WHERE big * big2 <> 0 AND id > 2990');
 
--- host only: unconstrained numeric, division, casts from numeric,
--- constants no int64 holds at their scale
+-- host only: division, casts from numeric, constants no int64 holds at
+-- their scale (unconstrained numeric u: on the device, numeric_free.sql)
 SELECT q, gx_check('SELECT id FROM gx_nm WHERE ' || q)
 FROM (VALUES
     ('u > 1'), ('q / 2 > 1'), ('q::float8 > 1'), ('q < 0.1234567890123456789'),
@@ -176,23 +176,12 @@ RESET plan_cache_mode;
 DEALLOCATE ALL;
 
 -- cached columns: numeric columns are cached (int64 at their scale)
-CREATE FUNCTION gx_nm_cached(q text) RETURNS text LANGUAGE plpgsql
-    SET gpuext.force = on AS $$
-DECLARE
-    line text;
-    hit text := '0';
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-        IF line ~ 'Cached Chunks: ' THEN hit := substring(line from 'Cached Chunks: (\d+)'); END IF;
-    END LOOP;
-    RETURN CASE WHEN hit::int > 0 THEN 'cached' ELSE 'not cached' END;
-END $$;
 SET max_parallel_workers_per_gather = 0;
 SET gpuext.cache_refresh = off;
 VACUUM (FREEZE, ANALYZE) gx_nm;
 SELECT gpuext_cache_load('gx_nm');
 SELECT columns FROM gpuext_cache WHERE "table" = 'gx_nm'::regclass AND state <> 'stale';
-SELECT q, gx_nm_cached('SELECT id FROM gx_nm WHERE ' || q) AS cache,
+SELECT q, gx_cached('SELECT id FROM gx_nm WHERE ' || q) AS cache,
        gx_check('SELECT id FROM gx_nm WHERE ' || q)
 FROM (VALUES
     ('q < 24'), ('p BETWEEN 0.05 AND 0.07 AND q < 24'), ('q = ''NaN'''), ('m > s'),
@@ -207,5 +196,4 @@ SELECT gpuext_cache_evict('gx_nm') > 0 AS evicted;
 RESET gpuext.cache_refresh;
 RESET max_parallel_workers_per_gather;
 
-DROP FUNCTION gx_nm_cached(text);
 DROP TABLE gx_nm;

@@ -147,6 +147,19 @@ BEGIN
     END LOOP;
 END $$;
 
+-- does q (run with GpuScan forced) read cached chunks?  'cached' or 'not cached'
+CREATE FUNCTION gx_cached(q text) RETURNS text LANGUAGE plpgsql
+    SET gpuext.force = on AS $$
+DECLARE
+    line text;
+    hit text := '0';
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ 'Cached Chunks: ' THEN hit := substring(line from 'Cached Chunks: (\d+)'); END IF;
+    END LOOP;
+    RETURN CASE WHEN hit::int > 0 THEN 'cached' ELSE 'not cached' END;
+END $$;
+
 -- the shared data table: every device type, NULLs in every column, and
 -- the special float and date values; text is for host-only quals
 CREATE TABLE gx_num (

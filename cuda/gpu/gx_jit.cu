@@ -213,7 +213,7 @@ generate(const gx_chunk *c, std::string &src)
 		if (in->op >= GX_OP_COUNT || in->type >= GX_NTYPES ||
 			in->dst >= GX_MAX_REGS || in->a >= GX_MAX_REGS || in->b >= GX_MAX_REGS)
 			return false;
-		if (in->op == GX_OP_LDCOL &&
+		if ((in->op == GX_OP_LDCOL || in->op == GX_OP_DSCALE) &&
 			(in->arg < 0 || (uint32_t) in->arg >= c->ncols || c->cols[in->arg].type >= GX_NTYPES))
 			return false;
 		if (in->op == GX_OP_LDCONST && (in->arg < 0 || (uint32_t) in->arg >= c->nconsts))
@@ -266,8 +266,9 @@ generate(const gx_chunk *c, std::string &src)
 			src += line;
 			continue;
 		}
-		if (in->op == GX_OP_LDCOL)
+		if (in->op == GX_OP_LDCOL && c->cols[in->arg].type != GX_NUMERIC)
 		{
+			/* (a numeric column's load may send the row to the host: gx_step) */
 			snprintf(line, sizeof(line), "gx_load_col_as(base, &c->cols[%d], %u, row, &r%u);\n",
 					 (int) in->arg, (unsigned) c->cols[in->arg].type, (unsigned) in->dst);
 			src += line;

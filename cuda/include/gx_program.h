@@ -118,6 +118,22 @@ enum gx_type
 #define GX_NUMERIC_MAX_SCALE 18	/* largest scale of a value or shift */
 
 /*
+ * Unconstrained numeric (no typmod): a column of gx_column.scale
+ * GX_NUMERIC_FREE holds, per row, value * 10^GX_NUMERIC_FREE_SCALE (the
+ * scale its registers get) times 8 plus the value's dscale (0 .. 6), for
+ * values of dscale <= 6 and |value| < 10^12, i.e. those numeric(18,6)
+ * holds (gx_numeric_free_encode); NaN is GX_NUMERIC_NAN and every other
+ * value (more digits, larger, an infinity, compressed or stored out of
+ * line) is GX_NUMERIC_UNFIT, which GX_OP_LDCOL turns into GX_ERR_HOST:
+ * PostgreSQL evaluates that row.  GX_OP_DSCALE reads the dscale, so that
+ * sum/avg can give PostgreSQL's result scale (the largest dscale).
+ */
+#define GX_NUMERIC_FREE 64		/* gx_column.scale of such a column */
+#define GX_NUMERIC_FREE_SCALE 6 /* the scale of its values in registers */
+#define GX_NUMERIC_FREE_LIMIT 1000000000000000000LL /* |value * 10^6| < 10^18 */
+#define GX_NUMERIC_UNFIT INT64_MIN	/* a stored value the device cannot hold */
+
+/*
  * bytes of a value of gx_type t (also its alignment), 0 for an unknown
  * type: the one definition of the device types' widths
  */
@@ -198,6 +214,9 @@ enum gx_op
 								 * (date_part) */
 	GX_OP_DATETRUNC,			/* dst(INT8) = date_trunc(arg field, timestamp a) */
 	GX_OP_DATE2TS,				/* dst(INT8) = date a as a timestamp (date2timestamp) */
+	GX_OP_DSCALE,				/* dst(INT8) = the dscale of the value of
+								 * column[arg], a GX_NUMERIC column of scale
+								 * GX_NUMERIC_FREE (0 for NaN) */
 	GX_OP_COUNT
 };
 
@@ -362,6 +381,7 @@ gx_instr_args_ok(const gx_instr *in, uint32_t nconsts)
 				in->arg != GX_DT_DOW && in->arg != GX_DT_ISODOW && in->arg != GX_DT_DOY &&
 				in->arg != GX_DT_EPOCH;
 		case GX_OP_DATE2TS:
+		case GX_OP_DSCALE:
 			return in->type == GX_INT8;
 		case GX_OP_CMPDT:
 			return in->arg >= GX_OP_EQ && in->arg <= GX_OP_GE;
@@ -394,7 +414,8 @@ typedef struct gx_column
 	uint64_t	nulls_off;		/* 0 when the chunk holds no NULL */
 	uint32_t	type;			/* enum gx_type */
 	uint32_t	scale;			/* GX_NUMERIC: the values' scale (digits
-								 * after the point, <= GX_NUMERIC_MAX_SCALE) */
+								 * after the point, <= GX_NUMERIC_MAX_SCALE),
+								 * or GX_NUMERIC_FREE */
 } gx_column;
 
 /*

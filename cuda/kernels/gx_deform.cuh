@@ -32,6 +32,9 @@
  * to an int64 at the column's scale (gx_numeric_decode).  A numeric of a
  * column with a typmod of precision <= 18 always fits (and is too short
  * to be compressed or stored out of line); anything else is a bad page.
+ * An unconstrained numeric column (scale GX_NUMERIC_FREE) stores
+ * gx_numeric_free_encode's value, GX_NUMERIC_UNFIT for what it cannot
+ * hold (the program sends such rows to the host).
  * bpchar (a GX_CHAR8 column, char(n) with n times the encoding's longest
  * character <= 8 bytes) is packed into an int64 without its trailing
  * spaces (gx_char8_pack); longer, compressed or external is a bad page.
@@ -160,6 +163,28 @@ gx_numeric_decode(const uint8_t *p, uint32_t len, int scale, int64_t *v, int *ds
 	}
 	*v = neg ? -(int64_t) mag : (int64_t) mag;
 	return 0;
+}
+
+/*
+ * The stored value of a numeric (its data from the n_header on, len bytes)
+ * in a column of scale GX_NUMERIC_FREE: value * 10^6 * 8 + dscale when
+ * its dscale is at most GX_NUMERIC_FREE_SCALE and |value * 10^6| <
+ * GX_NUMERIC_FREE_LIMIT, GX_NUMERIC_NAN for NaN, else GX_NUMERIC_UNFIT.
+ * Shared with the backend (types.cpp).
+ */
+GX_HD int64_t
+gx_numeric_free_encode(const uint8_t *p, uint32_t len)
+{
+	int64_t		v;
+	int			ds;
+
+	if (gx_numeric_decode(p, len, GX_NUMERIC_FREE_SCALE, &v, &ds) != 0)
+		return GX_NUMERIC_UNFIT;
+	if (v == GX_NUMERIC_NAN)
+		return v;
+	if (ds > GX_NUMERIC_FREE_SCALE || v >= GX_NUMERIC_FREE_LIMIT || v <= -GX_NUMERIC_FREE_LIMIT)
+		return GX_NUMERIC_UNFIT;
+	return v * 8 + ds;
 }
 
 /*
@@ -395,6 +420,25 @@ gx_deform_row(const char *in, const gx_deform_hdr *d, const gx_column *cols,
 				*err = GX_ERR_BAD_PAGE;
 				return 0;
 			}
+			((int64_t *) (colbase + cols[at->col].values_off))[row] = v;
+		}
+		else if (at->col >= 0 && cols[at->col].type == GX_NUMERIC &&
+				 cols[at->col].scale == GX_NUMERIC_FREE)
+		{
+			/*
+			 * unconstrained numeric: what the device cannot hold (compressed,
+			 * out of line, too many digits, an infinity) is GX_NUMERIC_UNFIT
+			 */
+			uint32_t	h = (data[off] & 0x01) ? 1 : 4;
+			int64_t		v = GX_NUMERIC_UNFIT;
+
+			if (at->attlen != -1)
+			{
+				*err = GX_ERR_BAD_PAGE;
+				return 0;
+			}
+			if (data[off] != 0x01 && !(h == 4 && (data[off] & 0x02)) && size >= h)
+				v = gx_numeric_free_encode(data + off + h, size - h);
 			((int64_t *) (colbase + cols[at->col].values_off))[row] = v;
 		}
 		else if (at->col >= 0 && cols[at->col].type == GX_NUMERIC)

@@ -47,6 +47,19 @@ gx_col_isnull(const char *base, const gx_column *col, uint32_t row)
 	return gx_bitmap_get(base + col->nulls_off, row);
 }
 
+/*
+ * the register value of a stored value s of a column of scale
+ * GX_NUMERIC_FREE (gx_numeric_free_encode): the number at scale
+ * GX_NUMERIC_FREE_SCALE; NaN and GX_NUMERIC_UNFIT as they are
+ */
+GX_HD int64_t
+gx_numeric_free_value(int64_t s)
+{
+	if (s == GX_NUMERIC_NAN || s == GX_NUMERIC_UNFIT)
+		return s;
+	return (s - (s & 7)) / 8;
+}
+
 /* load a value of a column of type 'type' (its col->type) into a register */
 GX_HD void
 gx_load_col_as(const char *chunk_base, const gx_column *col, int type, uint32_t row, gx_reg *r)
@@ -64,8 +77,12 @@ gx_load_col_as(const char *chunk_base, const gx_column *col, int type, uint32_t 
 		case GX_INT4:
 			r->v.i = ((const int32_t *) base)[row];
 			break;
-		case GX_INT8:
 		case GX_NUMERIC:
+			r->v.i = ((const int64_t *) base)[row];
+			if (col->scale == GX_NUMERIC_FREE)
+				r->v.i = gx_numeric_free_value(r->v.i);
+			break;
+		case GX_INT8:
 		case GX_CHAR8:
 			r->v.i = ((const int64_t *) base)[row];
 			break;
@@ -869,6 +886,28 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 	{
 		case GX_OP_LDCOL:
 			gx_load_col(base, &c->cols[arg], row, d);
+			if (c->cols[arg].type == GX_NUMERIC && !d->isnull && d->v.i == GX_NUMERIC_UNFIT)
+			{
+				/* an unconstrained numeric the device cannot hold */
+				*err = GX_ERR_HOST;
+				return GX_STEP_ERROR;
+			}
+			break;
+		case GX_OP_DSCALE:
+			{
+				/* a column of scale GX_NUMERIC_FREE keeps it in the low bits */
+				const gx_column *col = &c->cols[arg];
+				int64_t		sv = ((const int64_t *) (base + col->values_off))[row];
+
+				d->isnull = gx_col_isnull(base, col, row);
+				if (!d->isnull && sv == GX_NUMERIC_UNFIT && col->scale == GX_NUMERIC_FREE)
+				{
+					*err = GX_ERR_HOST;
+					return GX_STEP_ERROR;
+				}
+				d->v.i = col->scale != GX_NUMERIC_FREE ? (int64_t) col->scale :
+					(d->isnull || sv == GX_NUMERIC_NAN ? 0 : (sv & 7));
+			}
 			break;
 		case GX_OP_LDCONST:
 			d->isnull = c->consts[arg].isnull;

@@ -97,7 +97,9 @@ gx_check_program(const gx_chunk *c, char *err, size_t errlen)
 			gx_errf(err, errlen, "task program: bad constant at %u", pc);
 			return GX_INVALID;
 		}
-		if (in->op == GX_OP_LDCOL && (in->arg < 0 || (uint32_t) in->arg >= c->ncols))
+		if ((in->op == GX_OP_LDCOL || in->op == GX_OP_DSCALE) &&
+			(in->arg < 0 || (uint32_t) in->arg >= c->ncols ||
+			 (in->op == GX_OP_DSCALE && c->cols[in->arg].type != GX_NUMERIC)))
 		{
 			gx_errf(err, errlen, "task program: bad column at %u", pc);
 			return GX_INVALID;
@@ -315,7 +317,9 @@ gx_check_pages(const gx_chunk *c, char *err, size_t errlen)
 							  (c->cols[at->col].type == GX_NUMERIC ||
 							   c->cols[at->col].type == GX_CHAR8 ?
 							   (at->attlen != -1 || at->fixed_off >= 0 ||
-								c->cols[at->col].scale > GX_NUMERIC_MAX_SCALE) :
+								(c->cols[at->col].scale > GX_NUMERIC_MAX_SCALE &&
+								 !(c->cols[at->col].type == GX_NUMERIC &&
+								   c->cols[at->col].scale == GX_NUMERIC_FREE))) :
 							   (uint32_t) at->attlen != gx_type_width(c->cols[at->col].type)))) ||
 			(at->fixed_off >= 0 && (uint32_t) at->fixed_off + 8 > d->page_size))
 		{
@@ -360,7 +364,7 @@ gx_validate_filter(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ct
 
 	/* given columns lie in the input: those the program or an aggregate reads */
 	for (uint32_t pc = 0; pc < c->ninstr; pc++)
-		if (c->code[pc].op == GX_OP_LDCOL &&
+		if ((c->code[pc].op == GX_OP_LDCOL || c->code[pc].op == GX_OP_DSCALE) &&
 			!gx_col_fits(c, (uint32_t) c->code[pc].arg, 0, c->input_bytes))
 		{
 			gx_errf(err, errlen, "task column %d lies outside the task", c->code[pc].arg);

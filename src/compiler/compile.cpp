@@ -1101,7 +1101,13 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 				*type = t;
 				if (r < 0)
 					return -1;
-				cx->scale[r] = sc;
+				/*
+				 * an unconstrained numeric's registers: GX_NUMERIC_FREE_SCALE;
+				 * the values the device cannot hold are host rows
+				 */
+				if (sc == GX_NUMERIC_FREE)
+					cx->may_host = true;
+				cx->scale[r] = sc == GX_NUMERIC_FREE ? GX_NUMERIC_FREE_SCALE : sc;
 				return gx_emit(cx, GX_OP_LDCOL, t, r, 0, 0, col) < 0 ? -1 : r;
 			}
 		case T_Const:
@@ -1499,6 +1505,33 @@ gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype,
 	prog->param_idx = list_truncate(prog->param_idx, nparams);
 	prog->param_kind = list_truncate(prog->param_kind, nparams);
 	return -1;
+}
+
+/*
+ * Append an output of the dscale of each row's value of var, an
+ * unconstrained numeric column (GX_NUMERIC_FREE) of scanrelid: var's
+ * output (gx_program_add_output), whose load then reads the dscale
+ * (GX_OP_DSCALE) as an int8.  Returns the output's index, or -1.
+ */
+int
+gx_program_add_dscale(GxProgram *prog, Var *var, Index scanrelid)
+{
+	int			t,
+				sc;
+	int			at = prog->ninstr;
+	int			idx = gx_program_add_output(prog, (Expr *) var, scanrelid, &t, &sc);
+
+	if (idx < 0)
+		return -1;
+	/* a Var compiles to its load and the output */
+	if (t != GX_NUMERIC || prog->ninstr != at + 2 || prog->code[at].op != GX_OP_LDCOL ||
+		prog->code[at + 1].op != GX_OP_OUT ||
+		prog->col_scale[prog->code[at].arg] != GX_NUMERIC_FREE)
+		elog(ERROR, "gpuext: unexpected program for a dscale output");
+	prog->code[at].op = GX_OP_DSCALE;
+	prog->code[at].type = GX_INT8;
+	prog->code[at + 1].type = GX_INT8;
+	return idx;
 }
 
 /*

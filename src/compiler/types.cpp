@@ -56,7 +56,9 @@ gx_type_supported(Oid typid, int *gxtype)
  * map a PostgreSQL type with its typmod to a device type and, for
  * GX_NUMERIC, the scale of its values: numeric with a typmod of precision
  * <= 18 and scale 0 .. 18 (every value then fits an int64 at that scale);
- * unconstrained numeric stays on the host.  bpchar(n) is GX_CHAR8 when n
+ * unconstrained numeric has scale GX_NUMERIC_FREE (gx_program.h: values
+ * at scale GX_NUMERIC_FREE_SCALE with their dscale, the others host
+ * rows).  bpchar(n) is GX_CHAR8 when n
  * characters of the database encoding's longest take at most 8 bytes
  * (n <= 8 for a single-byte encoding, n <= 2 for UTF-8), so that every
  * value fits (gx_char8_pack); whoever compares such values must check
@@ -82,7 +84,12 @@ gx_type_supported_mod(Oid typid, int32 typmod, int *gxtype, int *scale)
 					sc;
 
 		if (typmod < (int32) VARHDRSZ)
-			return false;
+		{
+			/* unconstrained: the values numeric(18,6) holds (GX_NUMERIC_FREE) */
+			*gxtype = GX_NUMERIC;
+			*scale = GX_NUMERIC_FREE;
+			return true;
+		}
 		precision = (tm >> 16) & 0xffff;
 		sc = ((tm & 0x7ff) ^ 1024) - 1024;	/* numeric.c: scale may be < 0 */
 		if (precision < 1 || precision > 18 || sc < 0 || sc > GX_NUMERIC_MAX_SCALE)
@@ -123,6 +130,23 @@ gx_numeric_value(Datum d, int scale, int64 *v, int *dscale)
 	if (scale < 0)
 		scale = ds;
 	return gx_numeric_decode(data, len, scale, v, &ds) == 0;
+}
+
+/*
+ * A numeric Datum as a column of scale GX_NUMERIC_FREE stores it
+ * (gx_numeric_free_encode: GX_NUMERIC_UNFIT for what the device cannot
+ * hold)
+ */
+int64
+gx_numeric_free_datum(Datum d)
+{
+	struct varlena *vl = PG_DETOAST_DATUM_PACKED(d);
+	int64		v = gx_numeric_free_encode((const uint8 *) VARDATA_ANY(vl),
+										   VARSIZE_ANY_EXHDR(vl));
+
+	if ((Pointer) vl != DatumGetPointer(d))
+		pfree(vl);
+	return v;
 }
 
 /*
@@ -247,6 +271,11 @@ gx_store_datum_scale(char *vals, int gxtype, int scale, uint32 n, Datum d, bool 
 			{
 				int64		v = 0;
 
+				if (scale == GX_NUMERIC_FREE)
+				{
+					((int64 *) vals)[n] = isnull ? 0 : gx_numeric_free_datum(d);
+					break;
+				}
 				/* a value of the column's typmod always fits */
 				if (!isnull && !gx_numeric_value(d, scale, &v, NULL))
 					elog(ERROR, "gpuext: numeric value does not fit scale %d", scale);
@@ -362,9 +391,12 @@ gx_deform_atts(TupleDesc desc, int ncols, const AttrNumber *attno,
 			/* numeric varlenas are decoded; the missing value here */
 			if (att->atttypid != NUMERICOID || ga->attlen != -1)
 				return false;
-			if (ga->has_missing &&
-				!gx_numeric_value(desc->constr->missing[attno[i] - 1].am_value,
-								  scale ? scale[i] : 0, &ga->missing, NULL))
+			if (ga->has_missing && scale && scale[i] == GX_NUMERIC_FREE)
+				ga->missing =
+					gx_numeric_free_datum(desc->constr->missing[attno[i] - 1].am_value);
+			else if (ga->has_missing &&
+					 !gx_numeric_value(desc->constr->missing[attno[i] - 1].am_value,
+									   scale ? scale[i] : 0, &ga->missing, NULL))
 				return false;
 			ga->col = (int16) i;
 			continue;

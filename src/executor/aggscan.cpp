@@ -70,6 +70,7 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 	sp->arg = NULL;
 	sp->argstate = NULL;
 	sp->scale = 0;
+	sp->dcol = sp->dslot = -1;
 	sp->filter = a->aggfilter;	/* (GpuPreAgg only: agg_path.cpp) */
 	sp->filt = -1;
 	sp->filtstate = NULL;

@@ -102,6 +102,26 @@ gx_numeric_from_scaled(int64 hi, uint64 lo, int scale)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
+/*
+ * The sum hi * 2^64 + lo of values of an unconstrained numeric column
+ * (at GX_NUMERIC_FREE_SCALE) as a numeric of the largest of their
+ * dscales, *dmax (a GX_AGG_MAX pair: none counted, 0): numeric_add's
+ * result scale.  Every value is a multiple of 10^(6 - its dscale), so
+ * the division is exact.
+ */
+Datum
+gx_numeric_free_sum(int64 hi, uint64 lo, const gx_agg_pair *dmax)
+{
+	__int128	v = (__int128) (((unsigned __int128) (uint64) hi << 64) | lo);
+	int			ds = dmax->cnt > 0 ? (int) dmax->val : 0;
+
+	if (ds < 0 || ds > GX_NUMERIC_FREE_SCALE)
+		elog(ERROR, "gpuext: unexpected numeric dscale %d", ds);
+	for (int k = ds; k < GX_NUMERIC_FREE_SCALE; k++)
+		v /= 10;
+	return gx_numeric_from_scaled((int64) (v >> 64), (uint64) v, ds);
+}
+
 /* a numeric NaN */
 Datum
 gx_numeric_nan(void)

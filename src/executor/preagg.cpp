@@ -140,6 +140,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	List	   *outs = (List *) lfourth(cscan->custom_private);
 	List	   *scales = (List *) list_nth(cscan->custom_private, 4);
 	List	   *filts = (List *) list_nth(cscan->custom_private, 5);
+	List	   *dscales = (List *) list_nth(cscan->custom_private, 6);
 	int			i = 0;
 	ListCell   *lc;
 
@@ -164,6 +165,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 					st->aggs[a].col = list_nth_int(outs, i);
 					st->aggs[a].scale = list_nth_int(scales, i);
 					st->aggs[a].filt = list_nth_int(filts, i);
+					st->aggs[a].dcol = list_nth_int(dscales, i);
 					if (st->aggs[a].arg != NULL)
 						st->aggs[a].argstate = ExecInitExpr(st->aggs[a].arg, NULL);
 					if (st->aggs[a].filter != NULL)
@@ -191,7 +193,11 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 		if (sp->kind == GX_AGGK_SUM || sp->kind == GX_AGGK_AVG)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM, sp->col, false, sp->filt);
 		else if (sp->kind == GX_AGGK_NSUM || sp->kind == GX_AGGK_SUM8)
+		{
 			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->col, false, sp->filt);
+			if (sp->dcol >= 0)
+				sp->dslot = gx_group_dev_agg(g, GX_AGG_MAX, sp->dcol, false, sp->filt);
+		}
 		else if (sp->kind == GX_AGGK_MIN)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_MIN, sp->col, false, sp->filt);
 		else if (sp->kind == GX_AGGK_MAX)
@@ -448,7 +454,10 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 			case GX_AGGK_NSUM:
 				/* p: {low word, count}, p + 1: {high word, NaNs} */
 				slot->tts_isnull[r] =
-					!gx_numeric_avg_state(gx_numeric_from_scaled(p[1].val, (uint64) p->val,
+					!gx_numeric_avg_state(sp->dcol >= 0 ?
+										  gx_numeric_free_sum(p[1].val, (uint64) p->val,
+															  &pairs[sp->dslot]) :
+										  gx_numeric_from_scaled(p[1].val, (uint64) p->val,
 																 sp->scale),
 										  p->cnt, p[1].cnt, &slot->tts_values[r]);
 				break;

@@ -70,6 +70,7 @@ bool		gx_program_add_qual(GxProgram *prog, Expr *qual, Index scanrelid,
 Const	   *gx_program_to_const(const GxProgram *p);
 GxProgram  *gx_program_from_const(Const *c, List *params);
 int			gx_program_add_column(GxProgram *prog, AttrNumber attno, Oid typid);
+int			gx_program_add_dscale(GxProgram *prog, Var *var, Index scanrelid);
 int			gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *gxtype,
 								  int *scale);
 bool		gx_program_const_may_fallback(Const *c);
@@ -85,6 +86,7 @@ bool		gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid t
 bool		gx_type_supported(Oid typid, int *gxtype);
 bool		gx_type_supported_mod(Oid typid, int32 typmod, int *gxtype, int *scale);
 bool		gx_numeric_value(Datum d, int scale, int64 *v, int *dscale);
+int64		gx_numeric_free_datum(Datum d);
 bool		gx_collation_exact(Oid collid);
 bool		gx_char8_value(Datum d, int64 *v);
 Datum		gx_char8_datum(int64 packed, int32 typmod);

@@ -80,6 +80,9 @@ typedef struct GxAggSpec
 	const char *name;			/* the aggregate's name (EXPLAIN) */
 	Expr	   *arg;			/* its argument, NULL for count(*) */
 	int			scale;			/* numeric: its values' scale on the device */
+	int			dcol;			/* sum/avg of an unconstrained numeric: the
+								 * output of its dscales, else -1 */
+	int			dslot;			/* their largest (a GX_AGG_MAX) */
 	ExprState  *argstate;		/* group mode: for the host's rows */
 	Expr	   *filter;			/* group mode: its FILTER, or NULL */
 	int			filt;			/* its program output (GX_BOOL), or -1 */
@@ -317,6 +320,7 @@ void		gx_agg_spec(GxAggSpec *sp, Aggref *a);
 
 /* numeric values and states for GpuPreAgg (partial_states.cpp) */
 Datum		gx_numeric_from_scaled(int64 hi, uint64 lo, int scale);
+Datum		gx_numeric_free_sum(int64 hi, uint64 lo, const gx_agg_pair *dmax);
 Datum		gx_numeric_nan(void);
 bool		gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state);
 bool		gx_int8_avg_state(__int128 sum, int64 n, Datum *state);

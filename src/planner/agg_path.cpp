@@ -192,6 +192,24 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 	}
 }
 
+static void gx_no_preagg(const char *why);
+
+/* does e read an unconstrained numeric column of rel (GX_NUMERIC_FREE)? */
+static bool
+gx_reads_free_numeric(Node *node, void *relid)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		Var		   *v = (Var *) node;
+
+		return v->varno == (int) (Index) (uintptr_t) relid && v->varlevelsup == 0 &&
+			v->vartype == NUMERICOID && v->vartypmod < 0;
+	}
+	return expression_tree_walker(node, GX_WALKER(gx_reads_free_numeric), relid);
+}
+
 /*
  * Compile e as an output of prog, or find it among those compiled (done,
  * with their scales and whether they can raise an error); -1 when it
@@ -223,10 +241,54 @@ gx_group_output(GxProgram *prog, Expr *e, Index relid, List **done, List **done_
 		((exprType((Node *) e) == BPCHAROID) != (t == GX_CHAR8)) ||
 		((exprType((Node *) e) == BOOLOID) != (t == GX_BOOL)))
 		return -1;
+	/*
+	 * A numeric computed from an unconstrained column has no dscale the
+	 * compiler knows: only the column itself is an output, of scale
+	 * GX_NUMERIC_FREE (gx_group_outputs decides what may read it)
+	 */
+	if (t == GX_NUMERIC &&
+		gx_reads_free_numeric((Node *) e, (void *) (uintptr_t) relid))
+	{
+		if (!IsA(e, Var))
+		{
+			gx_no_preagg("a numeric expression over an unconstrained numeric column has no known display scale");
+			return -1;
+		}
+		*scale = GX_NUMERIC_FREE;
+	}
 	*done = lappend(*done, e);
 	*done_scale = lappend_int(*done_scale, *scale);
 	*done_err = lappend_int(*done_err, *may_error ? 1 : 0);
 	return idx;
+}
+
+/*
+ * May an unconstrained numeric column e (an output of scale
+ * GX_NUMERIC_FREE) be read by agg (NULL: a GROUP BY key)?  count is
+ * PostgreSQL's; sum and avg also read each row's dscale (GX_OP_DSCALE, a
+ * new output into *didx), whose largest is their result's (numeric_add's
+ * rule).  A key, min and max return one value with its own dscale (1.50
+ * and 1.5 are equal and print differently; PostgreSQL returns the one it
+ * met first): those stay on the host.
+ */
+static bool
+gx_free_numeric_output(GxProgram *prog, Aggref *agg, Expr *e, Index relid, int *didx)
+{
+	if (agg == NULL || (agg->aggfnoid != F_SUM_NUMERIC && agg->aggfnoid != F_AVG_NUMERIC &&
+						agg->aggfnoid != F_COUNT_ANY))
+	{
+		gx_no_preagg(agg == NULL ?
+					 "a GROUP BY key is unconstrained numeric (its values' display scales differ)" :
+					 "min/max of unconstrained numeric (its values' display scales differ)");
+		return false;
+	}
+	if (agg->aggfnoid != F_COUNT_ANY)
+	{
+		*didx = gx_program_add_dscale(prog, (Var *) e, relid);
+		if (*didx < 0)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -243,20 +305,22 @@ gx_group_output(GxProgram *prog, Expr *e, Index relid, List **done, List **done_
  */
 static bool
 gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **scales,
-				 List **filts)
+				 List **filts, List **dscales)
 {
 	List	   *done = NIL;		/* expressions compiled, by output index */
 	List	   *done_scale = NIL;
 	List	   *done_err = NIL;
 	ListCell   *lc;
 
-	*outs = *scales = *filts = NIL;
+	*outs = *scales = *filts = *dscales = NIL;
 	foreach(lc, exprs)
 	{
 		Expr	   *e = (Expr *) lfirst(lc);
 		Expr	   *filter = NULL;
+		Aggref	   *agg = NULL;
 		int			idx = -1;
 		int			fidx = -1;
+		int			didx = -1;
 		int			scale = 0;
 		bool		err = false;
 
@@ -264,8 +328,9 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 			e = ((TargetEntry *) e)->expr;
 		if (IsA(e, Aggref))
 		{
-			filter = ((Aggref *) e)->aggfilter;
-			e = gx_agg_arg_expr((Aggref *) e);
+			agg = (Aggref *) e;
+			filter = agg->aggfilter;
+			e = gx_agg_arg_expr(agg);
 		}
 		if (filter != NULL)
 		{
@@ -283,9 +348,12 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 			if (idx < 0 || (filter != NULL && err))
 				return false;
 		}
+		if (scale == GX_NUMERIC_FREE && !gx_free_numeric_output(prog, agg, e, relid, &didx))
+			return false;
 		*outs = lappend_int(*outs, idx);
 		*scales = lappend_int(*scales, scale);
 		*filts = lappend_int(*filts, fidx);
+		*dscales = lappend_int(*dscales, didx);
 	}
 	return true;
 }
@@ -404,9 +472,16 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 		mark_partial_aggref(a, AGGSPLIT_INITIAL_SERIAL);
 		if (list_member(partial->exprs, a))
 			continue;
-		/* device aggregates, at most: an exact numeric sum takes two */
+		/*
+		 * device aggregates, at most: an exact numeric sum takes two, and
+		 * one more for the dscales of an unconstrained column
+		 */
 		naggs += a->aggfnoid == F_SUM_NUMERIC || a->aggfnoid == F_AVG_NUMERIC ||
 			a->aggfnoid == F_SUM_INT8 || a->aggfnoid == F_AVG_INT8 ? 2 : 1;
+		if ((a->aggfnoid == F_SUM_NUMERIC || a->aggfnoid == F_AVG_NUMERIC) &&
+			gx_agg_arg_expr(a) != NULL && IsA(gx_agg_arg_expr(a), Var) &&
+			((Var *) gx_agg_arg_expr(a))->vartypmod < 0)
+			naggs++;
 		if (naggs > GX_MAX_AGGS)
 		{
 			gx_no_preagg("too many aggregates");
@@ -527,9 +602,10 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 		List	   *o,
 				   *sc,
-				   *f;
+				   *f,
+				   *ds;
 
-		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc, &f))
+		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc, &f, &ds))
 		{
 			gx_no_preagg("a key or an aggregate argument cannot be computed on the device");
 			return;
@@ -611,7 +687,9 @@ gx_collect_vars(Node *node, List **vars)
  * keys and arguments as outputs, the estimated groups, as a String: a
  * Float node may come back from a parallel worker's copy of the plan as
  * an Integer, the output index of each custom_scan_tlist entry, the
- * scale of its numeric values, and the output of its FILTER or -1).
+ * scale of its numeric values, the output of its FILTER or -1, and the
+ * output of its argument's dscale (an unconstrained numeric's sum/avg)
+ * or -1).
  */
 static Plan *
 gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -625,6 +703,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *outs = NIL;
 	List	   *scales = NIL;
 	List	   *filts = NIL;
+	List	   *dscales = NIL;
 	GxProgram  *prog;
 	CustomScan *cscan;
 	ListCell   *lc;
@@ -633,7 +712,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	if (host != NIL)
 		elog(ERROR, "gpuext: device aggregates with host quals");
 	/* GpuPreAgg: the keys and arguments are the program's outputs */
-	if (group && !gx_group_outputs(prog, tlist, rel->relid, &outs, &scales, &filts))
+	if (group && !gx_group_outputs(prog, tlist, rel->relid, &outs, &scales, &filts, &dscales))
 		elog(ERROR, "gpuext: GpuPreAgg outputs do not fit the program");
 	/* the columns the aggregates read (gx_agg_begin finds them) */
 	foreach(lc, tlist)
@@ -670,6 +749,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		cscan->custom_private = lappend(cscan->custom_private, outs);
 		cscan->custom_private = lappend(cscan->custom_private, scales);
 		cscan->custom_private = lappend(cscan->custom_private, filts);
+		cscan->custom_private = lappend(cscan->custom_private, dscales);
 		cscan->methods = &gx_preagg_plan_methods;
 	}
 	return &cscan->scan.plan;

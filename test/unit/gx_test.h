@@ -728,13 +728,17 @@ gx_test_page_task(const gx_chunk *rc, const std::vector<std::vector<uint8_t>> &p
  * (c has a missing value), deformed into columns a and c; the program is
  * a < c (shift -4) or c is NULL.  ref gets the same rows as columns (and
  * program), to filter the same way.  Returns the page chunk (malloc'd,
- * *cap bytes).
+ * *cap bytes).  free_c: c is unconstrained numeric (GX_NUMERIC_FREE), its
+ * values of dscale 0 .. 8, some too large: rows for the host.
  */
 static gx_chunk *
-build_numeric_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_t *cap)
+build_numeric_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_t *cap,
+					bool free_c = false)
 {
 	const uint32_t BLK = 8192;
-	const int64_t cmissing = 1234567;
+	std::vector<uint8_t> mbytes = numeric_bytes(1234567, 6, false);
+	const int64_t cmissing = free_c ? gx_numeric_free_encode(mbytes.data(), mbytes.size()) :
+		1234567;
 	std::vector<std::vector<uint8_t>> pages;
 	std::vector<uint8_t> page(BLK, 0);
 	std::vector<uint32_t> rowmap;
@@ -803,7 +807,16 @@ build_numeric_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_
 			if (rng() % 2 == 0)
 				cv[r] /= 100000000000LL;
 			cnl[r] = nul[3];
-			if (!nul[3])
+			if (!nul[3] && free_c)
+			{
+				/* any dscale; stored as the device keeps it */
+				std::vector<uint8_t> bytes = numeric_bytes(cv[r], (int) (rng() % 9),
+														   rng() % 5 == 0);
+
+				varlena(bytes);
+				cv[r] = gx_numeric_free_encode(bytes.data(), (uint32_t) bytes.size());
+			}
+			else if (!nul[3])
 				varlena(numeric_bytes(cv[r], 6, rng() % 5 == 0));
 			else
 				cv[r] = 0;
@@ -831,7 +844,7 @@ build_numeric_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_
 		pages.push_back(page);
 
 	int			ca = ref.add_num_col(2, av, an);
-	int			cc = ref.add_num_col(6, cv, cnl);
+	int			cc = ref.add_num_col(free_c ? GX_NUMERIC_FREE : 6, cv, cnl);
 
 	ref.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 0);
 	ref.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, ca);

@@ -1167,6 +1167,142 @@ test_numeric_programs(void)
 }
 
 /*
+ * unconstrained numeric (a column of scale GX_NUMERIC_FREE): the stored
+ * form (gx_numeric_free_encode) against the encoder, every dscale and
+ * both formats; then a program x > 1.5 on the CPU device (a value the
+ * device cannot hold makes its row the host's) and GX_OP_DSCALE
+ */
+static void
+test_numeric_free(void)
+{
+	std::mt19937_64 rng(606);
+	int			bad = 0;
+	const int64_t UNFIT = GX_NUMERIC_UNFIT;
+
+	for (int i = 0; i < 20000; i++)
+	{
+		int			ds = (int) (rng() % 9);
+		int64_t		v = num_random(rng, rng() % 2 ? 1000000 : 2000000000000000LL);
+		std::vector<uint8_t> bytes = numeric_bytes(v, ds, rng() % 3 == 0);
+		int64_t		s = gx_numeric_free_encode(bytes.data(), (uint32_t) bytes.size());
+
+		if (v == I8MAX)
+		{
+			bad += s != I8MAX;
+			continue;
+		}
+		gx_i128		w = ds <= 6 ? (gx_i128) v * num_pow10(6 - ds) : 0;
+		bool		fits = ds <= 6 && w < GX_NUMERIC_FREE_LIMIT && w > -GX_NUMERIC_FREE_LIMIT;
+
+		if (fits ? (s == UNFIT || gx_numeric_free_value(s) != (int64_t) w || (s & 7) != ds) :
+			s != UNFIT)
+		{
+			if (bad++ < 5)
+				fprintf(stderr, "free numeric %lld dscale %d: stored %lld\n", (long long) v, ds,
+						(long long) s);
+		}
+	}
+	CHECK(bad == 0, "free numeric encode: %d of 20000 values wrong", bad);
+	{
+		const uint8_t pinf[] = {0x00, 0xD0}, nan[] = {0x00, 0xC0};
+		std::vector<uint8_t> lim = numeric_bytes(999999999999999999LL, 6, false);
+		std::vector<uint8_t> e12 = numeric_bytes(1000000000000LL, 0, false);
+		std::vector<uint8_t> z8 = numeric_bytes(150000000LL, 8, false);	/* 1.50000000 */
+
+		CHECK(gx_numeric_free_encode(pinf, 2) == UNFIT, "+Infinity is the host's");
+		CHECK(gx_numeric_free_encode(nan, 2) == I8MAX, "NaN");
+		CHECK(gx_numeric_free_value(gx_numeric_free_encode(lim.data(), lim.size())) ==
+			  999999999999999999LL, "999999999999.999999 fits");
+		CHECK(gx_numeric_free_encode(e12.data(), e12.size()) == UNFIT, "10^12 does not");
+		CHECK(gx_numeric_free_encode(z8.data(), z8.size()) == UNFIT, "dscale 8 does not");
+		CHECK(gx_numeric_free_value(-2) == -1 && gx_numeric_free_value(-8) == -1,
+			  "negative values: -0.000001 (dscale 6) and -1 (dscale 0) at scale 6");
+	}
+
+	/* x > 1.5 over stored values; DSCALE of each row */
+	{
+		ChunkBuilder b;
+		std::vector<int64_t> vals;
+		std::vector<uint8_t> nulls;
+		std::vector<int> want;
+		std::vector<int64_t> wantds;
+		std::vector<uint32_t> expect;
+		uint32_t	n = 5000;
+
+		for (uint32_t r = 0; r < n; r++)
+		{
+			int			ds = (int) (rng() % 8);
+			int64_t		v = num_random(rng, 100000);
+			std::vector<uint8_t> bytes = numeric_bytes(v, ds, false);
+			int64_t		s = gx_numeric_free_encode(bytes.data(), (uint32_t) bytes.size());
+			bool		isnull = rng() % 13 == 0;
+
+			vals.push_back(isnull ? 0 : s);
+			nulls.push_back(isnull);
+			if (isnull)
+				want.push_back(NUM_REJECT);
+			else if (s == UNFIT)
+				want.push_back(NUM_HOST);
+			else
+				want.push_back(num_ref_cmp(v, ds, 15, 1) > 0 ? NUM_PASS : NUM_REJECT);
+			wantds.push_back(isnull || s == UNFIT || v == I8MAX ? 0 : ds);
+			if (want.back() != NUM_REJECT)
+				expect.push_back(r);
+		}
+		int			cx = b.add_num_col(GX_NUMERIC_FREE, vals, nulls);
+		int			k = b.kint(GX_NUMERIC, 15);
+
+		b.emit(GX_OP_LDCOL, GX_NUMERIC, 1, 0, 0, cx);
+		b.emit(GX_OP_LDCONST, GX_NUMERIC, 2, 0, 0, k);
+		b.emit(GX_OP_GT, GX_NUMERIC, 0, 1, 2, 6 - 1);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b.build();
+
+		bad = 0;
+		for (uint32_t r = 0; r < n; r++)
+		{
+			int			err;
+			int			pass = eval(c, r, &err);
+			int			got = pass ? NUM_PASS : err == GX_ERR_HOST ? NUM_HOST :
+				err == 0 ? NUM_REJECT : -1;
+			gx_reg		d;
+			int			e2 = 0;
+			int			st = gx_step(GX_OP_DSCALE, GX_INT8, cx, c, (const char *) c, r, &d, &d,
+									 &d, &e2);
+
+			if (got != want[r] ||
+				(want[r] == NUM_HOST ? st != GX_STEP_ERROR || e2 != GX_ERR_HOST :
+				 st != GX_STEP_NEXT || d.isnull != (int) nulls[r] ||
+				 (!d.isnull && d.v.i != wantds[r])))
+				bad++;
+		}
+		CHECK(bad == 0, "free numeric program and DSCALE: %d of %u rows differ", bad, n);
+
+		char		err[256];
+		bool		ok;
+
+		CHECK(gx_cpu_run(c, b.capacity, nullptr, err, sizeof(err)) == GX_OK,
+			  "free numeric program on the CPU device: %s", err);
+		gx_result  *res = gx_chunk_result(c);
+
+		CHECK(concat_sel(c, &ok) == expect && ok && res->error == GX_NO_ERROR &&
+			  (res->flags & GX_RESULT_HOST) != 0,
+			  "free numeric program: CPU device selection (%u rows, want %zu)", res->nsel,
+			  expect.size());
+	}
+	{
+		gx_instr	in;
+
+		memset(&in, 0, sizeof(in));
+		in.op = GX_OP_DSCALE;
+		in.type = GX_INT8;
+		CHECK(gx_instr_args_ok(&in, 0), "DSCALE gives an int8");
+		in.type = GX_NUMERIC;
+		CHECK(!gx_instr_args_ok(&in, 0), "DSCALE gives no numeric");
+	}
+}
+
+/*
  * group mode: rows for the host stay selected and are not added to a
  * group; the passing rows are all in the table
  */
@@ -1403,7 +1539,7 @@ test_numeric_pages(void)
 		ChunkBuilder ref;
 		uint64_t	cap;
 		uint32_t	n = round == 0 ? 1 : 500 + (uint32_t) (rng() % 4000);
-		gx_chunk   *pc = build_numeric_pages(ref, rng, n, &cap);
+		gx_chunk   *pc = build_numeric_pages(ref, rng, n, &cap, round >= 4);
 		gx_chunk   *rc = (gx_chunk *) ref.mem;
 		char		err[256];
 		bool		ok1,
@@ -2392,6 +2528,7 @@ main(void)
 	test_aggregates(false);
 	test_validation();
 	test_numeric_programs();
+	test_numeric_free();
 	test_numeric_group();
 	test_group_filter();
 	test_numeric_pages();

@@ -14,6 +14,7 @@
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
+#include "gx_deform.cuh"			/* gx_numeric_free_encode (gx_test.h) */
 
 #include <cuda_runtime.h>
 #include <math.h>
@@ -2043,7 +2044,9 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		{
 			ChunkBuilder ref;
 			uint64_t	cap;
-			gx_chunk   *pc = build_numeric_pages(ref, rng, 200 + (uint32_t) (rng() % 20000), &cap);
+			/* (round 2: an unconstrained numeric column, with rows for the host) */
+			gx_chunk   *pc = build_numeric_pages(ref, rng, 200 + (uint32_t) (rng() % 20000), &cap,
+											 round == 2);
 			std::vector<uint32_t> gs,
 						cs;
 
