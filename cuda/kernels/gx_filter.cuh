@@ -40,8 +40,9 @@ static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask"
 
 /*
  * Group mode, for the row of each lane of a warp (has: it passed): add it
- * into its group; returns 1 for a lane whose row found no room (it goes to
- * the host).  With few groups (GX_GROUP_WARP) the lanes whose keys equal a
+ * into its group; returns GX_GROUP_NO_ROOM for a lane whose row found no
+ * room, GX_GROUP_HOST for one with a non-finite input to a float sum (both
+ * go to the host), else GX_GROUP_ADDED.  With few groups (GX_GROUP_WARP) the lanes whose keys equal a
  * leader's are reduced first, with shuffles, and the leader adds their
  * total with one atomic an aggregate (up to four leaders; the lanes left
  * add their own rows), so that the few slots of few groups are not
@@ -52,8 +53,17 @@ gx_group_add_warp(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out, 
 				  const gx_gtab *local, const gx_gtab *global, uint32_t lane)
 {
 	const unsigned FULLMASK = 0xFFFFFFFFu;
-	unsigned	active = __ballot_sync(FULLMASK, has);
 	int			to_host = 0;
+	int			host_row = 0;
+	int64_t		fv;
+
+	/* a row with a non-finite float sum input is the host's (every lane goes on) */
+	for (uint32_t a = 0; has && a < x->nagg; a++)
+		if (gx_group_agg_input(&aggs[a], out, &fv) < 0)
+			host_row = 1;
+	has = has && !host_row;
+
+	unsigned	active = __ballot_sync(FULLMASK, has);
 
 	if ((x->gflags & GX_GROUP_WARP) && active != 0)
 	{
@@ -96,6 +106,22 @@ gx_group_add_warp(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out, 
 				{
 					const int	op = aggs[a].op;
 					const int	col = aggs[a].col;
+
+					if (op == GX_AGG_FSUM || op == GX_AGG_FVAR || op == GX_AGG_FPART ||
+						op == GX_AGG_FMIN || op == GX_AGG_FMAX)
+					{
+						/*
+						 * floats: each lane of the key adds its own row into
+						 * the leader's slot (a float sum's order is not kept
+						 * anyway; its shift is a value of the group)
+						 */
+						char	   *ls = (char *) __shfl_sync(FULLMASK, (unsigned long long) slot,
+															  leader);
+
+						if (same && gx_group_agg_input(&aggs[a], out, &fv) == 0)
+							gx_group_add_value(gx_gslot_aggs(ls, x->ngkeys), aggs, a, fv);
+						continue;
+					}
 					/* (a row its FILTER leaves out is as a NULL) */
 					int			isnull = (col >= 0 && out[col].isnull) ||
 						!GX_AGG_FILTER_PASSES(&aggs[a], out);
@@ -167,8 +193,8 @@ gx_group_add_warp(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out, 
 	}
 	/* the rows left: each adds its own */
 	if ((active >> lane) & 1)
-		to_host = !gx_group_add_out(x, aggs, out, local, global);
-	return to_host;
+		return gx_group_add_out(x, aggs, out, local, global);
+	return host_row ? GX_GROUP_HOST : to_host ? GX_GROUP_NO_ROOM : GX_GROUP_ADDED;
 }
 
 /*
@@ -341,11 +367,18 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				}
 			}
 			/* (every lane of the warp is here: warp-wide aggregation may follow) */
-			if (group != NULL &&
-				gx_group_add_warp(&s_prog.ext, s_agg, out, has, &stab, &gtab, lane))
+			if (group != NULL)
 			{
-				pass |= 1u << k;
-				full = 1;		/* no room in the table */
+				const int	added = gx_group_add_warp(&s_prog.ext, s_agg, out, has, &stab,
+													  &gtab, lane);
+
+				if (added == GX_GROUP_NO_ROOM)
+				{
+					pass |= 1u << k;
+					full = 1;	/* no room in the table */
+				}
+				else if (added == GX_GROUP_HOST)
+					host |= 1u << k;	/* a non-finite float: the host's */
 			}
 		}
 		/* (does any row of the tile need the host?  one flag write a tile) */
