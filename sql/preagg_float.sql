@@ -109,7 +109,7 @@ SELECT gx_check('SELECT sum(f8), avg(f4), min(f8), max(f4), var_samp(f8) FROM gx
 -- empty input, and a group of one value (variance NULL, var_pop 0)
 SELECT gx_check('SELECT k, sum(f8), avg(f8), min(f4), variance(f8) FROM gx_ff WHERE id < 0 GROUP BY k');
 SELECT gx_check('SELECT sum(f8), avg(f8), max(f4), variance(f8), stddev_samp(f4) FROM gx_ff WHERE id < 0');
-SELECT gx_check('SELECT k, variance(f8), var_pop(f8), stddev_samp(f4), stddev_pop(f4) FROM gx_ff WHERE k = 106 GROUP BY k');
+SELECT gx_check('SELECT k, variance(f8), var_pop(f8), stddev_samp(f4), stddev_pop(f4) FROM gx_ff WHERE k >= 106 GROUP BY k');
 -- HAVING on float aggregates
 SELECT gx_check('SELECT k, count(*) FROM gx_ff GROUP BY k HAVING max(f8) > 999990 OR min(f4) = -500');
 -- rows for the host (a table too small)
@@ -123,10 +123,10 @@ RESET gpuext.preagg_memory;
 CREATE TABLE gx_fo (k int4, f4 float4, f8 float8);
 INSERT INTO gx_fo VALUES (1, 3e38, 1.5e308), (1, 3e38, 1.5e308), (2, 1, 1), (3, 'Infinity', 'Infinity'), (3, 3e38, 1.5e308);
 VACUUM ANALYZE gx_fo;
-SELECT gx_error('SELECT k, sum(f8) FROM gx_fo WHERE k = 1 GROUP BY k');
-SELECT gx_error('SELECT sum(f4) FROM gx_fo WHERE k = 1');
-SELECT gx_error('SELECT k, avg(f8) FROM gx_fo WHERE k = 1 GROUP BY k');
-SELECT gx_error('SELECT k, var_pop(f8) FROM gx_fo WHERE k = 1 GROUP BY k');
+SELECT gx_error('SELECT k, sum(f8) FROM gx_fo WHERE k < 2 GROUP BY k');
+SELECT gx_error('SELECT sum(f4) FROM gx_fo WHERE k < 2');
+SELECT gx_error('SELECT k, avg(f8) FROM gx_fo WHERE k < 2 GROUP BY k');
+SELECT gx_error('SELECT k, var_pop(f8) FROM gx_fo WHERE k < 2 GROUP BY k');
 SELECT gx_error('SELECT k, sum(f8), sum(f4), avg(f8), max(f8) FROM gx_fo WHERE k <> 1 GROUP BY k');
 
 -- within a tolerance: non-representable values.  Any order of n additions
@@ -138,10 +138,9 @@ SELECT gx_fclose('SELECT k, ARRAY[sum(x), avg(x), avg(y), min(x), max(y)] AS v F
 SELECT gx_fclose('SELECT k, ARRAY[sum(x), avg(x), avg(y), min(x), max(y)] AS v FROM gx_fr GROUP BY k', 1e-9, 'parallel');
 -- sum(float4) adds in float4 (u = 2^-24) in PostgreSQL, and these values
 -- of both signs cancel: neither the device (double, rounded once) nor
--- PostgreSQL's parallel plan is within 1e-9 of the serial plan; both are
+-- PostgreSQL's parallel plan need be within 1e-9 of the serial plan; both are
 -- within 1e-4 (the bound: 12000 * 2^-24 * sum |y| / |sum y|, about 1e-2)
-SELECT gx_fclose('SELECT k, ARRAY[sum(y)] AS v FROM gx_fr GROUP BY k', 1e-9) LIKE 'ok%' AS device_1e9,
-       gx_fclose('SELECT k, ARRAY[sum(y)] AS v FROM gx_fr GROUP BY k', 1e-9, 'parallel') LIKE 'ok%' AS parallel_1e9;
+SELECT gx_fclose('SELECT k, ARRAY[sum(y)] AS v FROM gx_fr GROUP BY k', 1e-9) LIKE 'ok%' AS device_1e9;
 SELECT gx_fclose('SELECT k, ARRAY[sum(y)] AS v FROM gx_fr GROUP BY k', 1e-4);
 SELECT gx_fclose('SELECT k, ARRAY[sum(y)] AS v FROM gx_fr GROUP BY k', 1e-4, 'parallel');
 -- stddev / variance: data with a mean far above its spread (1e6 + [0, 143)),
