@@ -431,13 +431,15 @@ gx_cpu_rows_worker(void *arg, int t)
 			if (gx_eval_row_out(c, colbase, row, &err, job->group != NULL ? out : NULL))
 			{
 				/* group mode: only the rows no table has room for are selected */
-				if (job->group == NULL)
+				int			added = job->group == NULL ? GX_GROUP_NO_ROOM :
+					gx_group_add_out(&c->ext, c->ext.agg, out, &ltab, &gtab);
+
+				if (added != GX_GROUP_ADDED)
 					local[cnt++] = row;
-				else if (!gx_group_add_out(&c->ext, c->ext.agg, out, &ltab, &gtab))
-				{
-					local[cnt++] = row;
+				if (job->group != NULL && added == GX_GROUP_NO_ROOM)
 					job->full.store(true);	/* no room in the table */
-				}
+				else if (added == GX_GROUP_HOST)
+					job->host.store(true, std::memory_order_relaxed);	/* a non-finite float */
 			}
 			else if (err == GX_ERR_HOST)
 			{

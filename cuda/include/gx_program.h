@@ -521,9 +521,80 @@ enum gx_agg_op
 								 * (numeric at their scale: GX_NUMERIC_NAN is
 								 * counted apart), and count; the next
 								 * aggregate, GX_AGG_HI, holds the high word */
-	GX_AGG_HI					/* group table: {high word, NaN count} of the
+	GX_AGG_HI,					/* group table: {high word, NaN count} of the
 								 * GX_AGG_SUM128 before it */
+	/*
+	 * Floats (group table, float4 / float8 outputs, held as double): a row
+	 * with a NaN or infinite input to FSUM / FVAR is not added to its group
+	 * but goes to the host (gx_group_add_out), so that these sums are of
+	 * finite values only and a non-finite sum is an overflow.
+	 */
+	GX_AGG_FSUM,				/* sum of float values (val: a double), and count */
+	GX_AGG_FMIN,				/* least float value as gx_float_ord orders it
+								 * (PostgreSQL's order: NaN above all), and count */
+	GX_AGG_FMAX,				/* greatest, likewise */
+	GX_AGG_FVAR,				/* {sum x (a double), count}; the next two
+								 * aggregates, GX_AGG_FPART, hold
+								 * {sum (x - c), c} and {sum (x - c)^2, unused}:
+								 * sums shifted by c, the first value added
+								 * into the slot (GX_FSHIFT_UNSET before) */
+	GX_AGG_FPART				/* the parts of the GX_AGG_FVAR before it */
 };
+
+/* gx_agg_pair.cnt of an FVAR's first FPART before the shift is set (a NaN) */
+#define GX_FSHIFT_UNSET ((int64_t) 0x7FF8DEADBEEF0001ll)
+
+/* the bits of a double, and back */
+GX_INLINE int64_t
+gx_dbits(double d)
+{
+	union
+	{
+		double		d;
+		int64_t		i;
+	}			u;
+
+	u.d = d;
+	return u.i;
+}
+
+GX_INLINE double
+gx_bitsd(int64_t i)
+{
+	union
+	{
+		double		d;
+		int64_t		i;
+	}			u;
+
+	u.i = i;
+	return u.d;
+}
+
+/*
+ * The int64 whose order is PostgreSQL's order of float values (float8_cmp):
+ * every NaN is one value above +Infinity; -0 sorts just below +0 (PostgreSQL
+ * holds them equal: min / max of both may give either, as PostgreSQL's own
+ * do depending on the rows' order).  GX_AGG_FMIN / FMAX hold these.
+ */
+GX_INLINE int64_t
+gx_float_ord(double d)
+{
+	int64_t		i = gx_dbits(d);
+
+	if ((i & 0x7FFFFFFFFFFFFFFFll) > 0x7FF0000000000000ll)
+		return 0x7FFFFFFFFFFFFFFFll;	/* NaN */
+	return i < 0 ? i ^ 0x7FFFFFFFFFFFFFFFll : i;
+}
+
+/* the double of a gx_float_ord value */
+GX_INLINE double
+gx_float_unord(int64_t v)
+{
+	if (v == 0x7FFFFFFFFFFFFFFFll)
+		return gx_bitsd(0x7FF8000000000000ll);	/* NaN */
+	return gx_bitsd(v < 0 ? v ^ 0x7FFFFFFFFFFFFFFFll : v);
+}
 
 typedef struct gx_agg
 {

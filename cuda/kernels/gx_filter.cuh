@@ -207,10 +207,17 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 							  (unsigned long long) (((uint64_t) row << 8) | (uint64_t) err));
 				}
 			}
-			if (has && !gx_group_add_out(&s_prog.ext, s_agg, out, &stab, &gtab))
+			if (has)
 			{
-				pass |= 1u << k;
-				full = 1;		/* no room in the table */
+				const int	added = gx_group_add_out(&s_prog.ext, s_agg, out, &stab, &gtab);
+
+				if (added == GX_GROUP_NO_ROOM)
+				{
+					pass |= 1u << k;
+					full = 1;	/* no room in the table */
+				}
+				else if (added == GX_GROUP_HOST)
+					host |= 1u << k;	/* a non-finite float: the host's */
 			}
 		}
 		/* (does any row of the tile need the host?  one flag write a tile) */

@@ -36,7 +36,13 @@
  * (bool_and / bool_or are MIN / MAX of 0/1; numeric at its scale, where
  * NaN, GX_NUMERIC_NAN, is above every number as in PostgreSQL).  SUM128
  * sums exactly in 128 bits over two pairs (gx_add128), numeric NaNs
- * counted apart.
+ * counted apart.  Floats: FMIN / FMAX hold gx_float_ord values (the
+ * integer atomics); FSUM adds doubles; FVAR keeps sum x and the sums of
+ * x - c and (x - c)^2, c (the shift) the first value added into the slot,
+ * and a local table's sums move to the global slot's shift when merged
+ * (gx_fvar_add).  A row with a NaN or infinite input to a float sum adds
+ * nowhere and goes to the host (GX_GROUP_HOST), so float sums hold finite
+ * values only.
  *
  * Device and host code; valid under nvcc, NVRTC and g++.
  */
@@ -66,6 +72,12 @@ gx_g_load_acq32(const uint32_t *p)
 	return v;
 }
 #define GX_G_LOAD_ACQ32(p) gx_g_load_acq32((const uint32_t *) (p))
+#define GX_G_CAS64(p, e, v) \
+	((int64_t) atomicCAS((unsigned long long *) (p), (unsigned long long) (e), \
+						 (unsigned long long) (v)))
+#define GX_G_LOAD64(p) (*(volatile int64_t *) (p))
+/* (double atomicAdd: sm_60 and later) */
+#define GX_G_ADDF64(p, v) atomicAdd((double *) (p), (double) (v))
 #else
 GX_HD uint32_t
 gx_g_cas32(uint32_t *p, uint32_t e, uint32_t v)
@@ -93,7 +105,27 @@ gx_g_max64(int64_t *p, int64_t v)
 												   __ATOMIC_RELAXED))
 		;
 }
+GX_HD int64_t
+gx_g_cas64(int64_t *p, int64_t e, int64_t v)
+{
+	__atomic_compare_exchange_n(p, &e, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	return e;
+}
+
+/* add a double into the double whose bits *p holds (a compare-and-swap loop) */
+GX_HD void
+gx_g_addf64(int64_t *p, double v)
+{
+	int64_t		cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (!__atomic_compare_exchange_n(p, &cur, gx_dbits(gx_bitsd(cur) + v), true,
+										__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
 #define GX_G_CAS32(p, e, v) gx_g_cas32((uint32_t *) (p), (e), (v))
+#define GX_G_CAS64(p, e, v) gx_g_cas64((int64_t *) (p), (int64_t) (e), (int64_t) (v))
+#define GX_G_LOAD64(p) __atomic_load_n((int64_t *) (p), __ATOMIC_RELAXED)
+#define GX_G_ADDF64(p, v) gx_g_addf64((int64_t *) (p), (double) (v))
 #define GX_G_LOAD32(p) __atomic_load_n((uint32_t *) (p), __ATOMIC_ACQUIRE)
 #define GX_G_STORE_REL32(p, v) __atomic_store_n((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELEASE)
 #define GX_G_ADD32(p, v) __atomic_fetch_add((uint32_t *) (p), (uint32_t) (v), __ATOMIC_RELAXED)
@@ -240,9 +272,17 @@ gx_gslot_init(char *slot, const gx_gkey *key, uint32_t nkeys, uint32_t nagg,
 		k[i] = key->k[i];
 	for (uint32_t a = 0; a < nagg; a++)
 	{
-		p[a].val = aggs[a].op == GX_AGG_MIN ? (int64_t) 0x7FFFFFFFFFFFFFFFll :
-			aggs[a].op == GX_AGG_MAX ? (int64_t) (-0x7FFFFFFFFFFFFFFFll - 1) : 0;
-		p[a].cnt = 0;
+		const int	op = aggs[a].op;
+
+		/*
+		 * (a double 0.0 is all zero bits; a float sum starts at -0.0, the
+		 * identity of addition, so that a sum of -0 values is -0 as
+		 * PostgreSQL's, which starts at the first value)
+		 */
+		p[a].val = op == GX_AGG_MIN || op == GX_AGG_FMIN ? (int64_t) 0x7FFFFFFFFFFFFFFFll :
+			op == GX_AGG_MAX || op == GX_AGG_FMAX || op == GX_AGG_FSUM ?
+			(int64_t) (-0x7FFFFFFFFFFFFFFFll - 1) : 0;
+		p[a].cnt = op == GX_AGG_FPART && aggs[a - 1].op == GX_AGG_FVAR ? GX_FSHIFT_UNSET : 0;
 	}
 	GX_G_STORE_REL32(gx_gslot_state(slot), GX_GSLOT_READY);
 }
@@ -339,6 +379,91 @@ gx_add128(int64_t *lo, int64_t *hi, uint64_t vlo, int64_t vhi)
 		GX_G_ADD64(hi, vhi + carry);
 }
 
+/*
+ * The shift of an FVAR's sums (its first FPART's cnt): c, the first value
+ * offered, set once with a compare-and-swap
+ */
+GX_HD double
+gx_fshift(int64_t *word, double c)
+{
+	int64_t		cur = GX_G_LOAD64(word);
+
+	if (cur == GX_FSHIFT_UNSET)
+	{
+		cur = GX_G_CAS64(word, GX_FSHIFT_UNSET, gx_dbits(c));
+		if (cur == GX_FSHIFT_UNSET)
+			return c;
+	}
+	return gx_bitsd(cur);
+}
+
+/*
+ * add n finite values into an FVAR at p (p[0] .. p[2]): their sum sx, and
+ * their sums shifted by c0, s = sum (x - c0) and q = sum (x - c0)^2, moved
+ * to the slot's own shift c (c0 the first time: then d = 0): with
+ * d = c0 - c, sum (x - c) = s + n d and sum (x - c)^2 = q + 2 d s + n d^2.
+ * The count is the caller's.
+ */
+GX_HD void
+gx_fvar_add(gx_agg_pair *p, double sx, double s, double q, double n, double c0)
+{
+	const double d = c0 - gx_fshift(&p[1].cnt, c0);
+
+	GX_G_ADDF64(&p[0].val, sx);
+	if (d == 0.0)
+	{
+		GX_G_ADDF64(&p[1].val, s);
+		GX_G_ADDF64(&p[2].val, q);
+		return;
+	}
+	GX_G_ADDF64(&p[1].val, s + n * d);
+	GX_G_ADDF64(&p[2].val, q + 2.0 * d * s + n * d * d);
+}
+
+/*
+ * add a row's non-NULL input v of aggregate a (gx_group_agg_input) into
+ * the group's states p
+ */
+GX_HD void
+gx_group_add_value(gx_agg_pair *p, const gx_agg *aggs, uint32_t a, int64_t v)
+{
+	switch (aggs[a].op)
+	{
+		case GX_AGG_HI:
+		case GX_AGG_FPART:
+			return;				/* (the aggregate before them adds) */
+		case GX_AGG_SUM:
+			GX_G_ADD64(&p[a].val, v);
+			break;
+		case GX_AGG_MIN:
+		case GX_AGG_FMIN:		/* (a gx_float_ord value) */
+			GX_G_MIN64(&p[a].val, v);
+			break;
+		case GX_AGG_MAX:
+		case GX_AGG_FMAX:
+			GX_G_MAX64(&p[a].val, v);
+			break;
+		case GX_AGG_FSUM:
+			GX_G_ADDF64(&p[a].val, gx_bitsd(v));
+			break;
+		case GX_AGG_FVAR:
+			gx_fvar_add(&p[a], gx_bitsd(v), 0.0, 0.0, 1.0, gx_bitsd(v));
+			break;
+		case GX_AGG_SUM128:
+			if (v == GX_NUMERIC_NAN)
+			{
+				GX_G_ADD64(&p[a + 1].cnt, 1);	/* a NaN: counted apart */
+				return;
+			}
+			gx_add128(&p[a].val, &p[a + 1].val, (uint64_t) v, v < 0 ? -1 : 0);
+			break;
+		default:
+			break;
+	}
+	if (aggs[a].cnt_of == 0)
+		GX_G_ADD64(&p[a].cnt, 1);
+}
+
 /* add one row into a group: val[a] / isnull[a] are the aggregates' inputs */
 GX_HD void
 gx_group_add_row(char *slot, uint32_t nkeys, uint32_t nagg, const gx_agg *aggs,
@@ -347,34 +472,8 @@ gx_group_add_row(char *slot, uint32_t nkeys, uint32_t nagg, const gx_agg *aggs,
 	gx_agg_pair *p = gx_gslot_aggs(slot, nkeys);
 
 	for (uint32_t a = 0; a < nagg; a++)
-	{
-		if (((nulls >> a) & 1) || aggs[a].op == GX_AGG_HI)
-			continue;
-		switch (aggs[a].op)
-		{
-			case GX_AGG_SUM:
-				GX_G_ADD64(&p[a].val, val[a]);
-				break;
-			case GX_AGG_MIN:
-				GX_G_MIN64(&p[a].val, val[a]);
-				break;
-			case GX_AGG_MAX:
-				GX_G_MAX64(&p[a].val, val[a]);
-				break;
-			case GX_AGG_SUM128:
-				if (val[a] == GX_NUMERIC_NAN)
-				{
-					GX_G_ADD64(&p[a + 1].cnt, 1);	/* a NaN: counted apart */
-					continue;
-				}
-				gx_add128(&p[a].val, &p[a + 1].val, (uint64_t) val[a], val[a] < 0 ? -1 : 0);
-				break;
-			default:
-				break;
-		}
-		if (aggs[a].cnt_of == 0)
-			GX_G_ADD64(&p[a].cnt, 1);
-	}
+		if (!((nulls >> a) & 1))
+			gx_group_add_value(p, aggs, a, val[a]);
 }
 
 /* merge the states of a group (src, not shared any more) into dst */
@@ -394,7 +493,7 @@ gx_group_merge(char *dst, const char *src, uint32_t nkeys, uint32_t nagg, const 
 		}
 		const int64_t n = gx_agg_count(aggs, q, a);
 
-		if (n == 0)
+		if (n == 0 || aggs[a].op == GX_AGG_FPART)
 			continue;
 		switch (aggs[a].op)
 		{
@@ -402,10 +501,20 @@ gx_group_merge(char *dst, const char *src, uint32_t nkeys, uint32_t nagg, const 
 				GX_G_ADD64(&p[a].val, q[a].val);
 				break;
 			case GX_AGG_MIN:
+			case GX_AGG_FMIN:
 				GX_G_MIN64(&p[a].val, q[a].val);
 				break;
 			case GX_AGG_MAX:
+			case GX_AGG_FMAX:
 				GX_G_MAX64(&p[a].val, q[a].val);
+				break;
+			case GX_AGG_FSUM:
+				GX_G_ADDF64(&p[a].val, gx_bitsd(q[a].val));
+				break;
+			case GX_AGG_FVAR:
+				/* (q is not shared any more: its shift is set, as cnt > 0) */
+				gx_fvar_add(&p[a], gx_bitsd(q[a].val), gx_bitsd(q[a + 1].val),
+							gx_bitsd(q[a + 2].val), (double) q[a].cnt, gx_bitsd(q[a + 1].cnt));
 				break;
 			case GX_AGG_SUM128:
 				gx_add128(&p[a].val, &p[a + 1].val, (uint64_t) q[a].val, q[a + 1].val);
@@ -451,12 +560,43 @@ gx_group_merge_table(const gx_gtab *local, const gx_gtab *global, const gx_agg *
 	return lost;
 }
 
+/* gx_group_add_out: the row went into its group, found no room, or is the host's */
+#define GX_GROUP_ADDED 1
+#define GX_GROUP_NO_ROOM 0
+#define GX_GROUP_HOST (-1)
+
+/*
+ * The input of aggregate a from a row's outputs into *v (floats: the
+ * double's bits, or its gx_float_ord for FMIN / FMAX); 1 for NULL (or a
+ * row its FILTER leaves out, which adds nothing, as a NULL), -1 for a NaN
+ * or infinite input of a float sum (the row is the host's), else 0
+ */
+GX_HD int
+gx_group_agg_input(const gx_agg *g, const gx_reg *out, int64_t *v)
+{
+	*v = 0;
+	if (!GX_AGG_FILTER_PASSES(g, out))
+		return 1;
+	if (g->col < 0)
+		return 0;
+	if (out[g->col].isnull)
+		return 1;
+	*v = out[g->col].v.i;
+	if (g->op == GX_AGG_FMIN || g->op == GX_AGG_FMAX)
+		*v = gx_float_ord(out[g->col].v.d);
+	else if ((g->op == GX_AGG_FSUM || g->op == GX_AGG_FVAR) &&
+			 (*v & 0x7FFFFFFFFFFFFFFFll) >= 0x7FF0000000000000ll)
+		return -1;				/* NaN or +-Infinity */
+	return 0;
+}
+
 /*
  * Add a passing row into its group: its key and the aggregates' inputs are
  * the program's outputs (x->gkey_col, x->agg[].col: output indexes; -1:
  * count(*)); an aggregate with a FILTER (agg[].filt) takes the row only
- * where its filter output is true.  false when the global table has no room for its group (the
- * row goes to the host).
+ * where its filter output is true.  GX_GROUP_NO_ROOM when the global table
+ * has no room for its group, GX_GROUP_HOST for a row with a non-finite
+ * input to a float sum: either goes to the host, not added anywhere.
  */
 GX_HD int
 gx_group_add_out(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out,
@@ -479,25 +619,18 @@ gx_group_add_out(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out,
 	key.hash = gx_gkey_hash(&key, x->ngkeys);
 	for (uint32_t a = 0; a < x->nagg; a++)
 	{
-		val[a] = 0;
-		/* a row its FILTER leaves out adds nothing, as a NULL */
-		if (!GX_AGG_FILTER_PASSES(&aggs[a], out))
-		{
+		const int	in = gx_group_agg_input(&aggs[a], out, &val[a]);
+
+		if (in < 0)
+			return GX_GROUP_HOST;
+		if (in > 0)
 			vnulls |= 1u << a;
-			continue;
-		}
-		if (aggs[a].col < 0)
-			continue;
-		if (out[aggs[a].col].isnull)
-			vnulls |= 1u << a;
-		else
-			val[a] = out[aggs[a].col].v.i;
 	}
 	slot = gx_group_slot(local, global, &key, aggs);
 	if (slot == NULL)
-		return 0;
+		return GX_GROUP_NO_ROOM;
 	gx_group_add_row(slot, x->ngkeys, x->nagg, aggs, val, vnulls);
-	return 1;
+	return GX_GROUP_ADDED;
 }
 
 #endif							/* GX_GROUP_CUH */

@@ -235,8 +235,16 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 		const gx_agg *g = &c->ext.agg[a];
 
 		/* group mode: inputs are program outputs, else columns */
-		if (g->op < GX_AGG_COUNT || g->op > GX_AGG_HI ||
+		if (g->op < GX_AGG_COUNT || g->op > GX_AGG_FPART ||
 			(g->op > GX_AGG_SUM && !group) ||
+			/* FVAR, FPART, FPART: one column, one FILTER */
+			(g->op == GX_AGG_FVAR &&
+			 (a + 2 >= c->ext.nagg || c->ext.agg[a + 1].op != GX_AGG_FPART ||
+			  c->ext.agg[a + 2].op != GX_AGG_FPART)) ||
+			(g->op == GX_AGG_FPART &&
+			 (a == 0 || (c->ext.agg[a - 1].op != GX_AGG_FVAR &&
+						 (a < 2 || c->ext.agg[a - 2].op != GX_AGG_FVAR)) ||
+			  c->ext.agg[a - 1].col != g->col || c->ext.agg[a - 1].filt != g->filt)) ||
 			(g->op == GX_AGG_SUM128 &&
 			 (a + 1 >= c->ext.nagg || c->ext.agg[a + 1].op != GX_AGG_HI ||
 			  c->ext.agg[a + 1].col != g->col)) ||
@@ -262,6 +270,15 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 			continue;
 		uint32_t	t = group ? (uint32_t) gx_out_type(c, g->col) : c->cols[g->col].type;
 
+		if (g->op >= GX_AGG_FSUM)
+		{
+			if (t != GX_FLOAT4 && t != GX_FLOAT8)
+			{
+				gx_errf(err, errlen, "task aggregate %u reads a column it cannot add", a);
+				return GX_INVALID;
+			}
+			continue;
+		}
 		if (g->op == GX_AGG_SUM128 || g->op == GX_AGG_HI ?
 			(t != GX_NUMERIC && t != GX_INT8) :
 			!((gx_int_like(t) && !(g->op == GX_AGG_SUM && t == GX_BOOL)) ||

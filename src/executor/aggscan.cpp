@@ -99,6 +99,34 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 		case F_AVG_INT8:
 			sp->kind = GX_AGGK_SUM8;
 			break;
+		case F_SUM_FLOAT4:
+		case F_SUM_FLOAT8:
+			sp->kind = GX_AGGK_FSUM;
+			break;
+		case F_AVG_FLOAT4:
+		case F_AVG_FLOAT8:
+		case F_STDDEV_FLOAT4:
+		case F_STDDEV_FLOAT8:
+		case F_STDDEV_SAMP_FLOAT4:
+		case F_STDDEV_SAMP_FLOAT8:
+		case F_STDDEV_POP_FLOAT4:
+		case F_STDDEV_POP_FLOAT8:
+		case F_VARIANCE_FLOAT4:
+		case F_VARIANCE_FLOAT8:
+		case F_VAR_SAMP_FLOAT4:
+		case F_VAR_SAMP_FLOAT8:
+		case F_VAR_POP_FLOAT4:
+		case F_VAR_POP_FLOAT8:
+			sp->kind = GX_AGGK_FVAR;
+			break;
+		case F_MIN_FLOAT4:
+		case F_MIN_FLOAT8:
+			sp->kind = GX_AGGK_FMIN;
+			break;
+		case F_MAX_FLOAT4:
+		case F_MAX_FLOAT8:
+			sp->kind = GX_AGGK_FMAX;
+			break;
 		case F_MIN_NUMERIC:
 		case F_MIN_INT2:
 		case F_MIN_INT4:

@@ -39,6 +39,9 @@ extern "C"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/float.h"
 }
 
 /* the decimal digits of |v| (a 128-bit value), most significant first */
@@ -279,4 +282,83 @@ gx_int8_avg_state(__int128 sum, int64 n, Datum *state)
 		elog(ERROR, "gpuext: unexpected int8 aggregate state");
 	*state = PointerGetDatum(gx_int8_state_bytes(agg, st, n));
 	return true;
+}
+
+/*
+ * The partial state of sum(float4 / float8) over a group whose finite
+ * values the device summed in double precision (GX_AGG_FSUM): the sum in
+ * the argument's type.  Rows with NaN or infinite values never reach the
+ * device sums (gx_group_add_out sends them to the host), so a non-finite
+ * sum, or a float4 one past FLT_MAX, is an overflow: PostgreSQL's own
+ * error (float4pl / float8pl raise it for finite operands).
+ */
+Datum
+gx_float_sum_state(double sum, Oid argtype)
+{
+	float4		f;
+
+	if (isinf(sum) || isnan(sum))
+		float_overflow_error();
+	if (argtype != FLOAT4OID)
+		return Float8GetDatum(sum);
+	f = (float4) sum;
+	if (isinf(f))
+		float_overflow_error();
+	return Float4GetDatum(f);
+}
+
+/* float8_accum's state array float8[3] {N, Sx, Sxx} */
+static Datum
+gx_float_accum_array(double n, double sx, double sxx)
+{
+	Datum		d[3];
+
+	d[0] = Float8GetDatum(n);
+	d[1] = Float8GetDatum(sx);
+	d[2] = Float8GetDatum(sxx);
+	return PointerGetDatum(construct_array(d, 3, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+										   TYPALIGN_DOUBLE));
+}
+
+/*
+ * The partial state of avg / stddev* / var* of float4 / float8
+ * (float8_accum's and float4_accum's float8[3] {N, Sx, Sxx}, combined by
+ * float8_combine) over a group of n finite values (GX_AGG_FVAR): sum sx,
+ * and the sums shifted by a value c of the group, s = sum (x - c) and
+ * q = sum (x - c)^2.  Sxx, the sum of squared deviations from the mean
+ * (what PostgreSQL's Youngs-Cramer transition keeps), is q - s^2 / n:
+ * with c a value of the group, s and q stay near the scale of the
+ * deviations, so the subtraction does not cancel as sum x^2 - (sum x)^2 / n
+ * would.  Rounding can leave it slightly negative: 0 then (a sum of
+ * squares).  A non-finite part with finite values only is an overflow, as
+ * float8_accum raises it.  n = 0: the initial state {0, 0, 0}.
+ */
+Datum
+gx_float_var_state(int64 n, double sx, double s, double q)
+{
+	double		sxx;
+
+	if (n == 0)
+		return gx_float_accum_array(0.0, 0.0, 0.0);
+	sxx = q - s * (s / (double) n);
+	if (isinf(sx) || isnan(sx) || isinf(q) || isnan(q) || isinf(sxx) || isnan(sxx))
+		float_overflow_error();
+	if (sxx < 0.0)
+		sxx = 0.0;
+	return gx_float_accum_array((double) n, sx, sxx);
+}
+
+/*
+ * The same state over one row the host aggregates (v, of type argtype,
+ * or NULL): PostgreSQL's transition, float8_accum / float4_accum, from
+ * the initial state, so NaN and infinities are PostgreSQL's own
+ */
+Datum
+gx_float_var_row_state(Datum v, bool isnull, Oid argtype)
+{
+	Datum		st = gx_float_accum_array(0.0, 0.0, 0.0);
+
+	if (isnull)
+		return st;
+	return DirectFunctionCall2(argtype == FLOAT4OID ? float4_accum : float8_accum, st, v);
 }

@@ -25,7 +25,11 @@
  * min/max and bool_and/bool_or: the argument's type, NULL without a value;
  * avg(int2/int4): int8[] {N, sum}; sum/avg(numeric) and sum/avg(int8):
  * their internal states serialised (partial_states.cpp), from an exact
- * 128-bit sum.  The device aggregates are shared: sum, avg and count of
+ * 128-bit sum; floats: sum(float4/float8) the argument's type, min/max
+ * likewise, avg/stddev/variance float8_accum's float8[3] {N, Sx, Sxx}
+ * (partial_states.cpp: a non-finite device sum is PostgreSQL's overflow
+ * error; rows with NaN / Infinity inputs are the host's, built with
+ * float8_accum / float4_accum).  The device aggregates are shared: sum, avg and count of
  * one column (and one FILTER) are one {sum, count} pair.
  *
  * FILTER (WHERE cond): the condition is one more program output (a bool),
@@ -72,15 +76,33 @@ static int
 gx_group_dev_agg(GxGroupState *g, int op, int col, bool any_op, int filt)
 {
 	uint16		f = (uint16) (filt + 1);	/* gx_agg.filt: 0 = none */
+	int			width = op == GX_AGG_SUM128 ? 2 : op == GX_AGG_FVAR ? 3 : 1;
 
-	/* (a count shares no 128-bit sum: its NaNs are apart) */
+	/*
+	 * (a count shares no 128-bit sum: its NaNs are apart; nor an FPART,
+	 * whose cnt is no count)
+	 */
 	for (int i = 0; i < g->ndev; i++)
 		if (g->dev[i].col == col && g->dev[i].filt == f &&
-			(any_op ? g->dev[i].op != GX_AGG_SUM128 && g->dev[i].op != GX_AGG_HI :
+			(any_op ? g->dev[i].op != GX_AGG_SUM128 && g->dev[i].op != GX_AGG_HI &&
+			 g->dev[i].op != GX_AGG_FPART :
 			 g->dev[i].op == op))
 			return i;
-	if (g->ndev + (op == GX_AGG_SUM128 ? 2 : 1) > GX_MAX_AGGS)
+	if (g->ndev + width > GX_MAX_AGGS)
 		elog(ERROR, "gpuext: too many device aggregates");
+	if (op == GX_AGG_FVAR)
+	{
+		/* its shifted sums: the next two aggregates */
+		for (int j = 0; j < 3; j++)
+		{
+			g->dev[g->ndev + j].op = (uint16) (j == 0 ? GX_AGG_FVAR : GX_AGG_FPART);
+			g->dev[g->ndev + j].col = (int16) col;
+			g->dev[g->ndev + j].filt = f;
+			g->dev[g->ndev + j].cnt_of = 0;
+		}
+		g->ndev += 3;
+		return g->ndev - 3;
+	}
 	g->dev[g->ndev].op = (uint16) op;
 	g->dev[g->ndev].col = (int16) col;
 	g->dev[g->ndev].filt = f;
@@ -202,6 +224,14 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_MIN, sp->col, false, sp->filt);
 		else if (sp->kind == GX_AGGK_MAX)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_MAX, sp->col, false, sp->filt);
+		else if (sp->kind == GX_AGGK_FSUM)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_FSUM, sp->col, false, sp->filt);
+		else if (sp->kind == GX_AGGK_FVAR)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_FVAR, sp->col, false, sp->filt);
+		else if (sp->kind == GX_AGGK_FMIN)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_FMIN, sp->col, false, sp->filt);
+		else if (sp->kind == GX_AGGK_FMAX)
+			sp->slot = gx_group_dev_agg(g, GX_AGG_FMAX, sp->col, false, sp->filt);
 	}
 	for (int a = 0; a < st->nagg; a++)
 	{
@@ -476,6 +506,29 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 															 &slot->tts_values[r]);
 					break;
 				}
+			case GX_AGGK_FSUM:
+				/* a double of finite values: a non-finite sum is an overflow */
+				slot->tts_isnull[r] = p->cnt == 0;
+				if (p->cnt > 0)
+					slot->tts_values[r] = gx_float_sum_state(gx_bitsd(p->val), sp->argtype);
+				break;
+			case GX_AGGK_FVAR:
+				/* p: {sum x, N}, p + 1: {sum (x - c), c}, p + 2: {sum (x - c)^2, -} */
+				slot->tts_values[r] = gx_float_var_state(p->cnt, gx_bitsd(p->val),
+														 gx_bitsd(p[1].val), gx_bitsd(p[2].val));
+				slot->tts_isnull[r] = false;
+				break;
+			case GX_AGGK_FMIN:
+			case GX_AGGK_FMAX:
+				{
+					double		d = gx_float_unord(p->val);
+
+					slot->tts_isnull[r] = p->cnt == 0;
+					if (p->cnt > 0)
+						slot->tts_values[r] = sp->argtype == FLOAT4OID ?
+							Float4GetDatum((float4) d) : Float8GetDatum(d);
+					break;
+				}
 			case GX_AGGK_AVG:
 				{
 					/* int4_avg_accum's state: int8[2] {N, sum} */
@@ -583,8 +636,15 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 					break;
 				case GX_AGGK_MIN:
 				case GX_AGGK_MAX:
+				case GX_AGGK_FMIN:
+				case GX_AGGK_FMAX:
+				case GX_AGGK_FSUM:
+					/* (a float sum's state over one value: that value) */
 					isnull[r] = vnull;
 					values[r] = v;
+					break;
+				case GX_AGGK_FVAR:
+					values[r] = gx_float_var_row_state(v, vnull, sp->argtype);
 					break;
 				case GX_AGGK_AVG:
 					{

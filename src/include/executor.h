@@ -65,8 +65,13 @@ typedef enum GxAggKind
 	GX_AGGK_AVG,				/* group mode: avg(int2/int4): int8[] {N, sum} */
 	GX_AGGK_NSUM,				/* group mode: sum, avg(numeric): NumericAggState
 								 * serialised (partial_states.cpp) */
-	GX_AGGK_SUM8				/* group mode: sum, avg(int8): PolyNumAggState
+	GX_AGGK_SUM8,				/* group mode: sum, avg(int8): PolyNumAggState
 								 * serialised (partial_states.cpp) */
+	GX_AGGK_FSUM,				/* group mode: sum(float4/float8): the argument's type */
+	GX_AGGK_FVAR,				/* group mode: avg, stddev*, var* of float4/float8:
+								 * float8[3] {N, Sx, Sxx} (partial_states.cpp) */
+	GX_AGGK_FMIN,				/* group mode: min(float4/float8) */
+	GX_AGGK_FMAX				/* group mode: max(float4/float8) */
 } GxAggKind;
 
 typedef struct GxAggSpec
@@ -324,6 +329,9 @@ Datum		gx_numeric_free_sum(int64 hi, uint64 lo, const gx_agg_pair *dmax);
 Datum		gx_numeric_nan(void);
 bool		gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state);
 bool		gx_int8_avg_state(__int128 sum, int64 n, Datum *state);
+Datum		gx_float_sum_state(double sum, Oid argtype);
+Datum		gx_float_var_state(int64 n, double sx, double s, double q);
+Datum		gx_float_var_row_state(Datum v, bool isnull, Oid argtype);
 
 /* GpuPreAgg: the group table mode (preagg.cpp) */
 bool		gx_group_plan(CustomScan *cscan);

@@ -187,6 +187,29 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 		case F_BOOL_OR:
 		case F_EVERY:
 			return group && t == BOOLOID;
+		case F_SUM_FLOAT4:
+		case F_MIN_FLOAT4:
+		case F_MAX_FLOAT4:
+		case F_AVG_FLOAT4:
+		case F_STDDEV_FLOAT4:
+		case F_STDDEV_SAMP_FLOAT4:
+		case F_STDDEV_POP_FLOAT4:
+		case F_VARIANCE_FLOAT4:
+		case F_VAR_SAMP_FLOAT4:
+		case F_VAR_POP_FLOAT4:
+			/* float sums (GX_AGG_FSUM, FVAR: docs/engine.md says what is exact) */
+			return group && t == FLOAT4OID;
+		case F_SUM_FLOAT8:
+		case F_MIN_FLOAT8:
+		case F_MAX_FLOAT8:
+		case F_AVG_FLOAT8:
+		case F_STDDEV_FLOAT8:
+		case F_STDDEV_SAMP_FLOAT8:
+		case F_STDDEV_POP_FLOAT8:
+		case F_VARIANCE_FLOAT8:
+		case F_VAR_SAMP_FLOAT8:
+		case F_VAR_POP_FLOAT8:
+			return group && t == FLOAT8OID;
 		default:
 			return false;
 	}
@@ -208,6 +231,37 @@ gx_reads_free_numeric(Node *node, void *relid)
 			v->vartype == NUMERICOID && v->vartypmod < 0;
 	}
 	return expression_tree_walker(node, GX_WALKER(gx_reads_free_numeric), relid);
+}
+
+/* the device aggregates (gx_agg pairs) an aggregate takes at most */
+static int
+gx_agg_device_slots(Oid aggfnoid)
+{
+	switch (aggfnoid)
+	{
+		case F_SUM_NUMERIC:
+		case F_AVG_NUMERIC:
+		case F_SUM_INT8:
+		case F_AVG_INT8:
+			return 2;			/* GX_AGG_SUM128 + GX_AGG_HI */
+		case F_AVG_FLOAT4:
+		case F_AVG_FLOAT8:
+		case F_STDDEV_FLOAT4:
+		case F_STDDEV_FLOAT8:
+		case F_STDDEV_SAMP_FLOAT4:
+		case F_STDDEV_SAMP_FLOAT8:
+		case F_STDDEV_POP_FLOAT4:
+		case F_STDDEV_POP_FLOAT8:
+		case F_VARIANCE_FLOAT4:
+		case F_VARIANCE_FLOAT8:
+		case F_VAR_SAMP_FLOAT4:
+		case F_VAR_SAMP_FLOAT8:
+		case F_VAR_POP_FLOAT4:
+		case F_VAR_POP_FLOAT8:
+			return 3;			/* GX_AGG_FVAR + 2 GX_AGG_FPART */
+		default:
+			return 1;
+	}
 }
 
 /*
@@ -239,6 +293,8 @@ gx_group_output(GxProgram *prog, Expr *e, Index relid, List **done, List **done_
 	prog->may_error |= had_error;
 	if (idx < 0 || ((exprType((Node *) e) == NUMERICOID) != (t == GX_NUMERIC)) ||
 		((exprType((Node *) e) == BPCHAROID) != (t == GX_CHAR8)) ||
+		((exprType((Node *) e) == FLOAT4OID) != (t == GX_FLOAT4)) ||
+		((exprType((Node *) e) == FLOAT8OID) != (t == GX_FLOAT8)) ||
 		((exprType((Node *) e) == BOOLOID) != (t == GX_BOOL)))
 		return -1;
 	/*
@@ -473,11 +529,11 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 		if (list_member(partial->exprs, a))
 			continue;
 		/*
-		 * device aggregates, at most: an exact numeric sum takes two, and
-		 * one more for the dscales of an unconstrained column
+		 * device aggregates, at most: an exact numeric sum takes two (and
+		 * one more for the dscales of an unconstrained column), a float
+		 * avg / stddev / variance three
 		 */
-		naggs += a->aggfnoid == F_SUM_NUMERIC || a->aggfnoid == F_AVG_NUMERIC ||
-			a->aggfnoid == F_SUM_INT8 || a->aggfnoid == F_AVG_INT8 ? 2 : 1;
+		naggs += gx_agg_device_slots(a->aggfnoid);
 		if ((a->aggfnoid == F_SUM_NUMERIC || a->aggfnoid == F_AVG_NUMERIC) &&
 			gx_agg_arg_expr(a) != NULL && IsA(gx_agg_arg_expr(a), Var) &&
 			((Var *) gx_agg_arg_expr(a))->vartypmod < 0)

@@ -1528,6 +1528,178 @@ test_group_filter(void)
 	printf("group filter: %zu groups with FILTER and 128-bit int8 sums agree\n", seen);
 }
 
+/*
+ * Float aggregates in a group table (CPU device): key int8, f float8 (the
+ * sums: FSUM, FVAR + FPART x2; NULLs, NaN and infinities, values near 1e6
+ * so that the shifted sums matter) and g float8 (FMIN / FMAX over NaN, -0,
+ * +0, infinities).  Rows with a non-finite f go to the host (selected,
+ * GX_RESULT_HOST) and add nowhere; the others' states must match a long
+ * double reference: counts and min / max exactly (gx_float_ord), the sums
+ * and Sxx = q - s^2 / n within 1e-9 relative.  Then the validator refuses
+ * an FVAR without its parts, a part alone, a float op over an int output.
+ */
+static void
+test_group_float(void)
+{
+	std::mt19937_64 rng(1515);
+	const uint32_t cap = 1024;
+	const uint32_t n = 30000;
+	const uint64_t sb = gx_group_slot_bytes(1, 7);
+	std::vector<uint64_t> table((sizeof(gx_group_hdr) + cap * sb) / 8 + 1, 0);
+	std::vector<int64_t> k(n);
+	std::vector<double> f(n),
+				g(n);
+	std::vector<uint8_t> fn(n),
+				gn(n);
+	const double specials[] = {NAN, -NAN, INFINITY, -INFINITY, -0.0, 0.0, 1e300, -1e300};
+	struct Ref
+	{
+		int64_t		rows = 0,
+					nf = 0,
+					ng = 0,
+					gmin = std::numeric_limits<int64_t>::max(),
+					gmax = std::numeric_limits<int64_t>::min();
+		std::vector<long double> xs;
+	};
+	std::map<int64_t, Ref> want;
+	uint32_t	nhost = 0;
+	ChunkBuilder b;
+	gx_task_ctx ctx;
+	char		err[256];
+
+	for (uint32_t r = 0; r < n; r++)
+	{
+		k[r] = (int64_t) (rng() % 7);
+		fn[r] = rng() % 10 == 0;
+		f[r] = rng() % 50 == 0 ? specials[rng() % 4] : 1e6 + (double) (rng() % 20001) / 7.0;
+		gn[r] = rng() % 9 == 0;
+		g[r] = rng() % 5 == 0 ? specials[rng() % 8] : (double) ((int64_t) (rng() % 2001) - 1000) / 3.0;
+		if (!fn[r] && !std::isfinite(f[r]))
+		{
+			nhost++;			/* the host's row */
+			continue;
+		}
+		Ref		   &w = want[k[r]];
+
+		w.rows++;
+		if (!fn[r])
+		{
+			w.nf++;
+			w.xs.push_back(f[r]);
+		}
+		if (!gn[r])
+		{
+			w.ng++;
+			w.gmin = std::min(w.gmin, gx_float_ord(g[r]));
+			w.gmax = std::max(w.gmax, gx_float_ord(g[r]));
+		}
+	}
+	int			kc = b.add_int_col(GX_INT8, k);
+	int			fc = b.add_float_col(GX_FLOAT8, f, fn);
+	int			gc = b.add_float_col(GX_FLOAT8, g, gn);
+
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, kc);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 1, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_FLOAT8, 2, 0, 0, fc);
+	b.emit(GX_OP_OUT, GX_FLOAT8, 0, 2, 0, 1);
+	b.emit(GX_OP_LDCOL, GX_FLOAT8, 3, 0, 0, gc);
+	b.emit(GX_OP_OUT, GX_FLOAT8, 0, 3, 0, 2);
+
+	gx_chunk   *c = b.build();
+
+	c->obj[0] = 1;
+	c->ext.entry = -1;
+	c->ext.ngroup_cap = cap;
+	c->ext.ngroup_limit = cap / 2;
+	c->ext.ngkeys = 1;
+	c->ext.gkey_col[0] = 0;
+	c->ext.nagg = 7;
+	c->ext.agg[0] = gx_agg {GX_AGG_FSUM, 1, 0, 0};
+	c->ext.agg[1] = gx_agg {GX_AGG_FVAR, 1, 0, 0};
+	c->ext.agg[2] = gx_agg {GX_AGG_FPART, 1, 0, 0};
+	c->ext.agg[3] = gx_agg {GX_AGG_FPART, 1, 0, 0};
+	c->ext.agg[4] = gx_agg {GX_AGG_FMIN, 2, 0, 0};
+	c->ext.agg[5] = gx_agg {GX_AGG_FMAX, 2, 0, 0};
+	c->ext.agg[6] = gx_agg {GX_AGG_COUNT, -1, 0, 0};
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) table.data();
+	ctx.obj_bytes[0] = table.size() * 8;
+
+	std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+
+	CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK, "group float: %s", err);
+	CHECK(gx_chunk_result(c)->nsel == nhost && gx_chunk_result(c)->error == GX_NO_ERROR &&
+		  (gx_chunk_result(c)->flags & GX_RESULT_HOST) != 0,
+		  "group float: %u rows to the host, want %u (flagged)", gx_chunk_result(c)->nsel, nhost);
+
+	size_t		seen = 0;
+
+	for (uint32_t i = 0; i < cap; i++)
+	{
+		const char *slot = (const char *) table.data() + sizeof(gx_group_hdr) + i * sb;
+		const gx_agg_pair *p = (const gx_agg_pair *) (slot + 16);
+		int64_t		key = ((const int64_t *) slot)[1];
+
+		if (*(const uint32_t *) slot != GX_GSLOT_READY)
+			continue;
+		seen++;
+		if (want.count(key) == 0)
+		{
+			CHECK(false, "group float: unknown key %lld", (long long) key);
+			continue;
+		}
+		const Ref  &w = want[key];
+		long double sum = 0,
+					sxx = 0;
+
+		for (long double x : w.xs)
+			sum += x;
+		for (long double x : w.xs)
+			sxx += (x - sum / w.nf) * (x - sum / w.nf);
+
+		const double dsum = gx_bitsd(p[0].val);
+		const double s = gx_bitsd(p[2].val);
+		const double dsxx = gx_bitsd(p[3].val) - s * (s / (double) p[1].cnt);
+
+		CHECK(p[6].cnt == w.rows && p[0].cnt == w.nf && p[1].cnt == w.nf &&
+			  p[4].cnt == w.ng && p[5].cnt == w.ng,
+			  "group float %lld: counts %lld %lld %lld, want %lld %lld %lld", (long long) key,
+			  (long long) p[6].cnt, (long long) p[0].cnt, (long long) p[4].cnt,
+			  (long long) w.rows, (long long) w.nf, (long long) w.ng);
+		CHECK(fabsl(dsum - sum) <= 1e-9L * fabsl(sum) &&
+			  fabsl(gx_bitsd(p[1].val) - sum) <= 1e-9L * fabsl(sum),
+			  "group float %lld: sum %.17g, want %.17Lg", (long long) key, dsum, sum);
+		CHECK(fabsl(dsxx - sxx) <= 1e-9L * sxx,
+			  "group float %lld: Sxx %.17g, want %.17Lg", (long long) key, dsxx, sxx);
+		CHECK(p[4].val == w.gmin && p[5].val == w.gmax,
+			  "group float %lld: min %g max %g, want %g %g", (long long) key,
+			  gx_float_unord(p[4].val), gx_float_unord(p[5].val), gx_float_unord(w.gmin),
+			  gx_float_unord(w.gmax));
+	}
+	CHECK(seen == want.size(), "group float: %zu groups, want %zu", seen, want.size());
+	CHECK(gx_float_ord(NAN) > gx_float_ord(INFINITY) && gx_float_ord(-NAN) == gx_float_ord(NAN) &&
+		  gx_float_ord(-INFINITY) < gx_float_ord(-1e308) && gx_float_ord(-0.0) < gx_float_ord(0.0) &&
+		  std::signbit(gx_float_unord(gx_float_ord(-0.0))) && std::isnan(gx_float_unord(gx_float_ord(NAN))),
+		  "gx_float_ord: PostgreSQL's float order");
+
+#define FMUTATE(what, stmt) \
+	do { \
+		memcpy(c, good.data(), b.capacity); \
+		stmt; \
+		expect_invalid(c, b.capacity, &ctx, (what)); \
+	} while (0)
+	FMUTATE("FVAR without its parts", c->ext.agg[3].op = GX_AGG_COUNT);
+	FMUTATE("an FPART alone", c->ext.agg[1].op = GX_AGG_FSUM);
+	FMUTATE("FVAR parts of another column", c->ext.agg[2].col = 2);
+	FMUTATE("float sum of an int8 output", c->ext.agg[0].col = 0);
+	FMUTATE("float min of an int8 output", c->ext.agg[4].col = 0);
+#undef FMUTATE
+	printf("group float: %zu groups, %u host rows: float sums, shifted squares, min/max agree\n",
+		   seen, nhost);
+}
+
 /* numeric varlenas on heap pages, deformed by the CPU device */
 static void
 test_numeric_pages(void)
@@ -2531,6 +2703,7 @@ main(void)
 	test_numeric_free();
 	test_numeric_group();
 	test_group_filter();
+	test_group_float();
 	test_numeric_pages();
 	test_char8();
 	test_char8_pages();

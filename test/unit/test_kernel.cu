@@ -2156,6 +2156,180 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 }
 
 /*
+ * Float aggregates in group mode, GPU against the CPU device: key int8
+ * (few or many groups), f float8 (FSUM, FVAR + FPART x2: values near 1e6,
+ * NULLs, NaN / +-Infinity rows that go to the host), g float8 (FMIN /
+ * FMAX over NaN, -0, +0, infinities), in each group mode (warp lanes add
+ * their own float rows into the leader's slot, block tables merge with a
+ * shift of their own, straight to the global table) and with the JIT.
+ * The host rows must be the same rows (GX_RESULT_HOST); counts and
+ * min / max equal; sums, shifted sums moved to one shift and Sxx within
+ * 1e-9 relative (atomics add in another order).
+ */
+static void
+test_group_float(std::mt19937_64 &rng, void *staging)
+{
+	const double specials[] = {NAN, -NAN, INFINITY, -INFINITY, -0.0, 0.0, 1e300, -1e300};
+	const uint32_t cap = 4096;
+	const uint64_t sb = gx_group_slot_bytes(1, 7);
+	const uint64_t tbytes = gx_group_table_bytes(cap, 1, 7);
+	std::vector<char> htab(tbytes);
+	std::vector<uint64_t> ctab(tbytes / 8 + 1);
+	void	   *gtab = nullptr;
+	char		err[512];
+	int			runs = 0,
+				bad = 0;
+
+	CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
+		  "float group table: %s", err);
+	for (auto gcase : {std::pair<uint32_t, uint32_t> {0u, 5}, {0u, 1500}, {GX_GROUP_NO_LOCAL, 1500}})
+		for (int mode : {MODE_COPY, MODE_JIT})
+		{
+			const uint32_t n = 100000;
+			const uint32_t gflags = gcase.first;
+			const uint32_t groups = gcase.second;
+			ChunkBuilder b;
+			std::vector<int64_t> k(n);
+			std::vector<double> f(n),
+						g(n);
+			std::vector<uint8_t> fn(n),
+						gn(n);
+			std::vector<uint32_t> host,
+						gs,
+						cs;
+			gx_task_ctx gctx,
+						cctx;
+
+			for (uint32_t r = 0; r < n; r++)
+			{
+				k[r] = (int64_t) (rng() % groups);
+				fn[r] = rng() % 10 == 0;
+				f[r] = rng() % 200 == 0 ? specials[rng() % 4] :
+					1e6 + (double) (rng() % 20001) / 7.0;
+				gn[r] = rng() % 9 == 0;
+				g[r] = rng() % 5 == 0 ? specials[rng() % 8] :
+					(double) ((int64_t) (rng() % 2001) - 1000) / 3.0;
+				if (!fn[r] && !std::isfinite(f[r]))
+					host.push_back(r);
+			}
+			int			kc = b.add_int_col(GX_INT8, k);
+			int			fc = b.add_float_col(GX_FLOAT8, f, fn);
+			int			gc = b.add_float_col(GX_FLOAT8, g, gn);
+
+			b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);
+			b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+			b.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, kc);
+			b.emit(GX_OP_OUT, GX_INT8, 0, 1, 0, 0);
+			b.emit(GX_OP_LDCOL, GX_FLOAT8, 2, 0, 0, fc);
+			b.emit(GX_OP_OUT, GX_FLOAT8, 0, 2, 0, 1);
+			b.emit(GX_OP_LDCOL, GX_FLOAT8, 3, 0, 0, gc);
+			b.emit(GX_OP_OUT, GX_FLOAT8, 0, 3, 0, 2);
+
+			gx_chunk   *c = b.build();
+
+			c->obj[0] = 1;
+			c->ext.entry = -1;
+			c->ext.ngroup_cap = cap;
+			c->ext.ngroup_limit = cap / 2;
+			c->ext.ngkeys = 1;
+			c->ext.gflags = gflags;
+			c->ext.gkey_col[0] = 0;
+			c->ext.nagg = 7;
+			c->ext.agg[0] = {GX_AGG_FSUM, 1};
+			c->ext.agg[1] = {GX_AGG_FVAR, 1};
+			c->ext.agg[2] = {GX_AGG_FPART, 1};
+			c->ext.agg[3] = {GX_AGG_FPART, 1};
+			c->ext.agg[4] = {GX_AGG_FMIN, 2};
+			c->ext.agg[5] = {GX_AGG_FMAX, 2};
+			c->ext.agg[6] = {GX_AGG_COUNT, -1};
+			memset(&gctx, 0, sizeof(gctx));
+			memset(&cctx, 0, sizeof(cctx));
+			std::fill(ctab.begin(), ctab.end(), 0);
+			cudaMemset(gtab, 0, tbytes);
+			cudaDeviceSynchronize();
+			gctx.obj[0] = (char *) gtab;
+			gctx.obj_bytes[0] = tbytes;
+			cctx.obj[0] = (char *) ctab.data();
+			cctx.obj_bytes[0] = ctab.size() * 8;
+			memcpy(staging, c, b.capacity);
+			((gx_chunk *) staging)->flags = mode_flags(mode, 0);
+			cpu_run(c, b.capacity, &cctx);
+			bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+				poll_until_done(0, err, sizeof(err)) &&
+				cudaMemcpy(htab.data(), gtab, tbytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+
+			runs++;
+			if (!ok || !tile_selection((gx_chunk *) staging, gs) || !tile_selection(c, cs))
+			{
+				bad++;
+				fprintf(stderr, "float groups (%s, gflags %u): %s\n", mode_name[mode], gflags, err);
+				continue;
+			}
+			std::sort(gs.begin(), gs.end());
+			std::sort(cs.begin(), cs.end());
+
+			/* the CPU table's groups by key, then the GPU's against them */
+			std::map<int64_t, const gx_agg_pair *> cpu_groups;
+			int			diff = gs != host || cs != host ||
+				!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST);
+
+			for (uint32_t i = 0; i < cap; i++)
+			{
+				const char *slot = (const char *) ctab.data() + sizeof(gx_group_hdr) + i * sb;
+
+				if (*(const uint32_t *) slot == GX_GSLOT_READY)
+					cpu_groups[((const int64_t *) slot)[1]] = (const gx_agg_pair *) (slot + 16);
+			}
+			size_t		seen = 0;
+
+			for (uint32_t i = 0; i < cap && !diff; i++)
+			{
+				const char *slot = htab.data() + sizeof(gx_group_hdr) + i * sb;
+				const gx_agg_pair *p = (const gx_agg_pair *) (slot + 16);
+
+				if (*(const uint32_t *) slot != GX_GSLOT_READY)
+					continue;
+				seen++;
+				auto		it = cpu_groups.find(((const int64_t *) slot)[1]);
+
+				if (it == cpu_groups.end())
+				{
+					diff = 1;
+					break;
+				}
+				const gx_agg_pair *q = it->second;
+				auto		near = [](double a, double b) {
+					return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) + 1e-9;
+				};
+				auto		sxx = [](const gx_agg_pair *x) {
+					double		s = gx_bitsd(x[2].val);
+
+					return gx_bitsd(x[3].val) - s * (s / (double) x[1].cnt);
+				};
+
+				for (int a : {0, 1, 4, 5, 6})
+					diff |= p[a].cnt != q[a].cnt;
+				diff |= p[4].val != q[4].val || p[5].val != q[5].val;
+				diff |= !near(gx_bitsd(p[0].val), gx_bitsd(q[0].val)) ||
+					!near(gx_bitsd(p[1].val), gx_bitsd(q[1].val));
+				diff |= p[1].cnt > 1 && !near(sxx(p), sxx(q));
+			}
+			diff |= seen != cpu_groups.size();
+			if (diff)
+			{
+				bad++;
+				fprintf(stderr, "float groups (%s, gflags %u): gpu %zu host rows, cpu %zu, want %zu; %zu / %zu groups\n",
+						mode_name[mode], gflags, gs.size(), cs.size(), host.size(), seen,
+						cpu_groups.size());
+			}
+		}
+	gx_mem_free(GX_DEV_GPU, gtab);
+	CHECK(bad == 0, "float groups: %d of %d GPU runs differ from the CPU device", bad, runs);
+	printf("float groups: %d runs (warp, block tables, global; JIT) agree with the CPU device\n",
+		   runs);
+}
+
+/*
  * bpchar (GX_CHAR8): varlenas on heap pages deformed on the GPU and the
  * program (= a constant, = ANY, column = column) on them, against the CPU
  * device and the string reference (gx_test.h: build_char8_pages); the
@@ -2288,6 +2462,7 @@ test_random(std::mt19937_64 &rng)
 	test_cache(rng, staging, slot_bytes);
 	test_agg_read(rng, staging, nslots, slot_bytes);
 	test_group(rng, staging, slot_bytes);
+	test_group_float(rng, staging);
 
 	/* malformed tasks are refused without touching the GPU, in both modes */
 	test_gpu_validation(rng, staging, slot_bytes);
