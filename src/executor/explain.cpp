@@ -121,6 +121,10 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyText("Group Keys", gx_group_describe_keys(st, dpctx, es->verbose),
 								es);
 		ExplainPropertyText("Device Aggregates", gx_agg_describe(st, dpctx, es->verbose), es);
+		if (st->group_mode)
+			/* (local: a table per GPU block or CPU thread; gx_group_local) */
+			ExplainPropertyText("Group Strategy", gx_group_local(&st->grp) ?
+								"local, then global table" : "global table", es);
 	}
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	if (!es->analyze)

@@ -338,6 +338,7 @@ bool		gx_group_plan(CustomScan *cscan);
 void		gx_group_begin(GxScanState *st, CustomScan *cscan);
 void		gx_group_set_chunk(GxScanState *st, gx_chunk *c);
 void		gx_group_prepare(GxScanState *st);
+bool		gx_group_local(const GxGroupState *g);
 void		gx_group_grow(GxScanState *st);
 void		gx_group_host_rows(GxScanState *st, GxBatch *b);
 TupleTableSlot *gx_group_next(GxScanState *st, TupleTableSlot *slot);
