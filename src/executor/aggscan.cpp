@@ -75,6 +75,7 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 	sp->filt = -1;
 	sp->filtstate = NULL;
 	sp->name = get_func_name(a->aggfnoid);
+	sp->fnoid = a->aggfnoid;
 	switch (a->aggfnoid)
 	{
 		case F_COUNT_:

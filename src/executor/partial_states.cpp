@@ -42,6 +42,9 @@ extern "C"
 #include "catalog/pg_type.h"
 #include "utils/array.h"
 #include "utils/float.h"
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
+#include "utils/syscache.h"
 }
 
 /* the decimal digits of |v| (a 128-bit value), most significant first */
@@ -361,4 +364,68 @@ gx_float_var_row_state(Datum v, bool isnull, Oid argtype)
 	if (isnull)
 		return st;
 	return DirectFunctionCall2(argtype == FLOAT4OID ? float4_accum : float8_accum, st, v);
+}
+
+/* a finalizing GpuPreAgg's calls for aggregate aggfnoid (pg_aggregate) */
+void
+gx_agg_final_init(GxAggFinal *f, Oid aggfnoid)
+{
+	HeapTuple	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggfnoid));
+	Form_pg_aggregate agg;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for aggregate %u", aggfnoid);
+	agg = (Form_pg_aggregate) GETSTRUCT(tup);
+	/* (the planner offers no aggregate whose final function takes more) */
+	if (agg->aggfinalextra)
+		elog(ERROR, "gpuext: aggregate %u has extra final arguments", aggfnoid);
+	f->has_deserial = OidIsValid(agg->aggdeserialfn);
+	f->has_final = OidIsValid(agg->aggfinalfn);
+	if (f->has_deserial)
+		fmgr_info(agg->aggdeserialfn, &f->deserial);
+	if (f->has_final)
+		fmgr_info(agg->aggfinalfn, &f->final);
+	ReleaseSysCache(tup);
+}
+
+/*
+ * The final value of an aggregate from its partial state (v, isnull) of
+ * one group, as Finalize Aggregate computes it from one partial row:
+ * deserialize (an internal state's bytes), then the final function, both
+ * called in an aggregate context (agg); without a final function the
+ * state is the value.  Allocates in CurrentMemoryContext.
+ */
+Datum
+gx_agg_finalize(const GxAggFinal *f, AggState *agg, Datum v, bool isnull, bool *resnull)
+{
+	if (f->has_deserial && !isnull)
+	{
+		LOCAL_FCINFO(fcinfo, 2);
+
+		InitFunctionCallInfoData(*fcinfo, (FmgrInfo *) &f->deserial, 2, InvalidOid,
+								 (Node *) agg, NULL);
+		fcinfo->args[0].value = v;
+		fcinfo->args[0].isnull = false;
+		fcinfo->args[1].value = (Datum) 0;
+		fcinfo->args[1].isnull = false;
+		v = FunctionCallInvoke(fcinfo);
+		isnull = fcinfo->isnull;
+	}
+	if (!f->has_final || (isnull && f->final.fn_strict))
+	{
+		*resnull = isnull;
+		return isnull ? (Datum) 0 : v;
+	}
+	{
+		LOCAL_FCINFO(fcinfo, 1);
+		Datum		r;
+
+		InitFunctionCallInfoData(*fcinfo, (FmgrInfo *) &f->final, 1, InvalidOid,
+								 (Node *) agg, NULL);
+		fcinfo->args[0].value = v;
+		fcinfo->args[0].isnull = isnull;
+		r = FunctionCallInvoke(fcinfo);
+		*resnull = fcinfo->isnull;
+		return r;
+	}
 }

@@ -259,6 +259,20 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	g->host_rows = NULL;
 	g->recs = NULL;
 	g->ntables = 0;
+	/* finalizing: PostgreSQL's final calls of each aggregate, in an aggregate context */
+	g->final = list_length(cscan->custom_private) > 7 &&
+		strcmp(strVal(llast(cscan->custom_private)), "final") == 0;
+	if (g->final)
+	{
+		ExprContext *fcxt = makeNode(ExprContext);
+
+		for (int a = 0; a < st->nagg; a++)
+			gx_agg_final_init(&g->fin[a], st->aggs[a].fnoid);
+		/* (their states and values live in the per-row memory, as the row) */
+		fcxt->ecxt_per_tuple_memory = ps->ps_ExprContext->ecxt_per_tuple_memory;
+		g->fagg = makeNode(AggState);
+		g->fagg->curaggcontext = fcxt;
+	}
 	gx_group_reset(st);
 }
 
@@ -276,6 +290,7 @@ gx_group_reset(GxScanState *st)
 	g->read_next = 0;
 	g->nrecs = g->rec_pos = 0;
 	g->ngroups = g->nhost = g->nreads = 0;
+	g->fallback = g->decided = false;
 }
 
 /* the largest power-of-2 slots <= want whose table fits max_bytes (>= 1024) */
@@ -558,6 +573,16 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 				}
 		}
 	}
+	/* finalizing: each aggregate's value from its state, as Finalize would */
+	for (int i = 0; g->final && i < st->nagg; i++)
+	{
+		int			r = st->aggs[i].resno - 1;
+		bool		null;
+
+		slot->tts_values[r] = gx_agg_finalize(&g->fin[i], g->fagg, slot->tts_values[r],
+											  slot->tts_isnull[r], &null);
+		slot->tts_isnull[r] = null;
+	}
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -593,6 +618,12 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 		/* (a row the device could not decide passes or fails here) */
 		if (!ExecQual(g->quals, econtext))
 			continue;
+		if (g->final)
+		{
+			/* (finalizing: a row the device left means the fallback plan) */
+			g->nhost++;
+			continue;
+		}
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		ExecClearTuple(scan_slot);
 		for (int c = 0; c < scan_slot->tts_tupleDescriptor->natts; c++)
@@ -760,6 +791,24 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 	GxGroupState *g = &st->grp;
 	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
 
+	/*
+	 * Finalizing: the groups are final only if each is in one row, i.e. one
+	 * table and no host row; else empty the table (a rescan reuses it) and
+	 * let the node run its fallback plan (gx_exec_scan)
+	 */
+	if (g->final && !g->decided)
+	{
+		g->decided = true;
+		if (g->ntables > 1 || g->nhost > 0)
+		{
+			g->fallback = true;
+			while (g->reading && gx_group_read_more(st))
+				CHECK_FOR_INTERRUPTS();
+			g->reading = false;
+			st->agg_dirty = false;
+			return ExecClearTuple(slot);
+		}
+	}
 	while (g->reading)
 	{
 		if (g->rec_pos < g->nrecs)
@@ -770,9 +819,16 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 			/* counts the device kept once for several aggregates */
 			for (int a = 0; a < g->ndev; a++)
 				pairs[a].cnt = gx_agg_count(g->dev, pairs, a);
+			MemoryContext old;
+			TupleTableSlot *r;
+
 			g->ngroups++;
-			return gx_group_store(st, slot, ((uint32 *) rec)[1], (const int64 *) (rec + 8),
-								  (const gx_agg_pair *) (rec + 8 + 8 * g->nkeys));
+			/* (the row's values live until ExecScan's next reset, as any scan row's) */
+			old = MemoryContextSwitchTo(st->css.ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
+			r = gx_group_store(st, slot, ((uint32 *) rec)[1], (const int64 *) (rec + 8),
+							   (const gx_agg_pair *) (rec + 8 + 8 * g->nkeys));
+			MemoryContextSwitchTo(old);
+			return r;
 		}
 		CHECK_FOR_INTERRUPTS();
 		if (!gx_group_read_more(st))

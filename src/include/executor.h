@@ -92,7 +92,21 @@ typedef struct GxAggSpec
 	Expr	   *filter;			/* group mode: its FILTER, or NULL */
 	int			filt;			/* its program output (GX_BOOL), or -1 */
 	ExprState  *filtstate;		/* for the host's rows */
+	Oid			fnoid;			/* the aggregate */
 } GxAggSpec;
+
+/*
+ * A finalizing GpuPreAgg's way from an aggregate's partial state to its
+ * value (gx_agg_final_init, gx_agg_finalize): PostgreSQL's deserialize and
+ * final functions, called as its Finalize node would for one partial row
+ */
+typedef struct GxAggFinal
+{
+	bool		has_deserial;
+	bool		has_final;
+	FmgrInfo	deserial;
+	FmgrInfo	final;
+} GxAggFinal;
 
 /* a GROUP BY key of a GpuPreAgg (preagg.cpp) */
 typedef struct GxKeySpec
@@ -138,6 +152,16 @@ typedef struct GxGroupState
 	int64		ngroups;		/* groups returned from the table */
 	int64		nhost;			/* rows aggregated by the host */
 	int64		nreads;			/* GROUP_READ tasks */
+	/*
+	 * finalizing GpuPreAgg (custom_private "final"): the groups' final values
+	 * when one table holds them all and no row was left to the host; else
+	 * (fallback) the rows of its child, the Finalize plan
+	 */
+	bool		final;
+	bool		fallback;
+	bool		decided;		/* final or fallback, this run */
+	GxAggFinal	fin[GX_MAX_AGGS];	/* per st->aggs */
+	AggState   *fagg;			/* the aggregate context of their calls */
 } GxGroupState;
 
 /*
@@ -338,6 +362,9 @@ bool		gx_group_plan(CustomScan *cscan);
 void		gx_group_begin(GxScanState *st, CustomScan *cscan);
 void		gx_group_set_chunk(GxScanState *st, gx_chunk *c);
 void		gx_group_prepare(GxScanState *st);
+void		gx_agg_final_init(GxAggFinal *f, Oid aggfnoid);
+Datum		gx_agg_finalize(const GxAggFinal *f, AggState *agg, Datum v, bool isnull,
+							bool *resnull);
 bool		gx_group_local(const GxGroupState *g);
 void		gx_group_grow(GxScanState *st);
 void		gx_group_host_rows(GxScanState *st, GxBatch *b);

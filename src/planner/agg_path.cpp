@@ -54,6 +54,7 @@ extern "C"
 #include "utils/fmgroids.h"
 #include "utils/regproc.h"
 #include "utils/selfuncs.h"
+#include "utils/lsyscache.h"
 #include "optimizer/paths.h"
 #include "parser/parse_clause.h"
 }
@@ -73,6 +74,16 @@ static CustomPathMethods gx_agg_path_methods = {
 static CustomPathMethods gx_preagg_path_methods = {
 	"GpuPreAgg",
 	gx_plan_agg_path,
+	NULL
+};
+
+static Plan *gx_plan_final_path(PlannerInfo *root, RelOptInfo *rel,
+								CustomPath *best_path, List *tlist,
+								List *clauses, List *custom_plans);
+
+static CustomPathMethods gx_final_path_methods = {
+	"GpuPreAgg",
+	gx_plan_final_path,
 	NULL
 };
 
@@ -555,34 +566,99 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
  * Finalize paths over a device aggregate path (or a Gather of it): plain
  * without keys; hashed, and sorted, by the GROUP BY keys
  */
-static void
+static Path *
 gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
 				   PathTarget *target, List *having, AggClauseCosts *costs,
 				   double groups)
 {
 	List	   *groupClause = GX_GROUP_CLAUSE(root);
+	Path	   *hashed = NULL;
+	Path	   *sorted_agg = NULL;
 
 	if (groupClause == NIL)
 	{
 		add_path(output_rel, &create_agg_path(root, output_rel, input, target, AGG_PLAIN,
 											  AGGSPLIT_FINAL_DESERIAL, NIL, having, costs,
 											  1)->path);
-		return;
+		return NULL;
 	}
 	if (grouping_is_hashable(groupClause))
-		add_path(output_rel, &create_agg_path(root, output_rel, input, target, AGG_HASHED,
-											  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
-											  costs, groups)->path);
+	{
+		hashed = &create_agg_path(root, output_rel, input, target, AGG_HASHED,
+								  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
+								  costs, groups)->path;
+		add_path(output_rel, hashed);
+	}
 	if (grouping_is_sortable(groupClause))
 	{
 		List	   *pathkeys = make_pathkeys_for_sortclauses(root, groupClause,
 															 root->parse->targetList);
 		Path	   *sorted = &create_sort_path(root, output_rel, input, pathkeys, -1.0)->path;
 
-		add_path(output_rel, &create_agg_path(root, output_rel, sorted, target, AGG_SORTED,
-											  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
-											  costs, groups)->path);
+		sorted_agg = &create_agg_path(root, output_rel, sorted, target, AGG_SORTED,
+									  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
+									  costs, groups)->path;
+		add_path(output_rel, sorted_agg);
 	}
+	/* (add_path may have freed a path it rejected: build the fallback anew) */
+	if (hashed == NULL && sorted_agg == NULL)
+		return NULL;
+	if (grouping_is_hashable(groupClause))
+		return &create_agg_path(root, output_rel, input, target, AGG_HASHED,
+								AGGSPLIT_FINAL_DESERIAL, groupClause, having, costs,
+								groups)->path;
+	return &create_agg_path(root, output_rel,
+							&create_sort_path(root, output_rel, input,
+											  make_pathkeys_for_sortclauses(root, groupClause,
+																			root->parse->targetList),
+											  -1.0)->path,
+							target, AGG_SORTED, AGGSPLIT_FINAL_DESERIAL, groupClause,
+							having, costs, groups)->path;
+}
+
+/*
+ * GpuPreAgg that finalizes on the device's groups (serial plans with GROUP
+ * BY): when the scan ends with every group in one table and no row left
+ * to the host, each group is one row, and the node computes the
+ * aggregates' final values itself (preagg.cpp), with HAVING as its qual,
+ * instead of handing partial states to PostgreSQL's Finalize node, whose
+ * work there is pure overhead (at a million groups, most of the time).
+ * Otherwise it runs its child, fallback: the Finalize plan over a
+ * partial GpuPreAgg, i.e. the plan it replaces, so the answer is always
+ * PostgreSQL's.  custom_private = (relid of the table, the partial path's
+ * target as a list of expressions with their sortgrouprefs, HAVING).
+ */
+static void
+gx_add_device_final_path(PlannerInfo *root, RelOptInfo *output_rel, RelOptInfo *input_rel,
+						 CustomPath *part, Path *fallback, PathTarget *target, List *having,
+						 double groups)
+{
+	CustomPath *fp = makeNode(CustomPath);
+	List	   *refs = NIL;
+
+	for (int i = 0; i < list_length(part->path.pathtarget->exprs); i++)
+		refs = lappend_int(refs, part->path.pathtarget->sortgrouprefs != NULL ?
+						   (int) part->path.pathtarget->sortgrouprefs[i] : 0);
+	fp->path.pathtype = T_CustomScan;
+	fp->path.parent = output_rel;
+	fp->path.pathtarget = target;
+	fp->path.param_info = NULL;
+	fp->path.parallel_aware = false;
+	fp->path.parallel_safe = false;
+	fp->path.parallel_workers = 0;
+	fp->path.rows = groups;
+	fp->path.pathkeys = NIL;
+	/* the partial node's cost, and a tuple's worth per group: no Finalize */
+	fp->path.startup_cost = part->path.startup_cost;
+	fp->path.total_cost = part->path.total_cost + cpu_tuple_cost * groups;
+	fp->flags = 0;
+	fp->custom_paths = list_make1(fallback);
+	fp->custom_private = list_make4(makeInteger((int) input_rel->relid),
+									part->path.pathtarget->exprs, refs, having);
+	/* (the program and split of the scan path: gx_path_program) */
+	fp->custom_private = list_concat(fp->custom_private, list_copy(part->custom_private));
+	fp->methods = &gx_final_path_methods;
+	add_path(output_rel, &fp->path);
 }
 
 /*
@@ -688,9 +764,16 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	/* (the serial GpuScan may have lost to a free Gather in the rel) */
 	if (scan != NULL)
-		gx_add_final_paths(root, output_rel,
-						   &gx_make_agg_path(input_rel, scan, partial, group, groups)->path,
-						   target, (List *) having, &costs, groups);
+	{
+		CustomPath *part = gx_make_agg_path(input_rel, scan, partial, group, groups);
+		Path	   *fallback = gx_add_final_paths(root, output_rel, &part->path, target,
+												  (List *) having, &costs, groups);
+
+		if (group && gx_enable_final && fallback != NULL)
+			gx_add_device_final_path(root, output_rel, input_rel,
+									 gx_make_agg_path(input_rel, scan, partial, group, groups),
+									 fallback, target, (List *) having, groups);
+	}
 
 	/*
 	 * Parallel: the processes of a parallel GpuScan add into one device
@@ -808,6 +891,70 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		cscan->custom_private = lappend(cscan->custom_private, dscales);
 		cscan->methods = &gx_preagg_plan_methods;
 	}
+	return &cscan->scan.plan;
+}
+
+/* the final form of a partial Aggref (mark_partial_aggref undone) */
+static Aggref *
+gx_final_aggref(Aggref *partial)
+{
+	Aggref	   *a = (Aggref *) copyObjectImpl(partial);
+
+	a->aggsplit = AGGSPLIT_SIMPLE;
+	a->aggtype = get_func_rettype(a->aggfnoid);
+	return a;
+}
+
+/*
+ * PlanCustomPath of the finalizing GpuPreAgg: the partial GpuPreAgg's plan
+ * over the table (gx_plan_agg_path), then its custom_scan_tlist holds the
+ * final Aggrefs, so that setrefs makes the final target list and HAVING
+ * (the node's qual) read them; custom_plans: the fallback; one more
+ * custom_private item, "final".
+ */
+static Plan *
+gx_plan_final_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+				   List *tlist, List *clauses, List *custom_plans)
+{
+	List	   *priv = best_path->custom_private;
+	RelOptInfo *base = root->simple_rel_array[intVal(linitial(priv))];
+	List	   *exprs = (List *) lsecond(priv);
+	List	   *refs = (List *) lthird(priv);
+	List	   *having = (List *) lfourth(priv);
+	CustomPath *part = makeNode(CustomPath);
+	List	   *ptlist = NIL;
+	CustomScan *cscan;
+	ListCell   *lc,
+			   *lr;
+
+	forboth(lc, exprs, lr, refs)
+	{
+		TargetEntry *te = makeTargetEntry((Expr *) lfirst(lc), list_length(ptlist) + 1, NULL,
+										  false);
+
+		te->ressortgroupref = (Index) lfirst_int(lr);
+		ptlist = lappend(ptlist, te);
+	}
+	part->path.pathtype = T_CustomScan;
+	part->path.parent = base;
+	part->path.pathtarget = best_path->path.pathtarget;
+	part->path.rows = best_path->path.rows;
+	part->flags = 0;
+	part->custom_private = list_copy_tail(priv, 4);
+	part->methods = &gx_preagg_path_methods;
+	cscan = (CustomScan *) gx_plan_agg_path(root, base, part, ptlist,
+											base->baserestrictinfo, NIL);
+	foreach(lc, cscan->custom_scan_tlist)
+	{
+		TargetEntry *te = (TargetEntry *) lfirst(lc);
+
+		if (IsA(te->expr, Aggref))
+			te->expr = (Expr *) gx_final_aggref((Aggref *) te->expr);
+	}
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = having;
+	cscan->custom_plans = custom_plans;
+	cscan->custom_private = lappend(cscan->custom_private, makeString(pstrdup("final")));
 	return &cscan->scan.plan;
 }
 
