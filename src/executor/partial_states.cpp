@@ -388,8 +388,10 @@ gx_float_var_row_state(Datum v, bool isnull, Oid argtype)
  * gx_exact_var_format_ok): int32 ndigits, weight, sign, dscale, then the
  * base-NBASE digits as int16.  numeric_send writes the same fields as
  * int16, so they are read from its bytes: nothing here depends on the
- * numeric's own layout.  (Before PostgreSQL 15 the states held
- * numeric_send's bytes themselves; gpuext builds for 15 and later only.)
+ * numeric's own layout.  (Older releases embedded numeric_send's own
+ * bytes, int16 fields: gpuext builds for 15 and 18, and on a server whose
+ * layout differs, gx_exact_var_format_ok keeps these aggregates on the
+ * host rather than have a second writer that nothing tests.)
  */
 static void
 gx_send_numeric_var(StringInfo buf, Datum num)
