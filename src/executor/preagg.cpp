@@ -276,7 +276,8 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	g->recs = NULL;
 	g->ntables = 0;
 	/* finalizing: PostgreSQL's final calls of each aggregate, in an aggregate context */
-	g->final = list_length(cscan->custom_private) > 7 &&
+	/* (the marker is the last item: agg_path.cpp, gx_plan_final_path) */
+	g->final = IsA(llast(cscan->custom_private), String) &&
 		strcmp(strVal(llast(cscan->custom_private)), "final") == 0;
 	if (g->final)
 	{
