@@ -29,8 +29,14 @@
  * likewise, avg/stddev/variance float8_accum's float8[3] {N, Sx, Sxx}
  * (partial_states.cpp: a non-finite device sum is PostgreSQL's overflow
  * error; rows with NaN / Infinity inputs are the host's, built with
- * float8_accum / float4_accum).  The device aggregates are shared: sum, avg and count of
- * one column (and one FILTER) are one {sum, count} pair.
+ * float8_accum / float4_accum).  stddev* / var* of int2/int4/int8 and
+ * numeric: N, sum x and sum x^2 exact (two 128-bit sums; x * x is one
+ * more program output, numeric at twice x's scale, whose overflow makes
+ * the row a host row), their PolyNumAggState / NumericAggState written
+ * serialised (partial_states.cpp), a host row's by PostgreSQL's own
+ * transition and serial functions.  The device aggregates are shared:
+ * sum, avg and count of one column (and one FILTER) are one {sum, count}
+ * pair, sum and variance of one column one 128-bit sum.
  *
  * FILTER (WHERE cond): the condition is one more program output (a bool),
  * and a device aggregate with a filter (gx_agg.filt) takes a row only
@@ -163,6 +169,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	List	   *scales = (List *) list_nth(cscan->custom_private, 4);
 	List	   *filts = (List *) list_nth(cscan->custom_private, 5);
 	List	   *dscales = (List *) list_nth(cscan->custom_private, 6);
+	List	   *sqs = (List *) list_nth(cscan->custom_private, 7);
 	int			i = 0;
 	ListCell   *lc;
 
@@ -188,6 +195,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 					st->aggs[a].scale = list_nth_int(scales, i);
 					st->aggs[a].filt = list_nth_int(filts, i);
 					st->aggs[a].dcol = list_nth_int(dscales, i);
+					st->aggs[a].sqcol = list_nth_int(sqs, i);
 					if (st->aggs[a].arg != NULL)
 						st->aggs[a].argstate = ExecInitExpr(st->aggs[a].arg, NULL);
 					if (st->aggs[a].filter != NULL)
@@ -219,6 +227,14 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->col, false, sp->filt);
 			if (sp->dcol >= 0)
 				sp->dslot = gx_group_dev_agg(g, GX_AGG_MAX, sp->dcol, false, sp->filt);
+		}
+		else if (sp->kind == GX_AGGK_IVAR)
+		{
+			/* exact sums of x (shared with sum(x)) and of x * x */
+			if (sp->sqcol < 0)
+				elog(ERROR, "gpuext: variance without the square of its argument");
+			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->col, false, sp->filt);
+			sp->sqslot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->sqcol, false, sp->filt);
 		}
 		else if (sp->kind == GX_AGGK_MIN)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_MIN, sp->col, false, sp->filt);
@@ -536,6 +552,33 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 															 &slot->tts_values[r]);
 					break;
 				}
+			case GX_AGGK_IVAR:
+				{
+					/*
+					 * p, q: {low word, count}, {high word, NaNs} of the
+					 * exact sums of x and of x * x.  Integers: a value
+					 * INT64_MAX is counted apart as a NaN would be (as for
+					 * SUM8), though such a row cannot reach the device (its
+					 * square is no device numeric)
+					 */
+					const gx_agg_pair *q = &pairs[sp->sqslot];
+					__int128	sx = (__int128) (((unsigned __int128) (uint64) p[1].val << 64) |
+												 (uint64) p->val);
+					__int128	sx2 = (__int128) (((unsigned __int128) (uint64) q[1].val << 64) |
+												  (uint64) q->val);
+					int64		n = p->cnt;
+					int64		nan = p[1].cnt;
+
+					if (sp->argtype != NUMERICOID)
+					{
+						sx += (__int128) nan * PG_INT64_MAX;
+						n += nan;
+						nan = 0;
+					}
+					slot->tts_isnull[r] = !gx_exact_var_state(sp->argtype, n, nan, sx, sx2,
+															  sp->scale, &slot->tts_values[r]);
+					break;
+				}
 			case GX_AGGK_FSUM:
 				/* a double of finite values: a non-finite sum is an overflow */
 				slot->tts_isnull[r] = p->cnt == 0;
@@ -691,6 +734,9 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 					break;
 				case GX_AGGK_FVAR:
 					values[r] = gx_float_var_row_state(v, vnull, sp->argtype);
+					break;
+				case GX_AGGK_IVAR:
+					isnull[r] = !gx_exact_var_row_state(v, vnull, sp->argtype, &values[r]);
 					break;
 				case GX_AGGK_AVG:
 					{

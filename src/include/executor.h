@@ -71,7 +71,10 @@ typedef enum GxAggKind
 	GX_AGGK_FVAR,				/* group mode: avg, stddev*, var* of float4/float8:
 								 * float8[3] {N, Sx, Sxx} (partial_states.cpp) */
 	GX_AGGK_FMIN,				/* group mode: min(float4/float8) */
-	GX_AGGK_FMAX				/* group mode: max(float4/float8) */
+	GX_AGGK_FMAX,				/* group mode: max(float4/float8) */
+	GX_AGGK_IVAR				/* group mode: stddev*, var* of int2/4/8, numeric:
+								 * PolyNumAggState / NumericAggState with sumX2
+								 * serialised (partial_states.cpp) */
 } GxAggKind;
 
 typedef struct GxAggSpec
@@ -88,6 +91,9 @@ typedef struct GxAggSpec
 	int			dcol;			/* sum/avg of an unconstrained numeric: the
 								 * output of its dscales, else -1 */
 	int			dslot;			/* their largest (a GX_AGG_MAX) */
+	int			sqcol;			/* IVAR: the output of its argument's square
+								 * (numeric at scale 2 * scale), else -1 */
+	int			sqslot;			/* its exact sum (a GX_AGG_SUM128) */
 	ExprState  *argstate;		/* group mode: for the host's rows */
 	Expr	   *filter;			/* group mode: its FILTER, or NULL */
 	int			filt;			/* its program output (GX_BOOL), or -1 */
@@ -346,6 +352,7 @@ bool		gx_agg_read_submit(GxScanState *st, bool wait);
 TupleTableSlot *gx_agg_store(GxScanState *st, TupleTableSlot *slot);
 char	   *gx_agg_describe(GxScanState *st, List *dpctx, bool prefix);
 void		gx_agg_spec(GxAggSpec *sp, Aggref *a);
+bool		gx_exact_var_agg(Oid aggfnoid, Oid *argtype);
 
 /* numeric values and states for GpuPreAgg (partial_states.cpp) */
 Datum		gx_numeric_from_scaled(int64 hi, uint64 lo, int scale);
@@ -353,6 +360,10 @@ Datum		gx_numeric_free_sum(int64 hi, uint64 lo, const gx_agg_pair *dmax);
 Datum		gx_numeric_nan(void);
 bool		gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state);
 bool		gx_int8_avg_state(__int128 sum, int64 n, Datum *state);
+bool		gx_exact_var_state(Oid argtype, int64 n, int64 nan, __int128 sx, __int128 sx2,
+							   int scale, Datum *state);
+bool		gx_exact_var_row_state(Datum v, bool isnull, Oid argtype, Datum *state);
+bool		gx_exact_var_format_ok(void);
 Datum		gx_float_sum_state(double sum, Oid argtype);
 Datum		gx_float_var_state(int64 n, double sx, double s, double q);
 Datum		gx_float_var_row_state(Datum v, bool isnull, Oid argtype);
