@@ -46,9 +46,10 @@ gx_aligned(const void *p, uintptr_t a)
 	return ((uintptr_t) p & (a - 1)) == 0;
 }
 
-/* header flags, input and result area inside the slot */
+/* header flags, input and result area (of a result of nrows) inside the slot */
 static gx_status
-gx_check_layout(const gx_chunk *c, uint64_t slot_bytes, char *err, size_t errlen)
+gx_check_layout_n(const gx_chunk *c, uint32_t nrows, uint64_t slot_bytes, char *err,
+				  size_t errlen)
 {
 	if ((c->flags & ~(GX_CHUNK_MAPPED | GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT)) != 0)
 	{
@@ -58,12 +59,19 @@ gx_check_layout(const gx_chunk *c, uint64_t slot_bytes, char *err, size_t errlen
 	if (c->input_bytes < sizeof(gx_chunk) || c->input_bytes > slot_bytes ||
 		c->result_off < c->input_bytes || (c->result_off & 15) != 0 ||
 		c->result_off > slot_bytes ||
-		gx_result_bytes(c->nrows) > slot_bytes - c->result_off)
+		gx_result_bytes(nrows) > slot_bytes - c->result_off)
 	{
 		gx_errf(err, errlen, "task layout does not fit its slot");
 		return GX_INVALID;
 	}
 	return GX_OK;
+}
+
+/* header flags, input and result area inside the slot */
+static gx_status
+gx_check_layout(const gx_chunk *c, uint64_t slot_bytes, char *err, size_t errlen)
+{
+	return gx_check_layout_n(c, c->nrows, slot_bytes, err, errlen);
 }
 
 /* program limits and instructions (LDCOL indexes; columns are placed elsewhere) */
@@ -184,8 +192,8 @@ gx_out_type(const gx_chunk *c, int idx)
 }
 
 /*
- * Group table mode: its size and load limit, the keys (integer-like
- * outputs of the program), and the table object obj[0]
+ * Group table mode: its size and load limit, the pass's partition, the
+ * keys (integer-like outputs of the program), and the table object obj[0]
  */
 static gx_status
 gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
@@ -194,7 +202,9 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 
 	if (x->ngroup_cap < 2 || (x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
 		x->ngroup_limit > x->ngroup_cap / 2 || x->ngkeys > GX_MAX_GKEYS ||
-		(x->gflags & ~GX_GROUP_NO_LOCAL) != 0)
+		(x->gflags & ~(GX_GROUP_NO_LOCAL | GX_GROUP_SKIP_HOST)) != 0 ||
+		/* a pass: the low bits of the hash's high word, and a value of them */
+		(x->gpart_mask & (x->gpart_mask + 1)) != 0 || (x->gpart_value & ~x->gpart_mask) != 0)
 	{
 		gx_errf(err, errlen, "task group table is malformed");
 		return GX_INVALID;
@@ -503,21 +513,24 @@ gx_validate_agg_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *
 
 /*
  * GROUP_READ: slots [row0, row0 + nrows) of the group table obj[0], and
- * room after the result header for nrows records
+ * room after the result header for nrows records (GX_GROUP_DISCARD: none)
  */
 gx_status
 gx_validate_group_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
 					   char *err, size_t errlen)
 {
 	const gx_chunk_ext *x = &c->ext;
+	const int	discard = (x->gflags & GX_GROUP_DISCARD) != 0;
 	gx_status	st;
 
-	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK)
+	/* (a discarding read returns no record: any range fits) */
+	if ((st = gx_check_layout_n(c, discard ? 0 : c->nrows, slot_bytes, err, errlen)) != GX_OK)
 		return st;
 	if (x->nagg > GX_MAX_AGGS || x->ngkeys > GX_MAX_GKEYS || x->ngroup_cap == 0 ||
 		(x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
 		x->row0 > x->ngroup_cap || c->nrows > x->ngroup_cap - x->row0 ||
-		!gx_span_ok(c->result_off + GX_ALIGN_UP(sizeof(gx_result)), c->nrows,
+		!gx_span_ok(c->result_off + GX_ALIGN_UP(sizeof(gx_result)),
+					discard ? 0 : c->nrows,
 					gx_group_slot_bytes(x->ngkeys, x->nagg), 0, slot_bytes))
 	{
 		gx_errf(err, errlen, "group read task is malformed");
