@@ -198,9 +198,12 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 					else
 						has = 1;
 				}
-				else if (err == GX_ERR_HOST &&
-						 (group == NULL || !(s_prog.ext.gflags & GX_GROUP_SKIP_HOST)))
-					host |= 1u << k;	/* selected, for the host (never in a group) */
+				else if (err == GX_ERR_HOST)
+				{
+					/* selected, for the host (never in a group); a later pass: not at all */
+					if (group == NULL || !(s_prog.ext.gflags & GX_GROUP_SKIP_HOST))
+						host |= 1u << k;
+				}
 				else if (err != GX_ERR_NONE)
 				{
 					atomicMin(&s_err_row, row);

@@ -496,7 +496,7 @@ gx_group_rerun(GxScanState *st)
 		gx_group_discard(st);
 	/* the partitions each of a table's worth (at least two when no larger table) */
 	while (bits + k < GX_MAX_PASS_BITS &&
-		   (want / (double) ((uint64) 1 << k) > 0.8 * g->limit || (k == 0 && cap <= g->cap)))
+		   (want / (double) ((uint64) 1 << k) > g->limit || (k == 0 && cap <= g->cap)))
 		k++;
 	if (k > 0)
 	{
