@@ -224,19 +224,26 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 					host |= 1u << k;	/* a non-finite float: the host's */
 			}
 		}
-		/* (does any row of the tile need the host?  one flag write a tile) */
-		const int	tile_host = __syncthreads_or(host != 0);
-		const int	tile_full = __syncthreads_or(full);
+		/*
+		 * (does any row of the tile need the host, or find no room?  a flag
+		 * write per warp that has one, and the one barrier a tile the
+		 * filter needs anyway, not a __syncthreads_or for each flag)
+		 */
+		{
+			const uint32_t hb = __ballot_sync(0xFFFFFFFFu, host != 0);
+			const uint32_t fb = __ballot_sync(0xFFFFFFFFu, full);
+
+			if (lane == 0 && (hb | fb) != 0)
+				atomicOr(&res->flags, (hb ? GX_RESULT_HOST : 0u) | (fb ? GX_RESULT_FULL : 0u));
+		}
+		__syncthreads();
 
 		/* rows after the tile's first error are dropped, as on the CPU */
 		const uint32_t err_row = s_err_row;
 		uint32_t	ballots[GX_ROWS_PER_THREAD];
 
-		/* rows for the host are selected; the result says so */
+		/* rows for the host are selected (the result says so, above) */
 		pass |= host;
-		if ((tile_host || tile_full) && tid == 0)
-			atomicOr(&res->flags, (tile_host ? GX_RESULT_HOST : 0u) |
-					 (tile_full ? GX_RESULT_FULL : 0u));
 
 #pragma unroll
 		for (int k = 0; k < GX_ROWS_PER_THREAD; k++)
