@@ -245,6 +245,19 @@ if cfg_enabled gpucache; then
         CACHE_LOAD_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
         CACHE_ROWS=$(grep -E '^[0-9]+$' "$OUT/groupby_cache_load.txt" | tail -n 1)
         gx_log "cache load: ${CACHE_ROWS:-?} rows in $CACHE_LOAD_MS ms"
+        # pages not all-visible are not cached (their rows would be read
+        # from the heap by every "cached" run): VACUUM once more, now that
+        # nothing else runs, and load again
+        if [ "${CACHE_ROWS:-0}" -lt "$GROUPBY_ROWS" ]; then
+            gx_log "cache load: ${CACHE_ROWS:-?} of $GROUPBY_ROWS rows; VACUUM t and load again"
+            gx_psql -d "$DB" -qc "VACUUM (FREEZE) t" >>"$OUT/groupby_cache_load.txt" 2>&1
+            t0=$(date +%s%N)
+            if PGOPTIONS="-c gpuext.device=$GPU_DEV" gx_psql -d "$DB" -Atc "SELECT gpuext_cache_load('t')" >>"$OUT/groupby_cache_load.txt" 2>&1; then
+                CACHE_LOAD_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
+                CACHE_ROWS=$(grep -E '^[0-9]+$' "$OUT/groupby_cache_load.txt" | tail -n 1)
+                gx_log "cache load (again): ${CACHE_ROWS:-?} rows in $CACHE_LOAD_MS ms"
+            fi
+        fi
         if [ "${CACHE_ROWS:-0}" -lt "$GROUPBY_ROWS" ]; then
             gx_warn "the column cache holds ${CACHE_ROWS:-?} of t's $GROUPBY_ROWS rows: $(grep -v -E '^[0-9]+$' "$OUT/groupby_cache_load.txt" | tr '\n' ' ')"
         fi
@@ -346,11 +359,14 @@ fi
 
 # ------------------------------------------------------------------ timing
 # gb_plan OPTS QFILE: the plan's nodes of interest, top down, joined by +
-# (Gpu* nodes, the aggregation strategy, Gather, Sort)
+# (Gpu* nodes, the aggregation strategy, Gather, Sort); a GpuPreAgg that
+# finalizes on the device is "GpuPreAgg+final" (its fallback plan below it
+# is not counted)
 gb_plan() {
     local p
     p=$(PGOPTIONS="$1" gx_psql -d "$DB" -Atc "EXPLAIN $(cat "$2")" 2>/dev/null |
-        grep -oE 'Gpu[A-Za-z]*|HashAggregate|GroupAggregate|MixedAggregate|Gather( Merge)?|Sort' |
+        awk '/Finalize: on the device/ { print "final"; f = 1; next } f && /->/ { exit } { print }' |
+        grep -oE 'Gpu[A-Za-z]*|HashAggregate|GroupAggregate|MixedAggregate|Gather( Merge)?|Sort|^final$' |
         awk '!seen[$0]++' | tr ' ' '_' | paste -sd+ -)
     echo "${p:-err}"
 }
@@ -474,6 +490,8 @@ for q in "${QUERIES[@]}"; do
             CHECK[$q,duckdb]=FAIL
             BENCH_TITLE[duckdb]=$DUCKDB_TITLE
             fail "$q" duckdb "failed (see $OUT/groupby_duckdb.log)"
+        elif [ -z "${REF[$q]:-}" ]; then
+            CHECK[$q,duckdb]="unchecked (no PostgreSQL result to check against)"
         elif [ "${RES[$q,duckdb]}" = "${REF[$q]}" ]; then
             CHECK[$q,duckdb]=ok
         elif same_approx "${RES[$q,duckdb]}" "${REF[$q]}"; then

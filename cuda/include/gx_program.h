@@ -528,8 +528,9 @@ enum gx_agg_op
 	GX_AGG_MIN,					/* group table: least integer value, and count */
 	GX_AGG_MAX,					/* group table: greatest integer value, and count */
 	GX_AGG_SUM128,				/* group table: exact 128-bit sum of int64 values
-								 * (numeric at their scale: GX_NUMERIC_NAN is
-								 * counted apart), and count; the next
+								 * (numeric at their scale, int8, int2/int4:
+								 * GX_NUMERIC_NAN = INT64_MAX is counted
+								 * apart), and count; the next
 								 * aggregate, GX_AGG_HI, holds the high word */
 	GX_AGG_HI,					/* group table: {high word, NaN count} of the
 								 * GX_AGG_SUM128 before it */

@@ -288,8 +288,9 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 			}
 			continue;
 		}
+		/* (128-bit sums: numeric, int8, and int2/int4 for exact variances) */
 		if (g->op == GX_AGG_SUM128 || g->op == GX_AGG_HI ?
-			(t != GX_NUMERIC && t != GX_INT8) :
+			(t != GX_NUMERIC && t != GX_INT8 && t != GX_INT4 && t != GX_INT2) :
 			!((gx_int_like(t) && !(g->op == GX_AGG_SUM && t == GX_BOOL)) ||
 			  (t == GX_NUMERIC && g->op != GX_AGG_SUM)))
 		{

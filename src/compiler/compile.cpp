@@ -480,24 +480,19 @@ gx_cx_xcmp(GxCx *cx, const GxXCmpEntry *x, Node *l, Node *r, int *type)
 }
 
 /*
- * x = ANY (array) / x <> ALL (array) over a Const array or an array Param:
- * GX_OP_INSET over the sorted distinct elements (then NOT for <> ALL).
- * e: the element comparison (= or <>), elemtype its array's element type.
+ * x = ANY (right) / x <> ALL (right), x in register rx compared as ctype:
+ * the set run of right, a Const array's elements built now
+ * (gx_set_run_build), or room for an array Param's, filled at scan start
+ * (dyn: its GX_DYN_*SET kind and AUX1; more distinct elements than
+ * reserved: the scan runs its device quals on the host), then GX_OP_INSET
+ * (and NOT for <> ALL).  elemtype: a Const array's element type.
  */
 static int
-gx_cx_inset(GxCx *cx, ScalarArrayOpExpr *sa, const GxOpEntry *e, Oid elemtype, int *type)
+gx_cx_set_test(GxCx *cx, ScalarArrayOpExpr *sa, int rx, int ctype, int64 dyn, Oid elemtype)
 {
-	Node	   *left = (Node *) linitial(sa->args);
 	Node	   *right = (Node *) lsecond(sa->args);
-	int			lt,
-				rx,
-				k;
+	int			k;
 
-	*type = GX_BOOL;
-	rx = gx_cx_expr(cx, left, &lt);
-	rx = gx_cx_cast(cx, rx, lt, e->type);
-	if (rx < 0)
-		return -1;
 	if (IsA(right, Const))
 	{
 		Const	   *c = (Const *) right;
@@ -510,11 +505,11 @@ gx_cx_inset(GxCx *cx, ScalarArrayOpExpr *sa, const GxOpEntry *e, Oid elemtype, i
 			return -1;
 		if (!c->constisnull)
 		{
-			n = gx_set_build(c->constvalue, elemtype, e->type, vals, room, &flags);
+			n = gx_set_run_build(dyn, c->constvalue, elemtype, vals, room, &flags);
 			if (n < 0)
 				return -1;		/* too long for the table: host */
 		}
-		k = gx_add_run(cx, e->type, n);
+		k = gx_add_run(cx, ctype, n);
 		if (k < 0)
 			return -1;
 		cx->p->consts[k].isnull = c->constisnull;
@@ -529,17 +524,37 @@ gx_cx_inset(GxCx *cx, ScalarArrayOpExpr *sa, const GxOpEntry *e, Oid elemtype, i
 
 		if (cap < 8)
 			return -1;
-		k = gx_add_run(cx, e->type, cap);
+		k = gx_add_run(cx, ctype, cap);
 		if (k < 0)
 			return -1;
-		gx_add_dyn(cx, right, k, GX_DYN_SET | e->type << 8 | cap << 16);
+		gx_add_dyn(cx, right, k, dyn | cap << 16);
 		cx->p->may_fallback = true;
 	}
-	if (gx_emit(cx, GX_OP_INSET, e->type, rx, rx, rx, k) < 0 ||
+	if (gx_emit(cx, GX_OP_INSET, ctype, rx, rx, rx, k) < 0 ||
 		(!sa->useOr && gx_emit(cx, GX_OP_NOT, GX_BOOL, rx, rx, rx, 0) < 0))
 		return -1;
 	cx->p->inuse = rx + 1;
 	return rx;
+}
+
+/*
+ * x = ANY (array) / x <> ALL (array) over a Const array or an array Param:
+ * GX_OP_INSET over the sorted distinct elements (then NOT for <> ALL).
+ * e: the element comparison (= or <>), elemtype its array's element type.
+ */
+static int
+gx_cx_inset(GxCx *cx, ScalarArrayOpExpr *sa, const GxOpEntry *e, Oid elemtype, int *type)
+{
+	Node	   *left = (Node *) linitial(sa->args);
+	int			lt,
+				rx;
+
+	*type = GX_BOOL;
+	rx = gx_cx_expr(cx, left, &lt);
+	rx = gx_cx_cast(cx, rx, lt, e->type);
+	if (rx < 0)
+		return -1;
+	return gx_cx_set_test(cx, sa, rx, e->type, GX_DYN_SET | e->type << 8, elemtype);
 }
 
 /* x op ANY/ALL (array): an OR/AND chain over the elements */
@@ -731,10 +746,8 @@ static int
 gx_cx_numset(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 {
 	Node	   *left = (Node *) linitial(sa->args);
-	Node	   *right = (Node *) lsecond(sa->args);
 	int			lt,
 				rx,
-				k,
 				sc;
 
 	*type = GX_BOOL;
@@ -742,48 +755,7 @@ gx_cx_numset(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	if (rx < 0 || lt != GX_NUMERIC)
 		return -1;
 	sc = cx->scale[rx];
-	if (IsA(right, Const))
-	{
-		Const	   *c = (Const *) right;
-		gx_const	vals[GX_MAX_CONSTS];
-		int64		flags = 0;
-		int			n = 0;
-		int			room = GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER;
-
-		if (room < 0)
-			return -1;
-		if (!c->constisnull)
-		{
-			n = gx_numeric_set_build(c->constvalue, sc, vals, room, &flags);
-			if (n < 0)
-				return -1;		/* too long for the table: host */
-		}
-		k = gx_add_run(cx, GX_NUMERIC, n);
-		if (k < 0)
-			return -1;
-		cx->p->consts[k].isnull = c->constisnull;
-		cx->p->consts[k].v.i = n;
-		cx->p->consts[k + 1].v.i = flags;
-		memcpy(&cx->p->consts[k + GX_RUN_HEADER], vals, sizeof(gx_const) * n);
-	}
-	else
-	{
-		int			cap = Min(GX_SET_PARAM_CAP,
-							  GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER - 16);
-
-		if (cap < 8)
-			return -1;
-		k = gx_add_run(cx, GX_NUMERIC, cap);
-		if (k < 0)
-			return -1;
-		gx_add_dyn(cx, right, k, GX_DYN_NUMSET | sc << 8 | cap << 16);
-		cx->p->may_fallback = true;
-	}
-	if (gx_emit(cx, GX_OP_INSET, GX_NUMERIC, rx, rx, rx, k) < 0 ||
-		(!sa->useOr && gx_emit(cx, GX_OP_NOT, GX_BOOL, rx, rx, rx, 0) < 0))
-		return -1;
-	cx->p->inuse = rx + 1;
-	return rx;
+	return gx_cx_set_test(cx, sa, rx, GX_NUMERIC, GX_DYN_NUMSET | sc << 8, NUMERICOID);
 }
 
 /*
@@ -823,10 +795,8 @@ static int
 gx_cx_char8set(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 {
 	Node	   *left = (Node *) linitial(sa->args);
-	Node	   *right = (Node *) lsecond(sa->args);
 	int			lt,
-				rx,
-				k;
+				rx;
 
 	*type = GX_BOOL;
 	if (!gx_collation_exact(sa->inputcollid))
@@ -834,48 +804,7 @@ gx_cx_char8set(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	rx = gx_cx_expr(cx, left, &lt);
 	if (rx < 0 || lt != GX_CHAR8)
 		return -1;
-	if (IsA(right, Const))
-	{
-		Const	   *c = (Const *) right;
-		gx_const	vals[GX_MAX_CONSTS];
-		int64		flags = 0;
-		int			n = 0;
-		int			room = GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER;
-
-		if (room < 0)
-			return -1;
-		if (!c->constisnull)
-		{
-			n = gx_char8_set_build(c->constvalue, vals, room, &flags);
-			if (n < 0)
-				return -1;		/* too long for the table: host */
-		}
-		k = gx_add_run(cx, GX_CHAR8, n);
-		if (k < 0)
-			return -1;
-		cx->p->consts[k].isnull = c->constisnull;
-		cx->p->consts[k].v.i = n;
-		cx->p->consts[k + 1].v.i = flags;
-		memcpy(&cx->p->consts[k + GX_RUN_HEADER], vals, sizeof(gx_const) * n);
-	}
-	else
-	{
-		int			cap = Min(GX_SET_PARAM_CAP,
-							  GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER - 16);
-
-		if (cap < 8)
-			return -1;
-		k = gx_add_run(cx, GX_CHAR8, cap);
-		if (k < 0)
-			return -1;
-		gx_add_dyn(cx, right, k, GX_DYN_CHAR8SET | cap << 16);
-		cx->p->may_fallback = true;
-	}
-	if (gx_emit(cx, GX_OP_INSET, GX_CHAR8, rx, rx, rx, k) < 0 ||
-		(!sa->useOr && gx_emit(cx, GX_OP_NOT, GX_BOOL, rx, rx, rx, 0) < 0))
-		return -1;
-	cx->p->inuse = rx + 1;
-	return rx;
+	return gx_cx_set_test(cx, sa, rx, GX_CHAR8, GX_DYN_CHAR8SET, BPCHAROID);
 }
 
 /*

@@ -76,7 +76,7 @@ gx_run_cmp_float(const void *a, const void *b)
  * -1 when more than cap; *flags gets GX_RUN_HAS_NULL when an element is
  * NULL.
  */
-int
+static int
 gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap, int64 *flags)
 {
 	ArrayType  *arr = DatumGetArrayTypeP(array);
@@ -208,7 +208,7 @@ gx_vl_set_build(Datum array, Oid elemtype, int gxtype, int scale, gx_const *vals
  * the other side and is left out.  Returns how many, or -1 when more than
  * cap; *flags gets GX_RUN_HAS_NULL when an element is NULL.
  */
-int
+static int
 gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap, int64 *flags)
 {
 	return gx_vl_set_build(array, NUMERICOID, GX_NUMERIC, scale, vals, cap, flags);
@@ -220,10 +220,30 @@ gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap, int64 *fla
  * an element longer than 8 bytes (after its trailing spaces) equals no
  * GX_CHAR8 value and is left out.  Returns as gx_numeric_set_build.
  */
-int
+static int
 gx_char8_set_build(Datum array, gx_const *vals, int cap, int64 *flags)
 {
 	return gx_vl_set_build(array, BPCHAROID, GX_CHAR8, 0, vals, cap, flags);
+}
+
+/*
+ * The set run of array for an INSET of dynamic kind dyn (GX_DYN_KIND and
+ * AUX1 of a GX_DYN_*SET): GX_DYN_SET, elements of elemtype compared as the
+ * gx_type AUX1 (gx_set_build); GX_DYN_NUMSET, numeric at scale AUX1;
+ * GX_DYN_CHAR8SET, bpchar packed.  Returns as gx_set_build.
+ */
+int
+gx_set_run_build(int64 dyn, Datum array, Oid elemtype, gx_const *vals, int cap, int64 *flags)
+{
+	switch (GX_DYN_KIND(dyn))
+	{
+		case GX_DYN_NUMSET:
+			return gx_numeric_set_build(array, GX_DYN_AUX1(dyn), vals, cap, flags);
+		case GX_DYN_CHAR8SET:
+			return gx_char8_set_build(array, vals, cap, flags);
+		default:
+			return gx_set_build(array, elemtype, GX_DYN_AUX1(dyn), vals, cap, flags);
+	}
 }
 
 /* ---------- bounds ---------- */
@@ -612,27 +632,15 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 
 				if (k + GX_RUN_HEADER + cap > p->nconsts)
 					elog(ERROR, "gpuext: malformed device program in the plan");
-				if (!isnull && GX_DYN_KIND(kind) == GX_DYN_NUMSET)
+				if (!isnull)
 				{
-					if (get_element_type(typid) != NUMERICOID)
+					Oid			elemtype = get_element_type(typid);
+
+					if (GX_DYN_KIND(kind) == GX_DYN_NUMSET && elemtype != NUMERICOID)
 						elog(ERROR, "gpuext: numeric array parameter of type %u", typid);
-					n = gx_numeric_set_build(d, GX_DYN_AUX1(kind), c + GX_RUN_HEADER, cap,
-											 &flags);
-					if (n < 0)
-						return false;
-				}
-				else if (!isnull && GX_DYN_KIND(kind) == GX_DYN_CHAR8SET)
-				{
-					if (get_element_type(typid) != BPCHAROID)
+					if (GX_DYN_KIND(kind) == GX_DYN_CHAR8SET && elemtype != BPCHAROID)
 						elog(ERROR, "gpuext: bpchar array parameter of type %u", typid);
-					n = gx_char8_set_build(d, c + GX_RUN_HEADER, cap, &flags);
-					if (n < 0)
-						return false;
-				}
-				else if (!isnull)
-				{
-					n = gx_set_build(d, get_element_type(typid), GX_DYN_AUX1(kind),
-									 c + GX_RUN_HEADER, cap, &flags);
+					n = gx_set_run_build(kind, d, elemtype, c + GX_RUN_HEADER, cap, &flags);
 					if (n < 0)
 						return false;
 				}

@@ -22,6 +22,7 @@
 extern "C"
 {
 #include "nodes/nodeFuncs.h"
+#include "catalog/pg_type.h"
 #include "utils/fmgroids.h"
 #include "utils/builtins.h"
 #include "utils/ruleutils.h"
@@ -60,6 +61,54 @@ gx_agg_device_quals(CustomScan *cscan)
 								   cscan->custom_scan_tlist);
 }
 
+/*
+ * Is aggfnoid stddev, stddev_samp, stddev_pop, variance, var_samp or
+ * var_pop of int2, int4, int8 or numeric (exact in PostgreSQL: numeric
+ * sums)?  *argtype: its argument's type.
+ */
+bool
+gx_exact_var_agg(Oid aggfnoid, Oid *argtype)
+{
+	switch (aggfnoid)
+	{
+		case F_STDDEV_INT2:
+		case F_STDDEV_SAMP_INT2:
+		case F_STDDEV_POP_INT2:
+		case F_VARIANCE_INT2:
+		case F_VAR_SAMP_INT2:
+		case F_VAR_POP_INT2:
+			*argtype = INT2OID;
+			return true;
+		case F_STDDEV_INT4:
+		case F_STDDEV_SAMP_INT4:
+		case F_STDDEV_POP_INT4:
+		case F_VARIANCE_INT4:
+		case F_VAR_SAMP_INT4:
+		case F_VAR_POP_INT4:
+			*argtype = INT4OID;
+			return true;
+		case F_STDDEV_INT8:
+		case F_STDDEV_SAMP_INT8:
+		case F_STDDEV_POP_INT8:
+		case F_VARIANCE_INT8:
+		case F_VAR_SAMP_INT8:
+		case F_VAR_POP_INT8:
+			*argtype = INT8OID;
+			return true;
+		case F_STDDEV_NUMERIC:
+		case F_STDDEV_SAMP_NUMERIC:
+		case F_STDDEV_POP_NUMERIC:
+		case F_VARIANCE_NUMERIC:
+		case F_VAR_SAMP_NUMERIC:
+		case F_VAR_POP_NUMERIC:
+			*argtype = NUMERICOID;
+			return true;
+		default:
+			*argtype = InvalidOid;
+			return false;
+	}
+}
+
 /* what an Aggref of a device aggregate plan computes (agg_path.cpp chose it) */
 void
 gx_agg_spec(GxAggSpec *sp, Aggref *a)
@@ -71,10 +120,12 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 	sp->argstate = NULL;
 	sp->scale = 0;
 	sp->dcol = sp->dslot = -1;
+	sp->sqcol = sp->sqslot = -1;
 	sp->filter = a->aggfilter;	/* (GpuPreAgg only: agg_path.cpp) */
 	sp->filt = -1;
 	sp->filtstate = NULL;
 	sp->name = get_func_name(a->aggfnoid);
+	sp->fnoid = a->aggfnoid;
 	switch (a->aggfnoid)
 	{
 		case F_COUNT_:
@@ -149,7 +200,10 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 			sp->kind = GX_AGGK_MAX;
 			break;
 		default:
-			elog(ERROR, "gpuext: aggregate %u is not a device aggregate", a->aggfnoid);
+			if (!gx_exact_var_agg(a->aggfnoid, &sp->argtype))
+				elog(ERROR, "gpuext: aggregate %u is not a device aggregate", a->aggfnoid);
+			sp->kind = GX_AGGK_IVAR;
+			break;
 	}
 	sp->arg = ((TargetEntry *) linitial(a->args))->expr;
 	sp->argtype = exprType((Node *) sp->arg);

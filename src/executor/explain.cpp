@@ -121,6 +121,12 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyText("Group Keys", gx_group_describe_keys(st, dpctx, es->verbose),
 								es);
 		ExplainPropertyText("Device Aggregates", gx_agg_describe(st, dpctx, es->verbose), es);
+		if (st->group_mode && st->grp.final)
+			ExplainPropertyText("Finalize", "on the device (fallback: the plan below)", es);
+		if (st->group_mode)
+			/* (local: a table per GPU block or CPU thread; gx_group_local) */
+			ExplainPropertyText("Group Strategy", gx_group_local(&st->grp) ?
+								"local, then global table" : "global table", es);
 	}
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	if (!es->analyze)
@@ -132,6 +138,9 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Group Tables", NULL, st->grp.ntables, es);
 		ExplainPropertyInteger("Groups From Device", NULL, st->grp.ngroups, es);
 		ExplainPropertyInteger("Rows Aggregated by Host", NULL, st->grp.nhost, es);
+		if (st->grp.final && st->grp.decided)
+			ExplainPropertyText("Finalized", st->grp.fallback ? "by the plan below" : "on the device",
+								es);
 	}
 	ExplainPropertyText("Deform", st->src.device_deform ? "device" : "backend", es);
 	ExplainPropertyInteger("Chunks", NULL, s->chunks, es);

@@ -128,6 +128,10 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	ListCell   *lc;
 
 	st->src.rel = node->ss.ss_currentRelation;
+	/* a finalizing GpuPreAgg's fallback plan (agg_path.cpp) */
+	foreach(lc, cscan->custom_plans)
+		node->custom_ps = lappend(node->custom_ps,
+								  ExecInitNode((Plan *) lfirst(lc), estate, eflags));
 	st->group_mode = gx_group_plan(cscan);
 	st->agg_mode = gx_agg_plan(cscan) || st->group_mode;
 	if (st->agg_mode)
@@ -629,9 +633,17 @@ gx_exec_scan(CustomScanState *node)
 {
 	GxScanState *st = (GxScanState *) node;
 
+	TupleTableSlot *slot;
+
+	/* a finalizing GpuPreAgg that could not: the rows of its Finalize plan */
+	if (st->group_mode && st->grp.fallback)
+		return ExecProcNode((PlanState *) linitial(node->custom_ps));
 	if (!st->started)
 		gx_start(st);
-	return ExecScan(&node->ss, st->scrollable ? gx_next_scroll_row : gx_next_row, gx_recheck);
+	slot = ExecScan(&node->ss, st->scrollable ? gx_next_scroll_row : gx_next_row, gx_recheck);
+	if (st->group_mode && st->grp.fallback)
+		return ExecProcNode((PlanState *) linitial(node->custom_ps));
+	return slot;
 }
 
 /* drop batches in flight */
@@ -662,6 +674,7 @@ static void
 gx_end_scan(CustomScanState *node)
 {
 	GxScanState *st = (GxScanState *) node;
+	ListCell   *lc;
 
 	if (st->css.ss.ss_ScanTupleSlot)
 		ExecClearTuple(st->css.ss.ss_ScanTupleSlot);
@@ -671,6 +684,8 @@ gx_end_scan(CustomScanState *node)
 		gx_group_reset(st);		/* its tuplestore's temporary files */
 	gx_source_end(&st->src);
 	gx_scan_close_session(st);
+	foreach(lc, node->custom_ps)
+		ExecEndNode((PlanState *) lfirst(lc));
 	if (st->ran)
 	{
 		gx_stat_report(RelationGetRelid(st->src.rel), &st->stats);
@@ -703,4 +718,6 @@ gx_rescan(CustomScanState *node)
 	gx_scroll_reset(st);
 	st->started = false;
 	ExecScanReScan(&node->ss);
+	if (node->custom_ps != NIL)
+		ExecReScan((PlanState *) linitial(node->custom_ps));
 }

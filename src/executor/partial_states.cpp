@@ -27,6 +27,17 @@
  *
  * sum(int8) and avg(int8) (PolyNumAggState, int8_avg_serialize) go the
  * same way: see gx_int8_avg_state.
+ *
+ * stddev* / var* of int2/int4 (PolyNumAggState, numeric_poly_serialize)
+ * and of int8 / numeric (NumericAggState with sumX2, numeric_serialize)
+ * keep N, sum x and sum x^2, and no transition over values reaches a
+ * given (N, sum x, sum x^2): their serialised states are written here,
+ * in the layout the deserial functions read (gx_exact_var_state; every
+ * numeric in them made by numeric_in, its digits taken from numeric_send).
+ * That layout is checked once per backend against PostgreSQL's own
+ * serialisation of states its transitions reached
+ * (gx_exact_var_format_ok); where it differs, the planner leaves these
+ * aggregates to PostgreSQL.
  */
 #include "gpuext.h"
 #include "executor.h"
@@ -34,6 +45,7 @@
 extern "C"
 {
 #include "fmgr.h"
+#include "libpq/pqformat.h"
 #include "nodes/execnodes.h"
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
@@ -42,6 +54,9 @@ extern "C"
 #include "catalog/pg_type.h"
 #include "utils/array.h"
 #include "utils/float.h"
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
+#include "utils/syscache.h"
 }
 
 /* the decimal digits of |v| (a 128-bit value), most significant first */
@@ -151,6 +166,18 @@ gx_call_as_agg(PGFunction fn, AggState *agg, Datum a0, bool a0null, Datum a1, bo
 	return r;
 }
 
+/* a minimal AggState whose aggregate context is the current memory context */
+static AggState *
+gx_fake_agg(void)
+{
+	AggState   *agg = makeNode(AggState);
+	ExprContext *ecxt = (ExprContext *) palloc0(sizeof(ExprContext));
+
+	ecxt->ecxt_per_tuple_memory = CurrentMemoryContext;
+	agg->curaggcontext = ecxt;
+	return agg;
+}
+
 /*
  * The serialised partial state of sum(numeric) / avg(numeric) over n
  * values summing to sum (a numeric, valid when n > 0) and nan NaNs; false
@@ -159,8 +186,7 @@ gx_call_as_agg(PGFunction fn, AggState *agg, Datum a0, bool a0null, Datum a1, bo
 bool
 gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state)
 {
-	AggState   *agg = makeNode(AggState);
-	ExprContext *ecxt = (ExprContext *) palloc0(sizeof(ExprContext));
+	AggState   *agg;
 	Datum		st = (Datum) 0;
 	bool		stnull = true;
 	bytea	   *b;
@@ -168,8 +194,7 @@ gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state)
 
 	if (n == 0 && nan == 0)
 		return false;
-	ecxt->ecxt_per_tuple_memory = CurrentMemoryContext;
-	agg->curaggcontext = ecxt;
+	agg = gx_fake_agg();
 	if (n > 0)
 		st = gx_call_as_agg(numeric_avg_accum, agg, st, stnull, sum, false, &stnull);
 	if (nan > 0)
@@ -242,16 +267,12 @@ bool
 gx_int8_avg_state(__int128 sum, int64 n, Datum *state)
 {
 	AggState   *agg;
-	ExprContext *ecxt;
 	Datum		st = (Datum) 0;
 	bool		stnull = true;
 
 	if (n == 0)
 		return false;
-	agg = makeNode(AggState);
-	ecxt = (ExprContext *) palloc0(sizeof(ExprContext));
-	ecxt->ecxt_per_tuple_memory = CurrentMemoryContext;
-	agg->curaggcontext = ecxt;
+	agg = gx_fake_agg();
 	if (sum >= PG_INT64_MIN && sum <= PG_INT64_MAX)
 		st = gx_call_as_agg(int8_avg_accum, agg, st, true, Int64GetDatum((int64) sum), false,
 							&stnull);
@@ -361,4 +382,279 @@ gx_float_var_row_state(Datum v, bool isnull, Oid argtype)
 	if (isnull)
 		return st;
 	return DirectFunctionCall2(argtype == FLOAT4OID ? float4_accum : float8_accum, st, v);
+}
+
+/* a finalizing GpuPreAgg's calls for aggregate aggfnoid (pg_aggregate) */
+void
+gx_agg_final_init(GxAggFinal *f, Oid aggfnoid)
+{
+	HeapTuple	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggfnoid));
+	Form_pg_aggregate agg;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for aggregate %u", aggfnoid);
+	agg = (Form_pg_aggregate) GETSTRUCT(tup);
+	/* (the planner offers no aggregate whose final function takes more) */
+	if (agg->aggfinalextra)
+		elog(ERROR, "gpuext: aggregate %u has extra final arguments", aggfnoid);
+	f->has_deserial = OidIsValid(agg->aggdeserialfn);
+	f->has_final = OidIsValid(agg->aggfinalfn);
+	if (f->has_deserial)
+		fmgr_info(agg->aggdeserialfn, &f->deserial);
+	if (f->has_final)
+		fmgr_info(agg->aggfinalfn, &f->final);
+	ReleaseSysCache(tup);
+}
+
+/*
+ * The final value of an aggregate from its partial state (v, isnull) of
+ * one group, as Finalize Aggregate computes it from one partial row:
+ * deserialize (an internal state's bytes), then the final function, both
+ * called in an aggregate context (agg); without a final function the
+ * state is the value.  Allocates in CurrentMemoryContext.
+ */
+Datum
+gx_agg_finalize(const GxAggFinal *f, AggState *agg, Datum v, bool isnull, bool *resnull)
+{
+	if (f->has_deserial && !isnull)
+	{
+		LOCAL_FCINFO(fcinfo, 2);
+
+		InitFunctionCallInfoData(*fcinfo, (FmgrInfo *) &f->deserial, 2, InvalidOid,
+								 (Node *) agg, NULL);
+		fcinfo->args[0].value = v;
+		fcinfo->args[0].isnull = false;
+		fcinfo->args[1].value = (Datum) 0;
+		fcinfo->args[1].isnull = false;
+		v = FunctionCallInvoke(fcinfo);
+		isnull = fcinfo->isnull;
+	}
+	if (!f->has_final || (isnull && f->final.fn_strict))
+	{
+		*resnull = isnull;
+		return isnull ? (Datum) 0 : v;
+	}
+	{
+		LOCAL_FCINFO(fcinfo, 1);
+		Datum		r;
+
+		InitFunctionCallInfoData(*fcinfo, (FmgrInfo *) &f->final, 1, InvalidOid,
+								 (Node *) agg, NULL);
+		fcinfo->args[0].value = v;
+		fcinfo->args[0].isnull = isnull;
+		r = FunctionCallInvoke(fcinfo);
+		*resnull = fcinfo->isnull;
+		return r;
+	}
+}
+
+/*
+ * Append one sum of a numeric aggregate state as numericvar_deserialize
+ * reads it (numeric.c, numericvar_serialize: PostgreSQL 15 and 18 alike,
+ * read in their sources and checked byte for byte by
+ * gx_exact_var_format_ok): int32 ndigits, weight, sign, dscale, then the
+ * base-NBASE digits as int16.  numeric_send writes the same fields as
+ * int16, so they are read from its bytes: nothing here depends on the
+ * numeric's own layout.  (Older releases embedded numeric_send's own
+ * bytes, int16 fields: gpuext builds for 15 and 18, and on a server whose
+ * layout differs, gx_exact_var_format_ok keeps these aggregates on the
+ * host rather than have a second writer that nothing tests.)
+ */
+static void
+gx_send_numeric_var(StringInfo buf, Datum num)
+{
+	bytea	   *b = DatumGetByteaPP(DirectFunctionCall1(numeric_send, num));
+	StringInfoData in;
+	int			ndigits;
+
+	initStringInfo(&in);
+	appendBinaryStringInfo(&in, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+	ndigits = (int16) pq_getmsgint(&in, 2);
+	pq_sendint32(buf, ndigits);
+	pq_sendint32(buf, (int16) pq_getmsgint(&in, 2));	/* weight */
+	pq_sendint32(buf, (uint16) pq_getmsgint(&in, 2));	/* sign */
+	pq_sendint32(buf, (uint16) pq_getmsgint(&in, 2));	/* dscale */
+	for (int i = 0; i < ndigits; i++)
+		pq_sendint16(buf, (int16) pq_getmsgint(&in, 2));
+	pq_getmsgend(&in);
+	pfree(in.data);
+}
+
+/* the numeric v / 10^scale of a 128-bit v, with dscale = scale */
+static Datum
+gx_numeric_from_int128(__int128 v, int scale)
+{
+	return gx_numeric_from_scaled((int64) (v >> 64), (uint64) v, scale);
+}
+
+/*
+ * The serialised partial state of stddev* / var* of argtype (int2, int4,
+ * int8, numeric at scale) over a group of n numbers (and nan NaNs, numeric
+ * only) whose sum is sx and sum of squares sx2 (at scale 2 * scale); false
+ * (a NULL state) when the group had no value.
+ *
+ * int2 / int4: numeric_poly_serialize's PolyNumAggState, int64 N, sumX,
+ * sumX2 (numerics of scale 0: the int128 sums as numerics).
+ *
+ * int8 / numeric: numeric_serialize's NumericAggState, int64 N, sumX,
+ * sumX2, int32 maxScale, int64 maxScaleCount, NaNcount, pInfcount,
+ * nInfcount, as do_numeric_accum leaves them: N counts the numbers (not
+ * NaN), the sums have the values' dscale (int8: 0; a numeric(p,s) value,
+ * or an expression the device computes, always has dscale s) and twice it
+ * (mul_var(X, X, X2, 2 * dscale)), which numeric_stddev_internal's result
+ * scale follows; maxScale is that dscale (0 before any number) and
+ * maxScaleCount the numbers; a numeric(p,s) holds no infinity.
+ */
+bool
+gx_exact_var_state(Oid argtype, int64 n, int64 nan, __int128 sx, __int128 sx2, int scale,
+				   Datum *state)
+{
+	StringInfoData buf;
+	int			s = n > 0 ? scale : 0;
+
+	if (n == 0 && nan == 0)
+		return false;
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, n);
+	gx_send_numeric_var(&buf, gx_numeric_from_int128(sx, s));
+	gx_send_numeric_var(&buf, gx_numeric_from_int128(sx2, 2 * s));
+	if (argtype == INT8OID || argtype == NUMERICOID)
+	{
+		pq_sendint32(&buf, s);	/* maxScale */
+		pq_sendint64(&buf, n);	/* maxScaleCount */
+		pq_sendint64(&buf, nan);	/* NaNcount */
+		pq_sendint64(&buf, 0);	/* pInfcount */
+		pq_sendint64(&buf, 0);	/* nInfcount */
+	}
+	else if (nan != 0)
+		elog(ERROR, "gpuext: NaN in an integer variance");
+	*state = PointerGetDatum(pq_endtypsend(&buf));
+	return true;
+}
+
+/*
+ * PostgreSQL's transition (int2_accum, int4_accum, int8_accum,
+ * numeric_accum) of stddev* / var* of argtype, and its serial function
+ */
+static void
+gx_exact_var_fns(Oid argtype, PGFunction *trans, PGFunction *serial)
+{
+	*serial = numeric_serialize;
+	switch (argtype)
+	{
+		case INT2OID:
+			*trans = int2_accum;
+			*serial = numeric_poly_serialize;
+			break;
+		case INT4OID:
+			*trans = int4_accum;
+			*serial = numeric_poly_serialize;
+			break;
+		case INT8OID:
+			*trans = int8_accum;
+			break;
+		case NUMERICOID:
+			*trans = numeric_accum;
+			break;
+		default:
+			elog(ERROR, "gpuext: unexpected variance argument type %u", argtype);
+	}
+}
+
+/*
+ * PostgreSQL's serialised state of stddev* / var* of argtype over the
+ * values vals[0 .. n-1] (transition and serial functions); false when
+ * the state is NULL
+ */
+static bool
+gx_exact_var_pg_state(Oid argtype, const Datum *vals, int n, Datum *state)
+{
+	AggState   *agg = gx_fake_agg();
+	PGFunction	trans,
+				serial;
+	Datum		st = (Datum) 0;
+	bool		stnull = true;
+
+	gx_exact_var_fns(argtype, &trans, &serial);
+	for (int i = 0; i < n; i++)
+		st = gx_call_as_agg(trans, agg, st, stnull, vals[i], false, &stnull);
+	if (stnull)
+		return false;
+	*state = gx_call_as_agg(serial, agg, st, false, (Datum) 0, true, &stnull);
+	return !stnull;
+}
+
+/*
+ * The partial state of stddev* / var* over one row the host aggregates
+ * (v, of type argtype, or NULL: no state): PostgreSQL's own
+ */
+bool
+gx_exact_var_row_state(Datum v, bool isnull, Oid argtype, Datum *state)
+{
+	if (isnull)
+		return false;
+	return gx_exact_var_pg_state(argtype, &v, 1, state);
+}
+
+/* are the bytea a and b equal? */
+static bool
+gx_bytea_eq(Datum a, Datum b)
+{
+	bytea	   *x = DatumGetByteaPP(a);
+	bytea	   *y = DatumGetByteaPP(b);
+
+	return VARSIZE_ANY_EXHDR(x) == VARSIZE_ANY_EXHDR(y) &&
+		memcmp(VARDATA_ANY(x), VARDATA_ANY(y), VARSIZE_ANY_EXHDR(x)) == 0;
+}
+
+/*
+ * Does gx_exact_var_state write what PostgreSQL's own transitions and
+ * serial functions write?  Compared once per backend over {3, -5} of
+ * int2, int4 and int8 and {1.50, NaN} of numeric (sums of a single
+ * base-NBASE digit each, so that the digits compare exactly); false
+ * (the planner keeps these aggregates on the host) where this
+ * PostgreSQL's format differs.
+ */
+bool
+gx_exact_var_format_ok(void)
+{
+	static int	known = -1;
+	bool		ok = true;
+	static const Oid types[] = {INT2OID, INT4OID, INT8OID};
+	MemoryContext cxt;
+	MemoryContext old;
+
+	if (known >= 0)
+		return known != 0;
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "gpuext variance check",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	for (size_t i = 0; i < lengthof(types) && ok; i++)
+	{
+		Datum		v[2];
+		Datum		pg,
+					mine;
+
+		v[0] = types[i] == INT2OID ? Int16GetDatum(3) :
+			types[i] == INT4OID ? Int32GetDatum(3) : Int64GetDatum(3);
+		v[1] = types[i] == INT2OID ? Int16GetDatum(-5) :
+			types[i] == INT4OID ? Int32GetDatum(-5) : Int64GetDatum(-5);
+		ok = gx_exact_var_pg_state(types[i], v, 2, &pg) &&
+			gx_exact_var_state(types[i], 2, 0, -2, 34, 0, &mine) && gx_bytea_eq(pg, mine);
+	}
+	if (ok)
+	{
+		Datum		v[2];
+		Datum		pg,
+					mine;
+
+		v[0] = gx_numeric_from_int128(150, 2);
+		v[1] = gx_numeric_nan();
+		ok = gx_exact_var_pg_state(NUMERICOID, v, 2, &pg) &&
+			gx_exact_var_state(NUMERICOID, 1, 1, 150, 22500, 2, &mine) && gx_bytea_eq(pg, mine);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+	known = ok ? 1 : 0;
+	return ok;
 }

@@ -29,8 +29,14 @@
  * likewise, avg/stddev/variance float8_accum's float8[3] {N, Sx, Sxx}
  * (partial_states.cpp: a non-finite device sum is PostgreSQL's overflow
  * error; rows with NaN / Infinity inputs are the host's, built with
- * float8_accum / float4_accum).  The device aggregates are shared: sum, avg and count of
- * one column (and one FILTER) are one {sum, count} pair.
+ * float8_accum / float4_accum).  stddev* / var* of int2/int4/int8 and
+ * numeric: N, sum x and sum x^2 exact (two 128-bit sums; x * x is one
+ * more program output, numeric at twice x's scale, whose overflow makes
+ * the row a host row), their PolyNumAggState / NumericAggState written
+ * serialised (partial_states.cpp), a host row's by PostgreSQL's own
+ * transition and serial functions.  The device aggregates are shared:
+ * sum, avg and count of one column (and one FILTER) are one {sum, count}
+ * pair, sum and variance of one column one 128-bit sum.
  *
  * FILTER (WHERE cond): the condition is one more program output (a bool),
  * and a device aggregate with a filter (gx_agg.filt) takes a row only
@@ -163,6 +169,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	List	   *scales = (List *) list_nth(cscan->custom_private, 4);
 	List	   *filts = (List *) list_nth(cscan->custom_private, 5);
 	List	   *dscales = (List *) list_nth(cscan->custom_private, 6);
+	List	   *sqs = (List *) list_nth(cscan->custom_private, 7);
 	int			i = 0;
 	ListCell   *lc;
 
@@ -188,6 +195,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 					st->aggs[a].scale = list_nth_int(scales, i);
 					st->aggs[a].filt = list_nth_int(filts, i);
 					st->aggs[a].dcol = list_nth_int(dscales, i);
+					st->aggs[a].sqcol = list_nth_int(sqs, i);
 					if (st->aggs[a].arg != NULL)
 						st->aggs[a].argstate = ExecInitExpr(st->aggs[a].arg, NULL);
 					if (st->aggs[a].filter != NULL)
@@ -219,6 +227,14 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->col, false, sp->filt);
 			if (sp->dcol >= 0)
 				sp->dslot = gx_group_dev_agg(g, GX_AGG_MAX, sp->dcol, false, sp->filt);
+		}
+		else if (sp->kind == GX_AGGK_IVAR)
+		{
+			/* exact sums of x (shared with sum(x)) and of x * x */
+			if (sp->sqcol < 0)
+				elog(ERROR, "gpuext: variance without the square of its argument");
+			sp->slot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->col, false, sp->filt);
+			sp->sqslot = gx_group_dev_agg(g, GX_AGG_SUM128, sp->sqcol, false, sp->filt);
 		}
 		else if (sp->kind == GX_AGGK_MIN)
 			sp->slot = gx_group_dev_agg(g, GX_AGG_MIN, sp->col, false, sp->filt);
@@ -259,6 +275,21 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	g->host_rows = NULL;
 	g->recs = NULL;
 	g->ntables = 0;
+	/* finalizing: PostgreSQL's final calls of each aggregate, in an aggregate context */
+	/* (the marker is the last item: agg_path.cpp, gx_plan_final_path) */
+	g->final = IsA(llast(cscan->custom_private), String) &&
+		strcmp(strVal(llast(cscan->custom_private)), "final") == 0;
+	if (g->final)
+	{
+		ExprContext *fcxt = makeNode(ExprContext);
+
+		for (int a = 0; a < st->nagg; a++)
+			gx_agg_final_init(&g->fin[a], st->aggs[a].fnoid);
+		/* (their states and values live in the per-row memory, as the row) */
+		fcxt->ecxt_per_tuple_memory = ps->ps_ExprContext->ecxt_per_tuple_memory;
+		g->fagg = makeNode(AggState);
+		g->fagg->curaggcontext = fcxt;
+	}
 	gx_group_reset(st);
 }
 
@@ -276,6 +307,7 @@ gx_group_reset(GxScanState *st)
 	g->read_next = 0;
 	g->nrecs = g->rec_pos = 0;
 	g->ngroups = g->nhost = g->nreads = 0;
+	g->fallback = g->decided = false;
 }
 
 /* the largest power-of-2 slots <= want whose table fits max_bytes (>= 1024) */
@@ -305,6 +337,20 @@ gx_group_use_table(GxScanState *st, uint32 obj, uint64 cap)
 }
 
 /*
+ * Do rows go through a table of each GPU block (CPU thread) first, merged
+ * into the global table at its end?  With few estimated groups: many rows
+ * share a group, and a block's table in shared memory takes their
+ * contention (measured: 10 groups 20 G rows/s through block tables, 2.5
+ * through the global table alone, H100); with many, straight to the
+ * global table.
+ */
+bool
+gx_group_local(const GxGroupState *g)
+{
+	return g->est_groups <= 128;
+}
+
+/*
  * At scan start: the session and the first group table, st->agg_obj (a
  * parallel worker was given the leader's, and its size).  Twice the
  * estimated groups in slots (a parallel scan, which cannot grow its
@@ -322,7 +368,7 @@ gx_group_prepare(GxScanState *st)
 	uint64		cap;
 
 	gx_scan_session(st);
-	g->gflags = g->est_groups > 128 ? GX_GROUP_NO_LOCAL : 0;
+	g->gflags = gx_group_local(g) ? 0 : GX_GROUP_NO_LOCAL;
 	if (st->agg_obj != 0)
 	{
 		/* a worker (the leader's table), or a rescan after a full read */
@@ -506,6 +552,33 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 															 &slot->tts_values[r]);
 					break;
 				}
+			case GX_AGGK_IVAR:
+				{
+					/*
+					 * p, q: {low word, count}, {high word, NaNs} of the
+					 * exact sums of x and of x * x.  Integers: a value
+					 * INT64_MAX is counted apart as a NaN would be (as for
+					 * SUM8), though such a row cannot reach the device (its
+					 * square is no device numeric)
+					 */
+					const gx_agg_pair *q = &pairs[sp->sqslot];
+					__int128	sx = (__int128) (((unsigned __int128) (uint64) p[1].val << 64) |
+												 (uint64) p->val);
+					__int128	sx2 = (__int128) (((unsigned __int128) (uint64) q[1].val << 64) |
+												  (uint64) q->val);
+					int64		n = p->cnt;
+					int64		nan = p[1].cnt;
+
+					if (sp->argtype != NUMERICOID)
+					{
+						sx += (__int128) nan * PG_INT64_MAX;
+						n += nan;
+						nan = 0;
+					}
+					slot->tts_isnull[r] = !gx_exact_var_state(sp->argtype, n, nan, sx, sx2,
+															  sp->scale, &slot->tts_values[r]);
+					break;
+				}
 			case GX_AGGK_FSUM:
 				/* a double of finite values: a non-finite sum is an overflow */
 				slot->tts_isnull[r] = p->cnt == 0;
@@ -544,6 +617,16 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 				}
 		}
 	}
+	/* finalizing: each aggregate's value from its state, as Finalize would */
+	for (int i = 0; g->final && i < st->nagg; i++)
+	{
+		int			r = st->aggs[i].resno - 1;
+		bool		null;
+
+		slot->tts_values[r] = gx_agg_finalize(&g->fin[i], g->fagg, slot->tts_values[r],
+											  slot->tts_isnull[r], &null);
+		slot->tts_isnull[r] = null;
+	}
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -579,6 +662,12 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 		/* (a row the device could not decide passes or fails here) */
 		if (!ExecQual(g->quals, econtext))
 			continue;
+		if (g->final)
+		{
+			/* (finalizing: a row the device left means the fallback plan) */
+			g->nhost++;
+			continue;
+		}
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		ExecClearTuple(scan_slot);
 		for (int c = 0; c < scan_slot->tts_tupleDescriptor->natts; c++)
@@ -645,6 +734,9 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 					break;
 				case GX_AGGK_FVAR:
 					values[r] = gx_float_var_row_state(v, vnull, sp->argtype);
+					break;
+				case GX_AGGK_IVAR:
+					isnull[r] = !gx_exact_var_row_state(v, vnull, sp->argtype, &values[r]);
 					break;
 				case GX_AGGK_AVG:
 					{
@@ -746,6 +838,24 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 	GxGroupState *g = &st->grp;
 	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
 
+	/*
+	 * Finalizing: the groups are final only if each is in one row, i.e. one
+	 * table and no host row; else empty the table (a rescan reuses it) and
+	 * let the node run its fallback plan (gx_exec_scan)
+	 */
+	if (g->final && !g->decided)
+	{
+		g->decided = true;
+		if (g->ntables > 1 || g->nhost > 0)
+		{
+			g->fallback = true;
+			while (g->reading && gx_group_read_more(st))
+				CHECK_FOR_INTERRUPTS();
+			g->reading = false;
+			st->agg_dirty = false;
+			return ExecClearTuple(slot);
+		}
+	}
 	while (g->reading)
 	{
 		if (g->rec_pos < g->nrecs)
@@ -756,9 +866,16 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 			/* counts the device kept once for several aggregates */
 			for (int a = 0; a < g->ndev; a++)
 				pairs[a].cnt = gx_agg_count(g->dev, pairs, a);
+			MemoryContext old;
+			TupleTableSlot *r;
+
 			g->ngroups++;
-			return gx_group_store(st, slot, ((uint32 *) rec)[1], (const int64 *) (rec + 8),
-								  (const gx_agg_pair *) (rec + 8 + 8 * g->nkeys));
+			/* (the row's values live until ExecScan's next reset, as any scan row's) */
+			old = MemoryContextSwitchTo(st->css.ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
+			r = gx_group_store(st, slot, ((uint32 *) rec)[1], (const int64 *) (rec + 8),
+							   (const gx_agg_pair *) (rec + 8 + 8 * g->nkeys));
+			MemoryContextSwitchTo(old);
+			return r;
 		}
 		CHECK_FOR_INTERRUPTS();
 		if (!gx_group_read_more(st))

@@ -76,11 +76,8 @@ int			gx_program_add_output(GxProgram *prog, Expr *expr, Index scanrelid, int *g
 bool		gx_program_const_may_fallback(Const *c);
 bool		gx_program_const_may_host(Const *c);
 /* runs of constants (runs.cpp) */
-int			gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap,
-						 int64 *flags);
-int			gx_char8_set_build(Datum array, gx_const *vals, int cap, int64 *flags);
-int			gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap,
-								 int64 *flags);
+int			gx_set_run_build(int64 dyn, Datum array, Oid elemtype, gx_const *vals, int cap,
+							 int64 *flags);
 bool		gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid);
 /* the type table, PostgreSQL side (types.cpp) */
 bool		gx_type_supported(Oid typid, int *gxtype);

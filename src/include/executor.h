@@ -71,7 +71,10 @@ typedef enum GxAggKind
 	GX_AGGK_FVAR,				/* group mode: avg, stddev*, var* of float4/float8:
 								 * float8[3] {N, Sx, Sxx} (partial_states.cpp) */
 	GX_AGGK_FMIN,				/* group mode: min(float4/float8) */
-	GX_AGGK_FMAX				/* group mode: max(float4/float8) */
+	GX_AGGK_FMAX,				/* group mode: max(float4/float8) */
+	GX_AGGK_IVAR				/* group mode: stddev*, var* of int2/4/8, numeric:
+								 * PolyNumAggState / NumericAggState with sumX2
+								 * serialised (partial_states.cpp) */
 } GxAggKind;
 
 typedef struct GxAggSpec
@@ -88,11 +91,28 @@ typedef struct GxAggSpec
 	int			dcol;			/* sum/avg of an unconstrained numeric: the
 								 * output of its dscales, else -1 */
 	int			dslot;			/* their largest (a GX_AGG_MAX) */
+	int			sqcol;			/* IVAR: the output of its argument's square
+								 * (numeric at scale 2 * scale), else -1 */
+	int			sqslot;			/* its exact sum (a GX_AGG_SUM128) */
 	ExprState  *argstate;		/* group mode: for the host's rows */
 	Expr	   *filter;			/* group mode: its FILTER, or NULL */
 	int			filt;			/* its program output (GX_BOOL), or -1 */
 	ExprState  *filtstate;		/* for the host's rows */
+	Oid			fnoid;			/* the aggregate */
 } GxAggSpec;
+
+/*
+ * A finalizing GpuPreAgg's way from an aggregate's partial state to its
+ * value (gx_agg_final_init, gx_agg_finalize): PostgreSQL's deserialize and
+ * final functions, called as its Finalize node would for one partial row
+ */
+typedef struct GxAggFinal
+{
+	bool		has_deserial;
+	bool		has_final;
+	FmgrInfo	deserial;
+	FmgrInfo	final;
+} GxAggFinal;
 
 /* a GROUP BY key of a GpuPreAgg (preagg.cpp) */
 typedef struct GxKeySpec
@@ -138,6 +158,16 @@ typedef struct GxGroupState
 	int64		ngroups;		/* groups returned from the table */
 	int64		nhost;			/* rows aggregated by the host */
 	int64		nreads;			/* GROUP_READ tasks */
+	/*
+	 * finalizing GpuPreAgg (custom_private "final"): the groups' final values
+	 * when one table holds them all and no row was left to the host; else
+	 * (fallback) the rows of its child, the Finalize plan
+	 */
+	bool		final;
+	bool		fallback;
+	bool		decided;		/* final or fallback, this run */
+	GxAggFinal	fin[GX_MAX_AGGS];	/* per st->aggs */
+	AggState   *fagg;			/* the aggregate context of their calls */
 } GxGroupState;
 
 /*
@@ -322,6 +352,7 @@ bool		gx_agg_read_submit(GxScanState *st, bool wait);
 TupleTableSlot *gx_agg_store(GxScanState *st, TupleTableSlot *slot);
 char	   *gx_agg_describe(GxScanState *st, List *dpctx, bool prefix);
 void		gx_agg_spec(GxAggSpec *sp, Aggref *a);
+bool		gx_exact_var_agg(Oid aggfnoid, Oid *argtype);
 
 /* numeric values and states for GpuPreAgg (partial_states.cpp) */
 Datum		gx_numeric_from_scaled(int64 hi, uint64 lo, int scale);
@@ -329,6 +360,10 @@ Datum		gx_numeric_free_sum(int64 hi, uint64 lo, const gx_agg_pair *dmax);
 Datum		gx_numeric_nan(void);
 bool		gx_numeric_avg_state(Datum sum, int64 n, int64 nan, Datum *state);
 bool		gx_int8_avg_state(__int128 sum, int64 n, Datum *state);
+bool		gx_exact_var_state(Oid argtype, int64 n, int64 nan, __int128 sx, __int128 sx2,
+							   int scale, Datum *state);
+bool		gx_exact_var_row_state(Datum v, bool isnull, Oid argtype, Datum *state);
+bool		gx_exact_var_format_ok(void);
 Datum		gx_float_sum_state(double sum, Oid argtype);
 Datum		gx_float_var_state(int64 n, double sx, double s, double q);
 Datum		gx_float_var_row_state(Datum v, bool isnull, Oid argtype);
@@ -338,6 +373,10 @@ bool		gx_group_plan(CustomScan *cscan);
 void		gx_group_begin(GxScanState *st, CustomScan *cscan);
 void		gx_group_set_chunk(GxScanState *st, gx_chunk *c);
 void		gx_group_prepare(GxScanState *st);
+void		gx_agg_final_init(GxAggFinal *f, Oid aggfnoid);
+Datum		gx_agg_finalize(const GxAggFinal *f, AggState *agg, Datum v, bool isnull,
+							bool *resnull);
+bool		gx_group_local(const GxGroupState *g);
 void		gx_group_grow(GxScanState *st);
 void		gx_group_host_rows(GxScanState *st, GxBatch *b);
 TupleTableSlot *gx_group_next(GxScanState *st, TupleTableSlot *slot);

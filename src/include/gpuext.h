@@ -78,6 +78,7 @@ extern bool gx_use_cache;
 extern int	gx_device_memory_mb;
 extern int	gx_session_memory_kb;
 extern bool gx_enable_preagg;
+extern bool gx_enable_final;
 extern int	gx_preagg_memory_mb;
 extern int	gx_debug_fault;
 extern int	gx_debug_fault_skip;

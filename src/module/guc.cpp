@@ -37,6 +37,7 @@ int			gx_cache_admit_pages = 1024;
 bool		gx_use_cache = true;
 bool		gx_enable_agg = true;
 bool		gx_enable_preagg = true;
+bool		gx_enable_final = true;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
@@ -215,6 +216,11 @@ gx_define_gucs(void)
 							 "Enables GpuPreAgg: GROUP BY and aggregates computed on the device.",
 							 "PostgreSQL finalises the partial states the device returns.",
 							 &gx_enable_preagg, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_preagg_final",
+							 "Lets GpuPreAgg finalise GROUP BY results itself when every group is on the device once.",
+							 "Serial plans; otherwise it runs the Finalize plan it shows below it.",
+							 &gx_enable_final, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpuext.preagg_memory",
 							"Device memory one GpuPreAgg group table may take.",

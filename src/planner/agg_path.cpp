@@ -54,6 +54,7 @@ extern "C"
 #include "utils/fmgroids.h"
 #include "utils/regproc.h"
 #include "utils/selfuncs.h"
+#include "utils/lsyscache.h"
 #include "optimizer/paths.h"
 #include "parser/parse_clause.h"
 }
@@ -73,6 +74,16 @@ static CustomPathMethods gx_agg_path_methods = {
 static CustomPathMethods gx_preagg_path_methods = {
 	"GpuPreAgg",
 	gx_plan_agg_path,
+	NULL
+};
+
+static Plan *gx_plan_final_path(PlannerInfo *root, RelOptInfo *rel,
+								CustomPath *best_path, List *tlist,
+								List *clauses, List *custom_plans);
+
+static CustomPathMethods gx_final_path_methods = {
+	"GpuPreAgg",
+	gx_plan_final_path,
 	NULL
 };
 
@@ -211,7 +222,22 @@ gx_agg_supported(Aggref *a, Index relid, bool group)
 		case F_VAR_POP_FLOAT8:
 			return group && t == FLOAT8OID;
 		default:
-			return false;
+			{
+				Oid			argtype;
+
+				/* exact sums of x and x * x (GX_AGGK_IVAR); the numeric's scale: gx_group_outputs */
+				if (!gx_exact_var_agg(a->aggfnoid, &argtype))
+					return false;
+				if (!group || t != argtype)
+					return false;
+				if (!gx_exact_var_format_ok())
+				{
+					elog(DEBUG1, "gpuext: no GpuPreAgg: the aggregate state of %s is not in the format gpuext writes",
+						 format_procedure(a->aggfnoid));
+					return false;
+				}
+				return true;
+			}
 	}
 }
 
@@ -237,6 +263,10 @@ gx_reads_free_numeric(Node *node, void *relid)
 static int
 gx_agg_device_slots(Oid aggfnoid)
 {
+	Oid			argtype;
+
+	if (gx_exact_var_agg(aggfnoid, &argtype))
+		return 4;				/* GX_AGG_SUM128 + HI of x, and of x * x */
 	switch (aggfnoid)
 	{
 		case F_SUM_NUMERIC:
@@ -262,6 +292,30 @@ gx_agg_device_slots(Oid aggfnoid)
 		default:
 			return 1;
 	}
+}
+
+/*
+ * Does an exact stddev / variance a share the device sums of one already
+ * in exprs (the same argument and FILTER: one pair of 128-bit sums, as
+ * gx_group_dev_agg shares them)?
+ */
+static bool
+gx_shares_var_sums(List *exprs, Aggref *a)
+{
+	Oid			t;
+	ListCell   *lc;
+
+	if (!gx_exact_var_agg(a->aggfnoid, &t))
+		return false;
+	foreach(lc, exprs)
+	{
+		Aggref	   *b = (Aggref *) lfirst(lc);
+
+		if (IsA(b, Aggref) && gx_exact_var_agg(b->aggfnoid, &t) && equal(b->args, a->args) &&
+			equal(b->aggfilter, a->aggfilter))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -325,11 +379,19 @@ gx_group_output(GxProgram *prog, Expr *e, Index relid, List **done, List **done_
  * new output into *didx), whose largest is their result's (numeric_add's
  * rule).  A key, min and max return one value with its own dscale (1.50
  * and 1.5 are equal and print differently; PostgreSQL returns the one it
- * met first): those stay on the host.
+ * met first): those stay on the host, and so do stddev / variance (x * x
+ * of such a column has no scale the compiler knows).
  */
 static bool
 gx_free_numeric_output(GxProgram *prog, Aggref *agg, Expr *e, Index relid, int *didx)
 {
+	Oid			argtype;
+
+	if (agg != NULL && gx_exact_var_agg(agg->aggfnoid, &argtype))
+	{
+		gx_no_preagg("stddev/variance of unconstrained numeric (the device has no square of its values)");
+		return false;
+	}
 	if (agg == NULL || (agg->aggfnoid != F_SUM_NUMERIC && agg->aggfnoid != F_AVG_NUMERIC &&
 						agg->aggfnoid != F_COUNT_ANY))
 	{
@@ -348,11 +410,38 @@ gx_free_numeric_output(GxProgram *prog, Aggref *agg, Expr *e, Index relid, int *
 }
 
 /*
+ * x * x for stddev / variance of x (int2/int4/int8 or numeric): numeric, so
+ * that the program's numeric MUL computes it exactly at twice x's scale
+ * (numeric_mul's dscale, as do_numeric_accum's mul_var) and makes a row
+ * whose square is beyond int64 a host row (GX_ERR_HOST), never an error;
+ * an integer is cast to numeric first (int8's extremes: host rows too).
+ * Its sum over any number of rows (< 2^63) of squares (< 2^63) fits the
+ * 128-bit GX_AGG_SUM128 without wrapping.
+ */
+static Expr *
+gx_square_expr(Expr *x)
+{
+	Oid			t = exprType((Node *) x);
+	Expr	   *n = (Expr *) copyObjectImpl(x);
+
+	if (t != NUMERICOID)
+		n = (Expr *) makeFuncExpr(t == INT8OID ? F_NUMERIC_INT8 :
+								  t == INT4OID ? F_NUMERIC_INT4 : F_NUMERIC_INT2,
+								  NUMERICOID, list_make1(n), InvalidOid, InvalidOid,
+								  COERCE_EXPLICIT_CAST);
+	return (Expr *) makeFuncExpr(F_NUMERIC_MUL, NUMERICOID,
+								 list_make2(n, copyObjectImpl(n)), InvalidOid, InvalidOid,
+								 COERCE_EXPLICIT_CALL);
+}
+
+/*
  * The program outputs of a GpuPreAgg target (custom_scan_tlist order):
  * per entry, its output index (a key's value, an aggregate's argument:
  * one output for equal expressions; -1 for count(*)) into *outs, the
  * scale of its numeric values into *scales, and the output of an
- * aggregate's FILTER (a bool; -1: none) into *filts.  Appended to prog;
+ * aggregate's FILTER (a bool; -1: none) into *filts, the output of a
+ * stddev / variance argument's square (gx_square_expr; -1: none) into
+ * *sqs.  Appended to prog;
  * false when one cannot run on the device or is numeric where that does
  * not fit an exact 64-bit fixed point (prog is then unusable).  A
  * filtered aggregate's argument must not be able to raise an error:
@@ -361,14 +450,14 @@ gx_free_numeric_output(GxProgram *prog, Aggref *agg, Expr *e, Index relid, int *
  */
 static bool
 gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **scales,
-				 List **filts, List **dscales)
+				 List **filts, List **dscales, List **sqs)
 {
 	List	   *done = NIL;		/* expressions compiled, by output index */
 	List	   *done_scale = NIL;
 	List	   *done_err = NIL;
 	ListCell   *lc;
 
-	*outs = *scales = *filts = *dscales = NIL;
+	*outs = *scales = *filts = *dscales = *sqs = NIL;
 	foreach(lc, exprs)
 	{
 		Expr	   *e = (Expr *) lfirst(lc);
@@ -377,8 +466,10 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 		int			idx = -1;
 		int			fidx = -1;
 		int			didx = -1;
+		int			sqidx = -1;
 		int			scale = 0;
 		bool		err = false;
+		Oid			vartype;
 
 		if (IsA(e, TargetEntry))
 			e = ((TargetEntry *) e)->expr;
@@ -406,10 +497,23 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 		}
 		if (scale == GX_NUMERIC_FREE && !gx_free_numeric_output(prog, agg, e, relid, &didx))
 			return false;
+		if (agg != NULL && gx_exact_var_agg(agg->aggfnoid, &vartype))
+		{
+			int			sqscale;
+
+			sqidx = gx_group_output(prog, gx_square_expr(e), relid, &done, &done_scale,
+									&done_err, &sqscale, &err);
+			if (sqidx < 0 || sqscale != 2 * scale || (filter != NULL && err))
+			{
+				gx_no_preagg("the square of a stddev/variance argument has no device numeric scale (the argument's is above 9)");
+				return false;
+			}
+		}
 		*outs = lappend_int(*outs, idx);
 		*scales = lappend_int(*scales, scale);
 		*filts = lappend_int(*filts, fidx);
 		*dscales = lappend_int(*dscales, didx);
+		*sqs = lappend_int(*sqs, sqidx);
 	}
 	return true;
 }
@@ -531,9 +635,10 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 		/*
 		 * device aggregates, at most: an exact numeric sum takes two (and
 		 * one more for the dscales of an unconstrained column), a float
-		 * avg / stddev / variance three
+		 * avg / stddev / variance three, an exact one four
 		 */
-		naggs += gx_agg_device_slots(a->aggfnoid);
+		if (!gx_shares_var_sums(partial->exprs, a))
+			naggs += gx_agg_device_slots(a->aggfnoid);
 		if ((a->aggfnoid == F_SUM_NUMERIC || a->aggfnoid == F_AVG_NUMERIC) &&
 			gx_agg_arg_expr(a) != NULL && IsA(gx_agg_arg_expr(a), Var) &&
 			((Var *) gx_agg_arg_expr(a))->vartypmod < 0)
@@ -555,34 +660,99 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
  * Finalize paths over a device aggregate path (or a Gather of it): plain
  * without keys; hashed, and sorted, by the GROUP BY keys
  */
-static void
+static Path *
 gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
 				   PathTarget *target, List *having, AggClauseCosts *costs,
 				   double groups)
 {
 	List	   *groupClause = GX_GROUP_CLAUSE(root);
+	Path	   *hashed = NULL;
+	Path	   *sorted_agg = NULL;
 
 	if (groupClause == NIL)
 	{
 		add_path(output_rel, &create_agg_path(root, output_rel, input, target, AGG_PLAIN,
 											  AGGSPLIT_FINAL_DESERIAL, NIL, having, costs,
 											  1)->path);
-		return;
+		return NULL;
 	}
 	if (grouping_is_hashable(groupClause))
-		add_path(output_rel, &create_agg_path(root, output_rel, input, target, AGG_HASHED,
-											  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
-											  costs, groups)->path);
+	{
+		hashed = &create_agg_path(root, output_rel, input, target, AGG_HASHED,
+								  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
+								  costs, groups)->path;
+		add_path(output_rel, hashed);
+	}
 	if (grouping_is_sortable(groupClause))
 	{
 		List	   *pathkeys = make_pathkeys_for_sortclauses(root, groupClause,
 															 root->parse->targetList);
 		Path	   *sorted = &create_sort_path(root, output_rel, input, pathkeys, -1.0)->path;
 
-		add_path(output_rel, &create_agg_path(root, output_rel, sorted, target, AGG_SORTED,
-											  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
-											  costs, groups)->path);
+		sorted_agg = &create_agg_path(root, output_rel, sorted, target, AGG_SORTED,
+									  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
+									  costs, groups)->path;
+		add_path(output_rel, sorted_agg);
 	}
+	/* (add_path may have freed a path it rejected: build the fallback anew) */
+	if (hashed == NULL && sorted_agg == NULL)
+		return NULL;
+	if (grouping_is_hashable(groupClause))
+		return &create_agg_path(root, output_rel, input, target, AGG_HASHED,
+								AGGSPLIT_FINAL_DESERIAL, groupClause, having, costs,
+								groups)->path;
+	return &create_agg_path(root, output_rel,
+							&create_sort_path(root, output_rel, input,
+											  make_pathkeys_for_sortclauses(root, groupClause,
+																			root->parse->targetList),
+											  -1.0)->path,
+							target, AGG_SORTED, AGGSPLIT_FINAL_DESERIAL, groupClause,
+							having, costs, groups)->path;
+}
+
+/*
+ * GpuPreAgg that finalizes on the device's groups (serial plans with GROUP
+ * BY): when the scan ends with every group in one table and no row left
+ * to the host, each group is one row, and the node computes the
+ * aggregates' final values itself (preagg.cpp), with HAVING as its qual,
+ * instead of handing partial states to PostgreSQL's Finalize node, whose
+ * work there is pure overhead (at a million groups, most of the time).
+ * Otherwise it runs its child, fallback: the Finalize plan over a
+ * partial GpuPreAgg, i.e. the plan it replaces, so the answer is always
+ * PostgreSQL's.  custom_private = (relid of the table, the partial path's
+ * target as a list of expressions with their sortgrouprefs, HAVING).
+ */
+static void
+gx_add_device_final_path(PlannerInfo *root, RelOptInfo *output_rel, RelOptInfo *input_rel,
+						 CustomPath *part, Path *fallback, PathTarget *target, List *having,
+						 double groups)
+{
+	CustomPath *fp = makeNode(CustomPath);
+	List	   *refs = NIL;
+
+	for (int i = 0; i < list_length(part->path.pathtarget->exprs); i++)
+		refs = lappend_int(refs, part->path.pathtarget->sortgrouprefs != NULL ?
+						   (int) part->path.pathtarget->sortgrouprefs[i] : 0);
+	fp->path.pathtype = T_CustomScan;
+	fp->path.parent = output_rel;
+	fp->path.pathtarget = target;
+	fp->path.param_info = NULL;
+	fp->path.parallel_aware = false;
+	fp->path.parallel_safe = false;
+	fp->path.parallel_workers = 0;
+	fp->path.rows = groups;
+	fp->path.pathkeys = NIL;
+	/* the partial node's cost, and a tuple's worth per group: no Finalize */
+	fp->path.startup_cost = part->path.startup_cost;
+	fp->path.total_cost = part->path.total_cost + cpu_tuple_cost * groups;
+	fp->flags = 0;
+	fp->custom_paths = list_make1(fallback);
+	fp->custom_private = list_make4(makeInteger((int) input_rel->relid),
+									part->path.pathtarget->exprs, refs, having);
+	/* (the program and split of the scan path: gx_path_program) */
+	fp->custom_private = list_concat(fp->custom_private, list_copy(part->custom_private));
+	fp->methods = &gx_final_path_methods;
+	add_path(output_rel, &fp->path);
 }
 
 /*
@@ -659,9 +829,10 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 		List	   *o,
 				   *sc,
 				   *f,
-				   *ds;
+				   *ds,
+				   *sq;
 
-		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc, &f, &ds))
+		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc, &f, &ds, &sq))
 		{
 			gx_no_preagg("a key or an aggregate argument cannot be computed on the device");
 			return;
@@ -688,9 +859,16 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	/* (the serial GpuScan may have lost to a free Gather in the rel) */
 	if (scan != NULL)
-		gx_add_final_paths(root, output_rel,
-						   &gx_make_agg_path(input_rel, scan, partial, group, groups)->path,
-						   target, (List *) having, &costs, groups);
+	{
+		CustomPath *part = gx_make_agg_path(input_rel, scan, partial, group, groups);
+		Path	   *fallback = gx_add_final_paths(root, output_rel, &part->path, target,
+												  (List *) having, &costs, groups);
+
+		if (group && gx_enable_final && fallback != NULL)
+			gx_add_device_final_path(root, output_rel, input_rel,
+									 gx_make_agg_path(input_rel, scan, partial, group, groups),
+									 fallback, target, (List *) having, groups);
+	}
 
 	/*
 	 * Parallel: the processes of a parallel GpuScan add into one device
@@ -745,7 +923,8 @@ gx_collect_vars(Node *node, List **vars)
  * an Integer, the output index of each custom_scan_tlist entry, the
  * scale of its numeric values, the output of its FILTER or -1, and the
  * output of its argument's dscale (an unconstrained numeric's sum/avg)
- * or -1).
+ * or -1, and the output of its argument's square (stddev / variance of
+ * integers or numeric) or -1).
  */
 static Plan *
 gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -760,6 +939,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *scales = NIL;
 	List	   *filts = NIL;
 	List	   *dscales = NIL;
+	List	   *sqs = NIL;
 	GxProgram  *prog;
 	CustomScan *cscan;
 	ListCell   *lc;
@@ -768,7 +948,8 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	if (host != NIL)
 		elog(ERROR, "gpuext: device aggregates with host quals");
 	/* GpuPreAgg: the keys and arguments are the program's outputs */
-	if (group && !gx_group_outputs(prog, tlist, rel->relid, &outs, &scales, &filts, &dscales))
+	if (group &&
+		!gx_group_outputs(prog, tlist, rel->relid, &outs, &scales, &filts, &dscales, &sqs))
 		elog(ERROR, "gpuext: GpuPreAgg outputs do not fit the program");
 	/* the columns the aggregates read (gx_agg_begin finds them) */
 	foreach(lc, tlist)
@@ -806,8 +987,73 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		cscan->custom_private = lappend(cscan->custom_private, scales);
 		cscan->custom_private = lappend(cscan->custom_private, filts);
 		cscan->custom_private = lappend(cscan->custom_private, dscales);
+		cscan->custom_private = lappend(cscan->custom_private, sqs);
 		cscan->methods = &gx_preagg_plan_methods;
 	}
+	return &cscan->scan.plan;
+}
+
+/* the final form of a partial Aggref (mark_partial_aggref undone) */
+static Aggref *
+gx_final_aggref(Aggref *partial)
+{
+	Aggref	   *a = (Aggref *) copyObjectImpl(partial);
+
+	a->aggsplit = AGGSPLIT_SIMPLE;
+	a->aggtype = get_func_rettype(a->aggfnoid);
+	return a;
+}
+
+/*
+ * PlanCustomPath of the finalizing GpuPreAgg: the partial GpuPreAgg's plan
+ * over the table (gx_plan_agg_path), then its custom_scan_tlist holds the
+ * final Aggrefs, so that setrefs makes the final target list and HAVING
+ * (the node's qual) read them; custom_plans: the fallback; one more
+ * custom_private item, "final".
+ */
+static Plan *
+gx_plan_final_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+				   List *tlist, List *clauses, List *custom_plans)
+{
+	List	   *priv = best_path->custom_private;
+	RelOptInfo *base = root->simple_rel_array[intVal(linitial(priv))];
+	List	   *exprs = (List *) lsecond(priv);
+	List	   *refs = (List *) lthird(priv);
+	List	   *having = (List *) lfourth(priv);
+	CustomPath *part = makeNode(CustomPath);
+	List	   *ptlist = NIL;
+	CustomScan *cscan;
+	ListCell   *lc,
+			   *lr;
+
+	forboth(lc, exprs, lr, refs)
+	{
+		TargetEntry *te = makeTargetEntry((Expr *) lfirst(lc), list_length(ptlist) + 1, NULL,
+										  false);
+
+		te->ressortgroupref = (Index) lfirst_int(lr);
+		ptlist = lappend(ptlist, te);
+	}
+	part->path.pathtype = T_CustomScan;
+	part->path.parent = base;
+	part->path.pathtarget = best_path->path.pathtarget;
+	part->path.rows = best_path->path.rows;
+	part->flags = 0;
+	part->custom_private = list_copy_tail(priv, 4);
+	part->methods = &gx_preagg_path_methods;
+	cscan = (CustomScan *) gx_plan_agg_path(root, base, part, ptlist,
+											base->baserestrictinfo, NIL);
+	foreach(lc, cscan->custom_scan_tlist)
+	{
+		TargetEntry *te = (TargetEntry *) lfirst(lc);
+
+		if (IsA(te->expr, Aggref))
+			te->expr = (Expr *) gx_final_aggref((Aggref *) te->expr);
+	}
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = having;
+	cscan->custom_plans = custom_plans;
+	cscan->custom_private = lappend(cscan->custom_private, makeString(pstrdup("final")));
 	return &cscan->scan.plan;
 }
 

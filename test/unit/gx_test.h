@@ -18,6 +18,7 @@
 #include <functional>
 #include <unordered_map>
 #include <limits>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -1553,6 +1554,114 @@ join_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
 			far.add(1000 + (int64_t) (rng() % 1000), false, 0, false, true);
 		fn("no match", in, far, js, 300, 3000, {1u << 20, 5}, 0);
 	}
+}
+
+/* the reference sums of one group of build_exact_var_task */
+struct ExactVarRef
+{
+	int64_t		nx = 0,
+				ny = 0;
+	__int128	sx = 0,
+				sx2 = 0,
+				sy = 0,
+				sy2 = 0;
+};
+
+/*
+ * A group-mode task of exact stddev / variance over integers (a table of
+ * cap slots as obj[0]): n rows, key int8 (groups), x int4 (NULLs, its
+ * extremes) and y int8 (NULLs, values whose square is past int64, and
+ * the largest whose is not); outputs key (0), x (1), x * x (2: a numeric,
+ * cast then MUL, as the planner's gx_square_expr), y (3), y * y (4);
+ * aggregates SUM128 + HI of x, x * x, y * y and y.  *host: the rows whose
+ * y * y overflows (host rows); *want: each group's sums over the others.
+ */
+static gx_chunk *
+build_exact_var_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, uint32_t groups,
+					 uint32_t cap, std::vector<uint32_t> *host,
+					 std::map<int64_t, ExactVarRef> *want)
+{
+	const int64_t root = 3037000499ll;	/* the largest |y| whose square fits */
+	std::vector<int64_t> k(n),
+				x(n),
+				y(n);
+	std::vector<uint8_t> xn(n),
+				yn(n);
+
+	for (uint32_t r = 0; r < n; r++)
+	{
+		k[r] = (int64_t) (rng() % groups);
+		xn[r] = rng() % 10 == 0;
+		x[r] = rng() % 20 == 0 ? (rng() % 2 ? INT32_MAX : INT32_MIN) :
+			(int64_t) (rng() % 2000001) - 1000000;
+		yn[r] = rng() % 9 == 0;
+		switch (rng() % 4)
+		{
+			case 0:
+				y[r] = (rng() % 2 ? 1 : -1) * (root + 1 + (int64_t) (rng() % 1000000000000ll));
+				break;
+			case 1:
+				y[r] = (rng() % 2 ? root : -root) - (int64_t) (rng() % 3);
+				break;
+			default:
+				y[r] = (int64_t) (rng() % 2000001) - 1000000;
+		}
+		if (!yn[r] && (y[r] > root || y[r] < -root))
+		{
+			host->push_back(r);
+			continue;
+		}
+		ExactVarRef &w = (*want)[k[r]];
+
+		if (!xn[r])
+		{
+			w.nx++;
+			w.sx += x[r];
+			w.sx2 += (__int128) x[r] * x[r];
+		}
+		if (!yn[r])
+		{
+			w.ny++;
+			w.sy += y[r];
+			w.sy2 += (__int128) y[r] * y[r];
+		}
+	}
+	int			kc = b.add_int_col(GX_INT8, k);
+	int			xc = b.add_int_col(GX_INT4, x, xn);
+	int			yc = b.add_int_col(GX_INT8, y, yn);
+
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, kc);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 1, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_INT4, 2, 0, 0, xc);
+	b.emit(GX_OP_OUT, GX_INT4, 0, 2, 0, 1);
+	b.emit(GX_OP_CAST, GX_NUMERIC, 2, 2, 2, GX_INT4);
+	b.emit(GX_OP_MUL, GX_NUMERIC, 2, 2, 2, 0);
+	b.emit(GX_OP_OUT, GX_NUMERIC, 0, 2, 0, 2);
+	b.emit(GX_OP_LDCOL, GX_INT8, 3, 0, 0, yc);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 3, 0, 3);
+	b.emit(GX_OP_CAST, GX_NUMERIC, 3, 3, 3, GX_INT8);
+	b.emit(GX_OP_MUL, GX_NUMERIC, 3, 3, 3, 0);
+	b.emit(GX_OP_OUT, GX_NUMERIC, 0, 3, 0, 4);
+
+	gx_chunk   *c = b.build();
+
+	c->obj[0] = 1;
+	c->ext.entry = -1;
+	c->ext.ngroup_cap = cap;
+	c->ext.ngroup_limit = cap / 2;
+	c->ext.ngkeys = 1;
+	c->ext.gkey_col[0] = 0;
+	c->ext.nagg = 8;
+	for (int a = 0; a < 4; a++)
+	{
+		const int16_t col = (int16_t) (a == 0 ? 1 : a == 1 ? 2 : a == 2 ? 4 : 3);
+
+		c->ext.agg[2 * a] = gx_agg {GX_AGG_SUM128, col, 0, 0};
+		c->ext.agg[2 * a + 1] = gx_agg {GX_AGG_HI, col, 0, 0};
+	}
+	return c;
 }
 
 #endif							/* GX_TEST_H */

@@ -1700,6 +1700,79 @@ test_group_float(void)
 		   seen, nhost);
 }
 
+/*
+ * Exact stddev / variance of integers in group mode (CPU device): the
+ * task of build_exact_var_task (gx_test.h).  A row whose y * y overflows
+ * must go to the host (the numeric MUL's GX_ERR_HOST) and add nowhere;
+ * every other row's values must be in its group's exact 128-bit sums of
+ * x (an int4 output), x * x, y * y and y.  The validator refuses a
+ * 128-bit sum of a float output.
+ */
+static void
+test_group_exact_var(void)
+{
+	std::mt19937_64 rng(1616);
+	const uint32_t cap = 1024;
+	const uint64_t sb = gx_group_slot_bytes(1, 8);
+	std::vector<uint64_t> table((sizeof(gx_group_hdr) + cap * sb) / 8 + 1, 0);
+	std::map<int64_t, ExactVarRef> want;
+	std::vector<uint32_t> host;
+	ChunkBuilder b;
+	gx_task_ctx ctx;
+	char		err[256];
+	gx_chunk   *c = build_exact_var_task(b, rng, 30000, 5, cap, &host, &want);
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) table.data();
+	ctx.obj_bytes[0] = table.size() * 8;
+
+	std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+
+	CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK, "group exact var: %s", err);
+	CHECK(gx_chunk_result(c)->nsel == host.size() && gx_chunk_result(c)->error == GX_NO_ERROR &&
+		  (gx_chunk_result(c)->flags & GX_RESULT_HOST) != 0,
+		  "group exact var: %u rows to the host, want %zu (flagged)", gx_chunk_result(c)->nsel,
+		  host.size());
+
+	size_t		seen = 0;
+
+	for (uint32_t i = 0; i < cap; i++)
+	{
+		const char *slot = (const char *) table.data() + sizeof(gx_group_hdr) + i * sb;
+		const gx_agg_pair *p = (const gx_agg_pair *) (slot + 16);
+		int64_t		key = ((const int64_t *) slot)[1];
+		__int128	got[4];
+
+		if (*(const uint32_t *) slot != GX_GSLOT_READY)
+			continue;
+		seen++;
+		if (want.count(key) == 0)
+		{
+			CHECK(false, "group exact var: unknown key %lld", (long long) key);
+			continue;
+		}
+		const ExactVarRef &w = want[key];
+
+		for (int a = 0; a < 4; a++)
+			got[a] = (__int128) (((unsigned __int128) (uint64_t) p[2 * a + 1].val << 64) |
+								 (uint64_t) p[2 * a].val);
+		CHECK(p[0].cnt == w.nx && p[2].cnt == w.nx && p[4].cnt == w.ny && p[6].cnt == w.ny &&
+			  p[1].cnt == 0 && p[3].cnt == 0 && p[5].cnt == 0 && p[7].cnt == 0,
+			  "group exact var %lld: counts %lld %lld %lld %lld, want %lld %lld", (long long) key,
+			  (long long) p[0].cnt, (long long) p[2].cnt, (long long) p[4].cnt,
+			  (long long) p[6].cnt, (long long) w.nx, (long long) w.ny);
+		CHECK(got[0] == w.sx && got[1] == w.sx2 && got[2] == w.sy2 && got[3] == w.sy,
+			  "group exact var %lld: 128-bit sums of x, x*x, y*y, y differ", (long long) key);
+	}
+	CHECK(seen == want.size(), "group exact var: %zu groups, want %zu", seen, want.size());
+
+	memcpy(c, good.data(), b.capacity);
+	c->code[5].type = GX_FLOAT8;	/* (x's output as a float8) */
+	expect_invalid(c, b.capacity, &ctx, "128-bit sum of a float output");
+	printf("group exact var: %zu groups, %zu host rows: 128-bit sums of int4, squares agree\n",
+		   seen, host.size());
+}
+
 /* numeric varlenas on heap pages, deformed by the CPU device */
 static void
 test_numeric_pages(void)
@@ -2908,6 +2981,7 @@ main(void)
 	test_numeric_group();
 	test_group_filter();
 	test_group_float();
+	test_group_exact_var();
 	test_numeric_pages();
 	test_char8();
 	test_char8_pages();

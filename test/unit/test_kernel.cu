@@ -1747,14 +1747,14 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			uint64_t	tbytes = gx_group_table_bytes(tc.cap, 1, 4);
 			void	   *gt = nullptr,
 					   *ct = nullptr;
-			gx_task_ctx gctx,
-						cctx;
 			GroupMap	want,
 						gm,
 						cm;
 			uint64_t	host_g = 0,
 						host_c = 0,
 						ngroups;
+			gx_task_ctx gctx,
+						cctx;
 
 			snprintf(what, sizeof(what), "group %u groups, %u slots (%s%s)", tc.groups, tc.cap,
 					 mode_name[mode], filtered ? ", FILTER (WHERE value > 0)" : "");
@@ -2299,6 +2299,59 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 }
 
 /*
+ * Run group-mode task c (capacity bytes, obj[0] a table of tbytes) on the
+ * CPU device (its table ctab, zeroed first) and on the GPU in mode (gtab,
+ * zeroed first, copied back into htab); the rows each selected for the
+ * host, sorted, into gs (GPU) and cs (CPU).  false (err) when the GPU run
+ * or a selection failed.
+ */
+static bool
+run_group_gpu_cpu(gx_chunk *c, uint64_t capacity, void *staging, int mode, void *gtab,
+				  uint64_t tbytes, std::vector<char> &htab, std::vector<uint64_t> &ctab,
+				  std::vector<uint32_t> &gs, std::vector<uint32_t> &cs, char *err, size_t errlen)
+{
+	gx_task_ctx gctx,
+				cctx;
+
+	memset(&gctx, 0, sizeof(gctx));
+	memset(&cctx, 0, sizeof(cctx));
+	std::fill(ctab.begin(), ctab.end(), 0);
+	cudaMemset(gtab, 0, tbytes);
+	cudaDeviceSynchronize();
+	gctx.obj[0] = (char *) gtab;
+	gctx.obj_bytes[0] = tbytes;
+	cctx.obj[0] = (char *) ctab.data();
+	cctx.obj_bytes[0] = ctab.size() * 8;
+	memcpy(staging, c, capacity);
+	((gx_chunk *) staging)->flags = mode_flags(mode, 0);
+	cpu_run(c, capacity, &cctx);
+	err[0] = '\0';
+	if (gx_gpu_submit(0, &gctx, err, errlen) != GX_OK || !poll_until_done(0, err, errlen) ||
+		cudaMemcpy(htab.data(), gtab, tbytes, cudaMemcpyDeviceToHost) != cudaSuccess ||
+		!tile_selection((gx_chunk *) staging, gs) || !tile_selection(c, cs))
+		return false;
+	std::sort(gs.begin(), gs.end());
+	std::sort(cs.begin(), cs.end());
+	return true;
+}
+
+/* the READY slots of a one-key group table (cap slots of sb bytes) by key */
+static std::map<int64_t, const gx_agg_pair *>
+group_slots_by_key(const std::vector<uint64_t> &tab, uint32_t cap, uint64_t sb)
+{
+	std::map<int64_t, const gx_agg_pair *> m;
+
+	for (uint32_t i = 0; i < cap; i++)
+	{
+		const char *slot = (const char *) tab.data() + sizeof(gx_group_hdr) + i * sb;
+
+		if (*(const uint32_t *) slot == GX_GSLOT_READY)
+			m[((const int64_t *) slot)[1]] = (const gx_agg_pair *) (slot + 16);
+	}
+	return m;
+}
+
+/*
  * Float aggregates in group mode, GPU against the CPU device: key int8
  * (few or many groups), f float8 (FSUM, FVAR + FPART x2: values near 1e6,
  * NULLs, NaN / +-Infinity rows that go to the host), g float8 (FMIN /
@@ -2340,8 +2393,6 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 			std::vector<uint32_t> host,
 						gs,
 						cs;
-			gx_task_ctx gctx,
-						cctx;
 
 			for (uint32_t r = 0; r < n; r++)
 			{
@@ -2385,44 +2436,20 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 			c->ext.agg[4] = {GX_AGG_FMIN, 2};
 			c->ext.agg[5] = {GX_AGG_FMAX, 2};
 			c->ext.agg[6] = {GX_AGG_COUNT, -1};
-			memset(&gctx, 0, sizeof(gctx));
-			memset(&cctx, 0, sizeof(cctx));
-			std::fill(ctab.begin(), ctab.end(), 0);
-			cudaMemset(gtab, 0, tbytes);
-			cudaDeviceSynchronize();
-			gctx.obj[0] = (char *) gtab;
-			gctx.obj_bytes[0] = tbytes;
-			cctx.obj[0] = (char *) ctab.data();
-			cctx.obj_bytes[0] = ctab.size() * 8;
-			memcpy(staging, c, b.capacity);
-			((gx_chunk *) staging)->flags = mode_flags(mode, 0);
-			cpu_run(c, b.capacity, &cctx);
-			bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
-				poll_until_done(0, err, sizeof(err)) &&
-				cudaMemcpy(htab.data(), gtab, tbytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+			bool		ok = run_group_gpu_cpu(c, b.capacity, staging, mode, gtab, tbytes, htab,
+											   ctab, gs, cs, err, sizeof(err));
 
 			runs++;
-			if (!ok || !tile_selection((gx_chunk *) staging, gs) || !tile_selection(c, cs))
+			if (!ok)
 			{
 				bad++;
 				fprintf(stderr, "float groups (%s, gflags %u): %s\n", mode_name[mode], gflags, err);
 				continue;
 			}
-			std::sort(gs.begin(), gs.end());
-			std::sort(cs.begin(), cs.end());
-
 			/* the CPU table's groups by key, then the GPU's against them */
-			std::map<int64_t, const gx_agg_pair *> cpu_groups;
+			std::map<int64_t, const gx_agg_pair *> cpu_groups = group_slots_by_key(ctab, cap, sb);
 			int			diff = gs != host || cs != host ||
 				!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST);
-
-			for (uint32_t i = 0; i < cap; i++)
-			{
-				const char *slot = (const char *) ctab.data() + sizeof(gx_group_hdr) + i * sb;
-
-				if (*(const uint32_t *) slot == GX_GSLOT_READY)
-					cpu_groups[((const int64_t *) slot)[1]] = (const gx_agg_pair *) (slot + 16);
-			}
 			size_t		seen = 0;
 
 			for (uint32_t i = 0; i < cap && !diff; i++)
@@ -2469,6 +2496,83 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 	gx_mem_free(GX_DEV_GPU, gtab);
 	CHECK(bad == 0, "float groups: %d of %d GPU runs differ from the CPU device", bad, runs);
 	printf("float groups: %d runs (warp, block tables, global; JIT) agree with the CPU device\n",
+		   runs);
+}
+
+/*
+ * Exact stddev / variance of integers on the GPU (build_exact_var_task,
+ * gx_test.h): 128-bit sums of an int4 output, of numeric squares (the
+ * MUL's overflow making host rows) and of int8, in each group mode and
+ * with the JIT.  The host rows must be the CPU device's; every group's
+ * pairs equal the CPU's exactly (integer sums: any order gives them).
+ */
+static void
+test_group_exact_var(std::mt19937_64 &rng, void *staging)
+{
+	const uint32_t cap = 4096;
+	const uint64_t sb = gx_group_slot_bytes(1, 8);
+	const uint64_t tbytes = gx_group_table_bytes(cap, 1, 8);
+	std::vector<char> htab(tbytes);
+	std::vector<uint64_t> ctab(tbytes / 8 + 1);
+	void	   *gtab = nullptr;
+	char		err[512];
+	int			runs = 0,
+				bad = 0;
+
+	CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
+		  "exact var group table: %s", err);
+	for (auto gcase : {std::pair<uint32_t, uint32_t> {0u, 5}, {0u, 1500}, {GX_GROUP_NO_LOCAL, 1500}})
+		for (int mode : {MODE_COPY, MODE_JIT})
+		{
+			ChunkBuilder b;
+			std::vector<uint32_t> host,
+						gs,
+						cs;
+			std::map<int64_t, ExactVarRef> want;
+			gx_chunk   *c = build_exact_var_task(b, rng, 100000, gcase.second, cap, &host, &want);
+
+			c->ext.gflags = gcase.first;
+			bool		ok = run_group_gpu_cpu(c, b.capacity, staging, mode, gtab, tbytes, htab,
+											   ctab, gs, cs, err, sizeof(err));
+
+			runs++;
+			if (!ok)
+			{
+				bad++;
+				fprintf(stderr, "exact var groups (%s, gflags %u): %s\n", mode_name[mode],
+						gcase.first, err);
+				continue;
+			}
+			std::map<int64_t, const gx_agg_pair *> cpu_groups = group_slots_by_key(ctab, cap, sb);
+			int			diff = gs != host || cs != host ||
+				!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST);
+			size_t		seen = 0;
+
+			for (uint32_t i = 0; i < cap && !diff; i++)
+			{
+				const char *slot = htab.data() + sizeof(gx_group_hdr) + i * sb;
+				const gx_agg_pair *p = (const gx_agg_pair *) (slot + 16);
+
+				if (*(const uint32_t *) slot != GX_GSLOT_READY)
+					continue;
+				seen++;
+				auto		it = cpu_groups.find(((const int64_t *) slot)[1]);
+
+				diff |= it == cpu_groups.end() ||
+					memcmp(p, it->second, 8 * sizeof(gx_agg_pair)) != 0;
+			}
+			diff |= seen != cpu_groups.size() || cpu_groups.size() != want.size();
+			if (diff)
+			{
+				bad++;
+				fprintf(stderr, "exact var groups (%s, gflags %u): gpu %zu host rows, cpu %zu, want %zu; %zu / %zu groups\n",
+						mode_name[mode], gcase.first, gs.size(), cs.size(), host.size(), seen,
+						cpu_groups.size());
+			}
+		}
+	gx_mem_free(GX_DEV_GPU, gtab);
+	CHECK(bad == 0, "exact var groups: %d of %d GPU runs differ from the CPU device", bad, runs);
+	printf("exact var groups: %d runs (block tables, global; JIT) agree with the CPU device\n",
 		   runs);
 }
 
@@ -2607,6 +2711,7 @@ test_random(std::mt19937_64 &rng)
 	test_group(rng, staging, slot_bytes);
 	test_group_float(rng, staging);
 	test_join(rng, staging, slot_bytes);
+	test_group_exact_var(rng, staging);
 
 	/* malformed tasks are refused without touching the GPU, in both modes */
 	test_gpu_validation(rng, staging, slot_bytes);
