@@ -99,7 +99,8 @@ gx_join_eq_func(Oid fn)
 		case F_INT48EQ:
 		case F_INT84EQ:
 		case F_DATE_EQ:
-		case F_TIMESTAMP_EQ:	/* timestamp and timestamptz */
+		case F_TIMESTAMP_EQ:
+		case F_TIMESTAMPTZ_EQ:
 		case F_BOOLEQ:
 		case F_NUMERIC_EQ:
 			return true;
