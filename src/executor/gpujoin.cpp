@@ -41,6 +41,7 @@
  * error.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "engine.h"
 #include "executor.h"
 
