@@ -61,12 +61,15 @@ FROM generate_series(1, 1000) g;
 CREATE TABLE gx_jskew (id int4, k int4, v int4);
 INSERT INTO gx_jskew SELECT g, CASE WHEN g % 10 = 0 THEN g ELSE 7 END, g FROM generate_series(1, 1900) g;
 CREATE TABLE gx_jempty (id int4, k4 int4, k8 int8);
+-- numeric NaN equals NaN
+CREATE TABLE gx_jnan (id int4, n numeric(6,2));
+INSERT INTO gx_jnan VALUES (1, 'NaN'), (2, 1.5), (3, NULL), (4, 'NaN'), (5, 0.25), (6, 199.75);
 CREATE TABLE gx_jnull (id int4, k4 int4);
 INSERT INTO gx_jnull SELECT g, NULL FROM generate_series(1, 50) g;
 -- larger than a chunk of gpuext.chunk_rows = 1024 on both sides
 CREATE TABLE gx_jbig (id int4, k int4, v int4);
 INSERT INTO gx_jbig SELECT g, g % 5000, g FROM generate_series(1, 12000) g;
-VACUUM ANALYZE gx_jo, gx_ji, gx_jskew, gx_jempty, gx_jnull, gx_jbig;
+VACUUM ANALYZE gx_jo, gx_ji, gx_jskew, gx_jempty, gx_jnan, gx_jnull, gx_jbig;
 
 -- the plans: algorithm, join type, keys, the two children
 SET gpuext.force = on;
@@ -89,6 +92,9 @@ SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.kts = i.kts')
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.ktz = i.ktz');
 SELECT gx_jcheck('SELECT o.kb, count(*), sum(o.v + i.v) FROM gx_jo o JOIN gx_ji i ON o.kb = i.kb GROUP BY o.kb');
 SELECT gx_jcheck('SELECT o.id, i.id, o.kn, i.kn FROM gx_jo o JOIN gx_ji i ON o.kn = i.kn');
+SELECT gx_jcheck('SELECT a.id, b.id, a.n FROM gx_jnan a JOIN gx_jnan b ON a.n = b.n');
+SELECT gx_jcheck('SELECT a.id, o.id FROM gx_jnan a JOIN gx_jo o ON a.n = o.kn');
+SELECT gx_jcheck('SELECT a.id FROM gx_jnan a WHERE NOT EXISTS (SELECT 1 FROM gx_jnan b WHERE a.n = b.n AND b.id > 3)');
 -- mixed integer widths: int2 = int4, int4 = int8, int8 = int2
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k2 = i.k4');
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k8');
@@ -202,6 +208,6 @@ SET gpuext.enable_hashjoin = off;
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
 RESET gpuext.enable_hashjoin;
 
-DROP TABLE gx_jo, gx_ji, gx_jskew, gx_jempty, gx_jnull, gx_jbig;
+DROP TABLE gx_jo, gx_ji, gx_jskew, gx_jempty, gx_jnan, gx_jnull, gx_jbig;
 DROP FUNCTION gx_jcheck(text), gx_join_node(text), gx_jexplain(text);
 DEALLOCATE ALL;
