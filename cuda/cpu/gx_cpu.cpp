@@ -400,6 +400,8 @@ gx_cpu_rows_worker(void *arg, int t)
 				ltab;
 	uint32_t	lused = 0;
 	std::vector<char> lslots;
+	/* group mode: rows for the host are another pass's */
+	const bool	skip_host = job->group != NULL && (c->ext.gflags & GX_GROUP_SKIP_HOST) != 0;
 
 	/* group mode: the shared table, and this thread's own */
 	if (job->group != NULL)
@@ -437,17 +439,24 @@ gx_cpu_rows_worker(void *arg, int t)
 
 			if (gx_eval_row_out(c, colbase, row, &err, job->group != NULL ? out : NULL))
 			{
-				/* group mode: only the rows no table has room for are selected */
+				/*
+				 * group mode: only the rows no table has room for are
+				 * selected, and the host's (in the pass that takes them)
+				 */
 				int			added = job->group == NULL ? GX_GROUP_NO_ROOM :
 					gx_group_add_out(&c->ext, c->ext.agg, out, &ltab, &gtab);
 
-				if (added != GX_GROUP_ADDED)
+				if (added == GX_GROUP_HOST && skip_host)
+					continue;
+				if (added == GX_GROUP_NO_ROOM || added == GX_GROUP_HOST)
 					local[cnt++] = row;
 				if (job->group != NULL && added == GX_GROUP_NO_ROOM)
 					job->full.store(true);	/* no room in the table */
 				else if (added == GX_GROUP_HOST)
 					job->host.store(true, std::memory_order_relaxed);	/* a non-finite float */
 			}
+			else if (err == GX_ERR_HOST && skip_host)
+				continue;		/* another pass's */
 			else if (err == GX_ERR_HOST)
 			{
 				/* selected for the host, never added to a group */
@@ -595,8 +604,8 @@ gx_cpu_agg_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 
 /*
  * the READY slots of [row0, row0 + nrows) of a group table, as result
- * records; they are emptied, and the read of the last range empties the
- * table
+ * records (GX_GROUP_DISCARD: none); they are emptied, and the read of the
+ * last range empties the table
  */
 gx_status
 gx_cpu_group_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
@@ -606,6 +615,7 @@ gx_cpu_group_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	char	   *slots = ctx->obj[0] + sizeof(gx_group_hdr);
 	char	   *rec = (char *) res + GX_ALIGN_UP(sizeof(gx_result));
 	uint32_t	n = 0;
+	const bool	discard = (c->ext.gflags & GX_GROUP_DISCARD) != 0;
 	auto		t0 = std::chrono::steady_clock::now();
 
 	(void) err;
@@ -618,7 +628,8 @@ gx_cpu_group_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 
 		if (__atomic_load_n((const uint32_t *) src, __ATOMIC_ACQUIRE) != GX_GSLOT_READY)
 			continue;
-		memcpy(rec + (uint64_t) n++ * sb, src, sb);
+		if (!discard)
+			memcpy(rec + (uint64_t) n++ * sb, src, sb);
 		*(uint32_t *) src = GX_GSLOT_EMPTY;
 	}
 	if (c->ext.row0 + c->nrows == c->ext.ngroup_cap)

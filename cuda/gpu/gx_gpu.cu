@@ -329,12 +329,12 @@ gx_agg_read_kernel(gx_agg_pair *state, gx_result *res, uint32_t nagg)
 /*
  * GROUP_READ: copy the READY slots among [from, from + n) of a group
  * table into the result records (order does not matter), counting them
- * in res->nsel, and empty them; the read of the last range empties the
- * table (last: its header too)
+ * in res->nsel, and empty them (discard: only empty them); the read of
+ * the last range empties the table (last: its header too)
  */
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_group_read_kernel(char *table, uint32_t from, uint32_t n, uint32_t slot_bytes,
-					 int last, gx_result *res, char *rec)
+					 int last, int discard, gx_result *res, char *rec)
 {
 	char	   *slots = table + sizeof(gx_group_hdr);
 
@@ -347,6 +347,8 @@ gx_group_read_kernel(char *table, uint32_t from, uint32_t n, uint32_t slot_bytes
 		if (*(const uint32_t *) src != GX_GSLOT_READY)
 			continue;
 		*(uint32_t *) src = GX_GSLOT_EMPTY;
+		if (discard)
+			continue;
 
 		uint32_t	at = atomicAdd(&res->nsel, 1u);
 		const uint64_t *s8 = (const uint64_t *) src;
@@ -1476,7 +1478,7 @@ gx_gpu_group_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	{
 		gx_group_read_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(
 			ctx->obj[0], c->ext.row0, c->nrows, sb, c->ext.row0 + c->nrows == c->ext.ngroup_cap,
-			dres,
+			(c->ext.gflags & GX_GROUP_DISCARD) != 0, dres,
 			(char *) dres + GX_ALIGN_UP(sizeof(gx_result)));
 		GX_CHECK(cudaGetLastError(), "group read kernel launch");
 	}

@@ -696,11 +696,20 @@ typedef struct gx_chunk_ext
 	 * them).  The keys (gkey_col) and the aggregates' inputs (agg[].col,
 	 * -1: count(*)) are then the program's outputs (GX_OP_OUT), not
 	 * columns.  GROUP_READ: the same fields describe the table.
+	 *
+	 * A pass (gpart_mask != 0) takes only the groups of one partition: the
+	 * rows whose key hash's high word h has (h & gpart_mask) == gpart_value;
+	 * the others are neither added nor selected (gx_group_add_out).  The
+	 * rows for the host (a row the device cannot evaluate, GX_ERR_HOST, or
+	 * a non-finite float input) are of no partition: the pass that takes
+	 * them selects them all, the others (GX_GROUP_SKIP_HOST) none.
 	 */
 	uint32_t	ngroup_cap;		/* slots of the table (a power of 2), 0 = off */
 	uint32_t	ngroup_limit;	/* groups (and reservations) it may hold */
 	uint32_t	ngkeys;			/* key columns: 0 .. GX_MAX_GKEYS */
 	uint32_t	gflags;			/* GX_GROUP_* */
+	uint32_t	gpart_mask;		/* 2^d - 1: this pass's partition bits, 0 = all */
+	uint32_t	gpart_value;	/* the partition: h & gpart_mask == gpart_value */
 	int16_t		gkey_col[GX_MAX_GKEYS];	/* chunk column of each key */
 	gx_join_ext join;			/* JOIN_* tasks: the table and the pass */
 } gx_chunk_ext;
@@ -715,10 +724,15 @@ typedef struct gx_chunk_ext
  * result area after the gx_result header (ntiles = 0), nsel of them, and
  * empties them; the read that ends at the last slot also resets the
  * header, so a table read in order from slot 0 to the end is empty again.
+ * With GX_GROUP_DISCARD it copies nothing (nsel = 0): it only empties.
  */
 /* gx_chunk_ext.gflags */
 #define GX_GROUP_NO_LOCAL 0x1u	/* many groups: rows go straight to the global
 								 * table, not through a block's (thread's) own */
+#define GX_GROUP_SKIP_HOST 0x2u	/* rows for the host are another pass's: not
+								 * selected (and not added) */
+#define GX_GROUP_DISCARD 0x4u	/* GROUP_READ: empty the slots, copy nothing
+								 * (a pass that is run again) */
 typedef struct gx_group_hdr
 {
 	uint32_t	used;			/* groups plus reservations (an upper bound) */

@@ -199,7 +199,11 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 						has = 1;
 				}
 				else if (err == GX_ERR_HOST)
-					host |= 1u << k;	/* selected, for the host (never in a group) */
+				{
+					/* selected, for the host (never in a group); a later pass: not at all */
+					if (group == NULL || !(s_prog.ext.gflags & GX_GROUP_SKIP_HOST))
+						host |= 1u << k;
+				}
 				else if (err != GX_ERR_NONE)
 				{
 					atomicMin(&s_err_row, row);
@@ -216,7 +220,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 					pass |= 1u << k;
 					full = 1;	/* no room in the table */
 				}
-				else if (added == GX_GROUP_HOST)
+				else if (added == GX_GROUP_HOST && !(s_prog.ext.gflags & GX_GROUP_SKIP_HOST))
 					host |= 1u << k;	/* a non-finite float: the host's */
 			}
 		}

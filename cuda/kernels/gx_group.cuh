@@ -44,6 +44,12 @@
  * nowhere and goes to the host (GX_GROUP_HOST), so float sums hold finite
  * values only.
  *
+ * Passes: when the groups outgrow the largest table there is room for,
+ * the host runs the input again per partition of the key hash's high word
+ * (gx_chunk_ext.gpart_mask / gpart_value), a table's worth of groups a
+ * pass; the low word places a group in its table, so a partition still
+ * spreads over every slot.
+ *
  * Device and host code; valid under nvcc, NVRTC and g++.
  */
 #ifndef GX_GROUP_CUH
@@ -560,10 +566,14 @@ gx_group_merge_table(const gx_gtab *local, const gx_gtab *global, const gx_agg *
 	return lost;
 }
 
-/* gx_group_add_out: the row went into its group, found no room, or is the host's */
+/*
+ * gx_group_add_out: the row went into its group, found no room, is the
+ * host's, or is of another pass's partition (neither added nor selected)
+ */
 #define GX_GROUP_ADDED 1
 #define GX_GROUP_NO_ROOM 0
 #define GX_GROUP_HOST (-1)
+#define GX_GROUP_OTHER_PASS 2
 
 /*
  * The input of aggregate a from a row's outputs into *v (floats: the
@@ -597,6 +607,9 @@ gx_group_agg_input(const gx_agg *g, const gx_reg *out, int64_t *v)
  * where its filter output is true.  GX_GROUP_NO_ROOM when the global table
  * has no room for its group, GX_GROUP_HOST for a row with a non-finite
  * input to a float sum: either goes to the host, not added anywhere.
+ * GX_GROUP_OTHER_PASS: a pass (x->gpart_mask) whose partition the group
+ * is not in.  (Host rows are of no partition: the caller selects them in
+ * the pass that takes them, GX_GROUP_SKIP_HOST.)
  */
 GX_HD int
 gx_group_add_out(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out,
@@ -626,6 +639,9 @@ gx_group_add_out(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out,
 		if (in > 0)
 			vnulls |= 1u << a;
 	}
+	/* the high word picks the partition, the low one the slot */
+	if (((uint32_t) (key.hash >> 32) & x->gpart_mask) != x->gpart_value)
+		return GX_GROUP_OTHER_PASS;
 	slot = gx_group_slot(local, global, &key, aggs);
 	if (slot == NULL)
 		return GX_GROUP_NO_ROOM;

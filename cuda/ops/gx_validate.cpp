@@ -193,8 +193,8 @@ gx_out_type(const gx_chunk *c, int idx)
 }
 
 /*
- * Group table mode: its size and load limit, the keys (integer-like
- * outputs of the program), and the table object obj[0]
+ * Group table mode: its size and load limit, the pass's partition, the
+ * keys (integer-like outputs of the program), and the table object obj[0]
  */
 static gx_status
 gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
@@ -203,7 +203,9 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 
 	if (x->ngroup_cap < 2 || (x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
 		x->ngroup_limit > x->ngroup_cap / 2 || x->ngkeys > GX_MAX_GKEYS ||
-		(x->gflags & ~GX_GROUP_NO_LOCAL) != 0)
+		(x->gflags & ~(GX_GROUP_NO_LOCAL | GX_GROUP_SKIP_HOST)) != 0 ||
+		/* a pass: the low bits of the hash's high word, and a value of them */
+		(x->gpart_mask & (x->gpart_mask + 1)) != 0 || (x->gpart_value & ~x->gpart_mask) != 0)
 	{
 		gx_errf(err, errlen, "task group table is malformed");
 		return GX_INVALID;
@@ -512,21 +514,25 @@ gx_validate_agg_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *
 
 /*
  * GROUP_READ: slots [row0, row0 + nrows) of the group table obj[0], and
- * room after the result header for nrows records
+ * room after the result header for nrows records (GX_GROUP_DISCARD: none)
  */
 gx_status
 gx_validate_group_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
 					   char *err, size_t errlen)
 {
 	const gx_chunk_ext *x = &c->ext;
+	const int	discard = (x->gflags & GX_GROUP_DISCARD) != 0;
 	gx_status	st;
 
-	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK)
+	/* (a discarding read returns no record: any range fits) */
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
+							  gx_result_bytes(discard ? 0 : c->nrows))) != GX_OK)
 		return st;
 	if (x->nagg > GX_MAX_AGGS || x->ngkeys > GX_MAX_GKEYS || x->ngroup_cap == 0 ||
 		(x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
 		x->row0 > x->ngroup_cap || c->nrows > x->ngroup_cap - x->row0 ||
-		!gx_span_ok(c->result_off + GX_ALIGN_UP(sizeof(gx_result)), c->nrows,
+		!gx_span_ok(c->result_off + GX_ALIGN_UP(sizeof(gx_result)),
+					discard ? 0 : c->nrows,
 					gx_group_slot_bytes(x->ngkeys, x->nagg), 0, slot_bytes))
 	{
 		gx_errf(err, errlen, "group read task is malformed");

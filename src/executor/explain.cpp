@@ -134,8 +134,12 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->group_mode)
 	{
 		ExplainPropertyInteger("Group Table Slots", NULL, st->grp.cap, es);
-		if (st->grp.ntables > 1)
-			ExplainPropertyInteger("Group Tables", NULL, st->grp.ntables, es);
+		/* (passes: of the partitions of the groups; run again: table too small) */
+		if (st->grp.npasses > 1 || st->grp.nreruns > 0)
+		{
+			ExplainPropertyInteger("Group Passes", NULL, st->grp.npasses, es);
+			ExplainPropertyInteger("Group Passes Run Again", NULL, st->grp.nreruns, es);
+		}
 		ExplainPropertyInteger("Groups From Device", NULL, st->grp.ngroups, es);
 		ExplainPropertyInteger("Rows Aggregated by Host", NULL, st->grp.nhost, es);
 		if (st->grp.final && st->grp.decided)

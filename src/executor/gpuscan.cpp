@@ -334,6 +334,7 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	n = Min(n, b->nrows);
 	/* some selected rows were left to the host: recheck every one (gx_next_row) */
 	b->group_full = (res->flags & GX_RESULT_FULL) != 0;
+	b->group_host = (res->flags & GX_RESULT_HOST) != 0;
 	b->host_recheck = (res->flags & GX_RESULT_HOST) != 0 && !st->agg_mode;
 	/* the planner gives no device aggregate a program that may need the host */
 	if ((res->flags & GX_RESULT_HOST) != 0 && st->agg_mode && !st->group_mode)
@@ -391,23 +392,14 @@ gx_keep_inflight(GxScanState *st)
 }
 
 /*
- * Aggregate mode: run every chunk, adding up their aggregates, then return
- * the one row of partial aggregate states (raising a device error first).
- * Group mode (GpuPreAgg): the same, then a row per group (preagg.cpp);
- * the rows a chunk's table had no room for are taken while their batch
- * still pins them.
+ * Run every chunk of the scan (of a GpuPreAgg pass): collect each, raising
+ * a device error; GpuPreAgg takes the rows a chunk's table had no room
+ * for while their batch still pins them, and runs a pass again when its
+ * table filled up (preagg.cpp).
  */
-static TupleTableSlot *
-gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
+static void
+gx_run_agg_chunks(GxScanState *st)
 {
-	if (st->agg_done)
-		return st->group_mode ? gx_group_next(st, slot) : ExecClearTuple(slot);
-	if (st->agg_skip)
-	{
-		/* parallel: the processes that read the table return the row */
-		st->agg_done = true;
-		return ExecClearTuple(slot);
-	}
 	for (;;)
 	{
 		GxBatch    *next;
@@ -425,15 +417,15 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 			(void) gx_agg_read_submit(st, false);
 		next = gx_oldest_inflight(st);
 		if (next == NULL)
-			break;
-		gx_collect_batch(st, next);
-		if (st->group_mode && next->error == GX_ERR_NONE && next->nsel > 0)
 		{
-			gx_group_host_rows(st, next);
-			/* the table had no room: a larger one (unless one is in use already) */
-			if (next->table == st->agg_obj && next->group_full)
-				gx_group_grow(st);
+			/* GpuPreAgg: a pass that must run again starts over */
+			if (st->group_mode && gx_group_rerun(st))
+				continue;
+			break;
 		}
+		gx_collect_batch(st, next);
+		if (st->group_mode && next->error == GX_ERR_NONE)
+			gx_group_collect(st, next);
 		gx_unpin_batch(next);
 		next->nsel = next->pos = 0;
 		if (next->error != GX_ERR_NONE)
@@ -444,18 +436,61 @@ gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
 			gx_raise_error(code);
 		}
 	}
-	st->agg_done = true;
-	if (st->group_mode)
+}
+
+/*
+ * Aggregate mode: run every chunk, adding up their aggregates, then return
+ * the one row of partial aggregate states (raising a device error first).
+ * Group mode (GpuPreAgg): the same, then a row per group (preagg.cpp), a
+ * pass at a time.
+ */
+static TupleTableSlot *
+gx_next_agg_row(GxScanState *st, TupleTableSlot *slot)
+{
+	for (;;)
 	{
+		if (st->agg_done)
+		{
+			TupleTableSlot *r;
+
+			if (!st->group_mode)
+				return ExecClearTuple(slot);
+			/* this pass's groups; none left: the next pass, if any */
+			r = gx_group_next(st, slot);
+			if (!TupIsNull(r) || !gx_group_next_pass(st))
+				return r;
+			st->agg_done = false;
+		}
+		if (st->agg_skip)
+		{
+			/* parallel: the processes that read the table return the row */
+			st->agg_done = true;
+			return ExecClearTuple(slot);
+		}
+		gx_run_agg_chunks(st);
+		st->agg_done = true;
+		if (!st->group_mode)
+			break;
 		/* parallel: the last process to finish returns the table's groups */
 		st->grp.reading = st->par == NULL || gx_par_agg_leave(st);
-		return gx_group_next(st, slot);
 	}
 	/* parallel: the last process to finish returns the row of all of them */
 	if (st->par != NULL && !gx_par_agg_leave(st))
 		return ExecClearTuple(slot);
 	gx_agg_read(st, true);
 	return gx_agg_store(st, slot);
+}
+
+/*
+ * GpuPreAgg's next pass, or a pass run again: the source from its start,
+ * in the same snapshot (no chunk is in flight)
+ */
+void
+gx_scan_restart_source(GxScanState *st)
+{
+	gx_source_release(&st->src);
+	gx_source_rescan(&st->src);
+	gx_source_start(&st->src, st->css.ss.ps.state->es_snapshot);
 }
 
 /* the engine session this scan's tasks name: its own, opened here once */

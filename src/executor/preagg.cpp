@@ -60,11 +60,15 @@ extern "C"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "nodes/nodeFuncs.h"
+#include "port/pg_bitutils.h"
 #include "utils/builtins.h"
 #include "utils/ruleutils.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 }
+
+static void gx_group_host_rows(GxScanState *st, GxBatch *b);
+static void gx_group_set_table(GxScanState *st, gx_chunk *c, uint32 obj, uint32 cap);
 
 /* is this plan a GpuPreAgg with a group table? */
 bool
@@ -274,7 +278,8 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 										 &TTSOpsMinimalTuple);
 	g->host_rows = NULL;
 	g->recs = NULL;
-	g->ntables = 0;
+	g->todo = NULL;
+	g->todo_size = 0;
 	/* finalizing: PostgreSQL's final calls of each aggregate, in an aggregate context */
 	/* (the marker is the last item: agg_path.cpp, gx_plan_final_path) */
 	g->final = IsA(llast(cscan->custom_private), String) &&
@@ -303,11 +308,15 @@ gx_group_reset(GxScanState *st)
 		tuplestore_end(g->host_rows);
 	g->host_rows = NULL;
 	g->reading = false;
-	g->read_table = 0;
 	g->read_next = 0;
 	g->nrecs = g->rec_pos = 0;
 	g->ngroups = g->nhost = g->nreads = 0;
+	g->npasses = g->nreruns = 0;
 	g->fallback = g->decided = false;
+	/* the first pass takes every group */
+	g->part_mask = g->part_value = 0;
+	g->ntodo = 0;
+	g->rerun = g->host_taken = false;
 }
 
 /* the largest power-of-2 slots <= want whose table fits max_bytes (>= 1024) */
@@ -328,9 +337,6 @@ gx_group_use_table(GxScanState *st, uint32 obj, uint64 cap)
 {
 	GxGroupState *g = &st->grp;
 
-	g->tables[g->ntables] = obj;
-	g->caps[g->ntables] = (uint32) cap;
-	g->ntables++;
 	st->agg_obj = obj;
 	g->cap = (uint32) cap;
 	g->limit = (uint32) (cap / 2);
@@ -369,23 +375,9 @@ gx_group_prepare(GxScanState *st)
 
 	gx_scan_session(st);
 	g->gflags = gx_group_local(g) ? 0 : GX_GROUP_NO_LOCAL;
+	/* a worker (the leader's table), or a rescan after a full read */
 	if (st->agg_obj != 0)
-	{
-		/* a worker (the leader's table), or a rescan after a full read */
-		if (g->ntables == 0)
-		{
-			g->tables[0] = st->agg_obj;
-			g->caps[0] = g->cap;
-		}
-		else
-		{
-			g->tables[0] = g->tables[g->ntables - 1];
-			g->caps[0] = g->caps[g->ntables - 1];
-		}
-		g->ntables = 1;
 		return;
-	}
-	g->ntables = 0;
 	if (st->par != NULL)
 		want *= 8.0;
 	for (cap = gx_group_cap_for(g, want, max_bytes);; cap /= 2)
@@ -405,30 +397,139 @@ gx_group_prepare(GxScanState *st)
 }
 
 /*
- * A serial scan whose chunk sent rows to the host for want of room: later
- * chunks go to a new table four times as large (within
- * gpuext.preagg_memory and the session's memory), so that a low estimate
- * costs host work for a few chunks only.  The full table keeps its groups
- * and is read at the end like the others.
+ * A chunk of batch b is back: take the rows it left to the host (before
+ * its pages are unpinned), unless the pass must run again.  A chunk
+ * whose table had no room makes a serial pass run again (gx_group_rerun)
+ * while a pass can still be split: its rows are then dropped, as are
+ * every later chunk's of the pass.  Parallel scans, which cannot run
+ * again, keep such rows as the host's.
  */
 void
-gx_group_grow(GxScanState *st)
+gx_group_collect(GxScanState *st, GxBatch *b)
+{
+	GxGroupState *g = &st->grp;
+
+	/* (finalizing, a chunk with rows for the host means the fallback plan: no rerun) */
+	if (b->group_full && !g->rerun && st->par == NULL &&
+		pg_popcount32(g->part_mask) < GX_MAX_PASS_BITS &&
+		!(g->final && !g->host_taken && b->group_host))
+	{
+		g->rerun = true;
+		st->src.heap_done = true;	/* no more chunks for this pass */
+	}
+	if (!g->rerun && b->nsel > 0)
+		gx_group_host_rows(st, b);
+}
+
+/* empty the table (a GROUP_READ that copies nothing), after every task of the session */
+static void
+gx_group_discard(GxScanState *st)
+{
+	GxGroupState *g = &st->grp;
+	int			slot = gx_slot_acquire(true);
+	uint32		gen = gx_service_generation();
+	gx_chunk   *c = gx_slot_chunk(slot);
+
+	gx_task_init(c, GX_TASK_GROUP_READ, st->session);
+	c->follow = GX_FOLLOW_SESSION;
+	c->nrows = g->cap;
+	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+	c->result_off = c->input_bytes;
+	memset(&c->ext, 0, sizeof(c->ext));
+	c->ext.entry = -1;
+	gx_group_set_table(st, c, st->agg_obj, g->cap);
+	c->ext.gflags |= GX_GROUP_DISCARD;
+	gx_slot_submit(slot, st->device);
+	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
+	g->nreads++;
+	gx_slot_release(slot);
+}
+
+/*
+ * Every chunk of a pass that must run again is done: run it again, with a
+ * larger table where gpuext.preagg_memory and the session's memory have
+ * room for one, else with its partition split in 2^k (k >= 1) partitions,
+ * so many that each is expected to fit.  The groups expected: the table's
+ * limit over the share of the relation's blocks read when it filled up
+ * (gx_source_progress), at least four times the limit, and a quarter
+ * more.  The rows the pass left to the host are
+ * dropped (only the pass that takes them has any: host_taken).  false
+ * when the pass need not run again.
+ */
+bool
+gx_group_rerun(GxScanState *st)
 {
 	GxGroupState *g = &st->grp;
 	uint64		max_bytes = (uint64) gx_preagg_memory_mb * 1024 * 1024;
+	double		share = Max(gx_source_progress(&st->src), 1e-6);
+	double		want;
 	uint64		cap;
-	uint32		obj;
+	int			bits = pg_popcount32(g->part_mask);
+	int			k = 0;
 
-	if (st->par != NULL || g->ntables >= GX_MAX_GTABLES)
-		return;
-	cap = gx_group_cap_for(g, 4.0 * g->cap, max_bytes);
+	if (!g->rerun)
+		return false;
+	CHECK_FOR_INTERRUPTS();
+	/* finalizing with rows for the host already: the fallback plan, at once */
+	if (g->final && g->nhost > 0 && !g->host_taken)
+	{
+		g->rerun = false;
+		return false;
+	}
+	want = Max(4.0 * g->limit, g->limit / share) * 1.25;
+	g->est_groups = want;
+	g->gflags = gx_group_local(g) ? 0 : GX_GROUP_NO_LOCAL;
+	/* a larger table (the full one stays with the session), else this one emptied */
+	for (cap = gx_group_cap_for(g, 2.0 * want, max_bytes); cap > g->cap; cap /= 2)
+	{
+		uint32		obj = gx_session_try_alloc(st->session, st->device,
+											   gx_group_table_bytes(cap, g->nkeys, g->ndev),
+											   GX_OBJ_GROUP_TABLE);
+
+		if (obj != 0)
+		{
+			gx_group_use_table(st, obj, cap);
+			break;
+		}
+	}
 	if (cap <= g->cap)
-		return;
-	obj = gx_session_try_alloc(st->session, st->device,
-							   gx_group_table_bytes(cap, g->nkeys, g->ndev),
-							   GX_OBJ_GROUP_TABLE);
-	if (obj != 0)
-		gx_group_use_table(st, obj, cap);
+		gx_group_discard(st);
+	/* the partitions each of a table's worth (at least two when no larger table) */
+	while (bits + k < GX_MAX_PASS_BITS &&
+		   (want / (double) ((uint64) 1 << k) > g->limit || (k == 0 && cap <= g->cap)))
+		k++;
+	if (k > 0)
+	{
+		uint32		mask = (uint32) (((uint64) 1 << (bits + k)) - 1);
+
+		/* this pass is now value + 0 * 2^bits; value + j * 2^bits (j >= 1) are to run */
+		if (g->ntodo + (1 << k) > g->todo_size)
+		{
+			int			size = Max(64, 2 * (g->ntodo + (1 << k)));
+
+			g->todo = (uint64 *) (g->todo == NULL ?
+								  MemoryContextAlloc(st->css.ss.ps.state->es_query_cxt,
+													 sizeof(uint64) * size) :
+								  repalloc(g->todo, sizeof(uint64) * size));
+			g->todo_size = size;
+		}
+		for (int j = (1 << k) - 1; j >= 1; j--)
+			g->todo[g->ntodo++] = ((uint64) mask << 32) |
+				(g->part_value + ((uint64) j << bits));
+		g->part_mask = mask;
+	}
+	elog(DEBUG1, "gpuext: GpuPreAgg pass runs again: %u slots, %d more partitions",
+		 g->cap, k > 0 ? (1 << k) - 1 : 0);
+	if (!g->host_taken)
+	{
+		if (g->host_rows != NULL)
+			tuplestore_clear(g->host_rows);
+		g->nhost = 0;
+	}
+	g->nreruns++;
+	g->rerun = false;
+	gx_scan_restart_source(st);
+	return true;
 }
 
 /* the group part of a task naming table obj of cap slots */
@@ -441,7 +542,9 @@ gx_group_set_table(GxScanState *st, gx_chunk *c, uint32 obj, uint32 cap)
 	c->ext.ngroup_cap = cap;
 	c->ext.ngroup_limit = cap / 2;
 	c->ext.ngkeys = g->nkeys;
-	c->ext.gflags = g->gflags;
+	c->ext.gflags = g->gflags | (g->host_taken ? GX_GROUP_SKIP_HOST : 0);
+	c->ext.gpart_mask = g->part_mask;
+	c->ext.gpart_value = g->part_value;
 	for (int k = 0; k < g->nkeys; k++)
 		c->ext.gkey_col[k] = (int16) g->keys[k].col;
 	c->ext.nagg = g->ndev;
@@ -635,7 +738,7 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
  * selection): each becomes a row of partial states of its own, kept in
  * host_rows.  Called before the batch's pages are unpinned.
  */
-void
+static void
 gx_group_host_rows(GxScanState *st, GxBatch *b)
 {
 	GxGroupState *g = &st->grp;
@@ -664,7 +767,16 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 			continue;
 		if (g->final)
 		{
-			/* (finalizing: a row the device left means the fallback plan) */
+			/*
+			 * (finalizing: a row the device left means the fallback plan;
+			 * after the first pass's groups were returned, too late: a pass
+			 * left rows though split GX_MAX_PASS_BITS times)
+			 */
+			if (g->decided)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("gpuext: GpuPreAgg has too little memory for its groups"),
+						 errhint("Raise gpuext.preagg_memory, or set gpuext.enable_preagg_final to off.")));
 			g->nhost++;
 			continue;
 		}
@@ -773,9 +885,9 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 }
 
 /*
- * Read the next range of slots of the tables: a GROUP_READ task ordered
+ * Read the next range of slots of the table: a GROUP_READ task ordered
  * after every task of the session, its groups copied into g->recs.  false
- * when every slot of every table has been read.
+ * when every slot has been read.
  */
 static bool
 gx_group_read_more(GxScanState *st)
@@ -791,14 +903,9 @@ gx_group_read_more(GxScanState *st)
 	gx_chunk   *c;
 	gx_result  *res;
 
-	while (g->read_table < g->ntables && g->read_next >= g->caps[g->read_table])
-	{
-		g->read_table++;
-		g->read_next = 0;
-	}
-	if (g->read_table >= g->ntables)
+	if (g->read_next >= g->cap)
 		return false;
-	cap = g->caps[g->read_table];
+	cap = g->cap;
 	n = (uint32) Min((uint64) (cap - g->read_next), room / sb);
 	slot = gx_slot_acquire(true);
 	gen = gx_service_generation();
@@ -810,7 +917,7 @@ gx_group_read_more(GxScanState *st)
 	c->result_off = c->input_bytes;
 	memset(&c->ext, 0, sizeof(c->ext));
 	c->ext.entry = -1;
-	gx_group_set_table(st, c, g->tables[g->read_table], cap);
+	gx_group_set_table(st, c, st->agg_obj, cap);
 	c->ext.row0 = g->read_next;
 	gx_slot_submit(slot, st->device);
 	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
@@ -829,8 +936,10 @@ gx_group_read_more(GxScanState *st)
 }
 
 /*
- * The next row GpuPreAgg returns once every chunk has run: the table's
- * groups (the process that reads it), then the host's rows.
+ * The next row GpuPreAgg returns once every chunk of a pass has run: the
+ * table's groups (the process that reads it), then, after the last pass,
+ * the host's rows.  An empty slot with passes still to run: the caller
+ * runs the next (gx_group_next_pass).
  */
 TupleTableSlot *
 gx_group_next(GxScanState *st, TupleTableSlot *slot)
@@ -839,18 +948,19 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
 
 	/*
-	 * Finalizing: the groups are final only if each is in one row, i.e. one
-	 * table and no host row; else empty the table (a rescan reuses it) and
-	 * let the node run its fallback plan (gx_exec_scan)
+	 * Finalizing: the groups are final only if each is in one row, i.e. no
+	 * row was left to the host (by the first pass, which takes them all);
+	 * else empty the table (a rescan reuses it) and let the node run its
+	 * fallback plan (gx_exec_scan)
 	 */
 	if (g->final && !g->decided)
 	{
 		g->decided = true;
-		if (g->ntables > 1 || g->nhost > 0)
+		if (g->nhost > 0)
 		{
 			g->fallback = true;
-			while (g->reading && gx_group_read_more(st))
-				CHECK_FOR_INTERRUPTS();
+			if (g->reading)
+				gx_group_discard(st);
 			g->reading = false;
 			st->agg_dirty = false;
 			return ExecClearTuple(slot);
@@ -882,12 +992,37 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 		{
 			g->reading = false;
 			st->agg_dirty = false;	/* read to the end: the table is empty */
+			g->npasses++;
+			g->host_taken = true;	/* (every later pass leaves them) */
 		}
 	}
+	if (g->ntodo > 0)
+		return ExecClearTuple(slot);
 	if (g->host_rows != NULL &&
 		tuplestore_gettupleslot(g->host_rows, true, false, g->min_slot))
 		return ExecCopySlot(slot, g->min_slot);
 	return ExecClearTuple(slot);
+}
+
+/*
+ * A pass's groups were all returned: start the next pass, the partition
+ * last pushed (gx_group_rerun), over the input from its start.  false
+ * when none is left (or the node runs its fallback plan).
+ */
+bool
+gx_group_next_pass(GxScanState *st)
+{
+	GxGroupState *g = &st->grp;
+	uint64		p;
+
+	if (g->ntodo == 0 || g->fallback || g->reading)
+		return false;
+	p = g->todo[--g->ntodo];
+	g->part_mask = (uint32) (p >> 32);
+	g->part_value = (uint32) p;
+	g->read_next = 0;
+	gx_scan_restart_source(st);
+	return true;
 }
 
 /* "a, b": the group keys, for EXPLAIN (as gx_agg_describe) */

@@ -550,6 +550,17 @@ gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,
 		src->read_slot = table_slot_create(rel, NULL);
 }
 
+/* the share of the relation's blocks handed to chunks so far (0 .. 1) */
+double
+gx_source_progress(GxSource *src)
+{
+	HeapScanDesc hs = (HeapScanDesc) src->scan;
+
+	if (hs == NULL || hs->rs_nblocks == 0)
+		return 1.0;
+	return Min((double) src->next_block / hs->rs_nblocks, 1.0);
+}
+
 /* a rescan: the heap scan starts again at gx_source_start() */
 void
 gx_source_rescan(GxSource *src)

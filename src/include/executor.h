@@ -52,6 +52,7 @@ typedef struct GxBatch
 	uint32		skipped_rows;	/* cached: rows of its stale blocks */
 	uint32		table;			/* GpuPreAgg: the group table it adds into */
 	bool		group_full;		/* ... which had no room for some row */
+	bool		group_host;		/* ... and left rows to the host */
 } GxBatch;
 
 /* a device aggregate of an aggregate GpuScan (aggscan.cpp) */
@@ -126,24 +127,31 @@ typedef struct GxKeySpec
 	ExprState  *state;			/* for the host's rows */
 } GxKeySpec;
 
-/* GpuPreAgg's group tables and what it returns (preagg.cpp) */
-#define GX_MAX_GTABLES 8
+/* GpuPreAgg's group table, its passes, and what it returns (preagg.cpp) */
+#define GX_MAX_PASS_BITS 24		/* a pass's partition: at most 2^24 of them */
 typedef struct GxGroupState
 {
 	int			nkeys;
 	GxKeySpec	keys[GX_MAX_GKEYS];
 	int			ndev;			/* device aggregates (ext.agg), shared by specs */
 	gx_agg		dev[GX_MAX_AGGS];
-	double		est_groups;		/* the planner's estimate */
+	double		est_groups;		/* the planner's estimate (a rerun: a new one) */
 	uint32		cap;			/* slots of the table rows go to (agg_obj) */
 	uint32		limit;			/* groups it may hold */
 	uint32		gflags;			/* GX_GROUP_* of the tasks */
-	/* the tables of this run: a serial scan grows into a new one when rows
-	 * find no room (the last is agg_obj); all are read at the end */
-	int			ntables;
-	uint32		tables[GX_MAX_GTABLES];
-	uint32		caps[GX_MAX_GTABLES];
-	int			read_table;		/* the table being read */
+	/*
+	 * passes (serial scans): the partition this pass aggregates (a
+	 * gx_chunk_ext.gpart_mask / gpart_value), the partitions still to run
+	 * (each (mask << 32) | value), and whether the pass must run again (a
+	 * chunk found no room: a larger table, or its partition split)
+	 */
+	uint32		part_mask;
+	uint32		part_value;
+	uint64	   *todo;
+	int			ntodo;
+	int			todo_size;
+	bool		rerun;
+	bool		host_taken;		/* a pass that was kept took the host's rows */
 	Tuplestorestate *host_rows; /* partial rows of the rows the device did
 								 * not aggregate (no room) */
 	TupleTableSlot *table_slot; /* a row of the table */
@@ -158,9 +166,12 @@ typedef struct GxGroupState
 	int64		ngroups;		/* groups returned from the table */
 	int64		nhost;			/* rows aggregated by the host */
 	int64		nreads;			/* GROUP_READ tasks */
+	int64		npasses;		/* passes whose groups were returned */
+	int64		nreruns;		/* passes run again */
 	/*
 	 * finalizing GpuPreAgg (custom_private "final"): the groups' final values
-	 * when one table holds them all and no row was left to the host; else
+	 * when each pass's table held its groups and no row was left to the
+	 * host; else
 	 * (fallback) the rows of its child, the Finalize plan
 	 */
 	bool		final;
@@ -379,9 +390,10 @@ void		gx_agg_final_init(GxAggFinal *f, Oid aggfnoid);
 Datum		gx_agg_finalize(const GxAggFinal *f, AggState *agg, Datum v, bool isnull,
 							bool *resnull);
 bool		gx_group_local(const GxGroupState *g);
-void		gx_group_grow(GxScanState *st);
-void		gx_group_host_rows(GxScanState *st, GxBatch *b);
+void		gx_group_collect(GxScanState *st, GxBatch *b);
+bool		gx_group_rerun(GxScanState *st);
 TupleTableSlot *gx_group_next(GxScanState *st, TupleTableSlot *slot);
+bool		gx_group_next_pass(GxScanState *st);
 void		gx_group_reset(GxScanState *st);
 char	   *gx_group_describe_keys(GxScanState *st, List *dpctx, bool prefix);
 
@@ -392,6 +404,7 @@ void		gx_source_start(GxSource *src, Snapshot snapshot);
 uint32		gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot);
 TupleTableSlot *gx_source_row(GxSource *src, GxBatch *b, uint32 sel, TupleTableSlot *slot);
 void		gx_source_rescan(GxSource *src);
+double		gx_source_progress(GxSource *src);
 void		gx_source_release(GxSource *src);
 void		gx_source_end(GxSource *src);
 void		gx_unpin_batch(GxBatch *b);
@@ -416,5 +429,6 @@ void		gx_par_shutdown(CustomScanState *node);
 bool		gx_par_agg_join(GxScanState *st);
 bool		gx_par_agg_leave(GxScanState *st);
 void		gx_scan_session(GxScanState *st);
+void		gx_scan_restart_source(GxScanState *st);
 
 #endif							/* GX_EXECUTOR_H */

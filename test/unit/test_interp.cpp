@@ -8,6 +8,7 @@
 #include "gx_api.h"
 #include "gx_eval.cuh"
 #include "gx_deform.cuh"
+#include "gx_group.cuh"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -1701,6 +1702,152 @@ test_group_float(void)
 }
 
 /*
+ * Passes (CPU device): 3000 groups of key int8 over a table of 1024 slots
+ * (512 groups), in 8 passes, one partition of the key hash's high word
+ * each (gx_chunk_ext.gpart_mask / gpart_value).  Each pass's table must
+ * hold the groups of its partition alone, with their count(*) and float
+ * sum, and fill up in none; the rows with a NaN input (the host's) must
+ * be selected by the first pass alone (the others: GX_GROUP_SKIP_HOST).
+ * GROUP_READ with GX_GROUP_DISCARD empties a table and copies nothing;
+ * the validator refuses a mask that is not 2^d - 1, a value outside it.
+ */
+static void
+test_group_passes(void)
+{
+	std::mt19937_64 rng(1717);
+	const uint32_t cap = 1024;
+	const uint32_t n = 20000;
+	const uint32_t groups = 3000;
+	const uint32_t npart = 8;
+	const uint64_t sb = gx_group_slot_bytes(1, 2);
+	const uint64_t hdr = GX_ALIGN_UP(sizeof(gx_chunk));
+	const uint64_t rbytes = hdr + GX_ALIGN_UP(sizeof(gx_result)) + cap * sb;
+	std::vector<uint64_t> table((sizeof(gx_group_hdr) + cap * sb) / 8 + 1, 0);
+	std::vector<uint64_t> rbuf(rbytes / 8 + 1, 0);
+	std::vector<int64_t> k(n);
+	std::vector<double> f(n);
+	std::vector<uint8_t> fn(n, 0);
+	std::map<int64_t, std::pair<int64_t, double>> want,
+				got;
+	uint32_t	nhost = 0;
+	ChunkBuilder b;
+	gx_task_ctx ctx;
+	char		err[256];
+
+	for (uint32_t r = 0; r < n; r++)
+	{
+		k[r] = (int64_t) (rng() % groups);
+		f[r] = r % 97 == 0 ? NAN : (double) (rng() % 1000);
+		if (std::isnan(f[r]))
+		{
+			nhost++;
+			continue;
+		}
+		want[k[r]].first++;
+		want[k[r]].second += f[r];
+	}
+	int			kc = b.add_int_col(GX_INT8, k);
+	int			fc = b.add_float_col(GX_FLOAT8, f, fn);
+
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, kc);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 1, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_FLOAT8, 2, 0, 0, fc);
+	b.emit(GX_OP_OUT, GX_FLOAT8, 0, 2, 0, 1);
+
+	gx_chunk   *c = b.build();
+
+	c->obj[0] = 1;
+	c->ext.entry = -1;
+	c->ext.ngroup_cap = cap;
+	c->ext.ngroup_limit = cap / 2;
+	c->ext.ngkeys = 1;
+	c->ext.gkey_col[0] = 0;
+	c->ext.nagg = 2;
+	c->ext.agg[0] = gx_agg {GX_AGG_COUNT, -1, 0, 0};
+	c->ext.agg[1] = gx_agg {GX_AGG_FSUM, 1, 0, 0};
+	c->ext.gpart_mask = npart - 1;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) table.data();
+	ctx.obj_bytes[0] = table.size() * 8;
+
+	std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+	gx_chunk   *rd = (gx_chunk *) rbuf.data();
+
+	/* a GROUP_READ of the whole table (discard: copy nothing) */
+	auto		read_table = [&](bool discard) -> const gx_result *
+	{
+		memset(rd, 0, hdr + sizeof(gx_result));
+		rd->magic = GX_CHUNK_MAGIC;
+		rd->kind = GX_TASK_GROUP_READ;
+		rd->obj[0] = 1;
+		rd->nrows = cap;
+		rd->input_bytes = hdr;
+		rd->result_off = hdr;
+		rd->ext.entry = -1;
+		rd->ext.ngroup_cap = cap;
+		rd->ext.ngroup_limit = cap / 2;
+		rd->ext.ngkeys = 1;
+		rd->ext.nagg = 2;
+		rd->ext.gflags = discard ? GX_GROUP_DISCARD : 0;
+		CHECK(gx_cpu_run(rd, discard ? hdr + gx_result_bytes(0) : rbytes, &ctx,
+						 err, sizeof(err)) == GX_OK, "group passes: read: %s", err);
+		return gx_chunk_result(rd);
+	};
+
+	for (uint32_t v = 0; v < npart; v++)
+	{
+		memcpy(c, good.data(), b.capacity);
+		c->ext.gpart_value = v;
+		c->ext.gflags = v == 0 ? 0 : GX_GROUP_SKIP_HOST;
+		CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK, "group passes: %s", err);
+		CHECK(gx_chunk_result(c)->nsel == (v == 0 ? nhost : 0) &&
+			  !(gx_chunk_result(c)->flags & GX_RESULT_FULL),
+			  "group passes %u: %u rows to the host (want %u), flags %x", v,
+			  gx_chunk_result(c)->nsel, v == 0 ? nhost : 0, gx_chunk_result(c)->flags);
+
+		const gx_result *res = read_table(false);
+		const char *rec = (const char *) res + GX_ALIGN_UP(sizeof(gx_result));
+
+		for (uint32_t i = 0; i < res->nsel; i++, rec += sb)
+		{
+			gx_gkey		key = {};
+			const gx_agg_pair *p = (const gx_agg_pair *) (rec + 16);
+
+			key.k[0] = ((const int64_t *) rec)[1];
+			CHECK(((uint32_t) (gx_gkey_hash(&key, 1) >> 32) & (npart - 1)) == v &&
+				  got.count(key.k[0]) == 0,
+				  "group passes %u: key %lld of another partition, or twice", v,
+				  (long long) key.k[0]);
+			got[key.k[0]] = {p[0].cnt, gx_bitsd(p[1].val)};
+		}
+		CHECK(((const gx_group_hdr *) table.data())->used == 0, "group passes %u: read empties", v);
+	}
+	CHECK(got == want, "group passes: %zu groups in %u passes, want %zu with their count and sum",
+		  got.size(), npart, want.size());
+
+	/* a pass run again: its table emptied without a copy */
+	memcpy(c, good.data(), b.capacity);
+	CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK, "group passes: %s", err);
+	CHECK(read_table(true)->nsel == 0 && read_table(false)->nsel == 0,
+		  "group passes: a discarding read leaves an empty table");
+
+#define PMUTATE(what, stmt) \
+	do { \
+		memcpy(c, good.data(), b.capacity); \
+		stmt; \
+		expect_invalid(c, b.capacity, &ctx, (what)); \
+	} while (0)
+	PMUTATE("a partition mask not 2^d - 1", c->ext.gpart_mask = 5);
+	PMUTATE("a partition outside its mask", c->ext.gpart_value = npart);
+	PMUTATE("an unknown group flag", c->ext.gflags = GX_GROUP_DISCARD);
+#undef PMUTATE
+	printf("group passes: %zu groups in %u passes, %u host rows in the first alone\n",
+		   got.size(), npart, nhost);
+}
+
+/*
  * Exact stddev / variance of integers in group mode (CPU device): the
  * task of build_exact_var_task (gx_test.h).  A row whose y * y overflows
  * must go to the host (the numeric MUL's GX_ERR_HOST) and add nowhere;
@@ -2981,6 +3128,7 @@ main(void)
 	test_numeric_group();
 	test_group_filter();
 	test_group_float();
+	test_group_passes();
 	test_group_exact_var();
 	test_numeric_pages();
 	test_char8();

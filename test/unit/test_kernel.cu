@@ -17,6 +17,7 @@
 #include "gx_api.h"
 #include "gx_eval.cuh"
 #include "gx_deform.cuh"			/* gx_numeric_free_encode (gx_test.h) */
+#include "gx_group.cuh"			/* gx_gkey_hash: a pass's partition */
 
 #include <cuda_runtime.h>
 #include <math.h>
@@ -2378,12 +2379,15 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 
 	CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
 		  "float group table: %s", err);
-	for (auto gcase : {std::pair<uint32_t, uint32_t> {0u, 5}, {0u, 1500}, {GX_GROUP_NO_LOCAL, 1500}})
+	/* (the last case: one pass of four, partition 2, another pass taking the host rows) */
+	for (auto gcase : {std::pair<uint32_t, uint32_t> {0u, 5}, {0u, 1500}, {GX_GROUP_NO_LOCAL, 1500},
+					   {GX_GROUP_NO_LOCAL | GX_GROUP_SKIP_HOST, 1500}})
 		for (int mode : {MODE_COPY, MODE_JIT})
 		{
 			const uint32_t n = 100000;
 			const uint32_t gflags = gcase.first;
 			const uint32_t groups = gcase.second;
+			const bool	pass = (gflags & GX_GROUP_SKIP_HOST) != 0;
 			ChunkBuilder b;
 			std::vector<int64_t> k(n);
 			std::vector<double> f(n),
@@ -2403,7 +2407,7 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 				gn[r] = rng() % 9 == 0;
 				g[r] = rng() % 5 == 0 ? specials[rng() % 8] :
 					(double) ((int64_t) (rng() % 2001) - 1000) / 3.0;
-				if (!fn[r] && !std::isfinite(f[r]))
+				if (!fn[r] && !std::isfinite(f[r]) && !pass)
 					host.push_back(r);
 			}
 			int			kc = b.add_int_col(GX_INT8, k);
@@ -2436,6 +2440,8 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 			c->ext.agg[4] = {GX_AGG_FMIN, 2};
 			c->ext.agg[5] = {GX_AGG_FMAX, 2};
 			c->ext.agg[6] = {GX_AGG_COUNT, -1};
+			c->ext.gpart_mask = pass ? 3 : 0;
+			c->ext.gpart_value = pass ? 2 : 0;
 			bool		ok = run_group_gpu_cpu(c, b.capacity, staging, mode, gtab, tbytes, htab,
 											   ctab, gs, cs, err, sizeof(err));
 
@@ -2449,8 +2455,18 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 			/* the CPU table's groups by key, then the GPU's against them */
 			std::map<int64_t, const gx_agg_pair *> cpu_groups = group_slots_by_key(ctab, cap, sb);
 			int			diff = gs != host || cs != host ||
-				!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST);
+				!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST) != pass;
 			size_t		seen = 0;
+
+			/* a pass: the groups of its partition alone (about a quarter) */
+			for (auto &kv : cpu_groups)
+			{
+				gx_gkey		key = {};
+
+				key.k[0] = kv.first;
+				diff |= pass && ((uint32_t) (gx_gkey_hash(&key, 1) >> 32) & 3) != 2;
+			}
+			diff |= pass && (cpu_groups.size() < groups / 8 || cpu_groups.size() > groups / 2);
 
 			for (uint32_t i = 0; i < cap && !diff; i++)
 			{
@@ -2495,7 +2511,7 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 		}
 	gx_mem_free(GX_DEV_GPU, gtab);
 	CHECK(bad == 0, "float groups: %d of %d GPU runs differ from the CPU device", bad, runs);
-	printf("float groups: %d runs (warp, block tables, global; JIT) agree with the CPU device\n",
+	printf("float groups: %d runs (block tables, global, a pass; JIT) agree with the CPU device\n",
 		   runs);
 }
 
@@ -2521,7 +2537,9 @@ test_group_exact_var(std::mt19937_64 &rng, void *staging)
 
 	CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
 		  "exact var group table: %s", err);
-	for (auto gcase : {std::pair<uint32_t, uint32_t> {0u, 5}, {0u, 1500}, {GX_GROUP_NO_LOCAL, 1500}})
+	/* (the last case: a later pass, whose rows for the host are another's: none selected) */
+	for (auto gcase : {std::pair<uint32_t, uint32_t> {0u, 5}, {0u, 1500}, {GX_GROUP_NO_LOCAL, 1500},
+					   {GX_GROUP_NO_LOCAL | GX_GROUP_SKIP_HOST, 1500}})
 		for (int mode : {MODE_COPY, MODE_JIT})
 		{
 			ChunkBuilder b;
@@ -2530,7 +2548,10 @@ test_group_exact_var(std::mt19937_64 &rng, void *staging)
 						cs;
 			std::map<int64_t, ExactVarRef> want;
 			gx_chunk   *c = build_exact_var_task(b, rng, 100000, gcase.second, cap, &host, &want);
+			const bool	skip = (gcase.first & GX_GROUP_SKIP_HOST) != 0;
 
+			if (skip)
+				host.clear();
 			c->ext.gflags = gcase.first;
 			bool		ok = run_group_gpu_cpu(c, b.capacity, staging, mode, gtab, tbytes, htab,
 											   ctab, gs, cs, err, sizeof(err));
@@ -2545,7 +2566,8 @@ test_group_exact_var(std::mt19937_64 &rng, void *staging)
 			}
 			std::map<int64_t, const gx_agg_pair *> cpu_groups = group_slots_by_key(ctab, cap, sb);
 			int			diff = gs != host || cs != host ||
-				!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST);
+				!(gx_chunk_result((gx_chunk *) staging)->flags & GX_RESULT_HOST) != skip ||
+				gx_chunk_result((gx_chunk *) staging)->error != GX_NO_ERROR;
 			size_t		seen = 0;
 
 			for (uint32_t i = 0; i < cap && !diff; i++)
@@ -2572,7 +2594,7 @@ test_group_exact_var(std::mt19937_64 &rng, void *staging)
 		}
 	gx_mem_free(GX_DEV_GPU, gtab);
 	CHECK(bad == 0, "exact var groups: %d of %d GPU runs differ from the CPU device", bad, runs);
-	printf("exact var groups: %d runs (block tables, global; JIT) agree with the CPU device\n",
+	printf("exact var groups: %d runs (block tables, global, a later pass; JIT) agree with the CPU device\n",
 		   runs);
 }
 
