@@ -21,9 +21,10 @@ END $$;
 CREATE FUNCTION gx_jcheck(q text) RETURNS text LANGUAGE sql AS $$
     SELECT gx_check(q) || CASE WHEN gx_join_node(q) THEN ', GpuJoin' ELSE ', no GpuJoin' END
 $$;
--- EXPLAIN ANALYZE without timing
+-- EXPLAIN ANALYZE without timing, nor the memory of a fallback's Hash
 CREATE FUNCTION gx_jexplain(q text) RETURNS SETOF text LANGUAGE sql AS $$
-    SELECT gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF')
+    SELECT l FROM gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF') l
+    WHERE l !~ '^\s*Buckets: '
 $$;
 
 -- both sides with every key type and NULLs in every key
@@ -185,11 +186,70 @@ SELECT gx_jcheck('SELECT n.id, count(*), sum(o.v) FROM gx_jnull n LEFT JOIN (gx_
 SET gpuext.force = on;
 SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jnull n LEFT JOIN (gx_jo o JOIN gx_ji i ON o.k4 = i.k4) ON n.id * 500 < o.id WHERE n.id <= 5');
 RESET gpuext.force;
+-- ... and with a table that does not fit: the fallback plan is rescanned
+-- (enable_hashjoin off does not stop it)
+SET gpuext.session_memory = '64kB';
+SELECT gx_jcheck('SELECT n.id, count(*), sum(o.v) FROM gx_jnull n LEFT JOIN (gx_jo o JOIN gx_ji i ON o.k4 = i.k4) ON n.id * 500 < o.id WHERE n.id <= 5 GROUP BY n.id');
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jnull n LEFT JOIN (gx_jo o JOIN gx_ji i ON o.k4 = i.k4) ON n.id * 500 < o.id WHERE n.id <= 5');
+RESET gpuext.force;
+RESET gpuext.session_memory;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_material;
 -- LIMIT: the node is ended before its last row
 SELECT gx_jcheck('SELECT count(*) FROM (SELECT o.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 LIMIT 10) s');
+
+-- a table that does not fit: the node runs its fallback, PostgreSQL's Hash
+-- Join of the same sides, before it returns a row.  A table takes 64kB at
+-- least, so with gpuext.session_memory = 64kB every non-empty inner side
+-- falls back: gx_ji (1000 rows) once read (gx_session_try_alloc has no
+-- room), gx_jbig (12000 rows) while it is read (after 1024 rows)
+SET gpuext.session_memory = '64kB';
+SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
+SELECT gx_jcheck('SELECT * FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 AND o.k2 = i.k2');
+SELECT gx_jcheck('SELECT o.id, i.id, o.kn, i.kn FROM gx_jo o JOIN gx_ji i ON o.kn = i.kn');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_jbig a JOIN gx_jbig b ON a.k = b.k');
+SELECT gx_jcheck('SELECT count(*), sum(a.v::int8 * b.v) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k');
+SELECT gx_jcheck('SELECT o.id FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4)');
+SELECT gx_jcheck('SELECT o.* FROM gx_jo o WHERE o.k2 IN (SELECT k2 FROM gx_ji)');
+SELECT gx_jcheck('SELECT o.id FROM gx_jo o WHERE o.k4 IN (SELECT k FROM gx_jbig)');
+SELECT gx_jcheck('SELECT o.id, o.txt FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4)');
+SELECT gx_jcheck('SELECT o.id FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k8 = o.k8 AND i.k2 = o.k2)');
+SELECT gx_jcheck('SELECT o.id FROM gx_jo o LEFT JOIN gx_ji i ON i.k4 = o.k4 WHERE i.k4 IS NULL');
+SELECT gx_jcheck('SELECT a.id FROM gx_jbig a WHERE NOT EXISTS (SELECT 1 FROM gx_jbig b WHERE b.k = a.id)');
+-- an empty inner side needs no table: on the device
+SELECT gx_jcheck('SELECT o.id FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_jempty e WHERE e.k4 = o.k4)');
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT o.id FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4)');
+SELECT * FROM gx_jexplain('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
+SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jo o WHERE o.k4 IN (SELECT k FROM gx_jbig)');
+SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_jempty e WHERE e.k4 = o.k4)');
+RESET gpuext.force;
+-- prepared: custom plans, then the generic plan
+SELECT args, gx_error(format('EXECUTE jp_off%s', args), format('EXECUTE jp_on%s', args))
+FROM (VALUES ('(500, 100)'), ('(1000, 0)'), ('(0, 0)'), ('(300, 900)')) v(args);
+SET plan_cache_mode = force_generic_plan;
+SELECT args, gx_error(format('EXECUTE jg_off%s', args), format('EXECUTE jg_on%s', args))
+FROM (VALUES ('(500)'), ('(0)'), ('(NULL)'), ('(2000)')) v(args);
+RESET plan_cache_mode;
+-- rescans: a parameter on the outer side keeps the decision (the
+-- fallback plan is rescanned); on the inner side it is taken again for
+-- each row: with 120kB, the tables of i.v < 0, 250 and 500 fit (0, about
+-- 250 and 500 rows), those of 750 and 1000 do not
+SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 WHERE o.v < x) FROM generate_series(0, 1000, 250) x');
+SET gpuext.session_memory = '120kB';
+SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < x)) FROM generate_series(0, 1000, 250) x');
+SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 WHERE i.v < x) FROM generate_series(1000, 0, -250) x');
+SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < x)) FROM generate_series(0, 1000, 250) x');
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT x, (SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < x)) FROM generate_series(0, 1000, 250) x');
+RESET gpuext.force;
+-- (under a nested loop without Materialize: with the rescans above)
+SET gpuext.session_memory = '64kB';
+-- LIMIT: the fallback ended before its last row
+SELECT gx_jcheck('SELECT count(*) FROM (SELECT o.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 LIMIT 10) s');
+RESET gpuext.session_memory;
 
 -- what stays with PostgreSQL: other join quals, non-equi joins, types
 -- the device does not compare, three keys, row marks, the switches

@@ -32,11 +32,33 @@
  * empty inner side needs no device: INNER and SEMI return nothing (the
  * outer side is not read), ANTI every outer row.
  *
- * Rescans: the built table is kept when the inner child's parameters did
- * not change (only the outer side is read again); otherwise the session
- * is closed (the service frees the table) and the inner side is built
- * again in a new one.  CHECK_FOR_INTERRUPTS runs between tasks.  Device
- * errors come back as ERRORs through gx_slot_wait; a key program cannot
+ * Fallback.  The plan's third child is PostgreSQL's Hash Join of the same
+ * two sides (join_path.cpp), with the node's target list.  The node runs
+ * it instead, and returns its rows, when the table cannot be had; the
+ * decision is taken once the inner side is read, before the outer side is
+ * read or any row returned, so the rows are either all the device's or
+ * all the plan's:
+ *  - while reading the inner side, when a table for the rows so far would
+ *    exceed gpuext.session_memory or gpuext.device_memory
+ *    (gx_join_table_fits: the rest of the side is not read), or when the
+ *    side has GX_JOIN_MAX_CAP rows;
+ *  - when gx_session_try_alloc has no room for the table (limits, the
+ *    engine's object table);
+ *  - when a JOIN_BUILD task fails for lack of device memory (the service
+ *    takes the table's memory when the first task names it:
+ *    gx_slot_wait_memory).
+ * The session (and the table) and the inner rows go at once.  The
+ * fallback plan reads both tables itself, so a fallen-back join reads its
+ * inner side twice (partly, the first time).
+ *
+ * Rescans: the built table (or the decision to fall back) is kept when
+ * the inner child's parameters did not change (only the outer side, or
+ * the fallback plan, is read again); otherwise the session is closed (the
+ * service frees the table) and the inner side is read again and the
+ * decision taken again.  The fallback plan is rescanned with the node
+ * whether or not it runs, so it is ready when a later decision needs it.
+ * CHECK_FOR_INTERRUPTS runs between tasks.  Device errors other than
+ * memory come back as ERRORs through gx_slot_wait; a key program cannot
  * raise one, nor select a row for the host, so either is an internal
  * error.
  */
@@ -63,6 +85,7 @@ typedef struct GxJoinStats
 	int64		inner_rows;		/* rows read from the inner child */
 	int64		table_rows;		/* rows placed in the join tables (non-NULL keys) */
 	int64		builds;			/* tables built */
+	int64		fallbacks;		/* decisions to run the fallback plan */
 	int64		build_tasks;	/* JOIN_BUILD tasks */
 	int64		probe_tasks;	/* JOIN_PROBE tasks (passes) */
 	int64		pairs;			/* entries the probes returned */
@@ -87,13 +110,15 @@ typedef struct GxJoinState
 				imax;			/* highest resno read on each side */
 	PlanState  *outer_ps;
 	PlanState  *inner_ps;
+	PlanState  *fallback_ps;	/* PostgreSQL's join of the two sides */
 	TupleTableSlot *oslot;		/* an outer row (MinimalTuple) */
 	TupleTableSlot *islot;		/* an inner row */
 	int			device;			/* gx_dev_kind */
 	uint32		rows_per_chunk;	/* rows of a build or probe task */
 	uint32		max_pairs;		/* entries a probe pass returns at most */
 	/* the inner side and its table */
-	bool		built;
+	bool		built;			/* the inner side read, the decision taken */
+	bool		fallback;		/* ... to return the fallback plan's rows */
 	uint32		session;		/* 0 = none */
 	uint32		table;			/* the join table object, 0 = none */
 	uint32		cap,
@@ -206,7 +231,11 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 
 	st->outer_ps = ExecInitNode((Plan *) linitial(cscan->custom_plans), estate, child_flags);
 	st->inner_ps = ExecInitNode((Plan *) lsecond(cscan->custom_plans), estate, child_flags);
-	node->custom_ps = list_make2(st->outer_ps, st->inner_ps);
+	st->fallback_ps = ExecInitNode((Plan *) lthird(cscan->custom_plans), estate, child_flags);
+	node->custom_ps = list_make3(st->outer_ps, st->inner_ps, st->fallback_ps);
+	/* (its rows are returned as the node's: the same target list) */
+	if (ExecGetResultType(st->fallback_ps)->natts != list_length(cscan->scan.plan.targetlist))
+		elog(ERROR, "gpuext: GpuJoin's fallback plan returns other columns");
 
 	st->mode = intVal(linitial(priv));
 	st->nkeys = list_length((List *) lsecond(priv));
@@ -338,15 +367,12 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 	ExecClearTuple(slot);
 }
 
-/* submit the task in slot and wait for it; its result (device errors raised) */
+/* the result of the finished task in slot (its device error raised) */
 static gx_result *
-gx_join_run(GxJoinState *st, int slot, uint32 generation)
+gx_join_result(int slot)
 {
-	gx_result  *res;
+	gx_result  *res = gx_chunk_result(gx_slot_chunk(slot));
 
-	gx_slot_submit(slot, st->device);
-	gx_slot_wait(slot, generation, 0);
-	res = gx_chunk_result(gx_slot_chunk(slot));
 	if (res->error != GX_NO_ERROR)
 	{
 		int			code = (int) (res->error & 0xff);
@@ -355,6 +381,15 @@ gx_join_run(GxJoinState *st, int slot, uint32 generation)
 		gx_raise_error(code);
 	}
 	return res;
+}
+
+/* submit the task in slot and wait for it; its result (device errors raised) */
+static gx_result *
+gx_join_run(GxJoinState *st, int slot, uint32 generation)
+{
+	gx_slot_submit(slot, st->device);
+	gx_slot_wait(slot, generation, 0);
+	return gx_join_result(slot);
 }
 
 /* the session's table goes (closing the session frees it); the inner rows too */
@@ -366,17 +401,46 @@ gx_join_drop_table(GxJoinState *st)
 	st->session = 0;
 	st->table = 0;
 	st->built = false;
+	st->fallback = false;
 	MemoryContextReset(st->inner_cxt);
 	st->inner = NULL;
 	st->ninner = st->inner_alloc = 0;
 }
 
+/* the key directory's slots for cap rows: a power of 2 >= 2 cap */
+static uint32
+gx_join_kcap(uint32 cap)
+{
+	uint64		kcap = 2;
+
+	while (kcap < 2 * (uint64) cap)
+		kcap *= 2;
+	return (uint32) kcap;
+}
+
 /*
- * read the whole inner child into st->inner (the child runs in the
- * caller's memory context: a scan allocates its descriptor there on its
- * first row; only the copies go to "GpuJoin inner rows")
+ * Would a table for n rows fit under gpuext.session_memory (the session
+ * holds nothing else) and gpuext.device_memory now?  (A guess for the
+ * device limit, which other sessions share: gx_session_try_alloc decides.)
  */
-static void
+static bool
+gx_join_table_fits(GxJoinState *st, uint32 n)
+{
+	uint64		bytes = gx_join_table_bytes(n, gx_join_kcap(n));
+
+	if (gx_session_memory_kb > 0 && bytes > (uint64) gx_session_memory_kb * 1024)
+		return false;
+	return !gx_memory_over_limit(st->device, bytes);
+}
+
+/*
+ * Read the inner child into st->inner (the child runs in the caller's
+ * memory context: a scan allocates its descriptor there on its first row;
+ * only the copies go to "GpuJoin inner rows").  false, with the rest of
+ * the side left unread, when its table would not fit (checked as the
+ * array grows) or it has GX_JOIN_MAX_CAP rows: the fallback plan runs.
+ */
+static bool
 gx_join_read_inner(GxJoinState *st)
 {
 	for (;;)
@@ -389,12 +453,12 @@ gx_join_read_inner(GxJoinState *st)
 		if (st->ninner == st->inner_alloc)
 		{
 			if ((uint64) st->inner_alloc * 2 > MaxAllocHugeSize / sizeof(MinimalTuple) ||
-				st->ninner >= GX_JOIN_MAX_CAP)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("gpuext: GpuJoin's inner side has more than %u rows",
-								GX_JOIN_MAX_CAP),
-						 errhint("Set gpuext.enable_gpujoin to off.")));
+				st->ninner >= GX_JOIN_MAX_CAP ||
+				(st->ninner > 0 && !gx_join_table_fits(st, st->ninner)))
+			{
+				st->stats.inner_rows += st->ninner;
+				return false;
+			}
 			st->inner_alloc = Max(1024, st->inner_alloc * 2);
 			st->inner = (MinimalTuple *) (st->inner == NULL ?
 										  MemoryContextAllocHuge(st->inner_cxt,
@@ -407,61 +471,86 @@ gx_join_read_inner(GxJoinState *st)
 		MemoryContextSwitchTo(old);
 	}
 	st->stats.inner_rows += st->ninner;
+	return true;
 }
 
 /*
  * Build the join table of the inner side: JOIN_BUILD per chunk of rows,
- * then JOIN_FINISH_BUILD.  An empty inner side builds nothing.
+ * then JOIN_FINISH_BUILD.  An empty inner side builds nothing.  false
+ * when the table cannot be had (see the design note): the caller runs the
+ * fallback plan.
+ */
+static bool
+gx_join_build_table(GxJoinState *st)
+{
+	int			slot;
+	uint32		gen;
+	gx_chunk   *c;
+	gx_result  *res;
+
+	if (!gx_join_read_inner(st))
+		return false;
+	if (st->ninner == 0)
+		return true;
+	st->cap = st->ninner;
+	st->kcap = gx_join_kcap(st->cap);
+	st->session = gx_session_open(st->device);
+	st->table = gx_session_try_alloc(st->session, st->device,
+									 gx_join_table_bytes(st->cap, st->kcap), GX_OBJ_JOIN_TABLE);
+	if (st->table == 0)
+		return false;
+	for (uint32 lo = 0; lo < st->ninner; lo += st->rows_per_chunk)
+	{
+		uint32		n = Min(st->rows_per_chunk, st->ninner - lo);
+
+		CHECK_FOR_INTERRUPTS();
+		slot = gx_slot_acquire(true);
+		gen = gx_service_generation();
+		c = gx_slot_chunk(slot);
+		gx_join_task(st, c, GX_TASK_JOIN_BUILD, true, st->inner + lo, n);
+		c->ext.join.row_base = lo;
+		/* (the service takes the table's memory for the first task) */
+		gx_slot_submit(slot, st->device);
+		if (!gx_slot_wait_memory(slot, gen))
+			return false;
+		res = gx_join_result(slot);
+		/* the table has room for every row, and keys never need the host */
+		if (res->nsel != 0 || res->join_count > n)
+			elog(ERROR, "gpuext: GpuJoin build left %u rows to the host", res->nsel);
+		gx_slot_release(slot);
+		st->stats.build_tasks++;
+	}
+	slot = gx_slot_acquire(true);
+	gen = gx_service_generation();
+	c = gx_slot_chunk(slot);
+	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
+	res = gx_join_run(st, slot, gen);
+	st->stats.table_rows += res->join_count;
+	gx_slot_release(slot);
+	return true;
+}
+
+/*
+ * Read the inner side and take the decision: its table on the device, or
+ * (it cannot be had) the fallback plan, with the session and the inner
+ * rows given back at once
  */
 static void
 gx_join_build(GxJoinState *st)
 {
 	instr_time	t0,
 				t1;
-	uint64		kcap = 2;
-	int			slot;
-	uint32		gen;
-	gx_chunk   *c;
-	gx_result  *res;
 
 	INSTR_TIME_SET_CURRENT(t0);
-	gx_join_read_inner(st);
-	st->built = true;
-	if (st->ninner > 0)
+	if (gx_join_build_table(st))
+		st->stats.builds++;
+	else
 	{
-		st->cap = st->ninner;
-		while (kcap < 2 * (uint64) st->cap)
-			kcap *= 2;
-		st->kcap = (uint32) kcap;
-		st->session = gx_session_open(st->device);
-		st->table = gx_session_alloc(st->session, st->device,
-									 gx_join_table_bytes(st->cap, st->kcap), GX_OBJ_JOIN_TABLE);
-		for (uint32 lo = 0; lo < st->ninner; lo += st->rows_per_chunk)
-		{
-			uint32		n = Min(st->rows_per_chunk, st->ninner - lo);
-
-			CHECK_FOR_INTERRUPTS();
-			slot = gx_slot_acquire(true);
-			gen = gx_service_generation();
-			c = gx_slot_chunk(slot);
-			gx_join_task(st, c, GX_TASK_JOIN_BUILD, true, st->inner + lo, n);
-			c->ext.join.row_base = lo;
-			res = gx_join_run(st, slot, gen);
-			/* the table has room for every row, and keys never need the host */
-			if (res->nsel != 0 || res->join_count > n)
-				elog(ERROR, "gpuext: GpuJoin build left %u rows to the host", res->nsel);
-			gx_slot_release(slot);
-			st->stats.build_tasks++;
-		}
-		slot = gx_slot_acquire(true);
-		gen = gx_service_generation();
-		c = gx_slot_chunk(slot);
-		gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
-		res = gx_join_run(st, slot, gen);
-		st->stats.table_rows += res->join_count;
-		gx_slot_release(slot);
+		gx_join_drop_table(st);
+		st->fallback = true;
+		st->stats.fallbacks++;
 	}
-	st->stats.builds++;
+	st->built = true;
 	INSTR_TIME_SET_CURRENT(t1);
 	INSTR_TIME_SUBTRACT(t1, t0);
 	st->stats.build_ms += INSTR_TIME_GET_MILLISEC(t1);
@@ -605,8 +694,7 @@ gx_join_next(ScanState *ss)
 {
 	GxJoinState *st = (GxJoinState *) ss;
 
-	if (!st->built)
-		gx_join_build(st);
+	/* (gx_join_exec built the table) */
 	/* INNER / SEMI over an empty inner side: nothing (the outer is not read) */
 	if (st->ninner == 0 && st->mode != GX_JOIN_ANTI)
 		return ExecClearTuple(ss->ss_ScanTupleSlot);
@@ -641,10 +729,16 @@ gx_join_recheck(ScanState *ss, TupleTableSlot *slot)
 	return true;
 }
 
-/* ExecCustomScan */
+/* ExecCustomScan: the joined rows, the device's or the fallback plan's */
 static TupleTableSlot *
 gx_join_exec(CustomScanState *node)
 {
+	GxJoinState *st = (GxJoinState *) node;
+
+	if (!st->built)
+		gx_join_build(st);
+	if (st->fallback)
+		return ExecProcNode(st->fallback_ps);
 	return ExecScan(&node->ss, gx_join_next, gx_join_recheck);
 }
 
@@ -660,11 +754,13 @@ gx_join_end(CustomScanState *node)
 	gx_join_drop_table(st);
 	ExecEndNode(st->outer_ps);
 	ExecEndNode(st->inner_ps);
+	ExecEndNode(st->fallback_ps);
 }
 
 /*
- * ReScanCustomScan: the outer side is read again; the table is kept when
- * the inner side's parameters did not change, else built again
+ * ReScanCustomScan: the outer side (and the fallback plan) read again;
+ * the table, or the decision to fall back, is kept when the inner side's
+ * parameters did not change, else the inner side is read again
  */
 static void
 gx_join_rescan(CustomScanState *node)
@@ -681,10 +777,13 @@ gx_join_rescan(CustomScanState *node)
 	{
 		UpdateChangedParamSet(st->outer_ps, chg);
 		UpdateChangedParamSet(st->inner_ps, chg);
+		UpdateChangedParamSet(st->fallback_ps, chg);
 	}
 	/* (a child with changed parameters is rescanned by its next ExecProcNode) */
 	if (st->outer_ps->chgParam == NULL)
 		ExecReScan(st->outer_ps);
+	if (st->fallback_ps->chgParam == NULL)
+		ExecReScan(st->fallback_ps);
 	if (!st->built || st->inner_ps->chgParam != NULL)
 	{
 		gx_join_drop_table(st);
@@ -733,8 +832,21 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Join Type", types[st->mode], es);
 	ExplainPropertyText("Join Keys", gx_join_keys_text(st, ancestors, es), es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
+	ExplainPropertyText("Fallback", "the Hash Join below", es);
 	if (!es->analyze)
 		return;
+	/* (per decision: a rescan that keeps the table or the decision takes none) */
+	if (s->builds > 0 && s->fallbacks == 0)
+		ExplainPropertyText("Joined", "on the device", es);
+	else if (s->builds == 0 && s->fallbacks > 0)
+		ExplainPropertyText("Joined", "by the Hash Join below", es);
+	else if (s->builds > 0)
+	{
+		char	   *how = psprintf("on the device " INT64_FORMAT " times, by the Hash Join below "
+								   INT64_FORMAT " times", s->builds, s->fallbacks);
+
+		ExplainPropertyText("Joined", how, es);
+	}
 	ExplainPropertyInteger("Outer Rows", NULL, s->outer_rows, es);
 	ExplainPropertyInteger("Inner Rows", NULL, s->inner_rows, es);
 	ExplainPropertyInteger("Hash Table Rows", NULL, s->table_rows, es);

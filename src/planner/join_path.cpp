@@ -26,6 +26,20 @@
  * session); a rescan reuses the built table unless the inner side's
  * parameters changed (gpujoin.cpp).
  *
+ * Fallback.  The device's table must hold every inner row, and the inner
+ * side's size is known only when the node has read it.  So each GpuJoin
+ * path carries a third child, PostgreSQL's own Hash Join of the same
+ * join type over the same two child paths (gx_join_fallback_path), which
+ * the node runs instead, before it has returned a row, when the table
+ * does not fit (gpuext.session_memory, gpuext.device_memory, the object
+ * table, the device's memory, GX_JOIN_MAX_CAP rows): the answer is then
+ * PostgreSQL's, never an out-of-memory ERROR.  The Hash Join is built
+ * fresh for the path (not taken from the join relation's list, where
+ * add_path may free a path it rejects later); every key operator the
+ * path accepts is hashable, and a join clause that is not (none today)
+ * means no GpuJoin path.  It is not costed into the GpuJoin path: it runs
+ * only where the device cannot.
+ *
  * Cost: both children, then on the host the copy of every row of both
  * sides and the keys put into batches (cpu_tuple_cost and
  * cpu_operator_cost per key), on the device the build and the probe
@@ -37,7 +51,7 @@
  * chosen by cost.
  *
  * The plan (gx_plan_join_path): scanrelid 0, custom_scan_tlist = the join
- * relation's target list (Vars), custom_plans = (outer, inner),
+ * relation's target list (Vars), custom_plans = (outer, inner, fallback),
  * custom_private = (mode, outer key resnos, inner key resnos, key types,
  * where each custom_scan_tlist column comes from): gx_join_plan_private()
  * documents the layout the executor reads.
@@ -253,18 +267,58 @@ gx_join_force(RelOptInfo *joinrel, bool adding)
 }
 
 /*
+ * The fallback of a GpuJoin path (see the design note): PostgreSQL's Hash
+ * Join of mode over the same outer and inner paths, every clause of
+ * restrictlist a hash clause; NULL when one is not hashable.  extra is the
+ * hook's, for PostgreSQL's join of its own two sides: its inner_unique
+ * may be about the other side (an inner join offered with the sides
+ * swapped), so it is off here (always correct); SEMI / ANTI cost with
+ * their own selectivities.
+ */
+static Path *
+gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+					  RelOptInfo *innerrel, Path *outer, Path *inner, int mode,
+					  List *restrictlist, JoinPathExtraData *extra)
+{
+	JoinType	jt = mode == GX_JOIN_SEMI ? JOIN_SEMI : mode == GX_JOIN_ANTI ? JOIN_ANTI : JOIN_INNER;
+	JoinPathExtraData x = *extra;
+	JoinCostWorkspace ws;
+	Path	   *path;
+	ListCell   *lc;
+
+	foreach(lc, restrictlist)
+		if (!OidIsValid(((RestrictInfo *) lfirst(lc))->hashjoinoperator))
+			return NULL;
+	x.restrictlist = restrictlist;
+	x.inner_unique = false;
+	if (jt != JOIN_INNER)
+		compute_semi_anti_join_factors(root, joinrel, outerrel, innerrel, jt, extra->sjinfo,
+									   restrictlist, &x.semifactors);
+	initial_cost_hashjoin(root, &ws, jt, restrictlist, outer, inner, &x, false);
+	path = &create_hashjoin_path(root, joinrel, jt, &ws, &x, outer, inner, false,
+								 restrictlist, NULL, restrictlist)->jpath.path;
+#if PG_VERSION_NUM >= 180000
+	/* (enable_hashjoin chooses among plans; the fallback is no choice) */
+	path->disabled_nodes = outer->disabled_nodes + inner->disabled_nodes;
+#endif
+	return path;
+}
+
+/*
  * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
  * when the device can run it (see the design note)
  */
 static void
 gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
-				 RelOptInfo *innerrel, int mode, List *restrictlist)
+				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra)
 {
+	List	   *restrictlist = extra->restrictlist;
 	List	   *okeys = NIL,
 			   *ikeys = NIL,
 			   *scales = NIL;
 	Path	   *outer = outerrel->cheapest_total_path;
 	Path	   *inner = innerrel->cheapest_total_path;
+	Path	   *fallback;
 	CustomPath *cp;
 	ListCell   *lc;
 
@@ -292,6 +346,10 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	}
 	if (!gx_join_target_ok(joinrel, outerrel, innerrel, mode))
 		return;
+	fallback = gx_join_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
+									 restrictlist, extra);
+	if (fallback == NULL)
+		return;
 
 	cp = makeNode(CustomPath);
 	cp->path.pathtype = T_CustomScan;
@@ -304,7 +362,7 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	cp->path.rows = joinrel->rows;
 	cp->path.pathkeys = NIL;
 	cp->flags = 0;
-	cp->custom_paths = list_make2(outer, inner);
+	cp->custom_paths = list_make3(outer, inner, fallback);
 	cp->custom_private = list_make4(makeInteger(mode), okeys, ikeys, scales);
 	cp->methods = &gx_join_path_methods;
 	gx_cost_join(&cp->path, outer, inner, list_length(okeys));
@@ -346,36 +404,29 @@ gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 	switch (jointype)
 	{
 		case JOIN_INNER:
-			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_INNER,
-							 extra->restrictlist);
-			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_INNER,
-							 extra->restrictlist);
+			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_INNER, extra);
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_INNER, extra);
 			break;
 		case JOIN_SEMI:
 		case JOIN_UNIQUE_INNER:
 			if (sjtype == JOIN_SEMI)
-				gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_SEMI,
-								 extra->restrictlist);
+				gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_SEMI, extra);
 			break;
 		case JOIN_UNIQUE_OUTER:
 			if (sjtype == JOIN_SEMI)
-				gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_SEMI,
-								 extra->restrictlist);
+				gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_SEMI, extra);
 			break;
 		case JOIN_ANTI:
-			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_ANTI,
-							 extra->restrictlist);
+			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_ANTI, extra);
 			break;
 #if PG_VERSION_NUM >= 180000
 		case JOIN_RIGHT_SEMI:
-			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_SEMI,
-							 extra->restrictlist);
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_SEMI, extra);
 			break;
 #endif
 #if PG_VERSION_NUM >= 160000
 		case JOIN_RIGHT_ANTI:
-			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_ANTI,
-							 extra->restrictlist);
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_ANTI, extra);
 			break;
 #endif
 		default:
