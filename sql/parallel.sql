@@ -160,10 +160,13 @@ SET parallel_leader_participation = off;
 SELECT gx_check('SELECT x, (SELECT count(*) FROM gx_par WHERE a < -400 HAVING count(*) > x * 10000) FROM generate_series(1, 4) x');
 RESET enable_material;
 
--- two parallel GpuScans in one plan (Parallel Hash Join)
+-- two parallel GpuScans in one plan (Parallel Hash Join; GpuJoin, which
+-- gpuext.force would plan here, is not parallel: sql/gpujoin.sql)
 SET parallel_leader_participation = on;
+SET gpuext.enable_gpujoin = off;
 SELECT gx_explain('SELECT count(*) FROM gx_par p1 JOIN gx_par p2 ON p1.id = p2.b WHERE p1.a > 400 AND p2.f < -90');
 SELECT gx_check('SELECT count(*) FROM gx_par p1 JOIN gx_par p2 ON p1.id = p2.b WHERE p1.a > 400 AND p2.f < -90');
+RESET gpuext.enable_gpujoin;
 
 -- EXPLAIN ANALYZE: the device counters are totals over all the processes
 -- (rows removed on the device: 300000 - 2455 rows kept), the same as

@@ -29,7 +29,13 @@
  *    and merges it into the shared table (ctx->obj[0]) at its end, as a
  *    GPU block merges its shared-memory table (gx_group.cuh);
  *  - AGG_READ: sums the stripes into the result, zeroes the state;
- *  - GROUP_READ: copies the READY slots of a range of a group table.
+ *  - GROUP_READ: copies the READY slots of a range of a group table;
+ *  - JOIN_BUILD: threads take tiles and add their passing rows into the
+ *    join table (gx_join.cuh) with its atomics, as GPU threads do;
+ *    JOIN_FINISH_BUILD: a serial prefix sum over the key counts, then the
+ *    threads place the staged rows; JOIN_PROBE: the three phases, the
+ *    count and the write on the threads (a tile each), the prefix sum
+ *    over the tiles and the end of a pass between them on the caller.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -42,6 +48,7 @@
 #include "gx_deform.cuh"
 #include "gx_cache.cuh"
 #include "gx_group.cuh"
+#include "gx_join.cuh"
 
 #include <pthread.h>
 #include <signal.h>
@@ -629,6 +636,382 @@ gx_cpu_group_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 		memset(ctx->obj[0], 0, sizeof(gx_group_hdr));	/* the table is empty again */
 	res->nsel = n;
 	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* joins: JOIN_BUILD, JOIN_FINISH_BUILD, JOIN_PROBE (gx_join.cuh)         */
+/* ---------------------------------------------------------------------- */
+
+/* the result header of a join task of ntiles tiles before it runs */
+static void
+gx_cpu_join_reset(gx_result *res, uint32_t ntiles)
+{
+	memset(res, 0, sizeof(*res));
+	res->error = GX_NO_ERROR;
+	res->ntiles = ntiles;
+}
+
+/* what the threads of a JOIN_BUILD share */
+struct gx_cpu_join_build_job
+{
+	gx_chunk   *c;
+	gx_jtab		t;
+	uint32_t   *sel;			/* rows for the host (no room, GX_ERR_HOST) */
+	std::atomic<uint32_t> next_tile {0};
+	std::atomic<uint32_t> nsel {0};
+	std::atomic<uint64_t> added {0};
+	std::atomic<uint64_t> error {GX_NO_ERROR};
+	std::atomic<bool> host {false};
+	std::atomic<bool> full {false};
+};
+
+/* thread t of a JOIN_BUILD: evaluate tiles of rows and add the passing ones */
+static void
+gx_cpu_join_build_worker(void *arg, int t)
+{
+	gx_cpu_join_build_job *job = (gx_cpu_join_build_job *) arg;
+	gx_chunk   *c = job->c;
+	const gx_join_ext *j = &c->ext.join;
+	const uint32_t ntiles = gx_ntiles(c->nrows);
+	uint32_t	local[GX_TILE_ROWS];
+	uint64_t	added = 0;
+
+	(void) t;
+	for (;;)
+	{
+		uint32_t	tile = job->next_tile.fetch_add(1);
+
+		if (tile >= ntiles)
+			break;
+		uint32_t	lo = tile * GX_TILE_ROWS;
+		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
+		uint32_t	cnt = 0;
+
+		for (uint32_t row = lo; row < hi; row++)
+		{
+			gx_reg		out[GX_MAX_OUTS];
+			int			err;
+
+			if (gx_eval_row_out(c, (const char *) c, row, &err, out))
+			{
+				int			r = gx_join_build_row(&job->t, j, out,
+												  (int64_t) (j->row_base + row));
+
+				if (r == GX_JOIN_ADDED)
+					added++;
+				else if (r == GX_JOIN_NO_ROOM)
+				{
+					local[cnt++] = row;
+					job->full.store(true, std::memory_order_relaxed);
+				}
+			}
+			else if (err == GX_ERR_HOST)
+			{
+				local[cnt++] = row;
+				job->host.store(true, std::memory_order_relaxed);
+			}
+			else if (err != GX_ERR_NONE)
+			{
+				gx_cpu_record_error(&job->error, row, err);
+				break;
+			}
+		}
+		uint32_t	base = job->nsel.fetch_add(cnt);
+
+		for (uint32_t i = 0; i < cnt; i++)
+			job->sel[base + i] = local[i];
+	}
+	job->added.fetch_add(added);
+}
+
+/*
+ * JOIN_BUILD (valid): add the passing rows into the join table obj[0];
+ * the rows it has no room for, and those for the host, are selected
+ * (ntiles 0: nsel row numbers after the header, in no order)
+ */
+gx_status
+gx_cpu_join_build(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_join_build_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	gx_cpu_join_reset(res, 0);
+	job.c = c;
+	job.t = gx_jtab_of(ctx->obj[0], &c->ext.join);
+	job.sel = gx_result_sel(res);
+	if (job.t.hdr->built)
+		gx_cpu_record_error(&job.error, 0, GX_ERR_BAD_PROGRAM);	/* built already */
+	else
+		gx_cpu_parallel(gx_cpu_join_build_worker, &job, (int) gx_ntiles(c->nrows));
+	res->nsel = job.nsel.load();
+	res->error = job.error.load();
+	res->join_count = job.added.load();
+	gx_cpu_finish(res, t0);
+	if (job.host.load())
+		res->flags |= GX_RESULT_HOST;
+	if (job.full.load())
+		res->flags |= GX_RESULT_FULL;
+	return GX_OK;
+}
+
+/* what the threads of a JOIN_FINISH_BUILD share */
+struct gx_cpu_join_finish_job
+{
+	gx_jtab		t;
+	uint32_t	n;				/* staged rows */
+	std::atomic<uint32_t> next {0};
+};
+
+#define GX_CPU_PLACE_ROWS 65536	/* staged rows a thread places at a time */
+
+/* thread t of a JOIN_FINISH_BUILD: place ranges of staged rows */
+static void
+gx_cpu_join_place_worker(void *arg, int t)
+{
+	gx_cpu_join_finish_job *job = (gx_cpu_join_finish_job *) arg;
+
+	(void) t;
+	for (;;)
+	{
+		uint32_t	lo = job->next.fetch_add(GX_CPU_PLACE_ROWS);
+
+		if (lo >= job->n)
+			break;
+		uint32_t	hi = job->n - lo < GX_CPU_PLACE_ROWS ? job->n : lo + GX_CPU_PLACE_ROWS;
+
+		for (uint32_t i = lo; i < hi; i++)
+			gx_join_place(&job->t, i);
+	}
+}
+
+/*
+ * JOIN_FINISH_BUILD (valid): kstart = the exclusive prefix sum of kcount,
+ * each staged row into its key's run; the table is sealed (built)
+ */
+gx_status
+gx_cpu_join_finish(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_join_finish_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+	uint32_t	acc = 0;
+
+	(void) err;
+	(void) errlen;
+	gx_cpu_join_reset(res, 0);
+	job.t = gx_jtab_of(ctx->obj[0], &c->ext.join);
+	for (uint32_t s = 0; s <= job.t.kmask; s++)
+	{
+		job.t.kstart[s] = acc;
+		acc += job.t.kcount[s];
+	}
+	job.n = gx_join_staged_rows(&job.t);
+	gx_cpu_parallel(gx_cpu_join_place_worker, &job,
+					(int) ((job.n + GX_CPU_PLACE_ROWS - 1) / GX_CPU_PLACE_ROWS));
+	job.t.hdr->rows = job.n;
+	job.t.hdr->built = 1;
+	res->join_count = job.n;
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* what the threads of a JOIN_PROBE share */
+struct gx_cpu_join_probe_job
+{
+	gx_chunk   *c;
+	gx_jtab		t;
+	uint64_t   *te;				/* per tile: entries, then their offset */
+	uint64_t   *tm;				/* per tile: matches, then their prefix */
+	gx_join_pair *pairs;
+	uint32_t	ntiles;
+	int			write;			/* phase 3 (else phase 1) */
+	std::atomic<uint32_t> next_tile {0};
+	std::atomic<uint64_t> error {GX_NO_ERROR};
+	std::atomic<bool> host {false};
+};
+
+/*
+ * thread t of a JOIN_PROBE: phase 1 (count a tile's entries and matches)
+ * or phase 3 (write them from the tile's offset on), tiles at a time
+ */
+static void
+gx_cpu_join_probe_worker(void *arg, int t)
+{
+	gx_cpu_join_probe_job *job = (gx_cpu_join_probe_job *) arg;
+	gx_chunk   *c = job->c;
+	const gx_join_ext *j = &c->ext.join;
+	const int	count_only = c->ext.count_only != 0;
+
+	(void) t;
+	for (;;)
+	{
+		uint32_t	tile = job->next_tile.fetch_add(1);
+
+		if (tile >= job->ntiles)
+			break;
+		uint32_t	lo = tile * GX_TILE_ROWS;
+		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
+		uint64_t	e = 0,
+					m = 0;
+		uint64_t	off = job->write ? job->te[tile] : 0;
+
+		if (lo < j->first_row)
+			lo = j->first_row < hi ? j->first_row : hi;
+		if (job->write && off >= j->max_pairs)
+			continue;
+		for (uint32_t row = lo; row < hi; row++)
+		{
+			gx_jrow		jr;
+			int			err = gx_join_probe_row(c, (const char *) c, &job->t, j, count_only,
+												row, &jr);
+
+			if (err != GX_ERR_NONE)
+			{
+				if (!job->write)
+					gx_cpu_record_error(&job->error, row, err);
+				continue;
+			}
+			if (job->write)
+			{
+				gx_join_write_row(&job->t, &jr, j->mode, row, off, j->max_pairs, job->pairs);
+				off += jr.e;
+				if (off >= j->max_pairs)
+					break;
+				continue;
+			}
+			e += jr.e;
+			m += jr.m;
+			if (jr.host)
+				job->host.store(true, std::memory_order_relaxed);
+		}
+		if (!job->write)
+		{
+			job->te[tile] = e;
+			job->tm[tile] = m;
+		}
+	}
+}
+
+/*
+ * The end of a pass whose entries (E in all) pass max_pairs: the outer
+ * row of entry max_pairs and how many of its matches the pass wrote
+ * (next_row / next_match), and the matches of the pass (join_count)
+ */
+static void
+gx_cpu_join_pass_end(gx_cpu_join_probe_job *job, uint64_t E, gx_result *res)
+{
+	gx_chunk   *c = job->c;
+	const gx_join_ext *j = &c->ext.join;
+	const uint64_t max = j->max_pairs;
+	uint32_t	ts = 0;
+
+	/* the tile that holds position max: te[ts] <= max < the next offset */
+	for (ts = 0; ts < job->ntiles; ts++)
+	{
+		uint64_t	next = ts + 1 < job->ntiles ? job->te[ts + 1] : E;
+
+		if (job->te[ts] <= max && max < next)
+			break;
+	}
+	if (ts == job->ntiles)
+		return;					/* cannot happen: E > max */
+
+	uint64_t	off = job->te[ts],
+				mpre = job->tm[ts];
+	uint32_t	lo = ts * GX_TILE_ROWS;
+	uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
+
+	for (uint32_t row = lo < j->first_row ? j->first_row : lo; row < hi; row++)
+	{
+		gx_jrow		jr;
+
+		if (gx_join_probe_row(c, (const char *) c, &job->t, j, c->ext.count_only != 0, row,
+							  &jr) != GX_ERR_NONE)
+			continue;
+		if (jr.e > 0 && off <= max && max < off + jr.e)
+		{
+			res->next_row = row;
+			res->next_match = (uint32_t) (max - off) + jr.skip;
+			res->join_count = mpre + (jr.host ? 0 : max - off);
+			return;
+		}
+		off += jr.e;
+		mpre += jr.m;
+	}
+}
+
+/*
+ * JOIN_PROBE (valid): the outer rows [first_row, nrows) against the
+ * sealed join table obj[0]; count, prefix sum over the tiles, write
+ */
+gx_status
+gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_join_probe_job job;
+	gx_result  *res = gx_chunk_result(c);
+	const gx_join_ext *j = &c->ext.join;
+	auto		t0 = std::chrono::steady_clock::now();
+	uint64_t	E = 0,
+				M = 0;
+
+	(void) err;
+	(void) errlen;
+	job.c = c;
+	job.ntiles = gx_ntiles(c->nrows);
+	job.t = gx_jtab_of(ctx->obj[0], j);
+	job.te = (uint64_t *) ((char *) res + gx_join_tiles_off());
+	job.tm = job.te + job.ntiles;
+	job.pairs = (gx_join_pair *) ((char *) res + gx_join_pairs_off(c->nrows));
+	gx_cpu_join_reset(res, job.ntiles);
+	res->next_row = c->nrows;
+	if (!job.t.hdr->built)
+	{
+		res->error = ((uint64_t) 0 << 8) | GX_ERR_BAD_PROGRAM;	/* not finished */
+		gx_cpu_finish(res, t0);
+		return GX_OK;
+	}
+
+	/* (1) count */
+	job.write = 0;
+	gx_cpu_parallel(gx_cpu_join_probe_worker, &job, (int) job.ntiles);
+	/* (2) prefix sum over the tiles */
+	for (uint32_t t = 0; t < job.ntiles; t++)
+	{
+		uint64_t	e = job.te[t],
+					m = job.tm[t];
+
+		job.te[t] = E;
+		job.tm[t] = M;
+		E += e;
+		M += m;
+	}
+	if (E <= j->max_pairs)
+	{
+		res->nsel = (uint32_t) E;
+		res->join_count = M;
+	}
+	else
+	{
+		res->nsel = j->max_pairs;
+		gx_cpu_join_pass_end(&job, E, res);
+	}
+	/* (3) write */
+	if (res->nsel > 0)
+	{
+		job.write = 1;
+		job.next_tile.store(0);
+		gx_cpu_parallel(gx_cpu_join_probe_worker, &job, (int) job.ntiles);
+	}
+	res->error = job.error.load();
+	gx_cpu_finish(res, t0);
+	if (E > j->max_pairs)
+		res->flags |= GX_RESULT_MORE;
+	if (job.host.load())
+		res->flags |= GX_RESULT_HOST;
 	return GX_OK;
 }
 

@@ -75,6 +75,18 @@
  * sums the stripes into its result header with a one-block kernel, zeroes
  * the state, and copies the header back.
  *
+ * Joins (gx_join.cuh; copy mode, the interpreter): JOIN_BUILD is one
+ * kernel (a thread a row: evaluate, add to the table; rows for the host
+ * are appended to the selection with an atomic add); JOIN_FINISH_BUILD is
+ * cub::DeviceScan::ExclusiveSum over the key counts (its temporary storage
+ * in the table object, reserved by gx_join_layout) and a scatter kernel;
+ * JOIN_PROBE is the three phases as four kernels: count (a block a tile,
+ * cub::BlockReduce), the prefix sum over the tiles (one block,
+ * cub::BlockScan), the end of a pass (one block, only when the result
+ * area is too small) and write (a block a tile, cub::BlockScan of the
+ * rows' entries in row order).  The probe's header comes back, then nsel
+ * entries of 16 bytes.
+ *
  * No PostgreSQL header; no C++ exception leaves the extern "C" functions
  * (gx_guard.h).
  */
@@ -85,9 +97,13 @@
 #include "gx_filter.cuh"
 #include "gx_deform.cuh"
 #include "gx_cache.cuh"
+#include "gx_join.cuh"
 #include "gx_jit.h"
 
 #include <cuda_runtime.h>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
 #include <stdio.h>
 #include <string.h>
 
@@ -115,6 +131,9 @@ gx_reset_kernel(gx_result *res, uint32_t ntiles)
 	res->bytes_d2h = 0;
 	res->error_key = 0;
 	res->pad3 = 0;
+	res->next_row = 0;
+	res->next_match = 0;
+	res->join_count = 0;
 	for (int a = 0; a < GX_MAX_AGGS; a++)
 	{
 		res->agg_val[a] = 0;
@@ -341,6 +360,398 @@ gx_group_read_kernel(char *table, uint32_t from, uint32_t n, uint32_t slot_bytes
 }
 
 /* ---------------------------------------------------------------------- */
+/* join kernels (gx_join.cuh)                                             */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Stage what the interpreter reads of a join task (program, constants,
+ * column directory, the join options) in shared memory; every thread of
+ * the block calls it
+ */
+__device__ __forceinline__ void
+gx_join_stage(const gx_chunk *c, gx_chunk *s)
+{
+	const uint32_t tid = threadIdx.x;
+
+	if (tid == 0)
+	{
+		s->ninstr = c->ninstr;
+		s->nconsts = c->nconsts;
+		s->ncols = c->ncols;
+		s->nrows = c->nrows;
+		s->ext = c->ext;
+	}
+	__syncthreads();
+	for (uint32_t i = tid; i < s->ninstr; i += blockDim.x)
+		s->code[i] = c->code[i];
+	for (uint32_t i = tid; i < s->nconsts; i += blockDim.x)
+		s->consts[i] = c->consts[i];
+	for (uint32_t i = tid; i < s->ncols; i += blockDim.x)
+		s->cols[i] = c->cols[i];
+	__syncthreads();
+}
+
+/* record the error of a row (the first one wins) */
+__device__ __forceinline__ void
+gx_join_error(gx_result *res, uint32_t row, int err)
+{
+	atomicMin((unsigned long long *) &res->error,
+			  (unsigned long long) (((uint64_t) row << 8) | (uint64_t) err));
+}
+
+/*
+ * JOIN_BUILD: a thread a row; passing rows go into the table obj, rows
+ * without room and rows for the host are appended to sel (res->nsel).  A
+ * table already finished takes nothing (an error at row 0).
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_join_build_kernel(const char *__restrict__ in, char *obj, gx_result *res, uint32_t *sel)
+{
+	__shared__ gx_chunk s_prog;
+	__shared__ unsigned long long s_added;
+
+	gx_join_stage((const gx_chunk *) in, &s_prog);
+
+	const gx_join_ext *j = &s_prog.ext.join;
+	const uint32_t nrows = s_prog.nrows;
+	gx_jtab		t = gx_jtab_of(obj, j);
+	unsigned long long added = 0;
+
+	if (t.hdr->built)
+	{
+		if (blockIdx.x == 0 && threadIdx.x == 0)
+			gx_join_error(res, 0, GX_ERR_BAD_PROGRAM);
+		return;
+	}
+	if (threadIdx.x == 0)
+		s_added = 0;
+	__syncthreads();
+	for (uint32_t row = blockIdx.x * GX_BLOCK + threadIdx.x; row < nrows;
+		 row += gridDim.x * GX_BLOCK)
+	{
+		gx_reg		out[GX_MAX_OUTS];
+		int			err;
+		uint32_t	flag = 0;
+
+		if (gx_eval_row_out(&s_prog, in, row, &err, out))
+		{
+			int			r = gx_join_build_row(&t, j, out, (int64_t) (j->row_base + row));
+
+			if (r == GX_JOIN_ADDED)
+				added++;
+			else if (r == GX_JOIN_NO_ROOM)
+				flag = GX_RESULT_FULL;
+		}
+		else if (err == GX_ERR_HOST)
+			flag = GX_RESULT_HOST;
+		else if (err != GX_ERR_NONE)
+			gx_join_error(res, row, err);
+		if (flag)
+		{
+			sel[atomicAdd(&res->nsel, 1u)] = row;
+			atomicOr(&res->flags, flag);
+		}
+	}
+	if (added)
+		atomicAdd(&s_added, added);
+	__syncthreads();
+	if (threadIdx.x == 0 && s_added)
+		atomicAdd((unsigned long long *) &res->join_count, s_added);
+}
+
+/* JOIN_FINISH_BUILD, after the prefix sum: a thread a staged row */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_join_place_kernel(char *obj, gx_join_ext j)
+{
+	gx_jtab		t = gx_jtab_of(obj, &j);
+	const uint32_t n = gx_join_staged_rows(&t);
+
+	for (uint32_t i = blockIdx.x * GX_BLOCK + threadIdx.x; i < n; i += gridDim.x * GX_BLOCK)
+		gx_join_place(&t, i);
+}
+
+/* JOIN_FINISH_BUILD, last: seal the table, the rows it holds into the result */
+__global__ void
+gx_join_seal_kernel(char *obj, gx_join_ext j, gx_result *res)
+{
+	gx_jtab		t = gx_jtab_of(obj, &j);
+	const uint32_t n = gx_join_staged_rows(&t);
+
+	t.hdr->rows = n;
+	t.hdr->built = 1;
+	res->join_count = n;
+}
+
+typedef cub::BlockReduce<unsigned long long, GX_BLOCK> gx_join_reduce;
+typedef cub::BlockScan<unsigned long long, GX_BLOCK> gx_join_scan;
+
+#define GX_JOIN_ROWS_PER_THREAD (GX_TILE_ROWS / GX_BLOCK)
+
+/*
+ * JOIN_PROBE (1), count: a block a tile; te[tile] / tm[tile] = the
+ * entries / matches of its rows [first_row, nrows).  Every tile is
+ * written (zeros when the table is not finished: an error at row 0).
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_join_count_kernel(const char *__restrict__ in, char *obj, gx_result *res,
+					 unsigned long long *te, unsigned long long *tm)
+{
+	__shared__ gx_chunk s_prog;
+	__shared__ typename gx_join_reduce::TempStorage s_red;
+
+	gx_join_stage((const gx_chunk *) in, &s_prog);
+
+	const gx_join_ext *j = &s_prog.ext.join;
+	const uint32_t nrows = s_prog.nrows;
+	const uint32_t ntiles = gx_ntiles(nrows);
+	const int	count_only = s_prog.ext.count_only != 0;
+	gx_jtab		t = gx_jtab_of(obj, j);
+	const int	built = t.hdr->built != 0;
+
+	if (!built && blockIdx.x == 0 && threadIdx.x == 0)
+		gx_join_error(res, 0, GX_ERR_BAD_PROGRAM);
+	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
+	{
+		unsigned long long e = 0,
+					m = 0;
+		int			host = 0;
+
+#pragma unroll
+		for (int k = 0; k < GX_JOIN_ROWS_PER_THREAD; k++)
+		{
+			uint32_t	row = tile * GX_TILE_ROWS + threadIdx.x + (uint32_t) k * GX_BLOCK;
+			gx_jrow		jr;
+
+			if (!built || row >= nrows || row < j->first_row)
+				continue;
+			int			err = gx_join_probe_row(&s_prog, in, &t, j, count_only, row, &jr);
+
+			if (err != GX_ERR_NONE)
+			{
+				gx_join_error(res, row, err);
+				continue;
+			}
+			e += jr.e;
+			m += jr.m;
+			host |= jr.host;
+		}
+		unsigned long long se = gx_join_reduce(s_red).Sum(e);
+
+		__syncthreads();
+		unsigned long long sm = gx_join_reduce(s_red).Sum(m);
+
+		if (__syncthreads_or(host) && threadIdx.x == 0)
+			atomicOr(&res->flags, GX_RESULT_HOST);
+		if (threadIdx.x == 0)
+		{
+			te[tile] = se;
+			tm[tile] = sm;
+		}
+	}
+}
+
+/*
+ * JOIN_PROBE (2), one block of GX_JOIN_SCAN_THREADS: te / tm become their
+ * exclusive prefix sums; the pass's size: all its entries (nsel,
+ * join_count) when they fit in max_pairs, else GX_RESULT_MORE, nsel =
+ * max_pairs and, for (3b), join_count = the total of the entries
+ */
+#define GX_JOIN_SCAN_THREADS 1024
+typedef cub::BlockScan<unsigned long long, GX_JOIN_SCAN_THREADS> gx_join_tile_scan;
+
+__global__ void __launch_bounds__(GX_JOIN_SCAN_THREADS)
+gx_join_tile_scan_kernel(gx_result *res, unsigned long long *te, unsigned long long *tm,
+						 uint32_t ntiles, uint32_t nrows, uint32_t max_pairs)
+{
+	__shared__ typename gx_join_tile_scan::TempStorage s_scan;
+	__shared__ unsigned long long s_e,
+				s_m;
+
+	if (threadIdx.x == 0)
+		s_e = s_m = 0;
+	__syncthreads();
+	for (uint32_t base = 0; base < ntiles; base += GX_JOIN_SCAN_THREADS)
+	{
+		const uint32_t i = base + threadIdx.x;
+		unsigned long long e = i < ntiles ? te[i] : 0,
+					m = i < ntiles ? tm[i] : 0,
+					oe,
+					om,
+					ae,
+					am;
+
+		gx_join_tile_scan(s_scan).ExclusiveSum(e, oe, ae);
+		__syncthreads();
+		gx_join_tile_scan(s_scan).ExclusiveSum(m, om, am);
+		if (i < ntiles)
+		{
+			te[i] = s_e + oe;
+			tm[i] = s_m + om;
+		}
+		__syncthreads();
+		if (threadIdx.x == 0)
+		{
+			s_e += ae;
+			s_m += am;
+		}
+		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+	{
+		res->next_match = 0;
+		if (s_e <= max_pairs)
+		{
+			res->nsel = (uint32_t) s_e;
+			res->join_count = s_m;
+			res->next_row = nrows;
+		}
+		else
+		{
+			res->nsel = max_pairs;
+			res->join_count = s_e;	/* for the end of the pass */
+			atomicOr(&res->flags, GX_RESULT_MORE);
+		}
+	}
+}
+
+/*
+ * JOIN_PROBE (3b), one block, only when the result area is too small: the
+ * outer row holding entry max_pairs (next_row), how many of its matches
+ * the pass writes (next_match) and the matches of the pass (join_count).
+ * Rows of the tile in row order: thread t has rows 4t .. 4t + 3.
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_join_pass_end_kernel(const char *__restrict__ in, char *obj, gx_result *res,
+						const unsigned long long *te, const unsigned long long *tm)
+{
+	__shared__ gx_chunk s_prog;
+	__shared__ typename gx_join_scan::TempStorage s_scan;
+	__shared__ uint32_t s_ts;
+
+	if (!(res->flags & GX_RESULT_MORE))
+		return;
+	gx_join_stage((const gx_chunk *) in, &s_prog);
+
+	const gx_join_ext *j = &s_prog.ext.join;
+	const uint32_t nrows = s_prog.nrows;
+	const uint32_t ntiles = gx_ntiles(nrows);
+	const unsigned long long max = j->max_pairs;
+	const unsigned long long total = res->join_count;
+	gx_jtab		t = gx_jtab_of(obj, j);
+
+	if (threadIdx.x == 0)
+		s_ts = ntiles;
+	__syncthreads();
+	for (uint32_t i = threadIdx.x; i < ntiles; i += GX_BLOCK)
+	{
+		unsigned long long next = i + 1 < ntiles ? te[i + 1] : total;
+
+		if (te[i] <= max && max < next)
+			s_ts = i;			/* one tile holds position max */
+	}
+	__syncthreads();
+	if (s_ts >= ntiles)
+		return;
+
+	const uint32_t ts = s_ts;
+	gx_jrow		jr[GX_JOIN_ROWS_PER_THREAD];
+	uint32_t	row0 = ts * GX_TILE_ROWS + threadIdx.x * GX_JOIN_ROWS_PER_THREAD;
+	unsigned long long e = 0,
+				m = 0,
+				oe,
+				om;
+
+	for (int k = 0; k < GX_JOIN_ROWS_PER_THREAD; k++)
+	{
+		uint32_t	row = row0 + (uint32_t) k;
+
+		jr[k].e = jr[k].m = jr[k].skip = jr[k].host = 0;
+		if (row < nrows && row >= j->first_row &&
+			gx_join_probe_row(&s_prog, in, &t, j, s_prog.ext.count_only != 0, row, &jr[k]) !=
+			GX_ERR_NONE)
+			jr[k].e = jr[k].m = 0;
+		e += jr[k].e;
+		m += jr[k].m;
+	}
+	gx_join_scan(s_scan).ExclusiveSum(e, oe);
+	__syncthreads();
+	gx_join_scan(s_scan).ExclusiveSum(m, om);
+
+	unsigned long long off = te[ts] + oe,
+				mpre = tm[ts] + om;
+
+	for (int k = 0; k < GX_JOIN_ROWS_PER_THREAD; k++)
+	{
+		if (jr[k].e > 0 && off <= max && max < off + jr[k].e)
+		{
+			res->next_row = row0 + (uint32_t) k;
+			res->next_match = (uint32_t) (max - off) + jr[k].skip;
+			res->join_count = mpre + (jr[k].host ? 0 : max - off);
+		}
+		off += jr[k].e;
+		mpre += jr[k].m;
+	}
+}
+
+/*
+ * JOIN_PROBE (3), write: a block a tile with entries before max_pairs;
+ * thread t has rows 4t .. 4t + 3 of the tile (entries in row order), its
+ * offset from a scan of the threads' entries
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_join_write_kernel(const char *__restrict__ in, char *obj, gx_result *res,
+					 const unsigned long long *te, gx_join_pair *pairs)
+{
+	__shared__ gx_chunk s_prog;
+	__shared__ typename gx_join_scan::TempStorage s_scan;
+
+	if (res->nsel == 0)
+		return;
+	gx_join_stage((const gx_chunk *) in, &s_prog);
+
+	const gx_join_ext *j = &s_prog.ext.join;
+	const uint32_t nrows = s_prog.nrows;
+	const uint32_t ntiles = gx_ntiles(nrows);
+	const uint32_t max = j->max_pairs;
+	const int	count_only = s_prog.ext.count_only != 0;
+	gx_jtab		t = gx_jtab_of(obj, j);
+
+	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
+	{
+		unsigned long long next = tile + 1 < ntiles ? te[tile + 1] : ~0ull;
+
+		if (te[tile] >= max || te[tile] == next)
+			continue;			/* (the same for every thread of the block) */
+
+		gx_jrow		jr[GX_JOIN_ROWS_PER_THREAD];
+		uint32_t	row0 = tile * GX_TILE_ROWS + threadIdx.x * GX_JOIN_ROWS_PER_THREAD;
+		unsigned long long e = 0,
+					oe;
+
+		for (int k = 0; k < GX_JOIN_ROWS_PER_THREAD; k++)
+		{
+			uint32_t	row = row0 + (uint32_t) k;
+
+			jr[k].e = jr[k].m = jr[k].skip = jr[k].host = 0;
+			if (row < nrows && row >= j->first_row &&
+				gx_join_probe_row(&s_prog, in, &t, j, count_only, row, &jr[k]) != GX_ERR_NONE)
+				jr[k].e = 0;
+			e += jr[k].e;
+		}
+		gx_join_scan(s_scan).ExclusiveSum(e, oe);
+		__syncthreads();		/* s_scan is reused by the next tile */
+
+		unsigned long long off = te[tile] + oe;
+
+		for (int k = 0; k < GX_JOIN_ROWS_PER_THREAD && off < max; k++)
+		{
+			gx_join_write_row(&t, &jr[k], j->mode, row0 + (uint32_t) k, off, max, pairs);
+			off += jr[k].e;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
 /* device state                                                           */
 /* ---------------------------------------------------------------------- */
 
@@ -374,6 +785,8 @@ typedef struct gx_slot
 	int			jit;			/* the filter ran a compiled kernel */
 	int			copy_sel;		/* the selection comes back (else the header only) */
 	uint32_t	sel_width;		/* bytes of a selection entry (a group record) */
+	uint64_t	sel_at;			/* where the entries lie in the task (JOIN_PROBE),
+								 * 0: at gx_result_sel() */
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
 	uint64_t	mem_seq;		/* the allocations its stream is ordered after */
@@ -877,7 +1290,9 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 	s->bytes_d2h = hdr_bytes;	/* + the selection, known when done */
 	s->copy_sel = copy_sel;
 	s->sel_width = c->kind == GX_TASK_GROUP_READ ?
-		(uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg) : 4;
+		(uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg) :
+		c->kind == GX_TASK_JOIN_PROBE ? (uint32_t) sizeof(gx_join_pair) : 4;
+	s->sel_at = c->kind == GX_TASK_JOIN_PROBE ? c->result_off + gx_join_pairs_off(c->nrows) : 0;
 	if (mapped)
 	{
 		s->state = GX_SLOT_MAPPED;
@@ -887,6 +1302,29 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 							 s->stream), "cudaMemcpyAsync (result header)");
 	GX_CHECK(cudaEventRecord(s->ev[GX_EV_S1_END], s->stream), "cudaEventRecord");
 	s->state = GX_SLOT_STAGE1;
+	return GX_OK;
+}
+
+/*
+ * Begin a copy-mode task that is not a filter (AGG_READ, GROUP_READ,
+ * JOIN_*): the host header must not look finished, then the H2D copy of
+ * h2d_bytes of input (gx_slot_start) and the reset of the device header
+ * dres for ntiles tiles
+ */
+static gx_status
+gx_slot_begin(gx_slot *s, gx_chunk *c, gx_result *dres, uint32_t ntiles, uint64_t h2d_bytes,
+			  char *err, size_t errlen)
+{
+	gx_result  *hres = gx_chunk_result(c);
+	gx_status	st;
+
+	hres->ntiles = ntiles;
+	hres->flags = 0;
+	s->jit = 0;
+	if ((st = gx_slot_start(s, c, 0, h2d_bytes, err, errlen)) != GX_OK)
+		return st;
+	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, ntiles);
+	GX_CHECK(cudaGetLastError(), "reset kernel launch");
 	return GX_OK;
 }
 
@@ -1009,16 +1447,10 @@ gx_gpu_agg_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 	gx_slot    *s = &G.slots[slot];
 	gx_agg_pair *state = (gx_agg_pair *) ctx->obj[0];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
-	gx_result  *hres = gx_chunk_result(c);
 	gx_status	st;
 
-	hres->ntiles = 0;
-	hres->flags = 0;
-	s->jit = 0;
-	if ((st = gx_slot_start(s, c, 0, 0, err, errlen)) != GX_OK)
+	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
 		return st;
-	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, 0);
-	GX_CHECK(cudaGetLastError(), "reset kernel launch");
 	gx_agg_read_kernel<<<1, GX_MAX_AGGS, 0, s->stream>>>(state, dres, c->ext.nagg);
 	GX_CHECK(cudaGetLastError(), "aggregate read kernel launch");
 	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,
@@ -1034,20 +1466,14 @@ gx_gpu_group_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 {
 	gx_slot    *s = &G.slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
-	gx_result  *hres = gx_chunk_result(c);
 	uint32_t	sb = (uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg);
 	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
 	gx_status	st;
 
 	if (grid > (uint32_t) G.sm_count * 8)
 		grid = (uint32_t) G.sm_count * 8;
-	hres->ntiles = 0;
-	hres->flags = 0;
-	s->jit = 0;
-	if ((st = gx_slot_start(s, c, 0, 0, err, errlen)) != GX_OK)
+	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
 		return st;
-	gx_reset_kernel<<<1, 1, 0, s->stream>>>(dres, 0);
-	GX_CHECK(cudaGetLastError(), "reset kernel launch");
 	if (grid > 0)
 	{
 		gx_group_read_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(
@@ -1058,6 +1484,116 @@ gx_gpu_group_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	}
 	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 1,
 						  err, errlen);
+}
+
+/*
+ * JOIN_BUILD (validated): copy the task in, add its rows to the table;
+ * the header comes back, then the nsel rows selected for the host
+ */
+gx_status
+gx_gpu_join_build(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
+	gx_status	st;
+
+	if (grid > (uint32_t) G.sm_count * 16)
+		grid = (uint32_t) G.sm_count * 16;
+	if ((st = gx_slot_begin(s, c, dres, 0, c->input_bytes, err, errlen)) != GX_OK)
+		return st;
+	if (grid > 0)
+	{
+		gx_join_build_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(
+			s->dev, ctx->obj[0], dres,
+			(uint32_t *) ((char *) dres + GX_ALIGN_UP(sizeof(gx_result))));
+		GX_CHECK(cudaGetLastError(), "join build kernel launch");
+	}
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,
+						  GX_ALIGN_UP(sizeof(gx_result)), 1, err, errlen);
+}
+
+/*
+ * JOIN_FINISH_BUILD (validated): kstart = the exclusive prefix sum of
+ * kcount (cub::DeviceScan, its temporary storage in the table object),
+ * the staged rows into their runs, the table sealed; the header comes back
+ */
+gx_status
+gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	const gx_join_ext j = c->ext.join;
+	gx_join_offs o;
+	size_t		temp = 0;
+	uint32_t	grid = (j.cap + GX_BLOCK - 1) / GX_BLOCK;
+	char	   *obj = ctx->obj[0];
+	gx_status	st;
+
+	gx_join_layout(j.cap, j.kcap, &o);
+	GX_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, (const uint32_t *) (obj + o.kcount),
+										   (uint32_t *) (obj + o.kstart), (int) j.kcap,
+										   s->stream), "cub::DeviceScan (size)");
+	if (temp > o.scratch_bytes)
+	{
+		gx_errf(err, errlen, "join finish: the prefix sum needs %zu bytes, the table reserves %llu",
+				temp, (unsigned long long) o.scratch_bytes);
+		return GX_INVALID;
+	}
+	if (grid > (uint32_t) G.sm_count * 16)
+		grid = (uint32_t) G.sm_count * 16;
+	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
+		return st;
+	GX_CHECK(cub::DeviceScan::ExclusiveSum(obj + o.scratch, temp,
+										   (const uint32_t *) (obj + o.kcount),
+										   (uint32_t *) (obj + o.kstart), (int) j.kcap,
+										   s->stream), "cub::DeviceScan");
+	gx_join_place_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(obj, j);
+	GX_CHECK(cudaGetLastError(), "join place kernel launch");
+	gx_join_seal_kernel<<<1, 1, 0, s->stream>>>(obj, j, dres);
+	GX_CHECK(cudaGetLastError(), "join seal kernel launch");
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,
+						  err, errlen);
+}
+
+/*
+ * JOIN_PROBE (validated): copy the task in; count, prefix sum over the
+ * tiles, [end of the pass], write; the header comes back, then the nsel
+ * entries (gx_gpu_poll, sel_at)
+ */
+gx_status
+gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	const uint32_t nrows = c->nrows;
+	const uint32_t ntiles = gx_ntiles(nrows);
+	unsigned long long *te = (unsigned long long *) ((char *) dres + gx_join_tiles_off());
+	unsigned long long *tm = te + ntiles;
+	gx_join_pair *pairs = (gx_join_pair *) ((char *) dres + gx_join_pairs_off(nrows));
+	uint32_t	grid = ntiles;
+	char	   *obj = ctx->obj[0];
+	gx_status	st;
+
+	if (grid > (uint32_t) G.sm_count * 8)
+		grid = (uint32_t) G.sm_count * 8;
+	if ((st = gx_slot_begin(s, c, dres, ntiles, c->input_bytes, err, errlen)) != GX_OK)
+		return st;
+	if (ntiles > 0)
+	{
+		gx_join_count_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, obj, dres, te, tm);
+		GX_CHECK(cudaGetLastError(), "join count kernel launch");
+		gx_join_tile_scan_kernel<<<1, GX_JOIN_SCAN_THREADS, 0, s->stream>>>(
+			dres, te, tm, ntiles, nrows, c->ext.join.max_pairs);
+		GX_CHECK(cudaGetLastError(), "join scan kernel launch");
+		gx_join_pass_end_kernel<<<1, GX_BLOCK, 0, s->stream>>>(s->dev, obj, dres, te, tm);
+		GX_CHECK(cudaGetLastError(), "join pass end kernel launch");
+		gx_join_write_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, obj, dres, te, pairs);
+		GX_CHECK(cudaGetLastError(), "join write kernel launch");
+	}
+	/* (no rows: the reset header is the complete pass, next_row = 0) */
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,
+						  GX_ALIGN_UP(sizeof(gx_result)), 1, err, errlen);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1165,9 +1701,12 @@ gx_elapsed_ns(cudaEvent_t a, cudaEvent_t b)
 static gx_status
 gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err, size_t errlen)
 {
-	uint32_t	ntiles = c->kind == GX_TASK_GROUP_READ ? 0 : gx_ntiles(c->nrows);
+	const uint32_t kind = c->kind;
+	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_JOIN_BUILD ||
+		kind == GX_TASK_JOIN_FINISH_BUILD ? 0 : gx_ntiles(c->nrows);
+	uint32_t	max_sel = kind == GX_TASK_JOIN_PROBE ? c->ext.join.max_pairs : c->nrows;
 
-	if (hres->nsel > c->nrows || hres->ntiles != ntiles)
+	if (hres->nsel > max_sel || hres->ntiles != ntiles)
 	{
 		s->state = GX_SLOT_IDLE;
 		gx_errf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
@@ -1256,7 +1795,8 @@ gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
 					return GX_OK;
 				}
 				{
-					size_t		sel_off = (char *) gx_result_sel(hres) - (char *) c;
+					size_t		sel_off = s->sel_at ? (size_t) s->sel_at :
+						(size_t) ((char *) gx_result_sel(hres) - (char *) c);
 					size_t		sel_bytes = (size_t) hres->nsel * s->sel_width;
 
 					GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_START], s->stream), "cudaEventRecord");

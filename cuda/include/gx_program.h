@@ -436,6 +436,16 @@ enum gx_task_kind
 								 * the result (agg_val/agg_cnt), then zero it */
 	GX_TASK_GROUP_READ,			/* copy the groups of a range of a group
 								 * table's slots into the result */
+	GX_TASK_JOIN_BUILD,			/* append the task's (inner) rows that pass
+								 * its program to a join table: keys and a
+								 * payload (gx_join.cuh) */
+	GX_TASK_JOIN_FINISH_BUILD,	/* place a join table's appended rows into
+								 * one run per distinct key (prefix sum,
+								 * scatter): the table is then probed */
+	GX_TASK_JOIN_PROBE,			/* probe a finished join table with the
+								 * task's (outer) rows: count, prefix sum,
+								 * write pairs (or semi / anti rows), in
+								 * passes when the result area is too small */
 	GX_TASK_NKINDS
 };
 
@@ -622,6 +632,46 @@ typedef struct gx_agg
 #define GX_AGG_FILTER_PASSES(g, out) \
 	((g)->filt == 0 || (!(out)[(g)->filt - 1].isnull && (out)[(g)->filt - 1].v.i != 0))
 
+/*
+ * Join tasks (GX_TASK_JOIN_*; the algorithm and the guarantees are in
+ * cuda/kernels/gx_join.cuh).  obj[0] is the join table, a session object
+ * of gx_join_table_bytes(cap, kcap) bytes (zeroed memory is an empty
+ * table), whose geometry every task that names it repeats here.  The keys
+ * (1 or 2, integer-like: bool, int2/4/8, date, timestamp(tz), char8) and
+ * the BUILD payload are outputs of the task's program (GX_OP_OUT), so the
+ * quals of either side run in the same pass.
+ */
+#define GX_JOIN_MAX_KEYS 2
+
+enum gx_join_mode
+{
+	GX_JOIN_INNER = 0,			/* a pair per (outer row, matching inner row) */
+	GX_JOIN_SEMI,				/* an outer row once if it has a match (EXISTS) */
+	GX_JOIN_ANTI				/* an outer row once if it has none, a NULL key
+								 * included (NOT EXISTS; NOT IN's NULL rules
+								 * are the executor's) */
+};
+
+typedef struct gx_join_ext
+{
+	uint32_t	mode;			/* PROBE: enum gx_join_mode */
+	uint32_t	nkeys;			/* 1 .. GX_JOIN_MAX_KEYS */
+	int16_t		key_out[GX_JOIN_MAX_KEYS];	/* the program output of each key */
+	int16_t		payload_out;	/* BUILD: the output holding a row's payload
+								 * (integer-like), -1: row_base + the row */
+	int16_t		pad0;
+	uint32_t	cap;			/* table: rows it holds (<= GX_JOIN_MAX_CAP) */
+	uint32_t	kcap;			/* table: key slots, a power of 2 >= 2 * cap */
+	uint64_t	row_base;		/* BUILD: the payload of row r is row_base + r */
+	uint32_t	first_row;		/* PROBE: the pass starts at this outer row, */
+	uint32_t	first_match;	/* skipping its first matches (INNER, pairs
+								 * written: the next_match of the pass before) */
+	uint32_t	max_pairs;		/* PROBE: entries the result area holds */
+	uint32_t	pad1;
+} gx_join_ext;
+
+#define GX_JOIN_MAX_CAP (1u << 29)	/* (kcap <= 2^30: an int for CUB) */
+
 typedef struct gx_chunk_ext
 {
 	uint32_t	count_only;		/* 1: the selection is not copied back */
@@ -661,6 +711,7 @@ typedef struct gx_chunk_ext
 	uint32_t	gpart_mask;		/* 2^d - 1: this pass's partition bits, 0 = all */
 	uint32_t	gpart_value;	/* the partition: h & gpart_mask == gpart_value */
 	int16_t		gkey_col[GX_MAX_GKEYS];	/* chunk column of each key */
+	gx_join_ext join;			/* JOIN_* tasks: the table and the pass */
 } gx_chunk_ext;
 
 /*
@@ -812,6 +863,12 @@ typedef struct gx_result
 	uint32_t	pad3;
 	int64_t		agg_val[GX_MAX_AGGS];	/* AGG_READ: per ext.agg: sum (SUM) */
 	int64_t		agg_cnt[GX_MAX_AGGS];	/* AGG_READ: non-NULL values aggregated */
+	uint32_t	next_row;		/* JOIN_PROBE with GX_RESULT_MORE: the next pass */
+	uint32_t	next_match;		/* starts here (ext.join.first_row / first_match) */
+	uint64_t	join_count;		/* JOIN_BUILD: rows added; FINISH: rows in the
+								 * table; PROBE: matches (INNER: pairs; SEMI /
+								 * ANTI: outer rows) of this pass, counted
+								 * whether written or not (count_only) */
 } gx_result;
 
 #define GX_NO_ERROR (~(uint64_t) 0)
@@ -824,8 +881,11 @@ typedef struct gx_result
 								 * evaluate the device quals (GX_ERR_HOST) */
 #define GX_RESULT_FULL 0x10u	/* group mode: some selected rows found no room
 								 * in the group table */
-#define GX_RESULT_KERNEL_FLAGS (GX_RESULT_HOST | GX_RESULT_FULL)	/* set by the
-																	 * kernels */
+#define GX_RESULT_MORE 0x20u	/* JOIN_PROBE: the result area is full; the
+								 * next pass starts at next_row / next_match */
+#define GX_RESULT_KERNEL_FLAGS (GX_RESULT_HOST | GX_RESULT_FULL | GX_RESULT_MORE)	/* set by
+																					 * the
+																					 * kernels */
 
 #define GX_ALIGN_UP(x) (((x) + (GX_ALIGN - 1)) & ~((uint64_t) (GX_ALIGN - 1)))
 
@@ -867,6 +927,139 @@ gx_result_sel(gx_result *r)
 {
 	return (uint32_t *) ((char *) gx_result_seg_off(r) +
 						 GX_ALIGN_UP((uint64_t) r->ntiles * 8));
+}
+
+/*
+ * The join table object (JOIN_* tasks' obj[0]; the algorithm is in
+ * cuda/kernels/gx_join.cuh).  Zeroed memory is an empty table:
+ *   gx_join_hdr                         64 bytes
+ *   gx_join_kslot kslot[kcap]           a distinct key each (open addressing)
+ *   uint32 kcount[kcap]                 rows of each key (BUILD)
+ *   uint32 kstart[kcap]                 where its run starts (FINISH_BUILD:
+ *                                       the exclusive prefix sum of kcount)
+ *   gx_join_staged staged[cap]          appended rows, in arrival order
+ *   int64 run[cap]                      payloads, one run per key (FINISH)
+ *   scan scratch                        GPU prefix sum (cub::DeviceScan)
+ */
+typedef struct gx_join_hdr
+{
+	uint32_t	nrows;			/* rows reserved by BUILD (an atomic add; it
+								 * may pass cap: those rows found no room) */
+	uint32_t	full;			/* a BUILD row found no room */
+	uint32_t	built;			/* FINISH_BUILD ran: PROBE may read, BUILD may
+								 * not append */
+	uint32_t	rows;			/* rows placed by FINISH_BUILD */
+	uint32_t	pad[12];
+} gx_join_hdr;
+
+#define GX_JSLOT_EMPTY 0u
+#define GX_JSLOT_BUSY 1u
+#define GX_JSLOT_READY 2u
+
+typedef struct gx_join_kslot
+{
+	uint32_t	state;			/* GX_JSLOT_* */
+	uint32_t	pad;
+	int64_t		key[GX_JOIN_MAX_KEYS];
+} gx_join_kslot;
+
+typedef struct gx_join_staged
+{
+	uint32_t	kslot;			/* its key's slot */
+	uint32_t	rank;			/* its place in its key's run */
+	int64_t		payload;
+} gx_join_staged;
+
+/* where the parts of a join table lie (bytes from its start) */
+typedef struct gx_join_offs
+{
+	uint64_t	kslot,
+				kcount,
+				kstart,
+				staged,
+				run,
+				scratch,
+				scratch_bytes,
+				total;
+} gx_join_offs;
+
+/*
+ * bytes reserved for the GPU's prefix sum over n counts: CUB's
+ * decoupled look-back needs a status word (at most 16 bytes) per tile of
+ * hundreds of counts; this reserves a byte per count and 64 kB, and the
+ * GPU checks CUB's own figure against it before it runs
+ */
+GX_INLINE uint64_t
+gx_join_scan_scratch_bytes(uint64_t n)
+{
+	return 65536 + n;
+}
+
+/* the layout of a join table of cap rows and kcap key slots; its bytes */
+GX_INLINE uint64_t
+gx_join_layout(uint64_t cap, uint64_t kcap, gx_join_offs *o)
+{
+	uint64_t	off = sizeof(gx_join_hdr);
+
+	o->kslot = off;
+	off = GX_ALIGN_UP(off + kcap * sizeof(gx_join_kslot));
+	o->kcount = off;
+	off = GX_ALIGN_UP(off + kcap * 4);
+	o->kstart = off;
+	off = GX_ALIGN_UP(off + kcap * 4);
+	o->staged = off;
+	off = GX_ALIGN_UP(off + cap * sizeof(gx_join_staged));
+	o->run = off;
+	off = GX_ALIGN_UP(off + cap * 8);
+	o->scratch = (off + 255) & ~(uint64_t) 255;
+	o->scratch_bytes = gx_join_scan_scratch_bytes(kcap);
+	o->total = o->scratch + o->scratch_bytes;
+	return o->total;
+}
+
+/* bytes of a join table of cap rows and kcap key slots */
+GX_INLINE uint64_t
+gx_join_table_bytes(uint64_t cap, uint64_t kcap)
+{
+	gx_join_offs o;
+
+	return gx_join_layout(cap, kcap, &o);
+}
+
+/*
+ * JOIN_PROBE's result area: the gx_result header (ntiles =
+ * gx_ntiles(nrows)), then two arrays of ntiles uint64, the device's
+ * scratch (the entries of each tile, then their offset; its matches, then
+ * their prefix; not copied back), then max_pairs entries (nsel of them
+ * written), in the order of the outer rows and, for a row, of its matches.
+ */
+typedef struct gx_join_pair
+{
+	uint32_t	outer;			/* the outer row (in the task) */
+	uint32_t	flags;			/* GX_JOIN_PAIR_* */
+	int64_t		inner;			/* INNER: the matching inner row's payload */
+} gx_join_pair;
+
+#define GX_JOIN_PAIR_HOST 0x1u	/* the device could not evaluate this outer
+								 * row (GX_ERR_HOST): the host joins it */
+
+GX_INLINE uint64_t
+gx_join_tiles_off(void)
+{
+	return GX_ALIGN_UP(sizeof(gx_result));
+}
+
+GX_INLINE uint64_t
+gx_join_pairs_off(uint32_t nrows)
+{
+	return gx_join_tiles_off() + GX_ALIGN_UP((uint64_t) gx_ntiles(nrows) * 16);
+}
+
+/* bytes of a JOIN_PROBE result area */
+GX_INLINE uint64_t
+gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs)
+{
+	return gx_join_pairs_off(nrows) + (uint64_t) max_pairs * sizeof(gx_join_pair);
 }
 
 #endif							/* GX_PROGRAM_H */

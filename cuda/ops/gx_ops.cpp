@@ -12,6 +12,12 @@ static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
 	{GX_TASK_AGG_READ, "aggregate read", gx_validate_agg_read, gx_cpu_agg_read, gx_gpu_agg_read},
 	{GX_TASK_GROUP_READ, "group read", gx_validate_group_read, gx_cpu_group_read,
 	gx_gpu_group_read},
+	{GX_TASK_JOIN_BUILD, "join build", gx_validate_join_build, gx_cpu_join_build,
+	gx_gpu_join_build},
+	{GX_TASK_JOIN_FINISH_BUILD, "join finish build", gx_validate_join_finish,
+	gx_cpu_join_finish, gx_gpu_join_finish},
+	{GX_TASK_JOIN_PROBE, "join probe", gx_validate_join_probe, gx_cpu_join_probe,
+	gx_gpu_join_probe},
 };
 
 /* the entry of kind, or NULL when no device runs it */

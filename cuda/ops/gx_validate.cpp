@@ -28,6 +28,9 @@
  *  - cache entries: row ranges and every entry-relative offset against
  *    ctx->entry_bytes;
  *  - AGG_READ: the state object.
+ *  - JOIN_*: the table's geometry against the object's bytes, the keys and
+ *    payload (integer-like program outputs), the pass (first row, first
+ *    match, the result area of max_pairs entries).
  */
 #include "gx_ops.h"
 #include "gx_guard.h"
@@ -46,11 +49,16 @@ gx_aligned(const void *p, uintptr_t a)
 	return ((uintptr_t) p & (a - 1)) == 0;
 }
 
-/* header flags, input and result area (of a result of nrows) inside the slot */
+/*
+ * header flags, input and result area inside the slot (result_bytes: the
+ * kind's result area; the rows' one by default)
+ */
 static gx_status
-gx_check_layout_n(const gx_chunk *c, uint32_t nrows, uint64_t slot_bytes, char *err,
-				  size_t errlen)
+gx_check_layout(const gx_chunk *c, uint64_t slot_bytes, char *err, size_t errlen,
+				uint64_t result_bytes = ~(uint64_t) 0)
 {
+	if (result_bytes == ~(uint64_t) 0)
+		result_bytes = gx_result_bytes(c->nrows);
 	if ((c->flags & ~(GX_CHUNK_MAPPED | GX_CHUNK_JIT | GX_CHUNK_JIT_WAIT)) != 0)
 	{
 		gx_errf(err, errlen, "task has unknown flags 0x%x", c->flags);
@@ -59,19 +67,12 @@ gx_check_layout_n(const gx_chunk *c, uint32_t nrows, uint64_t slot_bytes, char *
 	if (c->input_bytes < sizeof(gx_chunk) || c->input_bytes > slot_bytes ||
 		c->result_off < c->input_bytes || (c->result_off & 15) != 0 ||
 		c->result_off > slot_bytes ||
-		gx_result_bytes(nrows) > slot_bytes - c->result_off)
+		result_bytes > slot_bytes - c->result_off)
 	{
 		gx_errf(err, errlen, "task layout does not fit its slot");
 		return GX_INVALID;
 	}
 	return GX_OK;
-}
-
-/* header flags, input and result area inside the slot */
-static gx_status
-gx_check_layout(const gx_chunk *c, uint64_t slot_bytes, char *err, size_t errlen)
-{
-	return gx_check_layout_n(c, c->nrows, slot_bytes, err, errlen);
 }
 
 /* program limits and instructions (LDCOL indexes; columns are placed elsewhere) */
@@ -524,7 +525,8 @@ gx_validate_group_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 	gx_status	st;
 
 	/* (a discarding read returns no record: any range fits) */
-	if ((st = gx_check_layout_n(c, discard ? 0 : c->nrows, slot_bytes, err, errlen)) != GX_OK)
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
+							  gx_result_bytes(discard ? 0 : c->nrows))) != GX_OK)
 		return st;
 	if (x->nagg > GX_MAX_AGGS || x->ngkeys > GX_MAX_GKEYS || x->ngroup_cap == 0 ||
 		(x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
@@ -540,6 +542,145 @@ gx_validate_group_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 		ctx->obj_bytes[0] < gx_group_table_bytes(x->ngroup_cap, x->ngkeys, x->nagg))
 	{
 		gx_errf(err, errlen, "group read task has no group table of %u slots", x->ngroup_cap);
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* joins (gx_join.cuh)                                                    */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The join table obj[0] under the task's geometry: cap rows, kcap key
+ * slots (a power of 2 >= 2 * cap: the directory stays half empty), the
+ * object's bytes
+ */
+static gx_status
+gx_check_join_table(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+
+	if (j->cap == 0 || j->cap > GX_JOIN_MAX_CAP || j->kcap > 2 * GX_JOIN_MAX_CAP ||
+		(j->kcap & (j->kcap - 1)) != 0 || j->kcap / 2 < j->cap)
+	{
+		gx_errf(err, errlen, "join task: bad table geometry (cap %u, kcap %u)", j->cap, j->kcap);
+		return GX_INVALID;
+	}
+	if (ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) ||
+		ctx->obj_bytes[0] < gx_join_table_bytes(j->cap, j->kcap))
+	{
+		gx_errf(err, errlen, "join task has no join table object of %llu bytes",
+				(unsigned long long) gx_join_table_bytes(j->cap, j->kcap));
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
+ * BUILD and PROBE: a column batch (no pages, no cache entry, no aggregate
+ * or group table) whose program the device runs, with the keys (and the
+ * payload) as integer-like outputs
+ */
+static gx_status
+gx_check_join_rows(const gx_chunk *c, char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+	const gx_join_ext *j = &x->join;
+	gx_status	st;
+
+	if ((st = gx_check_program(c, err, errlen)) != GX_OK)
+		return st;
+	if (c->deform_off != 0 || x->nagg != 0 || x->ngroup_cap != 0 || x->ngkeys != 0 ||
+		x->map_sel != 0 || x->skip_blocks != 0 || x->count_only > 1)
+	{
+		gx_errf(err, errlen, "join task with pages, aggregates or a group table");
+		return GX_INVALID;
+	}
+	if (j->nkeys < 1 || j->nkeys > GX_JOIN_MAX_KEYS)
+	{
+		gx_errf(err, errlen, "join task has %u keys", j->nkeys);
+		return GX_INVALID;
+	}
+	for (uint32_t k = 0; k < j->nkeys; k++)
+		if (j->key_out[k] < 0 || j->key_out[k] >= GX_MAX_OUTS ||
+			!gx_key_like((uint32_t) gx_out_type(c, j->key_out[k])))
+		{
+			gx_errf(err, errlen, "join key %u is not an integer-like output", k);
+			return GX_INVALID;
+		}
+	for (uint32_t pc = 0; pc < c->ninstr; pc++)
+		if ((c->code[pc].op == GX_OP_LDCOL || c->code[pc].op == GX_OP_DSCALE) &&
+			!gx_col_fits(c, (uint32_t) c->code[pc].arg, 0, c->input_bytes))
+		{
+			gx_errf(err, errlen, "task column %d lies outside the task", c->code[pc].arg);
+			return GX_INVALID;
+		}
+	return GX_OK;
+}
+
+/*
+ * JOIN_BUILD: rows, the payload output, the table; the result is the
+ * filter's (the rows selected for the host)
+ */
+gx_status
+gx_validate_join_build(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					   char *err, size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
+		(st = gx_check_join_rows(c, err, errlen)) != GX_OK ||
+		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
+		return st;
+	if (c->ext.count_only != 0 || j->payload_out < -1 || j->payload_out >= GX_MAX_OUTS ||
+		(j->payload_out >= 0 && !gx_key_like((uint32_t) gx_out_type(c, j->payload_out))))
+	{
+		gx_errf(err, errlen, "join build task: count-only, or a bad payload output");
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/* JOIN_FINISH_BUILD: no rows, the table */
+gx_status
+gx_validate_join_finish(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+						char *err, size_t errlen)
+{
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK)
+		return st;
+	if (c->nrows != 0 || c->ninstr != 0 || c->ext.nagg != 0 || c->ext.ngroup_cap != 0)
+	{
+		gx_errf(err, errlen, "join finish task has rows, a program or aggregates");
+		return GX_INVALID;
+	}
+	return gx_check_join_table(c, ctx, err, errlen);
+}
+
+/*
+ * JOIN_PROBE: rows, the mode, the pass (first_row <= nrows; first_match
+ * only where pairs are written), the result area of max_pairs entries, the
+ * table
+ */
+gx_status
+gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					   char *err, size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
+							  gx_join_probe_result_bytes(c->nrows, j->max_pairs))) != GX_OK ||
+		(st = gx_check_join_rows(c, err, errlen)) != GX_OK ||
+		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
+		return st;
+	if (j->mode > GX_JOIN_ANTI || j->first_row > c->nrows ||
+		(j->first_match != 0 && (j->mode != GX_JOIN_INNER || c->ext.count_only)))
+	{
+		gx_errf(err, errlen, "join probe task: bad mode or pass");
 		return GX_INVALID;
 	}
 	return GX_OK;

@@ -422,6 +422,8 @@ gx_spin_begin(void)
 	return false;
 }
 
+static bool gx_slot_wait_ex(int slot, uint32 generation, int spin_us, bool memory_ok);
+
 /*
  * Wait until the service is done with a slot; ERROR if the service died.
  * A chunk expected to be done within microseconds (spin_us > 0: cached
@@ -432,6 +434,24 @@ gx_spin_begin(void)
  */
 void
 gx_slot_wait(int slot, uint32 generation, int spin_us)
+{
+	(void) gx_slot_wait_ex(slot, generation, spin_us, false);
+}
+
+/*
+ * gx_slot_wait, except that a task that failed for lack of device memory
+ * returns false (its slot released) instead of raising the ERROR: the
+ * caller has another way to do the work (GpuJoin's fallback plan)
+ */
+bool
+gx_slot_wait_memory(int slot, uint32 generation)
+{
+	return gx_slot_wait_ex(slot, generation, 0, true);
+}
+
+/* gx_slot_wait; memory_ok: false for a task without device memory */
+static bool
+gx_slot_wait_ex(int slot, uint32 generation, int spin_us, bool memory_ok)
 {
 	GxSlot	   *s = &gx_shared->slots[slot];
 	bool		done = false;
@@ -468,6 +488,8 @@ gx_slot_wait(int slot, uint32 generation, int spin_us)
 		gx_slot_release(slot);
 		if (code == GX_FAIL_RESTART)
 			gx_service_died();
+		if (code == GX_FAIL_MEMORY && memory_ok)
+			return false;
 		if (code == GX_FAIL_MEMORY)
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -477,6 +499,7 @@ gx_slot_wait(int slot, uint32 generation, int spin_us)
 				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
 				 errmsg("gpuext device error: %s", msg)));
 	}
+	return true;
 }
 
 /* give back a slot whose result has been consumed (or never submitted) */

@@ -78,6 +78,7 @@ gx_slot_chunk(int slot)
 int			gx_slot_acquire(bool wait);
 void		gx_slot_submit(int slot, int device);
 void		gx_slot_wait(int slot, uint32 generation, int spin_us);
+bool		gx_slot_wait_memory(int slot, uint32 generation);
 void		gx_raise_error(int code);	/* a device error code as PostgreSQL's ERROR */
 void		gx_slot_release(int slot);
 int			gx_resolve_device(void);
@@ -108,7 +109,8 @@ typedef enum GxSessionState
 typedef enum GxObjectKind
 {
 	GX_OBJ_AGG_STATE = 1,		/* gx_agg_pair stripes (gx_program.h) */
-	GX_OBJ_GROUP_TABLE			/* a GROUP BY table (gx_group_hdr + slots) */
+	GX_OBJ_GROUP_TABLE,			/* a GROUP BY table (gx_group_hdr + slots) */
+	GX_OBJ_JOIN_TABLE			/* a hash join's table (gx_join_layout) */
 } GxObjectKind;
 
 typedef struct GxSession

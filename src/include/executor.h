@@ -1,6 +1,6 @@
 /*
  * executor.h - executor nodes: GpuScan (scan, aggregate and parallel modes) and
- * its EXPLAIN output.
+ * its EXPLAIN output; GpuJoin (gpujoin.cpp).
  */
 #ifndef GX_EXECUTOR_H
 #define GX_EXECUTOR_H
@@ -339,6 +339,8 @@ typedef struct GxScanState
 void		gx_explain_scan(CustomScanState *node, List *ancestors,
 							struct ExplainState *es);
 Node	   *gx_create_scan_state(CustomScan *cscan);
+/* the GpuJoin node (gpujoin.cpp) */
+Node	   *gx_create_join_state(CustomScan *cscan);
 
 /* cumulative scan statistics (scan_stats.cpp) */
 Size		gx_stat_shmem_size(void);

@@ -1,5 +1,6 @@
 /*
- * planner.h - planner hooks: GpuScan paths and device aggregate paths.
+ * planner.h - planner hooks: GpuScan paths, device aggregate paths and
+ * GpuJoin paths.
  */
 #ifndef GX_PLANNER_H
 #define GX_PLANNER_H
@@ -20,7 +21,13 @@ bool		gx_is_device_scan_path(Path *path, bool parallel);
 bool		gx_scan_path_may_host(Path *path);
 bool		gx_unfiltered_scan_paths(PlannerInfo *root, RelOptInfo *rel, Path **serial,
 									 Path **partial);
+bool		gx_extension_present(void);
+bool		gx_scan_rel_eligible(RelOptInfo *rel, RangeTblEntry *rte);
 void		gx_aggpath_init(void);
+/* GpuJoin paths (join_path.cpp) */
+void		gx_joinpath_init(void);
+extern bool gx_enable_gpujoin;
+extern bool gx_enable_hashjoin;
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;
 

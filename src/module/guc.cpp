@@ -38,6 +38,8 @@ bool		gx_use_cache = true;
 bool		gx_enable_agg = true;
 bool		gx_enable_preagg = true;
 bool		gx_enable_final = true;
+bool		gx_enable_gpujoin = true;
+bool		gx_enable_hashjoin = true;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
@@ -221,6 +223,15 @@ gx_define_gucs(void)
 							 "Lets GpuPreAgg finalise GROUP BY results itself when every group is on the device once.",
 							 "Serial plans; otherwise it runs the Finalize plan it shows below it.",
 							 &gx_enable_final, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_gpujoin",
+							 "Enables GpuJoin: joins of two tables on the device.",
+							 "Each algorithm has its own switch (gpuext.enable_hashjoin).",
+							 &gx_enable_gpujoin, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_hashjoin",
+							 "Enables GpuJoin's hash join (inner, semi and anti equi-joins).",
+							 NULL, &gx_enable_hashjoin, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpuext.preagg_memory",
 							"Device memory one GpuPreAgg group table may take.",

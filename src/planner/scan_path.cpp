@@ -57,7 +57,7 @@ CustomScanMethods gx_scan_plan_methods = {
 };
 
 /* is the extension created in this database?  cached per transaction */
-static bool
+bool
 gx_extension_present(void)
 {
 	static LocalTransactionId cached_lxid = InvalidLocalTransactionId;
@@ -398,41 +398,20 @@ gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
 }
 
 /*
- * The GpuScan paths of a plain heap relation (serial, and partial when it
- * can be read in parallel), or false when it has none: gpuext is off or
- * has no device, the relation is not a plain heap table, a row-level
- * security qual must run first, or no qual runs on the device (unless
- * no_quals_ok and it has no qual at all: a GpuPreAgg reads every row).
+ * Can the device read this relation: a base relation (or partition) that is
+ * a plain heap table or materialized view, no inheritance parent, catalog
+ * or TABLESAMPLE, without row-level security quals (they must run first,
+ * on the host), in a database where the extension exists?  (GpuScan, and
+ * GpuJoin for its two sides: join_path.cpp.)
  */
-static bool
-gx_scan_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte, bool no_quals_ok,
-			  CustomPath **serial, CustomPath **partial)
+bool
+gx_scan_rel_eligible(RelOptInfo *rel, RangeTblEntry *rte)
 {
-	List	   *device = NIL,
-			   *host = NIL,
-			   *device_rinfos = NIL;
-	List	   *ordered;
-	GxProgram  *prog;
-	List	   *priv;
 	ListCell   *lc;
 
-	*serial = *partial = NULL;
-	if (!gx_enabled || !gx_enable_scan || gx_shared == NULL)
-		return false;
-
-	/*
-	 * gpuext.device = auto on a host whose service found no usable GPU: the
-	 * CPU device loses to PostgreSQL's own scans on most queries, so it is
-	 * used only when asked for (gpuext.device = cpu, or gpuext.force).
-	 * While the service is still starting (state unknown) paths are
-	 * offered: the executor waits for it.
-	 */
-	if (gx_device_choice == GX_DEVICE_AUTO && gx_shared->gpu_state == -1 && !gx_force)
-		return false;
 	if (rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_OTHER_MEMBER_REL)
 		return false;
-	if (rte->rtekind != RTE_RELATION || rte->inh ||
-		(rel->baserestrictinfo == NIL && !no_quals_ok))
+	if (rte->rtekind != RTE_RELATION || rte->inh)
 		return false;
 	if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
 		return false;
@@ -458,6 +437,42 @@ gx_scan_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte, bool no_qu
 		if (!heap)
 			return false;
 	}
+	return true;
+}
+
+/*
+ * The GpuScan paths of a plain heap relation (serial, and partial when it
+ * can be read in parallel), or false when it has none: gpuext is off or
+ * has no device, the relation is not a plain heap table, a row-level
+ * security qual must run first, or no qual runs on the device (unless
+ * no_quals_ok and it has no qual at all: a GpuPreAgg reads every row).
+ */
+static bool
+gx_scan_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte, bool no_quals_ok,
+			  CustomPath **serial, CustomPath **partial)
+{
+	List	   *device = NIL,
+			   *host = NIL,
+			   *device_rinfos = NIL;
+	List	   *ordered;
+	GxProgram  *prog;
+	List	   *priv;
+
+	*serial = *partial = NULL;
+	if (!gx_enabled || !gx_enable_scan || gx_shared == NULL)
+		return false;
+
+	/*
+	 * gpuext.device = auto on a host whose service found no usable GPU: the
+	 * CPU device loses to PostgreSQL's own scans on most queries, so it is
+	 * used only when asked for (gpuext.device = cpu, or gpuext.force).
+	 * While the service is still starting (state unknown) paths are
+	 * offered: the executor waits for it.
+	 */
+	if (gx_device_choice == GX_DEVICE_AUTO && gx_shared->gpu_state == -1 && !gx_force)
+		return false;
+	if ((rel->baserestrictinfo == NIL && !no_quals_ok) || !gx_scan_rel_eligible(rel, rte))
+		return false;
 
 	ordered = gx_order_quals(root, rel->baserestrictinfo);
 	if (gx_split_quals(ordered, rel->relid, &device, &host, &device_rinfos, &prog) == 0 &&
@@ -612,6 +627,7 @@ void
 gx_planner_init(void)
 {
 	gx_aggpath_init();
+	gx_joinpath_init();
 	RegisterCustomScanMethods(&gx_scan_plan_methods);
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = gx_set_rel_pathlist;

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include <algorithm>
+#include <functional>
+#include <unordered_map>
 #include <limits>
 #include <map>
 #include <random>
@@ -1058,6 +1060,500 @@ build_char8_pages(ChunkBuilder &ref, std::mt19937_64 &rng, uint32_t n, uint64_t 
 	gx_chunk   *rc = ref.build();
 
 	return gx_test_page_task(rc, pages, rowmap, n, char8_ref(gmissing), cap);
+}
+
+/* ---------------------------------------------------------------------- */
+/* joins (gx_join.cuh): one side's rows, tasks, passes, the reference      */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * One side of a join: key 1 (ktype) and key 2 (int8), each with NULLs, a
+ * filter column f (a row passes where f >= 0), a payload column (inner:
+ * an output, or row_base + row), and a numeric column h whose square
+ * overflows int64 where h is large: the qual "h * h > 0" makes those rows
+ * host rows (GX_ERR_HOST).
+ */
+struct JoinSide
+{
+	int			ktype = GX_INT4;
+	std::vector<int64_t> k1,
+				k2,
+				f,
+				pay,
+				h;
+	std::vector<uint8_t> n1,
+				n2;
+
+	uint32_t	size() const
+	{
+		return (uint32_t) k1.size();
+	}
+	void		add(int64_t a, bool an, int64_t b, bool bn, bool pass, bool host = false)
+	{
+		k1.push_back(a);
+		n1.push_back(an);
+		k2.push_back(b);
+		n2.push_back(bn);
+		f.push_back(pass ? 1 : -1);
+		pay.push_back(1000000007ll * (int64_t) k1.size());
+		h.push_back(host ? 4000000000ll : 1);
+	}
+	bool		passes(uint32_t r) const
+	{
+		return f[r] >= 0 && h[r] == 1;
+	}
+	bool		is_host(uint32_t r) const
+	{
+		return f[r] >= 0 && h[r] != 1;
+	}
+	bool		null_key(uint32_t r, int nkeys) const
+	{
+		return n1[r] || (nkeys > 1 && n2[r]);
+	}
+};
+
+/* the join options of a test case */
+struct JoinSpec
+{
+	int			nkeys = 1;
+	bool		payload_out = false;	/* inner payload from an output */
+	bool		host = false;	/* the programs carry the numeric qual */
+	bool		lean = false;	/* one key column, no filter (throughput) */
+	uint32_t	cap = 0;
+	uint32_t	kcap = 0;
+};
+
+/* give a built task a result area of result_bytes */
+static gx_chunk *
+join_grow_result(ChunkBuilder &b, uint64_t result_bytes)
+{
+	gx_chunk   *c = (gx_chunk *) b.mem;
+	uint64_t	in = c->input_bytes;
+	uint64_t	cap = in + result_bytes;
+	uint64_t	alloc = (cap + 4095) & ~(uint64_t) 4095;
+	void	   *m = aligned_alloc(4096, alloc);
+
+	memset(m, 0, alloc);
+	memcpy(m, c, in);
+	free(b.mem);
+	b.mem = m;
+	b.capacity = cap;
+	return (gx_chunk *) m;
+}
+
+/*
+ * A JOIN_BUILD or JOIN_PROBE task over rows [lo, hi) of side s: the
+ * program is "f >= 0 [AND h * h > 0]", then the keys as outputs 0 (and 1)
+ * and, for a build with payload_out, the payload as output 2 (lean: key 1
+ * alone, its only column)
+ */
+static gx_chunk *
+join_side_task(ChunkBuilder &b, int kind, const JoinSide &s, const JoinSpec &js, uint32_t lo,
+			   uint32_t hi)
+{
+	auto		sl = [&](const std::vector<int64_t> &v) {
+		return std::vector<int64_t>(v.begin() + lo, v.begin() + hi);
+	};
+	auto		sn = [&](const std::vector<uint8_t> &v) {
+		return std::vector<uint8_t>(v.begin() + lo, v.begin() + hi);
+	};
+	int			c1 = b.add_int_col(s.ktype, sl(s.k1), sn(s.n1));
+
+	b.nrows = hi - lo;
+	if (js.lean)
+	{
+		b.emit(GX_OP_LDCOL, s.ktype, 3, 0, 0, c1);
+		b.emit(GX_OP_OUT, s.ktype, 0, 3, 0, 0);
+	}
+	else
+	{
+		int			c2 = b.add_int_col(GX_INT8, sl(s.k2), sn(s.n2));
+		int			cf = b.add_int_col(GX_INT4, sl(s.f));
+		int			cp = b.add_int_col(GX_INT8, sl(s.pay));
+		int			ch = b.add_num_col(0, sl(s.h));
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cf);
+		b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, b.kint(GX_INT4, 0));
+		b.emit(GX_OP_GE, GX_INT4, 2, 0, 1);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+		if (js.host)
+		{
+			b.emit(GX_OP_LDCOL, GX_NUMERIC, 6, 0, 0, ch);
+			b.emit(GX_OP_MUL, GX_NUMERIC, 7, 6, 6);
+			b.emit(GX_OP_LDCONST, GX_NUMERIC, 8, 0, 0, b.kint(GX_NUMERIC, 0));
+			b.emit(GX_OP_GT, GX_NUMERIC, 9, 7, 8);
+			b.emit(GX_OP_QUAL, GX_BOOL, 0, 9);
+		}
+		b.emit(GX_OP_LDCOL, s.ktype, 3, 0, 0, c1);
+		b.emit(GX_OP_OUT, s.ktype, 0, 3, 0, 0);
+		if (js.nkeys > 1)
+		{
+			b.emit(GX_OP_LDCOL, GX_INT8, 4, 0, 0, c2);
+			b.emit(GX_OP_OUT, GX_INT8, 0, 4, 0, 1);
+		}
+		if (kind == GX_TASK_JOIN_BUILD && js.payload_out)
+		{
+			b.emit(GX_OP_LDCOL, GX_INT8, 5, 0, 0, cp);
+			b.emit(GX_OP_OUT, GX_INT8, 0, 5, 0, 2);
+		}
+	}
+	gx_chunk   *c = b.build();
+
+	c->kind = kind;
+	c->obj[0] = 1;
+	c->ext.entry = -1;
+	c->ext.join.nkeys = js.nkeys;
+	c->ext.join.key_out[0] = 0;
+	c->ext.join.key_out[1] = 1;
+	c->ext.join.payload_out = kind == GX_TASK_JOIN_BUILD && js.payload_out ? 2 : -1;
+	c->ext.join.cap = js.cap;
+	c->ext.join.kcap = js.kcap;
+	c->ext.join.row_base = lo;
+	return c;
+}
+
+/* a JOIN_FINISH_BUILD task in mem (bytes of at least join_finish_bytes()) */
+static uint64_t
+join_finish_bytes(void)
+{
+	return GX_ALIGN_UP(sizeof(gx_chunk)) + gx_result_bytes(0);
+}
+
+static gx_chunk *
+join_finish_task(void *mem, const JoinSpec &js)
+{
+	gx_chunk   *c = (gx_chunk *) mem;
+
+	memset(mem, 0, join_finish_bytes());
+	c->magic = GX_CHUNK_MAGIC;
+	c->kind = GX_TASK_JOIN_FINISH_BUILD;
+	c->obj[0] = 1;
+	c->ext.entry = -1;
+	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
+	c->result_off = c->input_bytes;
+	c->ext.join.nkeys = js.nkeys;
+	c->ext.join.payload_out = -1;
+	c->ext.join.cap = js.cap;
+	c->ext.join.kcap = js.kcap;
+	return c;
+}
+
+/* runs a task in place (in its memory, capacity bytes) on a device; false on failure */
+typedef std::function<bool(gx_chunk *c, uint64_t capacity)> JoinRunner;
+
+/* what a join gave: entries (outer row of the side, flags, inner payload) and counts */
+struct JoinOut
+{
+	std::vector<std::pair<uint32_t, int64_t>> pairs;	/* (outer row, payload) */
+	std::vector<uint32_t> host;	/* outer rows flagged for the host */
+	std::vector<int64_t> build_sel;	/* inner rows selected by BUILD (row numbers) */
+	uint64_t	count = 0;		/* sum of join_count over the probe passes */
+	uint64_t	table_rows = 0;	/* FINISH's join_count */
+	int			passes = 0;
+	bool		ok = true;		/* every task ran, no error, entries in order */
+	bool		more_flags = true;	/* GX_RESULT_MORE exactly when nsel == max_pairs and rows remained */
+};
+
+/*
+ * Build a table of the inner side in batches of ibatch rows, finish it,
+ * and probe it with the outer side in batches of obatch rows, each batch
+ * in passes of max_pairs entries; every task runs with 'run'
+ */
+static void
+join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, const JoinSpec &js,
+		 uint32_t mode, int count_only, uint32_t max_pairs, uint32_t ibatch, uint32_t obatch,
+		 JoinOut &o)
+{
+	for (uint32_t lo = 0; lo < inner.size() || lo == 0; lo += ibatch)
+	{
+		uint32_t	hi = std::min(inner.size(), lo + ibatch);
+		ChunkBuilder b;
+		gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_BUILD, inner, js, lo, hi);
+
+		if (!run(c, b.capacity) || gx_chunk_result(c)->error != GX_NO_ERROR)
+		{
+			o.ok = false;
+			return;
+		}
+		gx_result  *res = gx_chunk_result(c);
+
+		for (uint32_t i = 0; i < res->nsel; i++)
+			o.build_sel.push_back(lo + gx_result_sel(res)[i]);
+		if (inner.size() == 0)
+			break;
+	}
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		gx_chunk   *c = join_finish_task(fm.data(), js);
+
+		if (!run(c, join_finish_bytes()) || gx_chunk_result(c)->error != GX_NO_ERROR)
+		{
+			o.ok = false;
+			return;
+		}
+		o.table_rows = gx_chunk_result(c)->join_count;
+	}
+	for (uint32_t lo = 0; lo < outer.size() || lo == 0; lo += obatch)
+	{
+		uint32_t	hi = std::min(outer.size(), lo + obatch);
+		uint32_t	first_row = 0,
+					first_match = 0;
+
+		for (int pass = 0;; pass++)
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_PROBE, outer, js, lo, hi);
+
+			c = join_grow_result(b, gx_join_probe_result_bytes(hi - lo, max_pairs));
+			c->ext.count_only = count_only;
+			c->ext.join.mode = mode;
+			c->ext.join.first_row = first_row;
+			c->ext.join.first_match = first_match;
+			c->ext.join.max_pairs = max_pairs;
+			if (pass > 1000000 || !run(c, b.capacity) ||
+				gx_chunk_result(c)->error != GX_NO_ERROR)
+			{
+				o.ok = false;
+				return;
+			}
+			gx_result  *res = gx_chunk_result(c);
+			const gx_join_pair *p = (const gx_join_pair *) ((const char *) res +
+															gx_join_pairs_off(hi - lo));
+			uint32_t	last = first_row;
+
+			o.passes++;
+			o.count += res->join_count;
+			if (res->nsel > max_pairs)
+			{
+				o.ok = false;
+				return;
+			}
+			for (uint32_t i = 0; i < res->nsel; i++)
+			{
+				if (p[i].outer < last || p[i].outer >= hi - lo)
+					o.ok = false;	/* out of order, or not a row of the batch */
+				last = p[i].outer;
+				if (p[i].flags & GX_JOIN_PAIR_HOST)
+					o.host.push_back(lo + p[i].outer);
+				else
+					o.pairs.push_back({lo + p[i].outer, p[i].inner});
+			}
+			if (!(res->flags & GX_RESULT_MORE))
+			{
+				if (res->next_row != hi - lo)
+					o.ok = false;
+				break;
+			}
+			if (res->nsel != max_pairs || res->next_row < first_row || res->next_row >= hi - lo ||
+				(res->next_row == first_row && res->next_match <= first_match && max_pairs > 0))
+				o.more_flags = false;
+			if (max_pairs == 0)
+			{
+				o.ok = false;	/* no pass can make progress */
+				return;
+			}
+			first_row = res->next_row;
+			first_match = res->next_match;
+		}
+		if (outer.size() == 0)
+			break;
+	}
+	std::sort(o.pairs.begin(), o.pairs.end());
+	std::sort(o.host.begin(), o.host.end());
+	std::sort(o.build_sel.begin(), o.build_sel.end());
+}
+
+/* the key of a row of a side, for the reference */
+struct JoinKeyHash
+{
+	size_t		operator() (const std::pair<int64_t, int64_t> &k) const
+	{
+		return std::hash<int64_t>()(k.first * 1000003 ^ k.second);
+	}
+};
+
+/*
+ * The reference: inner rows that pass (not host rows, non-NULL keys, in
+ * the table: their payload among 'placed') in an unordered_multimap; the
+ * expected entries and counts for the mode
+ */
+static void
+join_reference(const JoinSide &inner, const JoinSide &outer, const JoinSpec &js, uint32_t mode,
+			   int count_only, const std::vector<int64_t> *excluded, JoinOut &w)
+{
+	std::unordered_multimap<std::pair<int64_t, int64_t>, int64_t, JoinKeyHash> h;
+	std::vector<uint8_t> skip(inner.size(), 0);
+
+	if (excluded)
+		for (int64_t r : *excluded)
+			skip[r] = 1;
+	for (uint32_t r = 0; r < inner.size(); r++)
+		if (inner.passes(r) && !inner.null_key(r, js.nkeys) && !skip[r])
+			h.insert({{inner.k1[r], js.nkeys > 1 ? inner.k2[r] : 0},
+					  js.payload_out ? inner.pay[r] : (int64_t) r});
+	for (uint32_t r = 0; r < outer.size(); r++)
+	{
+		if (js.host && outer.is_host(r))
+		{
+			w.host.push_back(r);
+			continue;
+		}
+		if (!outer.passes(r))
+			continue;
+		size_t		n = 0;
+
+		if (!outer.null_key(r, js.nkeys))
+		{
+			auto		range = h.equal_range({outer.k1[r], js.nkeys > 1 ? outer.k2[r] : 0});
+
+			for (auto it = range.first; it != range.second; ++it, n++)
+				if (mode == GX_JOIN_INNER && !count_only)
+					w.pairs.push_back({r, it->second});
+		}
+		size_t		m = mode == GX_JOIN_INNER ? n : mode == GX_JOIN_SEMI ? n > 0 : n == 0;
+
+		w.count += m;
+		if (mode != GX_JOIN_INNER && m && !count_only)
+			w.pairs.push_back({r, 0});
+	}
+	std::sort(w.pairs.begin(), w.pairs.end());
+}
+
+/* the inner rows a table takes: passing, not for the host, non-NULL keys */
+static uint32_t
+join_inner_rows(const JoinSide &inner, const JoinSpec &js)
+{
+	uint32_t	n = 0;
+
+	for (uint32_t r = 0; r < inner.size(); r++)
+		n += inner.passes(r) && !inner.null_key(r, js.nkeys);
+	return n;
+}
+
+/* size a table for cap rows: kcap the power of 2 >= 2 cap */
+static void
+join_size(JoinSpec &js, uint32_t cap)
+{
+	js.cap = cap > 0 ? cap : 1;
+	js.kcap = 2;
+	while (js.kcap < 2 * js.cap)
+		js.kcap *= 2;
+}
+
+/* run a join task on the CPU device with the table 'table' of tbytes */
+static JoinRunner
+cpu_join_runner(void *table, uint64_t tbytes)
+{
+	return [table, tbytes](gx_chunk *c, uint64_t capacity) {
+		gx_task_ctx ctx;
+		char		err[256];
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) table;
+		ctx.obj_bytes[0] = tbytes;
+		gx_status	st = gx_cpu_run(c, capacity, &ctx, err, sizeof(err));
+
+		if (st != GX_OK)
+			fprintf(stderr, "join task: %s\n", err);
+		return st == GX_OK;
+	};
+}
+
+/*
+ * A join case: its name, the sides, the options, the batch sizes of the
+ * inner and outer side, the result area sizes (entries) to run with, and
+ * the table's rows (0: every inner row)
+ */
+typedef std::function<void(const char *what, const JoinSide &inner, const JoinSide &outer,
+						   const JoinSpec &js, uint32_t ibatch, uint32_t obatch,
+						   const std::vector<uint32_t> &max_pairs, uint32_t cap_rows)> JoinCaseFn;
+
+/*
+ * The join cases of both unit tests (sizes times scale): random int4 keys
+ * with NULLs, filters and host rows (also with a payload output, and a
+ * full table), 90% one key, two int8 keys, empty sides, all-match,
+ * no-match; result areas down to one entry
+ */
+static void
+join_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
+{
+	{
+		JoinSide	in,
+					out;
+		JoinSpec	js;
+
+		js.host = true;
+		for (uint32_t r = 0; r < 5000 * scale; r++)
+			in.add((int64_t) (rng() % (500 * scale)), rng() % 20 == 0, 0, false,
+				   rng() % 10 != 0, rng() % 50 == 0);
+		for (uint32_t r = 0; r < 7000 * scale; r++)
+			out.add((int64_t) (rng() % (700 * scale)) - 50, rng() % 20 == 0, 0, false,
+					rng() % 10 != 0, rng() % 100 == 0);
+		fn("random int4", in, out, js, 1500 * scale, 2000 * scale,
+		   {1u << 20, 997 * scale, scale == 1 ? 1u : 101u}, 0);
+		js.payload_out = true;
+		fn("random int4, payload output", in, out, js, 5000 * scale, 7000 * scale, {64 * scale},
+		   0);
+		fn("random int4, full table", in, out, js, 700 * scale, 3000 * scale,
+		   {1u << 20, 333 * scale}, 1000 * scale);
+	}
+	{
+		JoinSide	in,
+					out;
+		JoinSpec	js;
+
+		/* 90% one key on both sides: 2.4M pairs, passes end inside a row */
+		in.ktype = out.ktype = GX_INT8;
+		for (int r = 0; r < 2000; r++)
+			in.add(rng() % 10 != 0 ? 7 : (int64_t) (rng() % 100000), false, 0, false, true);
+		for (int r = 0; r < 1500; r++)
+			out.add(rng() % 10 != 0 ? 7 : (int64_t) (rng() % 100000), rng() % 50 == 0, 0, false,
+					true);
+		fn("skewed int8", in, out, js, 512, 1500, {1u << 20, 100003}, 0);
+	}
+	{
+		JoinSide	in,
+					out;
+		JoinSpec	js;
+
+		js.nkeys = 2;
+		in.ktype = out.ktype = GX_INT8;
+		for (uint32_t r = 0; r < 4000 * scale; r++)
+			in.add((int64_t) (rng() % 30) - 15, rng() % 30 == 0, (int64_t) (rng() % (40 * scale)),
+				   rng() % 30 == 0, rng() % 5 != 0);
+		for (uint32_t r = 0; r < 4000 * scale; r++)
+			out.add((int64_t) (rng() % 30) - 15, rng() % 30 == 0, (int64_t) (rng() % (40 * scale)),
+					rng() % 30 == 0, rng() % 5 != 0);
+		fn("two int8 keys", in, out, js, 4000 * scale, 1024 * scale, {1u << 20, 4096, 7 * scale}, 0);
+	}
+	{
+		JoinSide	in,
+					out,
+					none;
+		JoinSpec	js;
+
+		for (int r = 0; r < 3000; r++)
+			out.add((int64_t) (rng() % 100), rng() % 10 == 0, 0, false, true);
+		for (int r = 0; r < 300; r++)
+			in.add((int64_t) (rng() % 100), false, 0, false, true);
+		fn("empty inner", none, out, js, 1000, 1000, {1u << 20, 10}, 0);
+		fn("empty outer", in, none, js, 1000, 1000, {1u << 20, 10}, 0);
+	}
+	{
+		JoinSide	in,
+					out,
+					far;
+		JoinSpec	js;
+
+		for (int r = 0; r < 300; r++)
+			in.add(1, false, 0, false, true);
+		for (uint32_t r = 0; r < 200 * scale; r++)
+			out.add(1, false, 0, false, true);
+		fn("all match", in, out, js, 300, 200 * scale, {1u << 20, 1000, 299}, 0);
+		for (int r = 0; r < 3000; r++)
+			far.add(1000 + (int64_t) (rng() % 1000), false, 0, false, true);
+		fn("no match", in, far, js, 300, 3000, {1u << 20, 5}, 0);
+	}
 }
 
 /* the reference sums of one group of build_exact_var_task */

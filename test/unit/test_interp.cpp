@@ -2901,6 +2901,210 @@ test_pool_reuse(void)
 		  count_threads(), threads);
 }
 
+/* ---------------------------------------------------------------------- */
+/* joins (gx_join.cuh) on the CPU device                                  */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * One join case on the CPU device: every mode, count-only or not, with
+ * result areas large and small (passes), against join_reference; with
+ * room for every inner row, or (cap_rows) less
+ */
+static void
+join_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSpec js,
+		  uint32_t ibatch, uint32_t obatch, const std::vector<uint32_t> &max_pairs_list,
+		  uint32_t cap_rows)
+{
+	const uint32_t npass = join_inner_rows(inner, js);
+
+	join_size(js, cap_rows ? cap_rows : npass);
+
+	uint64_t	tbytes = gx_join_table_bytes(js.cap, js.kcap);
+	int			ncases = 0;
+
+	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI})
+		for (int count_only : {0, 1})
+			for (uint32_t maxp : max_pairs_list)
+			{
+				void	   *table = nullptr;
+				char		err[256];
+				JoinOut		got,
+							want;
+
+				CHECK(gx_mem_alloc(GX_DEV_CPU, tbytes, &table, err, sizeof(err)) == GX_OK,
+					  "%s: table: %s", what, err);
+				join_all(cpu_join_runner(table, tbytes), inner, outer, js, mode, count_only, maxp,
+						 ibatch, obatch, got);
+				join_reference(inner, outer, js, mode, count_only, &got.build_sel, want);
+				CHECK(got.ok && got.more_flags, "%s: mode %u count_only %d max %u: tasks ran in order",
+					  what, mode, count_only, maxp);
+				CHECK(got.pairs == want.pairs,
+					  "%s: mode %u count_only %d max %u: %zu entries, want %zu", what, mode,
+					  count_only, maxp, got.pairs.size(), want.pairs.size());
+				CHECK(got.count == want.count,
+					  "%s: mode %u count_only %d max %u: count %llu, want %llu", what, mode,
+					  count_only, maxp, (unsigned long long) got.count,
+					  (unsigned long long) want.count);
+				CHECK(got.host == want.host, "%s: mode %u: %zu host rows, want %zu", what, mode,
+					  got.host.size(), want.host.size());
+				/* the table holds min(cap, rows); the others were selected, none lost */
+				{
+					uint64_t	hosts = 0;
+
+					for (uint32_t r = 0; r < inner.size(); r++)
+						hosts += js.host && inner.is_host(r);
+					CHECK(got.table_rows == std::min<uint64_t>(npass, js.cap) &&
+						  got.build_sel.size() == hosts + (npass - got.table_rows),
+						  "%s: table %llu rows of %u, %zu selected (%llu host rows)", what,
+						  (unsigned long long) got.table_rows, npass, got.build_sel.size(),
+						  (unsigned long long) hosts);
+				}
+				gx_mem_free(GX_DEV_CPU, table);
+				ncases++;
+				if (getenv("GX_VERBOSE"))
+					printf("%s: mode %u count_only %d max %u: %zu entries, count %llu, %d passes\n",
+						   what, mode, count_only, maxp, got.pairs.size(),
+						   (unsigned long long) got.count, got.passes);
+			}
+	printf("join %s: %d runs agree with the reference\n", what, ncases);
+}
+
+/* the join cases (gx_test.h) on the CPU device */
+static void
+test_join(void)
+{
+	std::mt19937_64 rng(1515);
+
+	join_cases(rng, 1, join_case);
+}
+
+/*
+ * Join tasks the validator refuses, and the device's refusals of tasks
+ * out of order: a probe of a table not finished, a build after the finish
+ */
+static void
+test_join_invalid(void)
+{
+	JoinSide	in;
+	JoinSpec	js;
+	char		err[256];
+
+	for (int r = 0; r < 100; r++)
+		in.add(r % 10, false, r, false, true);
+	join_size(js, 100);
+
+	uint64_t	tbytes = gx_join_table_bytes(js.cap, js.kcap);
+	void	   *table = nullptr;
+	gx_task_ctx ctx;
+
+	CHECK(gx_mem_alloc(GX_DEV_CPU, tbytes, &table, err, sizeof(err)) == GX_OK, "join table: %s",
+		  err);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) table;
+	ctx.obj_bytes[0] = tbytes;
+
+	ChunkBuilder bb,
+				pb;
+	gx_chunk   *build = join_side_task(bb, GX_TASK_JOIN_BUILD, in, js, 0, 100);
+	gx_chunk   *probe = join_side_task(pb, GX_TASK_JOIN_PROBE, in, js, 0, 100);
+
+	probe = join_grow_result(pb, gx_join_probe_result_bytes(100, 64));
+	probe->ext.join.max_pairs = 64;
+
+	std::vector<char> gb((const char *) build, (const char *) build + bb.capacity);
+	std::vector<char> gp((const char *) probe, (const char *) probe + pb.capacity);
+
+#define JMUTATE(c, b, good, what, stmt) \
+	do { \
+		memcpy(c, good.data(), b.capacity); \
+		stmt; \
+		expect_invalid(c, b.capacity, &ctx, (what)); \
+	} while (0)
+	JMUTATE(build, bb, gb, "join without keys", build->ext.join.nkeys = 0);
+	JMUTATE(build, bb, gb, "join with three keys", build->ext.join.nkeys = 3);
+	JMUTATE(build, bb, gb, "join key of a missing output", build->ext.join.key_out[0] = 5);
+	JMUTATE(build, bb, gb, "join key out of range", build->ext.join.key_out[0] = GX_MAX_OUTS);
+	JMUTATE(build, bb, gb, "join key of a float output",
+			(build->code[build->ninstr - 1].type = GX_FLOAT8,
+			 build->code[build->ninstr - 2].type = GX_FLOAT8));
+	JMUTATE(build, bb, gb, "payload of a missing output", build->ext.join.payload_out = 3);
+	JMUTATE(build, bb, gb, "payload below -1", build->ext.join.payload_out = -2);
+	JMUTATE(build, bb, gb, "key slots not a power of 2", build->ext.join.kcap = 300);
+	JMUTATE(build, bb, gb, "key slots under twice the rows", build->ext.join.cap = js.kcap);
+	JMUTATE(build, bb, gb, "no rows in the table", build->ext.join.cap = 0);
+	JMUTATE(build, bb, gb, "a table larger than its object",
+			(build->ext.join.cap = 4 * js.cap, build->ext.join.kcap = 8 * js.kcap));
+	JMUTATE(build, bb, gb, "a table past the limit",
+			(build->ext.join.cap = GX_JOIN_MAX_CAP + 1, build->ext.join.kcap = 0x80000000u));
+	JMUTATE(build, bb, gb, "join with aggregates",
+			(build->ext.nagg = 1, build->ext.agg[0] = gx_agg {GX_AGG_COUNT, 0}));
+	JMUTATE(build, bb, gb, "join with a group table", build->ext.ngroup_cap = 1024);
+	JMUTATE(build, bb, gb, "join of pages", build->deform_off = sizeof(gx_chunk));
+	JMUTATE(build, bb, gb, "count-only build", build->ext.count_only = 1);
+	JMUTATE(build, bb, gb, "column outside the task", build->cols[0].values_off = bb.capacity);
+	JMUTATE(probe, pb, gp, "probe mode 3", probe->ext.join.mode = 3);
+	JMUTATE(probe, pb, gp, "probe past its rows", probe->ext.join.first_row = 101);
+	JMUTATE(probe, pb, gp, "probe skipping matches of a semi join",
+			(probe->ext.join.mode = GX_JOIN_SEMI, probe->ext.join.first_match = 1));
+	JMUTATE(probe, pb, gp, "count-only probe skipping matches",
+			(probe->ext.count_only = 1, probe->ext.join.first_match = 1));
+	JMUTATE(probe, pb, gp, "probe result area past its slot", probe->ext.join.max_pairs = 65);
+	JMUTATE(probe, pb, gp, "probe result area far past its slot",
+			probe->ext.join.max_pairs = 0xFFFFFFFFu);
+	{
+		gx_task_ctx none;
+
+		memset(&none, 0, sizeof(none));
+		memcpy(probe, gp.data(), pb.capacity);
+		expect_invalid(probe, pb.capacity, &none, "probe without a table");
+		memcpy(probe, gp.data(), pb.capacity);
+		ctx.obj_bytes[0] = tbytes - 1;
+		expect_invalid(probe, pb.capacity, &ctx, "probe of a table object too small");
+		ctx.obj_bytes[0] = tbytes;
+	}
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+		fin->nrows = 1;
+		expect_invalid(fin, join_finish_bytes() + 64, &ctx, "finish with rows");
+		fin = join_finish_task(fm.data(), js);
+		fin->ext.join.kcap = js.kcap / 2;
+		expect_invalid(fin, join_finish_bytes(), &ctx, "finish of a bad geometry");
+	}
+#undef JMUTATE
+
+	/* out of order: a probe before the finish, a build after it */
+	memcpy(probe, gp.data(), pb.capacity);
+	CHECK(gx_cpu_run(probe, pb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  (gx_chunk_result(probe)->error & 0xff) == GX_ERR_BAD_PROGRAM &&
+		  gx_chunk_result(probe)->nsel == 0, "a probe of an unfinished table fails");
+	memcpy(build, gb.data(), bb.capacity);
+	CHECK(gx_cpu_run(build, bb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(build)->error == GX_NO_ERROR &&
+		  gx_chunk_result(build)->join_count == 100, "build: %s", err);
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+		CHECK(gx_cpu_run(fin, join_finish_bytes(), &ctx, err, sizeof(err)) == GX_OK &&
+			  gx_chunk_result(fin)->join_count == 100, "finish: %s", err);
+	}
+	memcpy(build, gb.data(), bb.capacity);
+	CHECK(gx_cpu_run(build, bb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  (gx_chunk_result(build)->error & 0xff) == GX_ERR_BAD_PROGRAM &&
+		  gx_chunk_result(build)->join_count == 0, "a build after the finish fails");
+	memcpy(probe, gp.data(), pb.capacity);
+	CHECK(gx_cpu_run(probe, pb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(probe)->error == GX_NO_ERROR &&
+		  gx_chunk_result(probe)->nsel == 64 &&
+		  (gx_chunk_result(probe)->flags & GX_RESULT_MORE) &&
+		  gx_chunk_result(probe)->join_count == 64, "a probe after the finish: %u pairs",
+		  gx_chunk_result(probe)->nsel);
+	gx_mem_free(GX_DEV_CPU, table);
+	printf("join: malformed tasks refused, tasks out of order fail\n");
+}
+
 int
 main(void)
 {
@@ -2930,6 +3134,8 @@ main(void)
 	test_char8();
 	test_char8_pages();
 	test_cache_scan("caller alone");
+	test_join();
+	test_join_invalid();
 
 	int			before;
 
@@ -2937,6 +3143,7 @@ main(void)
 	test_cpu_layout(true);
 	test_aggregates(true);
 	test_cache_scan("pool");
+	test_join();
 	test_pool_reuse();
 	gx_cpu_close();
 	/* a joined thread may stay listed in /proc for a moment after it exited */

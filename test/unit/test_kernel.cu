@@ -7,7 +7,9 @@
  * device-to-device copy and a plain read kernel, and reading the chunk
  * over PCIe in mapped mode.  Aggregates go to state objects (gx_mem_alloc)
  * and are read back with AGG_READ tasks on both devices; cache entries are
- * gx_mem_alloc blocks of each device.  Built with nvcc:
+ * gx_mem_alloc blocks of each device.  Hash joins (JOIN_BUILD / FINISH /
+ * PROBE, gx_join.cuh) run on both devices against a reference, and their
+ * kernels are timed (GX_BW_ONLY figures).  Built with nvcc:
  * make test/unit/test_kernel
  * Without a GPU it prints "test_kernel: skipped (no GPU)" and exits 0, or,
  * with GX_REQUIRE_GPU=1 in the environment, fails (exit 1).
@@ -1873,6 +1875,147 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	printf("group tables: %d cases agree with the host\n", ncases);
 }
 
+/* ---------------------------------------------------------------------- */
+/* joins (gx_join.cuh): GPU against the CPU device and the reference      */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * run a join task in GPU slot 0 with the table gt: the task is copied into
+ * the staging slot, run, and its slot copied back over c
+ */
+static JoinRunner
+gpu_join_runner(void *staging, size_t slot_bytes, void *gt, uint64_t tbytes)
+{
+	return [=](gx_chunk *c, uint64_t capacity) {
+		gx_task_ctx ctx;
+		char		err[512];
+
+		if (capacity > slot_bytes)
+		{
+			fprintf(stderr, "join task of %llu bytes does not fit the slot\n",
+					(unsigned long long) capacity);
+			return false;
+		}
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) gt;
+		ctx.obj_bytes[0] = tbytes;
+		memcpy(staging, c, capacity);
+		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
+			!poll_until_done(0, err, sizeof(err)))
+		{
+			fprintf(stderr, "GPU join task: %s\n", err);
+			return false;
+		}
+		memcpy(c, staging, capacity);
+		return true;
+	};
+}
+
+/*
+ * One join case on both devices, every mode, count-only or not, each
+ * result area size: the GPU's entries and counts equal the CPU device's
+ * and the reference's (each against its own table's room: which rows find
+ * room in a full table depends on the threads)
+ */
+static void
+join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSide &inner,
+			   const JoinSide &outer, JoinSpec js, uint32_t ibatch, uint32_t obatch,
+			   const std::vector<uint32_t> &max_pairs_list, uint32_t cap_rows)
+{
+	int			ncases = 0;
+
+	join_size(js, cap_rows ? cap_rows : join_inner_rows(inner, js));
+
+	uint64_t	tbytes = gx_join_table_bytes(js.cap, js.kcap);
+
+	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI})
+		for (int count_only : {0, 1})
+			for (uint32_t maxp : max_pairs_list)
+			{
+				void	   *gt = nullptr,
+						   *ct = nullptr;
+				char		err[512];
+				JoinOut		g,
+							cp,
+							wg,
+							wc;
+
+				CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
+					  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
+					  "%s: tables: %s", what, err);
+				join_all(gpu_join_runner(staging, slot_bytes, gt, tbytes), inner, outer, js, mode,
+						 count_only, maxp, ibatch, obatch, g);
+				join_all(cpu_join_runner(ct, tbytes), inner, outer, js, mode, count_only, maxp,
+						 ibatch, obatch, cp);
+				join_reference(inner, outer, js, mode, count_only, &g.build_sel, wg);
+				join_reference(inner, outer, js, mode, count_only, &cp.build_sel, wc);
+				CHECK(g.ok && g.more_flags && cp.ok,
+					  "%s: mode %u count_only %d max %u: tasks ran in order", what, mode,
+					  count_only, maxp);
+				CHECK(g.pairs == wg.pairs && cp.pairs == wc.pairs && g.count == wg.count &&
+					  g.host == wg.host && g.table_rows == cp.table_rows &&
+					  g.build_sel.size() == cp.build_sel.size(),
+					  "%s: mode %u count_only %d max %u: GPU %zu entries, count %llu, want %zu, %llu",
+					  what, mode, count_only, maxp, g.pairs.size(), (unsigned long long) g.count,
+					  wg.pairs.size(), (unsigned long long) wg.count);
+				if (cap_rows == 0)
+					CHECK(g.pairs == cp.pairs && g.count == cp.count && g.passes == cp.passes,
+						  "%s: mode %u count_only %d max %u: GPU and CPU differ", what, mode,
+						  count_only, maxp);
+				gx_mem_free(GX_DEV_GPU, gt);
+				gx_mem_free(GX_DEV_CPU, ct);
+				ncases++;
+			}
+	printf("join %s: %d runs, GPU = CPU = reference\n", what, ncases);
+}
+
+/*
+ * Joins on the GPU: random keys with NULLs, filters and host rows, a
+ * payload output, a full table, 90% one key, two keys, empty sides,
+ * all-match, no-match; passes of small result areas.  Then a malformed
+ * probe is refused before any CUDA call.
+ */
+static void
+test_join(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	join_cases(rng, 10, [&](const char *what, const JoinSide &in, const JoinSide &out,
+							const JoinSpec &js, uint32_t ib, uint32_t ob,
+							const std::vector<uint32_t> &maxp, uint32_t cap_rows) {
+		join_case_both(staging, slot_bytes, what, in, out, js, ib, ob, maxp, cap_rows);
+	});
+	{
+		/* a probe whose result area passes the slot: refused, the GPU stays usable */
+		JoinSide	in;
+		JoinSpec	js;
+		ChunkBuilder b;
+		char		err[512];
+		gx_task_ctx ctx;
+		void	   *gt = nullptr;
+
+		for (int r = 0; r < 100; r++)
+			in.add(r, false, 0, false, true);
+		js.cap = 128;
+		js.kcap = 256;
+		gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_PROBE, in, js, 0, 100);
+
+		CHECK(gx_mem_alloc(GX_DEV_GPU, gx_join_table_bytes(128, 256), &gt, err, sizeof(err)) ==
+			  GX_OK, "join table: %s", err);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) gt;
+		ctx.obj_bytes[0] = gx_join_table_bytes(128, 256);
+		c->ext.join.max_pairs = (uint32_t) (slot_bytes / sizeof(gx_join_pair));
+		memcpy(staging, c, b.capacity);
+		CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+			  "GPU: a probe result area past the slot is refused");
+		ctx.obj_bytes[0] = 1024;
+		c->ext.join.max_pairs = 0;
+		memcpy(staging, c, b.capacity);
+		CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+			  "GPU: a join table object too small is refused");
+		gx_mem_free(GX_DEV_GPU, gt);
+	}
+}
+
 /*
  * Malformed tasks are refused with GX_INVALID before any CUDA call, in
  * both modes, and the device stays usable: a valid task then runs and
@@ -2589,6 +2732,7 @@ test_random(std::mt19937_64 &rng)
 	test_agg_read(rng, staging, nslots, slot_bytes);
 	test_group(rng, staging, slot_bytes);
 	test_group_float(rng, staging);
+	test_join(rng, staging, slot_bytes);
 	test_group_exact_var(rng, staging);
 
 	/* malformed tasks are refused without touching the GPU, in both modes */
@@ -3011,6 +3155,106 @@ test_group_bandwidth(std::mt19937_64 &rng)
 	}
 }
 
+/*
+ * Join throughput (GX_BW_ONLY figures): an inner equi-join of 16M x 16M
+ * int4 rows, the inner keys distinct (i * 2654435761 mod 2^24), the outer
+ * keys uniform over them (every outer row has one match): JOIN_BUILD of
+ * the 16M inner rows, JOIN_FINISH_BUILD, then JOIN_PROBE count(*) (no
+ * pair written) and JOIN_PROBE writing the 16M pairs in one pass.  Kernel
+ * time (no transfer) of each task, best of 4, the table emptied before
+ * each build.
+ */
+static void
+test_join_bandwidth(std::mt19937_64 &rng)
+{
+	const uint32_t n = 16u << 20;
+	JoinSide	in,
+				out;
+	JoinSpec	js;
+	char		err[512];
+
+	in.k1.resize(n);
+	out.k1.resize(n);
+	for (uint32_t i = 0; i < n; i++)
+	{
+		in.k1[i] = (int64_t) (((uint64_t) i * 2654435761u) & (n - 1));
+		out.k1[i] = (int64_t) (rng() % n);
+	}
+	in.n1.assign(n, 0);
+	out.n1.assign(n, 0);
+	js.cap = n;
+	js.kcap = 2 * n;
+	js.lean = true;
+
+	ChunkBuilder bb,
+				pb;
+	gx_chunk   *build = join_side_task(bb, GX_TASK_JOIN_BUILD, in, js, 0, n);
+	gx_chunk   *probe = join_side_task(pb, GX_TASK_JOIN_PROBE, out, js, 0, n);
+
+	probe = join_grow_result(pb, gx_join_probe_result_bytes(n, n));
+	probe->ext.join.max_pairs = n;
+
+	std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+	gx_chunk   *fin = join_finish_task(fm.data(), js);
+	size_t		slot_bytes = (std::max(bb.capacity, pb.capacity) + 4095) & ~(size_t) 4095;
+	void	   *staging = aligned_alloc(4096, slot_bytes);
+	uint64_t	tbytes = gx_join_table_bytes(js.cap, js.kcap);
+	gx_gpu_info info;
+	void	   *gt = nullptr;
+	gx_task_ctx ctx;
+
+	if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) != GX_OK)
+	{
+		CHECK(false, "join bandwidth: %s", err);
+		free(staging);
+		return;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) gt;
+	ctx.obj_bytes[0] = tbytes;
+
+	uint64_t	best[4] = {~0ull, ~0ull, ~0ull, ~0ull};
+	const char *name[4] = {"build", "finish build", "probe count(*)", "probe, pairs written"};
+
+	/* run task c (capacity bytes) in slot 0, check its count, keep its best kernel time */
+	auto		run = [&](const gx_chunk *c, uint64_t capacity, int what,
+						  uint64_t want_count) -> void {
+		memcpy(staging, c, capacity);
+		bool		ok = gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_OK &&
+			poll_until_done(0, err, sizeof(err));
+		gx_result  *res = gx_chunk_result((gx_chunk *) staging);
+
+		CHECK(ok && res->error == GX_NO_ERROR && res->join_count == want_count &&
+			  !(res->flags & GX_RESULT_MORE),
+			  "join bandwidth %s: %s (error %llx, count %llu, want %llu)", name[what], err,
+			  (unsigned long long) res->error, (unsigned long long) res->join_count,
+			  (unsigned long long) want_count);
+		if (ok && res->kernel_ns < best[what])
+			best[what] = res->kernel_ns;
+	};
+
+	for (int it = 0; it < 4; it++)
+	{
+		cudaMemset(gt, 0, tbytes);
+		cudaDeviceSynchronize();
+		run(build, bb.capacity, 0, n);
+		run(fin, join_finish_bytes(), 1, n);
+		probe->ext.count_only = 1;
+		run(probe, pb.capacity, 2, n);
+		probe->ext.count_only = 0;
+		run(probe, pb.capacity, 3, n);
+	}
+	printf("join kernels: %u x %u int4 rows, distinct inner keys, uniform outer keys (%s)\n", n, n,
+		   info.name);
+	for (int w = 0; w < 4; w++)
+		printf("  %-22s %8.3f ms  %7.2f G rows/s\n", name[w], best[w] / 1e6,
+			   (double) n / best[w]);
+	gx_mem_free(GX_DEV_GPU, gt);
+	gx_gpu_close();
+	free(staging);
+}
+
 int
 main(void)
 {
@@ -3042,6 +3286,7 @@ main(void)
 		test_random(rng);
 	test_bandwidth(rng);
 	test_group_bandwidth(rng);
+	test_join_bandwidth(rng);
 	gx_cpu_close();
 	printf("test_kernel: %d passed, %d failed\n", n_passed, n_failed);
 	return n_failed == 0 ? 0 : 1;

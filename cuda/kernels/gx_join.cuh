@@ -1,0 +1,346 @@
+/*
+ * gx_join.cuh - the hash join's table and its per-row steps (GpuJoin,
+ * issue 15), shared by the GPU kernels (gx_gpu.cu) and the CPU device
+ * (gx_cpu.cpp).
+ *
+ * Design note
+ * -----------
+ * An inner equi-join on one or two integer-like keys (int64 values of
+ * bool, int2/4/8, date, timestamp(tz), char8; a NULL key never matches).
+ * The table is a session object (layout: gx_program.h, gx_join_layout)
+ * built in two steps and then only read:
+ *
+ *  - JOIN_BUILD (any number of tasks, concurrently): a passing inner row
+ *    reserves a row index with one atomic add on hdr.nrows (under cap,
+ *    exact: rows past cap are selected for the host, GX_RESULT_FULL, and
+ *    never lost), finds or makes its key's slot in an open-addressing key
+ *    directory (kslot[kcap], linear probing, EMPTY -> BUSY -> READY once,
+ *    as the group table's slots), takes its rank in the key's run with an
+ *    atomic add on kcount[slot], and is staged as {slot, rank, payload}.
+ *    Distinct keys <= rows <= cap <= kcap / 2, so a reserved row always
+ *    finds its slot and probes stay short.  A row the device cannot
+ *    evaluate (GX_ERR_HOST) is selected for the host (GX_RESULT_HOST).
+ *  - JOIN_FINISH_BUILD: kstart = the exclusive prefix sum of kcount (the
+ *    paper's count / prefix sum / scatter; cub::DeviceScan on the GPU),
+ *    then each staged row is written to run[kstart[slot] + rank].  The
+ *    payloads of a key are one contiguous run: a probe finds its key's
+ *    slot and has (start, count) at once, so a skewed key (90% of the
+ *    inner rows) costs a probe one lookup, not a walk, and count(*),
+ *    SEMI and ANTI never touch the runs.
+ *  - JOIN_PROBE (any number of tasks, concurrently; in passes): the
+ *    lock-free three-phase output of the paper.  Each outer row has e
+ *    entries to write (INNER: its matches, SEMI: 1 if it has one, ANTI: 1
+ *    if it has none or a NULL key; none in count_only mode; a row for the
+ *    host: 1, flagged) and m matches to count.  (1) count: every tile of
+ *    GX_TILE_ROWS rows sums e and m; (2) prefix sum over the tiles: each
+ *    tile's first position, the total; (3) write: each row writes its
+ *    entries at its position (its tile's plus a scan inside the tile), in
+ *    the order of the outer rows and, for a row, of its run.  No entry is
+ *    written twice or lost; positions past max_pairs are not written: the
+ *    pass ends at the first entry that did not fit (GX_RESULT_MORE,
+ *    next_row / next_match), and the next pass starts there, so passes
+ *    give exactly the full result.  join_count counts the matches of the
+ *    pass (the rows before next_row, and the written part of next_row).
+ *    A count-only probe writes no pair: phase 3 has nothing to do.
+ *
+ * Partitioning (later): the key directory and the runs are one partition
+ * today; a radix-partitioned table is P such directories and run areas,
+ * chosen by the hash's high bits (the paper's split: histogram, prefix
+ * sum, scatter), with the same slot, run and probe code per partition.
+ *
+ * Every index read from the object is clamped to the task's geometry
+ * (validated against the object's bytes), so a table built under another
+ * geometry can give wrong matches but never an access out of bounds.
+ *
+ * Device and host code; valid under nvcc and g++ (and NVRTC: no C library
+ * header, no PostgreSQL header).
+ */
+#ifndef GX_JOIN_CUH
+#define GX_JOIN_CUH
+
+#include "gx_group.cuh"			/* atomics (GX_G_*), gx_gkey_hash */
+
+#define GX_JOIN_NONE 0xFFFFFFFFu
+
+/* gx_join_build_row */
+#define GX_JOIN_ADDED 1
+#define GX_JOIN_SKIPPED 0		/* a NULL key: the row joins nothing */
+#define GX_JOIN_NO_ROOM (-1)	/* the table is full: the host's */
+
+/* a join table as a task sees it (its geometry from the task) */
+typedef struct gx_jtab
+{
+	gx_join_hdr *hdr;
+	gx_join_kslot *kslot;
+	uint32_t   *kcount;
+	uint32_t   *kstart;
+	gx_join_staged *staged;
+	int64_t    *run;
+	uint32_t	cap;
+	uint32_t	kmask;			/* kcap - 1 */
+	uint32_t	nkeys;
+	uint32_t	rows;			/* placed rows (min(hdr.rows, cap)), for probes */
+} gx_jtab;
+
+/* the table object obj under the task's geometry j */
+GX_HD gx_jtab
+gx_jtab_of(char *obj, const gx_join_ext *j)
+{
+	gx_join_offs o;
+	gx_jtab		t;
+
+	gx_join_layout(j->cap, j->kcap, &o);
+	t.hdr = (gx_join_hdr *) obj;
+	t.kslot = (gx_join_kslot *) (obj + o.kslot);
+	t.kcount = (uint32_t *) (obj + o.kcount);
+	t.kstart = (uint32_t *) (obj + o.kstart);
+	t.staged = (gx_join_staged *) (obj + o.staged);
+	t.run = (int64_t *) (obj + o.run);
+	t.cap = j->cap;
+	t.kmask = j->kcap - 1;
+	t.nkeys = j->nkeys;
+	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
+	return t;
+}
+
+/* the hash of a key (the group table's: splitmix64 over the words) */
+GX_HD uint64_t
+gx_join_hash(const int64_t *k, uint32_t nkeys)
+{
+	gx_gkey		g;
+
+	g.nulls = 0;
+	for (uint32_t i = 0; i < nkeys; i++)
+		g.k[i] = k[i];
+	return gx_gkey_hash(&g, nkeys);
+}
+
+/*
+ * The key slot of key k, or GX_JOIN_NONE.  create (BUILD): make it if it
+ * is not there, waiting for a slot another thread is making (BUSY); else
+ * (PROBE, the table is sealed) a BUSY slot is passed over, so a probe
+ * never waits.  At most kcap probes.
+ */
+GX_HD uint32_t
+gx_join_slot(const gx_jtab *t, const int64_t *k, int create)
+{
+	uint32_t	i = (uint32_t) gx_join_hash(k, t->nkeys) & t->kmask;
+
+	for (uint32_t probe = 0; probe <= t->kmask; probe++, i = (i + 1) & t->kmask)
+	{
+		gx_join_kslot *s = &t->kslot[i];
+
+		for (;;)
+		{
+			uint32_t	st = GX_G_LOAD_ACQ32(&s->state);
+
+			if (st == GX_JSLOT_EMPTY)
+			{
+				if (!create)
+					return GX_JOIN_NONE;
+				if (GX_G_CAS32(&s->state, GX_JSLOT_EMPTY, GX_JSLOT_BUSY) != GX_JSLOT_EMPTY)
+					continue;
+				for (uint32_t q = 0; q < t->nkeys; q++)
+					s->key[q] = k[q];
+				GX_G_STORE_REL32(&s->state, GX_JSLOT_READY);
+				return i;
+			}
+			if (st == GX_JSLOT_BUSY)
+			{
+				if (create)
+					continue;	/* being made: wait for it */
+				break;
+			}
+			uint32_t	q = 0;
+
+			while (q < t->nkeys && s->key[q] == k[q])
+				q++;
+			if (q == t->nkeys)
+				return i;
+			break;				/* another key: probe on */
+		}
+	}
+	return GX_JOIN_NONE;
+}
+
+/*
+ * BUILD: add an inner row whose program passed, its keys and payload in
+ * its outputs (j->key_out, j->payload_out; else payload is the row's
+ * default, row_base + row).  GX_JOIN_ADDED, GX_JOIN_SKIPPED (a NULL key)
+ * or GX_JOIN_NO_ROOM (the caller selects the row for the host).
+ */
+GX_HD int
+gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t payload)
+{
+	int64_t		k[GX_JOIN_MAX_KEYS];
+
+	for (uint32_t i = 0; i < t->nkeys; i++)
+	{
+		const gx_reg *r = &out[j->key_out[i]];
+
+		if (r->isnull)
+			return GX_JOIN_SKIPPED;
+		k[i] = r->v.i;
+	}
+	if (j->payload_out >= 0)
+		payload = out[j->payload_out].isnull ? 0 : out[j->payload_out].v.i;
+	/* room first, exactly: one atomic add, never taken back */
+	if (GX_G_LOAD32(&t->hdr->nrows) >= t->cap)
+	{
+		GX_G_STORE_REL32(&t->hdr->full, 1);
+		return GX_JOIN_NO_ROOM;
+	}
+	uint32_t	idx = GX_G_ADD32(&t->hdr->nrows, 1);
+
+	if (idx >= t->cap)
+	{
+		GX_G_STORE_REL32(&t->hdr->full, 1);
+		return GX_JOIN_NO_ROOM;
+	}
+	gx_join_staged *st = &t->staged[idx];
+	uint32_t	s = gx_join_slot(t, k, 1);
+
+	if (s == GX_JOIN_NONE)
+	{
+		/* cannot happen (keys <= cap <= kcap / 2): FINISH skips the row */
+		st->kslot = GX_JOIN_NONE;
+		GX_G_STORE_REL32(&t->hdr->full, 1);
+		return GX_JOIN_NO_ROOM;
+	}
+	st->rank = GX_G_ADD32(&t->kcount[s], 1);
+	st->payload = payload;
+	st->kslot = s;
+	return GX_JOIN_ADDED;
+}
+
+/* FINISH: the staged rows the table holds, min(nrows, cap) */
+GX_HD uint32_t
+gx_join_staged_rows(const gx_jtab *t)
+{
+	return t->hdr->nrows < t->cap ? t->hdr->nrows : t->cap;
+}
+
+/*
+ * FINISH, after kstart = the exclusive prefix sum of kcount: write staged
+ * row i's payload into its key's run (indexes clamped to the geometry)
+ */
+GX_HD void
+gx_join_place(const gx_jtab *t, uint32_t i)
+{
+	const gx_join_staged *st = &t->staged[i];
+	uint32_t	s = st->kslot;
+
+	if (s > t->kmask || st->rank >= t->kcount[s])
+		return;
+	uint32_t	pos = t->kstart[s];
+
+	if (pos >= t->cap || st->rank >= t->cap - pos)
+		return;
+	t->run[pos + st->rank] = st->payload;
+}
+
+/*
+ * PROBE: the run of key k (its first place in *start), and its length;
+ * 0 when the key is not in the table.  Clamped to the placed rows.
+ */
+GX_HD uint32_t
+gx_join_lookup(const gx_jtab *t, const int64_t *k, uint32_t *start)
+{
+	uint32_t	s = gx_join_slot(t, k, 0);
+
+	*start = 0;
+	if (s == GX_JOIN_NONE)
+		return 0;
+	uint32_t	st = t->kstart[s];
+	uint32_t	n = t->kcount[s];
+
+	if (st >= t->rows)
+		return 0;
+	if (n > t->rows - st)
+		n = t->rows - st;
+	*start = st;
+	return n;
+}
+
+/* what an outer row gives in a probe */
+typedef struct gx_jrow
+{
+	uint32_t	e;				/* entries to write */
+	uint32_t	m;				/* matches to count */
+	uint32_t	start;			/* INNER: its key's run */
+	uint32_t	skip;			/* INNER: matches written by an earlier pass */
+	uint32_t	host;			/* the device cannot evaluate it: one entry */
+} gx_jrow;
+
+/*
+ * PROBE: evaluate outer row 'row' (program prog over the columns at
+ * colbase) and what it gives (*jr).  Returns GX_ERR_NONE, or the error the
+ * row raised (the caller records it; the row gives nothing).
+ */
+GX_HD int
+gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
+				  const gx_join_ext *j, int count_only, uint32_t row, gx_jrow *jr)
+{
+	gx_reg		out[GX_MAX_OUTS];
+	int64_t		k[GX_JOIN_MAX_KEYS];
+	uint32_t	n = 0;
+	int			err;
+	int			null = 0;
+
+	jr->e = jr->m = jr->start = jr->skip = jr->host = 0;
+	if (!gx_eval_row_out(prog, colbase, row, &err, out))
+	{
+		if (err == GX_ERR_HOST)
+		{
+			jr->host = 1;
+			jr->e = 1;
+			return GX_ERR_NONE;
+		}
+		return err;				/* GX_ERR_NONE: the row does not pass */
+	}
+	for (uint32_t i = 0; i < t->nkeys; i++)
+	{
+		const gx_reg *r = &out[j->key_out[i]];
+
+		null |= r->isnull;
+		k[i] = r->v.i;
+	}
+	if (!null)
+		n = gx_join_lookup(t, k, &jr->start);
+	switch (j->mode)
+	{
+		case GX_JOIN_INNER:
+			jr->skip = row == j->first_row ? (j->first_match < n ? j->first_match : n) : 0;
+			jr->m = n - jr->skip;
+			break;
+		case GX_JOIN_SEMI:
+			jr->m = n > 0;
+			break;
+		default:				/* ANTI: no match, or a NULL key */
+			jr->m = n == 0;
+			break;
+	}
+	jr->e = count_only ? 0 : jr->m;
+	return GX_ERR_NONE;
+}
+
+/*
+ * PROBE, phase 3: write the entries of outer row 'row' (*jr) from pass
+ * position off on, those before max_pairs
+ */
+GX_HD void
+gx_join_write_row(const gx_jtab *t, const gx_jrow *jr, uint32_t mode, uint32_t row,
+				  uint64_t off, uint32_t max_pairs, gx_join_pair *pairs)
+{
+	for (uint32_t i = 0; i < jr->e && off + i < max_pairs; i++)
+	{
+		gx_join_pair p;
+
+		p.outer = row;
+		p.flags = jr->host ? GX_JOIN_PAIR_HOST : 0;
+		p.inner = !jr->host && mode == GX_JOIN_INNER ? t->run[jr->start + jr->skip + i] : 0;
+		pairs[off + i] = p;
+	}
+}
+
+#endif							/* GX_JOIN_CUH */

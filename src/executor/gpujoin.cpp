@@ -1,0 +1,862 @@
+/*
+ * gpujoin.cpp - the GpuJoin node: a hash join on the device (issue 15).
+ *
+ * Design note
+ * -----------
+ * The plan (join_path.cpp) has two children, the outer and the inner
+ * side, each a scan of one table, and says which of their columns are the
+ * keys and where each column the node returns comes from.  The node:
+ *
+ *  1. drains the inner child into an array of MinimalTuples (memory
+ *     context "GpuJoin inner rows"); the index of a row is its payload on
+ *     the device;
+ *  2. opens an engine session and reserves a join table object sized for
+ *     those rows (cap = rows, kcap = a power of 2 >= 2 cap: every row finds
+ *     room, none is sent back), then submits one JOIN_BUILD task per chunk
+ *     of rows (a column batch of the keys, the program "load key k, output
+ *     k"; payload = row_base + row) and one JOIN_FINISH_BUILD;
+ *  3. reads the outer child a chunk at a time ("GpuJoin outer chunk",
+ *     reset per chunk), lays the chunk's keys out once (the probe image)
+ *     and submits JOIN_PROBE tasks in passes: a pass writes at most
+ *     max_pairs entries (what the staging slot holds) and says where the
+ *     next one starts (GX_RESULT_MORE, next_row / next_match), so every
+ *     pair comes back exactly once whatever the result's size;
+ *  4. returns each entry as a row: INNER an (outer row, inner row) pair,
+ *     SEMI / ANTI the outer row, the columns copied into the scan slot
+ *     (custom_scan_tlist), then ExecScan's projection.
+ *
+ * Keys are read from the children's rows on the host (numeric values put
+ * at the common scale of both sides: gx_store_datum_scale), so both sides
+ * hold the same int64 for equal values; a NULL key never matches (the
+ * device skips it when building, and an ANTI probe returns its row).  An
+ * empty inner side needs no device: INNER and SEMI return nothing (the
+ * outer side is not read), ANTI every outer row.
+ *
+ * Fallback.  The plan's third child is PostgreSQL's Hash Join of the same
+ * two sides (join_path.cpp), with the node's target list.  The node runs
+ * it instead, and returns its rows, when the table cannot be had; the
+ * decision is taken once the inner side is read, before the outer side is
+ * read or any row returned, so the rows are either all the device's or
+ * all the plan's:
+ *  - while reading the inner side, when a table for the rows so far would
+ *    exceed gpuext.session_memory or gpuext.device_memory
+ *    (gx_join_table_fits: the rest of the side is not read), or when the
+ *    side has GX_JOIN_MAX_CAP rows;
+ *  - when gx_session_try_alloc has no room for the table (limits, the
+ *    engine's object table);
+ *  - when a JOIN_BUILD task fails for lack of device memory (the service
+ *    takes the table's memory when the first task names it:
+ *    gx_slot_wait_memory).
+ * The session (and the table) and the inner rows go at once.  The
+ * fallback plan reads both tables itself, so a fallen-back join reads its
+ * inner side twice (partly, the first time).
+ *
+ * Rescans: the built table (or the decision to fall back) is kept when
+ * the inner child's parameters did not change (only the outer side, or
+ * the fallback plan, is read again); otherwise the session is closed (the
+ * service frees the table) and the inner side is read again and the
+ * decision taken again.  The fallback plan is rescanned with the node
+ * whether or not it runs, so it is ready when a later decision needs it.
+ * CHECK_FOR_INTERRUPTS runs between tasks.  Device errors other than
+ * memory come back as ERRORs through gx_slot_wait; a key program cannot
+ * raise one, nor select a row for the host, so either is an internal
+ * error.
+ */
+#include "gpuext.h"
+#include "compat.h"
+#include "engine.h"
+#include "executor.h"
+
+extern "C"
+{
+#include "commands/explain.h"
+#include "executor/nodeCustom.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "portability/instr_time.h"
+#include "utils/memutils.h"
+#include "utils/ruleutils.h"
+}
+
+/* what EXPLAIN ANALYZE reports, summed over the node's loops */
+typedef struct GxJoinStats
+{
+	int64		outer_rows;		/* rows read from the outer child */
+	int64		inner_rows;		/* rows read from the inner child */
+	int64		table_rows;		/* rows placed in the join tables (non-NULL keys) */
+	int64		builds;			/* tables built */
+	int64		fallbacks;		/* decisions to run the fallback plan */
+	int64		build_tasks;	/* JOIN_BUILD tasks */
+	int64		probe_tasks;	/* JOIN_PROBE tasks (passes) */
+	int64		pairs;			/* entries the probes returned */
+	double		build_ms;		/* reading the inner side and building */
+	double		probe_ms;		/* reading the outer side and probing */
+} GxJoinStats;
+
+typedef struct GxJoinState
+{
+	CustomScanState css;
+	int			mode;			/* enum gx_join_mode */
+	int			nkeys;
+	AttrNumber	okey[GX_JOIN_MAX_KEYS];	/* resnos in the outer child's rows */
+	AttrNumber	ikey[GX_JOIN_MAX_KEYS];	/* ... in the inner child's */
+	int			otype[GX_JOIN_MAX_KEYS];	/* device types of the keys */
+	int			itype[GX_JOIN_MAX_KEYS];
+	int			kscale[GX_JOIN_MAX_KEYS];	/* numeric: both sides' scale */
+	int			natts;			/* columns of the scan slot */
+	int		   *src_side;		/* per column: 0 outer, 1 inner */
+	AttrNumber *src_att;		/* ... its resno there */
+	int			omax,
+				imax;			/* highest resno read on each side */
+	PlanState  *outer_ps;
+	PlanState  *inner_ps;
+	PlanState  *fallback_ps;	/* PostgreSQL's join of the two sides */
+	TupleTableSlot *oslot;		/* an outer row (MinimalTuple) */
+	TupleTableSlot *islot;		/* an inner row */
+	int			device;			/* gx_dev_kind */
+	uint32		rows_per_chunk;	/* rows of a build or probe task */
+	uint32		max_pairs;		/* entries a probe pass returns at most */
+	/* the inner side and its table */
+	bool		built;			/* the inner side read, the decision taken */
+	bool		fallback;		/* ... to return the fallback plan's rows */
+	uint32		session;		/* 0 = none */
+	uint32		table;			/* the join table object, 0 = none */
+	uint32		cap,
+				kcap;
+	MemoryContext inner_cxt;
+	MinimalTuple *inner;
+	uint32		ninner;
+	uint32		inner_alloc;
+	/* the outer chunk being probed */
+	MemoryContext chunk_cxt;
+	MinimalTuple *outer;
+	uint32		nouter;
+	bool		outer_done;
+	char	   *image;			/* the chunk's probe task, input part */
+	uint64		image_bytes;
+	bool		more;			/* another pass of this chunk is due */
+	uint32		next_row,
+				next_match;
+	gx_join_pair *pairs;		/* entries of the last pass */
+	uint32		npairs,
+				pairs_alloc,
+				pair_pos;
+	GxJoinStats stats;
+} GxJoinState;
+
+static void gx_join_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *gx_join_exec(CustomScanState *node);
+static void gx_join_end(CustomScanState *node);
+static void gx_join_rescan(CustomScanState *node);
+static void gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+static CustomExecMethods gx_join_exec_methods = {
+	"GpuJoin",
+	gx_join_begin,
+	gx_join_exec,
+	gx_join_end,
+	gx_join_rescan,
+	NULL, NULL,
+	NULL, NULL, NULL, NULL, NULL,
+	gx_join_explain
+};
+
+/* CreateCustomScanState callback of the GpuJoin plan */
+Node *
+gx_create_join_state(CustomScan *cscan)
+{
+	GxJoinState *st = (GxJoinState *) newNode(sizeof(GxJoinState), T_CustomScanState);
+
+	st->css.methods = &gx_join_exec_methods;
+	return (Node *) st;
+}
+
+/* the column type of a key in a batch (numeric values are int64 at their scale) */
+static int
+gx_join_col_type(int gxtype)
+{
+	return gxtype == GX_NUMERIC ? GX_INT8 : gxtype;
+}
+
+/* bytes of a key batch of n rows: header, columns (one side's types) */
+static uint64
+gx_join_input_bytes(const GxJoinState *st, const int *types, uint32 n)
+{
+	int			ct[GX_JOIN_MAX_KEYS];
+
+	for (int k = 0; k < st->nkeys; k++)
+		ct[k] = gx_join_col_type(types[k]);
+	return GX_ALIGN_UP(sizeof(gx_chunk)) + gx_columns_bytes(ct, st->nkeys, n);
+}
+
+/*
+ * Rows per task and entries per probe pass: gpuext.chunk_rows, halved
+ * until a probe of that many rows leaves room in a staging slot for at
+ * least as many entries as rows
+ */
+static void
+gx_join_chunk_geometry(GxJoinState *st)
+{
+	uint64		slot = gx_shared->slot_bytes;
+	uint32		n = (uint32) gx_chunk_rows;
+
+	for (;;)
+	{
+		uint64		in = Max(gx_join_input_bytes(st, st->otype, n),
+							 gx_join_input_bytes(st, st->itype, n));
+		uint64		used = in + gx_join_probe_result_bytes(n, 0);
+
+		if (n <= 1024 || (used < slot && (slot - used) / sizeof(gx_join_pair) >= n))
+		{
+			st->rows_per_chunk = n;
+			st->max_pairs = (uint32) Min((uint64) PG_INT32_MAX,
+										 (slot - used) / sizeof(gx_join_pair));
+			return;
+		}
+		n /= 2;
+	}
+}
+
+/* BeginCustomScan: the children, the plan's key and column maps, the slots */
+static void
+gx_join_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	GxJoinState *st = (GxJoinState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List	   *priv = cscan->custom_private;
+	int			child_flags = eflags & ~(EXEC_FLAG_BACKWARD | EXEC_FLAG_MARK);
+	ListCell   *lc1,
+			   *lc2;
+	int			k = 0;
+
+	st->outer_ps = ExecInitNode((Plan *) linitial(cscan->custom_plans), estate, child_flags);
+	st->inner_ps = ExecInitNode((Plan *) lsecond(cscan->custom_plans), estate, child_flags);
+	st->fallback_ps = ExecInitNode((Plan *) lthird(cscan->custom_plans), estate, child_flags);
+	node->custom_ps = list_make3(st->outer_ps, st->inner_ps, st->fallback_ps);
+	/* (its rows are returned as the node's: the same target list) */
+	if (ExecGetResultType(st->fallback_ps)->natts != list_length(cscan->scan.plan.targetlist))
+		elog(ERROR, "gpuext: GpuJoin's fallback plan returns other columns");
+
+	st->mode = intVal(linitial(priv));
+	st->nkeys = list_length((List *) lsecond(priv));
+	forboth(lc1, (List *) lsecond(priv), lc2, (List *) lthird(priv))
+	{
+		List	   *types = (List *) lfourth(priv);
+
+		st->okey[k] = (AttrNumber) lfirst_int(lc1);
+		st->ikey[k] = (AttrNumber) lfirst_int(lc2);
+		st->otype[k] = list_nth_int(types, 3 * k);
+		st->itype[k] = list_nth_int(types, 3 * k + 1);
+		st->kscale[k] = list_nth_int(types, 3 * k + 2);
+		st->omax = Max(st->omax, st->okey[k]);
+		st->imax = Max(st->imax, st->ikey[k]);
+		k++;
+	}
+	st->natts = list_length((List *) list_nth(priv, 4));
+	st->src_side = (int *) palloc0(sizeof(int) * Max(st->natts, 1));
+	st->src_att = (AttrNumber *) palloc0(sizeof(AttrNumber) * Max(st->natts, 1));
+	k = 0;
+	foreach(lc1, (List *) list_nth(priv, 4))
+	{
+		int			v = lfirst_int(lc1);
+
+		st->src_side[k] = v >> 16;
+		st->src_att[k] = (AttrNumber) (v & 0xffff);
+		if (st->src_side[k] == 0)
+			st->omax = Max(st->omax, st->src_att[k]);
+		else
+			st->imax = Max(st->imax, st->src_att[k]);
+		k++;
+	}
+	st->oslot = ExecInitExtraTupleSlot(estate, ExecGetResultType(st->outer_ps),
+									   &TTSOpsMinimalTuple);
+	st->islot = ExecInitExtraTupleSlot(estate, ExecGetResultType(st->inner_ps),
+									   &TTSOpsMinimalTuple);
+	st->inner_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuJoin inner rows",
+										  ALLOCSET_DEFAULT_SIZES);
+	st->chunk_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuJoin outer chunk",
+										  ALLOCSET_DEFAULT_SIZES);
+	st->device = gx_resolve_device();
+	gx_join_chunk_geometry(st);
+}
+
+/* read one side's key k of the row in slot, as the batch stores it */
+static void
+gx_join_store_key(gx_chunk *c, int k, uint32 row, TupleTableSlot *slot, AttrNumber resno,
+				  int gxtype, int scale)
+{
+	bool		isnull;
+	Datum		d = slot_getattr(slot, resno, &isnull);
+	char	   *vals = (char *) c + c->cols[k].values_off;
+
+	gx_store_datum_scale(vals, gxtype, gxtype == GX_NUMERIC ? scale : 0, row, d, isnull);
+	if (isnull)
+		((uint32 *) ((char *) c + c->cols[k].nulls_off))[row >> 5] |= 1u << (row & 31);
+}
+
+/*
+ * The header of a join task of the table: zeroed (no rows, no program),
+ * the session, the table and its geometry, the input's size (the result
+ * follows it)
+ */
+static void
+gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes)
+{
+	memset(c, 0, sizeof(gx_chunk));
+	gx_task_init(c, kind, st->session);
+	c->obj[0] = st->table;
+	c->input_bytes = input_bytes;
+	c->result_off = input_bytes;
+	c->ext.entry = -1;
+	c->ext.join.nkeys = st->nkeys;
+	c->ext.join.payload_out = -1;
+	c->ext.join.cap = st->cap;
+	c->ext.join.kcap = st->kcap;
+}
+
+/*
+ * Lay out a JOIN_BUILD (inner) or JOIN_PROBE (outer) task of rows
+ * [0, n) of tups in c: the key columns, the program "load key k, output
+ * k", the table's geometry.  The result area follows the input.
+ */
+static void
+gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple *tups,
+			 uint32 n)
+{
+	const int  *types = inner ? st->itype : st->otype;
+	const AttrNumber *keys = inner ? st->ikey : st->okey;
+	TupleTableSlot *slot = inner ? st->islot : st->oslot;
+	int			ct[GX_JOIN_MAX_KEYS];
+	uint64		voff[GX_JOIN_MAX_KEYS];
+	uint64		noff[GX_JOIN_MAX_KEYS];
+
+	for (int k = 0; k < st->nkeys; k++)
+		ct[k] = gx_join_col_type(types[k]);
+	gx_join_header(st, c, kind,
+				   gx_layout_columns(ct, st->nkeys, GX_ALIGN_UP(sizeof(gx_chunk)), n, voff, noff));
+	c->nrows = n;
+	c->ncols = st->nkeys;
+	c->ninstr = 2 * st->nkeys;
+	c->nregs = st->nkeys;
+	for (int k = 0; k < st->nkeys; k++)
+	{
+		gx_instr   *ld = &c->code[2 * k];
+		gx_instr   *out = &c->code[2 * k + 1];
+
+		c->cols[k].values_off = voff[k];
+		c->cols[k].nulls_off = noff[k];
+		c->cols[k].type = ct[k];
+		c->cols[k].scale = 0;
+		memset((char *) c + noff[k], 0, gx_bitmap_bytes(n));
+		ld->op = GX_OP_LDCOL;
+		ld->type = ct[k];
+		ld->dst = k;
+		ld->arg = k;
+		out->op = GX_OP_OUT;
+		out->type = ct[k];
+		out->a = k;
+		out->arg = k;
+		c->ext.join.key_out[k] = k;
+	}
+	for (uint32 r = 0; r < n; r++)
+	{
+		ExecStoreMinimalTuple(tups[r], slot, false);
+		for (int k = 0; k < st->nkeys; k++)
+			gx_join_store_key(c, k, r, slot, keys[k], types[k], st->kscale[k]);
+	}
+	ExecClearTuple(slot);
+}
+
+/* the result of the finished task in slot (its device error raised) */
+static gx_result *
+gx_join_result(int slot)
+{
+	gx_result  *res = gx_chunk_result(gx_slot_chunk(slot));
+
+	if (res->error != GX_NO_ERROR)
+	{
+		int			code = (int) (res->error & 0xff);
+
+		gx_slot_release(slot);
+		gx_raise_error(code);
+	}
+	return res;
+}
+
+/* submit the task in slot and wait for it; its result (device errors raised) */
+static gx_result *
+gx_join_run(GxJoinState *st, int slot, uint32 generation)
+{
+	gx_slot_submit(slot, st->device);
+	gx_slot_wait(slot, generation, 0);
+	return gx_join_result(slot);
+}
+
+/* the session's table goes (closing the session frees it); the inner rows too */
+static void
+gx_join_drop_table(GxJoinState *st)
+{
+	if (st->session != 0)
+		gx_session_close(st->session);
+	st->session = 0;
+	st->table = 0;
+	st->built = false;
+	st->fallback = false;
+	MemoryContextReset(st->inner_cxt);
+	st->inner = NULL;
+	st->ninner = st->inner_alloc = 0;
+}
+
+/* the key directory's slots for cap rows: a power of 2 >= 2 cap */
+static uint32
+gx_join_kcap(uint32 cap)
+{
+	uint64		kcap = 2;
+
+	while (kcap < 2 * (uint64) cap)
+		kcap *= 2;
+	return (uint32) kcap;
+}
+
+/*
+ * Would a table for n rows fit under gpuext.session_memory (the session
+ * holds nothing else) and gpuext.device_memory now?  (A guess for the
+ * device limit, which other sessions share: gx_session_try_alloc decides.)
+ */
+static bool
+gx_join_table_fits(GxJoinState *st, uint32 n)
+{
+	uint64		bytes = gx_join_table_bytes(n, gx_join_kcap(n));
+
+	if (gx_session_memory_kb > 0 && bytes > (uint64) gx_session_memory_kb * 1024)
+		return false;
+	return !gx_memory_over_limit(st->device, bytes);
+}
+
+/*
+ * Read the inner child into st->inner (the child runs in the caller's
+ * memory context: a scan allocates its descriptor there on its first row;
+ * only the copies go to "GpuJoin inner rows").  false, with the rest of
+ * the side left unread, when its table would not fit (checked as the
+ * array grows) or it has GX_JOIN_MAX_CAP rows: the fallback plan runs.
+ */
+static bool
+gx_join_read_inner(GxJoinState *st)
+{
+	for (;;)
+	{
+		TupleTableSlot *s = ExecProcNode(st->inner_ps);
+		MemoryContext old;
+
+		if (TupIsNull(s))
+			break;
+		if (st->ninner == st->inner_alloc)
+		{
+			if ((uint64) st->inner_alloc * 2 > MaxAllocHugeSize / sizeof(MinimalTuple) ||
+				st->ninner >= GX_JOIN_MAX_CAP ||
+				(st->ninner > 0 && !gx_join_table_fits(st, st->ninner)))
+			{
+				st->stats.inner_rows += st->ninner;
+				return false;
+			}
+			st->inner_alloc = Max(1024, st->inner_alloc * 2);
+			st->inner = (MinimalTuple *) (st->inner == NULL ?
+										  MemoryContextAllocHuge(st->inner_cxt,
+																 sizeof(MinimalTuple) * st->inner_alloc) :
+										  repalloc_huge(st->inner,
+														sizeof(MinimalTuple) * st->inner_alloc));
+		}
+		old = MemoryContextSwitchTo(st->inner_cxt);
+		st->inner[st->ninner++] = ExecCopySlotMinimalTuple(s);
+		MemoryContextSwitchTo(old);
+	}
+	st->stats.inner_rows += st->ninner;
+	return true;
+}
+
+/*
+ * Build the join table of the inner side: JOIN_BUILD per chunk of rows,
+ * then JOIN_FINISH_BUILD.  An empty inner side builds nothing.  false
+ * when the table cannot be had (see the design note): the caller runs the
+ * fallback plan.
+ */
+static bool
+gx_join_build_table(GxJoinState *st)
+{
+	int			slot;
+	uint32		gen;
+	gx_chunk   *c;
+	gx_result  *res;
+
+	if (!gx_join_read_inner(st))
+		return false;
+	if (st->ninner == 0)
+		return true;
+	st->cap = st->ninner;
+	st->kcap = gx_join_kcap(st->cap);
+	st->session = gx_session_open(st->device);
+	st->table = gx_session_try_alloc(st->session, st->device,
+									 gx_join_table_bytes(st->cap, st->kcap), GX_OBJ_JOIN_TABLE);
+	if (st->table == 0)
+		return false;
+	for (uint32 lo = 0; lo < st->ninner; lo += st->rows_per_chunk)
+	{
+		uint32		n = Min(st->rows_per_chunk, st->ninner - lo);
+
+		CHECK_FOR_INTERRUPTS();
+		slot = gx_slot_acquire(true);
+		gen = gx_service_generation();
+		c = gx_slot_chunk(slot);
+		gx_join_task(st, c, GX_TASK_JOIN_BUILD, true, st->inner + lo, n);
+		c->ext.join.row_base = lo;
+		/* (the service takes the table's memory for the first task) */
+		gx_slot_submit(slot, st->device);
+		if (!gx_slot_wait_memory(slot, gen))
+			return false;
+		res = gx_join_result(slot);
+		/* the table has room for every row, and keys never need the host */
+		if (res->nsel != 0 || res->join_count > n)
+			elog(ERROR, "gpuext: GpuJoin build left %u rows to the host", res->nsel);
+		gx_slot_release(slot);
+		st->stats.build_tasks++;
+	}
+	slot = gx_slot_acquire(true);
+	gen = gx_service_generation();
+	c = gx_slot_chunk(slot);
+	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
+	res = gx_join_run(st, slot, gen);
+	st->stats.table_rows += res->join_count;
+	gx_slot_release(slot);
+	return true;
+}
+
+/*
+ * Read the inner side and take the decision: its table on the device, or
+ * (it cannot be had) the fallback plan, with the session and the inner
+ * rows given back at once
+ */
+static void
+gx_join_build(GxJoinState *st)
+{
+	instr_time	t0,
+				t1;
+
+	INSTR_TIME_SET_CURRENT(t0);
+	if (gx_join_build_table(st))
+		st->stats.builds++;
+	else
+	{
+		gx_join_drop_table(st);
+		st->fallback = true;
+		st->stats.fallbacks++;
+	}
+	st->built = true;
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->stats.build_ms += INSTR_TIME_GET_MILLISEC(t1);
+}
+
+/* make room for n entries in st->pairs */
+static void
+gx_join_pairs_room(GxJoinState *st, uint32 n)
+{
+	if (n <= st->pairs_alloc)
+		return;
+	st->pairs_alloc = Max(n, 1024);
+	if (st->pairs != NULL)
+		pfree(st->pairs);
+	st->pairs = (gx_join_pair *)
+		MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt,
+							   sizeof(gx_join_pair) * (Size) st->pairs_alloc);
+}
+
+/* one JOIN_PROBE pass over the current outer chunk: its entries into st->pairs */
+static void
+gx_join_probe_pass(GxJoinState *st)
+{
+	int			slot;
+	uint32		gen;
+	gx_chunk   *c;
+	gx_result  *res;
+
+	CHECK_FOR_INTERRUPTS();
+	slot = gx_slot_acquire(true);
+	gen = gx_service_generation();
+	c = gx_slot_chunk(slot);
+	memcpy(c, st->image, st->image_bytes);
+	c->fault = gx_take_fault();
+	c->ext.join.mode = st->mode;
+	c->ext.join.first_row = st->next_row;
+	c->ext.join.first_match = st->next_match;
+	c->ext.join.max_pairs = st->max_pairs;
+	res = gx_join_run(st, slot, gen);
+	if (res->nsel > st->max_pairs)
+		elog(ERROR, "gpuext: GpuJoin probe returned %u entries for %u", res->nsel,
+			 st->max_pairs);
+	gx_join_pairs_room(st, res->nsel);
+	memcpy(st->pairs, (char *) res + gx_join_pairs_off(c->nrows),
+		   sizeof(gx_join_pair) * (Size) res->nsel);
+	st->npairs = res->nsel;
+	st->pair_pos = 0;
+	st->more = (res->flags & GX_RESULT_MORE) != 0;
+	st->next_row = res->next_row;
+	st->next_match = res->next_match;
+	gx_slot_release(slot);
+	for (uint32 i = 0; i < st->npairs; i++)
+		if (st->pairs[i].outer >= st->nouter || (st->pairs[i].flags & GX_JOIN_PAIR_HOST) ||
+			(st->mode == GX_JOIN_INNER && (uint64) st->pairs[i].inner >= st->ninner))
+			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
+	st->stats.probe_tasks++;
+	st->stats.pairs += st->npairs;
+}
+
+/*
+ * Read the next chunk of outer rows and probe it (its first pass); false
+ * at the end of the outer side
+ */
+static bool
+gx_join_next_chunk(GxJoinState *st)
+{
+	MemoryContext old;
+	uint32		n = 0;
+
+	MemoryContextReset(st->chunk_cxt);
+	st->npairs = st->pair_pos = 0;
+	st->more = false;
+	if (st->outer_done)
+		return false;
+	st->outer = (MinimalTuple *) MemoryContextAlloc(st->chunk_cxt,
+													sizeof(MinimalTuple) * st->rows_per_chunk);
+	/* (the child runs in the caller's context, as in gx_join_read_inner) */
+	while (n < st->rows_per_chunk)
+	{
+		TupleTableSlot *s = ExecProcNode(st->outer_ps);
+
+		if (TupIsNull(s))
+		{
+			st->outer_done = true;
+			break;
+		}
+		old = MemoryContextSwitchTo(st->chunk_cxt);
+		st->outer[n++] = ExecCopySlotMinimalTuple(s);
+		MemoryContextSwitchTo(old);
+	}
+	st->nouter = n;
+	st->stats.outer_rows += n;
+	if (n == 0)
+		return false;
+	if (st->ninner == 0)
+	{
+		/* (only ANTI reads the outer side of an empty inner side): every row */
+		gx_join_pairs_room(st, n);
+		for (uint32 i = 0; i < n; i++)
+			st->pairs[i] = gx_join_pair {i, 0, 0};
+		st->npairs = n;
+		return true;
+	}
+	/* the probe task's input, kept for the passes after the first */
+	st->image_bytes = gx_join_input_bytes(st, st->otype, n);
+	st->image = (char *) MemoryContextAlloc(st->chunk_cxt, st->image_bytes);
+	gx_join_task(st, (gx_chunk *) st->image, GX_TASK_JOIN_PROBE, false, st->outer, n);
+	st->next_row = st->next_match = 0;
+	gx_join_probe_pass(st);
+	return true;
+}
+
+/* put entry p's row into the scan slot: the columns of its outer (and inner) row */
+static TupleTableSlot *
+gx_join_store(GxJoinState *st, const gx_join_pair *p)
+{
+	TupleTableSlot *scan = st->css.ss.ss_ScanTupleSlot;
+
+	ExecClearTuple(scan);
+	ExecStoreMinimalTuple(st->outer[p->outer], st->oslot, false);
+	slot_getsomeattrs(st->oslot, st->omax);
+	if (st->mode == GX_JOIN_INNER)
+	{
+		ExecStoreMinimalTuple(st->inner[p->inner], st->islot, false);
+		slot_getsomeattrs(st->islot, st->imax);
+	}
+	for (int i = 0; i < st->natts; i++)
+	{
+		TupleTableSlot *from = st->src_side[i] == 0 ? st->oslot : st->islot;
+		int			a = st->src_att[i] - 1;
+
+		scan->tts_values[i] = from->tts_values[a];
+		scan->tts_isnull[i] = from->tts_isnull[a];
+	}
+	return ExecStoreVirtualTuple(scan);
+}
+
+/* ExecScan access method: the next joined row */
+static TupleTableSlot *
+gx_join_next(ScanState *ss)
+{
+	GxJoinState *st = (GxJoinState *) ss;
+
+	/* (gx_join_exec built the table) */
+	/* INNER / SEMI over an empty inner side: nothing (the outer is not read) */
+	if (st->ninner == 0 && st->mode != GX_JOIN_ANTI)
+		return ExecClearTuple(ss->ss_ScanTupleSlot);
+	for (;;)
+	{
+		instr_time	t0,
+					t1;
+		bool		more;
+
+		if (st->pair_pos < st->npairs)
+			return gx_join_store(st, &st->pairs[st->pair_pos++]);
+		INSTR_TIME_SET_CURRENT(t0);
+		if (st->more)
+		{
+			gx_join_probe_pass(st);
+			more = true;
+		}
+		else
+			more = gx_join_next_chunk(st);
+		INSTR_TIME_SET_CURRENT(t1);
+		INSTR_TIME_SUBTRACT(t1, t0);
+		st->stats.probe_ms += INSTR_TIME_GET_MILLISEC(t1);
+		if (!more)
+			return ExecClearTuple(ss->ss_ScanTupleSlot);
+	}
+}
+
+/* ExecScan recheck method (no EvalPlanQual: the path is for plain SELECTs) */
+static bool
+gx_join_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
+/* ExecCustomScan: the joined rows, the device's or the fallback plan's */
+static TupleTableSlot *
+gx_join_exec(CustomScanState *node)
+{
+	GxJoinState *st = (GxJoinState *) node;
+
+	if (!st->built)
+		gx_join_build(st);
+	if (st->fallback)
+		return ExecProcNode(st->fallback_ps);
+	return ExecScan(&node->ss, gx_join_next, gx_join_recheck);
+}
+
+/* EndCustomScan: the children, the session (and its table) */
+static void
+gx_join_end(CustomScanState *node)
+{
+	GxJoinState *st = (GxJoinState *) node;
+
+	ExecClearTuple(node->ss.ss_ScanTupleSlot);
+	ExecClearTuple(st->oslot);
+	ExecClearTuple(st->islot);
+	gx_join_drop_table(st);
+	ExecEndNode(st->outer_ps);
+	ExecEndNode(st->inner_ps);
+	ExecEndNode(st->fallback_ps);
+}
+
+/*
+ * ReScanCustomScan: the outer side (and the fallback plan) read again;
+ * the table, or the decision to fall back, is kept when the inner side's
+ * parameters did not change, else the inner side is read again
+ */
+static void
+gx_join_rescan(CustomScanState *node)
+{
+	GxJoinState *st = (GxJoinState *) node;
+	Bitmapset  *chg = node->ss.ps.chgParam;
+
+	MemoryContextReset(st->chunk_cxt);
+	st->outer = NULL;
+	st->nouter = st->npairs = st->pair_pos = 0;
+	st->more = false;
+	st->outer_done = false;
+	if (chg != NULL)
+	{
+		UpdateChangedParamSet(st->outer_ps, chg);
+		UpdateChangedParamSet(st->inner_ps, chg);
+		UpdateChangedParamSet(st->fallback_ps, chg);
+	}
+	/* (a child with changed parameters is rescanned by its next ExecProcNode) */
+	if (st->outer_ps->chgParam == NULL)
+		ExecReScan(st->outer_ps);
+	if (st->fallback_ps->chgParam == NULL)
+		ExecReScan(st->fallback_ps);
+	if (!st->built || st->inner_ps->chgParam != NULL)
+	{
+		gx_join_drop_table(st);
+		if (st->inner_ps->chgParam == NULL)
+			ExecReScan(st->inner_ps);
+	}
+	ExecScanReScan(&node->ss);
+}
+
+/* "(outer = inner)" for each key, deparsed from the children's columns */
+static char *
+gx_join_keys_text(GxJoinState *st, List *ancestors, ExplainState *es)
+{
+	List	   *anc = lcons(st->css.ss.ps.plan, ancestors);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int k = 0; k < st->nkeys; k++)
+	{
+		TargetEntry *o = (TargetEntry *) list_nth(st->outer_ps->plan->targetlist,
+												  st->okey[k] - 1);
+		TargetEntry *i = (TargetEntry *) list_nth(st->inner_ps->plan->targetlist,
+												  st->ikey[k] - 1);
+		List	   *ctx;
+		char	   *otext;
+
+		/* (one deparse context, set for each child in turn) */
+		ctx = set_deparse_context_plan(es->deparse_cxt, st->outer_ps->plan, anc);
+		otext = deparse_expression((Node *) o->expr, ctx, true, false);
+		ctx = set_deparse_context_plan(es->deparse_cxt, st->inner_ps->plan, anc);
+		appendStringInfo(&buf, "%s(%s = %s)", k > 0 ? " AND " : "", otext,
+						 deparse_expression((Node *) i->expr, ctx, true, false));
+	}
+	return buf.data;
+}
+
+/* ExplainCustomScan: algorithm, join type, keys, device; ANALYZE: rows per side */
+static void
+gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	GxJoinState *st = (GxJoinState *) node;
+	GxJoinStats *s = &st->stats;
+	static const char *const types[] = {"Inner", "Semi", "Anti"};
+
+	ExplainPropertyText("Algorithm", "Hash", es);
+	ExplainPropertyText("Join Type", types[st->mode], es);
+	ExplainPropertyText("Join Keys", gx_join_keys_text(st, ancestors, es), es);
+	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
+	ExplainPropertyText("Fallback", "the Hash Join below", es);
+	if (!es->analyze)
+		return;
+	/* (per decision: a rescan that keeps the table or the decision takes none) */
+	if (s->builds > 0 && s->fallbacks == 0)
+		ExplainPropertyText("Joined", "on the device", es);
+	else if (s->builds == 0 && s->fallbacks > 0)
+		ExplainPropertyText("Joined", "by the Hash Join below", es);
+	else if (s->builds > 0)
+	{
+		char	   *how = psprintf("on the device " INT64_FORMAT " times, by the Hash Join below "
+								   INT64_FORMAT " times", s->builds, s->fallbacks);
+
+		ExplainPropertyText("Joined", how, es);
+	}
+	ExplainPropertyInteger("Outer Rows", NULL, s->outer_rows, es);
+	ExplainPropertyInteger("Inner Rows", NULL, s->inner_rows, es);
+	ExplainPropertyInteger("Hash Table Rows", NULL, s->table_rows, es);
+	ExplainPropertyInteger("Table Builds", NULL, s->builds, es);
+	ExplainPropertyInteger("Build Tasks", NULL, s->build_tasks, es);
+	ExplainPropertyInteger("Probe Tasks", NULL, s->probe_tasks, es);
+	ExplainPropertyInteger("Rows From Device", NULL, s->pairs, es);
+	if (es->timing)
+	{
+		ExplainPropertyFloat("Build Time", "ms", s->build_ms, 3, es);
+		ExplainPropertyFloat("Probe Time", "ms", s->probe_ms, 3, es);
+	}
+}

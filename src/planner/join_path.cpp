@@ -1,0 +1,548 @@
+/*
+ * join_path.cpp - GpuJoin paths: a hash join of two tables on the device.
+ *
+ * Design note
+ * -----------
+ * set_join_pathlist_hook (chained) offers a Custom Scan (GpuJoin) path
+ * beside PostgreSQL's own join paths when the join is one the device's
+ * hash join runs exactly (docs/engine.md, GpuJoin):
+ *
+ *  - INNER, SEMI (EXISTS, IN) or ANTI (NOT EXISTS) between two base
+ *    relations the device can read (gx_scan_rel_eligible), each read by
+ *    its cheapest unparameterized path, which becomes a child plan of the
+ *    CustomScan (custom_plans: outer, inner);
+ *  - every join clause an equality of a Var of one side with a Var of the
+ *    other, whose operator (by its function) compares by value the
+ *    integers the device holds: int2/int4/int8 in any mix, date, timestamp,
+ *    timestamptz, bool, and numeric with a typmod (both sides at one
+ *    scale that an int64 holds); one or two keys (GX_JOIN_MAX_KEYS);
+ *  - no other join qual, no pseudoconstant, no PlaceHolderVar in the
+ *    target, only the outer side's columns for SEMI / ANTI, a SELECT
+ *    without row marks (no EvalPlanQual recheck of a join's rows).
+ *
+ * Anything else keeps PostgreSQL's plans, so a query never gets a wrong
+ * answer or an error it would not get without gpuext.  The path is
+ * unparameterized and not parallel-safe (the node opens its own engine
+ * session); a rescan reuses the built table unless the inner side's
+ * parameters changed (gpujoin.cpp).
+ *
+ * Fallback.  The device's table must hold every inner row, and the inner
+ * side's size is known only when the node has read it.  So each GpuJoin
+ * path carries a third child, PostgreSQL's own Hash Join of the same
+ * join type over the same two child paths (gx_join_fallback_path), which
+ * the node runs instead, before it has returned a row, when the table
+ * does not fit (gpuext.session_memory, gpuext.device_memory, the object
+ * table, the device's memory, GX_JOIN_MAX_CAP rows): the answer is then
+ * PostgreSQL's, never an out-of-memory ERROR.  The Hash Join is built
+ * fresh for the path (not taken from the join relation's list, where
+ * add_path may free a path it rejects later); every key operator the
+ * path accepts is hashable, and a join clause that is not (none today)
+ * means no GpuJoin path.  It is not costed into the GpuJoin path: it runs
+ * only where the device cannot.
+ *
+ * Cost: both children, then on the host the copy of every row of both
+ * sides and the keys put into batches (cpu_tuple_cost and
+ * cpu_operator_cost per key), on the device the build and the probe
+ * (gpuext.gpu_operator_cost per key and row), the pairs handed back
+ * (gpuext.gpu_tuple_cost) and the joined rows formed (cpu_tuple_cost),
+ * plus gpuext.gpu_setup_cost.  gpuext.force drops the join relation's
+ * other paths once a GpuJoin path is in its list, as it drops a table's
+ * other scans for GpuScan: the join order and the build side are still
+ * chosen by cost.
+ *
+ * The plan (gx_plan_join_path): scanrelid 0, custom_scan_tlist = the join
+ * relation's target list (Vars), custom_plans = (outer, inner, fallback),
+ * custom_private = (mode, outer key resnos, inner key resnos, key types,
+ * where each custom_scan_tlist column comes from): gx_join_plan_private()
+ * documents the layout the executor reads.
+ */
+#include "gpuext.h"
+#include "planner.h"
+#include "compiler.h"
+#include "executor.h"
+
+extern "C"
+{
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/planmain.h"
+#include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+}
+
+static set_join_pathlist_hook_type prev_set_join_pathlist_hook = NULL;
+
+static Plan *gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+							   List *tlist, List *clauses, List *custom_plans);
+
+static CustomPathMethods gx_join_path_methods = {
+	"GpuJoin",
+	gx_plan_join_path,
+	NULL
+};
+
+static CustomScanMethods gx_join_plan_methods = {
+	"GpuJoin",
+	gx_create_join_state
+};
+
+/*
+ * Does the equality function fn compare the device's int64 values of its
+ * two arguments exactly as PostgreSQL does?  (Integers by value in any
+ * mix of widths, dates, timestamps, bools, numerics at one scale.)
+ */
+static bool
+gx_join_eq_func(Oid fn)
+{
+	switch (fn)
+	{
+		case F_INT2EQ:
+		case F_INT4EQ:
+		case F_INT8EQ:
+		case F_INT24EQ:
+		case F_INT42EQ:
+		case F_INT28EQ:
+		case F_INT82EQ:
+		case F_INT48EQ:
+		case F_INT84EQ:
+		case F_DATE_EQ:
+		case F_TIMESTAMP_EQ:
+		case F_TIMESTAMPTZ_EQ:
+		case F_BOOLEQ:
+		case F_NUMERIC_EQ:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * The device type of a key column (a Var), its numeric scale and digits
+ * before the point; false for a type the join cannot take
+ */
+static bool
+gx_join_key_type(Var *v, int *gxtype, int *scale, int *intdigits)
+{
+	if (!gx_type_supported_mod(v->vartype, v->vartypmod, gxtype, scale))
+		return false;
+	*intdigits = 0;
+	if (*gxtype == GX_NUMERIC)
+	{
+		if (*scale == GX_NUMERIC_FREE)
+			return false;		/* unconstrained numeric: values the device cannot hold */
+		*intdigits = (((v->vartypmod - VARHDRSZ) >> 16) & 0xffff) - *scale;
+	}
+	return *gxtype == GX_BOOL || *gxtype == GX_INT2 || *gxtype == GX_INT4 ||
+		*gxtype == GX_INT8 || *gxtype == GX_NUMERIC;
+}
+
+/*
+ * Is the join clause ri an equality of a Var of the outer side with a Var
+ * of the inner side that the device compares exactly?  Sets *okey, *ikey
+ * and *scale (numeric: the common scale of both sides' values, else 0).
+ */
+static bool
+gx_join_key_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel,
+				   Var **okey, Var **ikey, int *scale)
+{
+	OpExpr	   *op;
+	Var		   *l,
+			   *r;
+	int			ot,
+				it,
+				os,
+				is,
+				od,
+				id;
+
+	if (ri->pseudoconstant || !IsA(ri->clause, OpExpr))
+		return false;
+	op = (OpExpr *) ri->clause;
+	if (list_length(op->args) != 2 || op->opretset || !gx_join_eq_func(get_opcode(op->opno)))
+		return false;
+	l = (Var *) linitial(op->args);
+	r = (Var *) lsecond(op->args);
+	if (!IsA(l, Var) || !IsA(r, Var) || l->varlevelsup != 0 || r->varlevelsup != 0)
+		return false;
+	if (bms_is_member(l->varno, outerrel->relids) && bms_is_member(r->varno, innerrel->relids))
+	{
+		*okey = l;
+		*ikey = r;
+	}
+	else if (bms_is_member(r->varno, outerrel->relids) &&
+			 bms_is_member(l->varno, innerrel->relids))
+	{
+		*okey = r;
+		*ikey = l;
+	}
+	else
+		return false;
+	if (!gx_join_key_type(*okey, &ot, &os, &od) || !gx_join_key_type(*ikey, &it, &is, &id))
+		return false;
+	if ((ot == GX_NUMERIC) != (it == GX_NUMERIC))
+		return false;
+	*scale = Max(os, is);
+	/* numerics: both sides' values as int64 at the larger scale */
+	return ot != GX_NUMERIC || Max(od, id) + *scale <= 18;
+}
+
+/*
+ * Is every column the join returns a Var of the side it can take it from
+ * (SEMI / ANTI: the outer side only)?
+ */
+static bool
+gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel,
+				  int mode)
+{
+	ListCell   *lc;
+
+	foreach(lc, joinrel->reltarget->exprs)
+	{
+		Var		   *v = (Var *) lfirst(lc);
+
+		if (!IsA(v, Var) || v->varlevelsup != 0)
+			return false;
+		if (!bms_is_member(v->varno, outerrel->relids) &&
+			(mode != GX_JOIN_INNER || !bms_is_member(v->varno, innerrel->relids)))
+			return false;
+	}
+	return true;
+}
+
+/* the cost of a GpuJoin path over its two children (see the design note) */
+static void
+gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys)
+{
+	double		orows = outer->rows;
+	double		irows = inner->rows;
+	Cost		build,
+				probe,
+				out;
+
+	/* the inner side: read, copied, its keys batched, built on the device */
+	build = inner->total_cost + gx_gpu_setup_cost +
+		(cpu_tuple_cost + cpu_operator_cost * nkeys) * irows +
+		gx_gpu_operator_cost * 2 * nkeys * irows;
+	/* the outer side: read, copied, its keys batched, probed on the device */
+	probe = outer->total_cost + (cpu_tuple_cost + cpu_operator_cost * nkeys) * orows +
+		gx_gpu_operator_cost * 2 * nkeys * orows;
+	/* the pairs handed back and the joined rows formed */
+	out = (gx_gpu_tuple_cost + cpu_tuple_cost + path->pathtarget->cost.per_tuple) * path->rows;
+	path->startup_cost = build + path->pathtarget->cost.startup;
+	path->total_cost = build + probe + out + path->pathtarget->cost.startup;
+}
+
+/* is this path a GpuJoin path? */
+static bool
+gx_is_join_path(Path *p)
+{
+	return IsA(p, CustomPath) && ((CustomPath *) p)->methods == &gx_join_path_methods;
+}
+
+/*
+ * gpuext.force: once the join relation has a GpuJoin path (or one is
+ * being added: adding), its other paths (and partial paths) go, so that
+ * the join runs on the device
+ */
+static void
+gx_join_force(RelOptInfo *joinrel, bool adding)
+{
+	List	   *keep = NIL;
+	ListCell   *lc;
+
+	foreach(lc, joinrel->pathlist)
+		if (gx_is_join_path((Path *) lfirst(lc)))
+			keep = lappend(keep, lfirst(lc));
+	if (keep == NIL && !adding)
+		return;
+	joinrel->pathlist = keep;
+	joinrel->partial_pathlist = NIL;
+}
+
+/*
+ * The fallback of a GpuJoin path (see the design note): PostgreSQL's Hash
+ * Join of mode over the same outer and inner paths, every clause of
+ * restrictlist a hash clause; NULL when one is not hashable.  extra is the
+ * hook's, for PostgreSQL's join of its own two sides: its inner_unique
+ * may be about the other side (an inner join offered with the sides
+ * swapped), so it is off here (always correct); SEMI / ANTI cost with
+ * their own selectivities.
+ */
+static Path *
+gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+					  RelOptInfo *innerrel, Path *outer, Path *inner, int mode,
+					  List *restrictlist, JoinPathExtraData *extra)
+{
+	JoinType	jt = mode == GX_JOIN_SEMI ? JOIN_SEMI : mode == GX_JOIN_ANTI ? JOIN_ANTI : JOIN_INNER;
+	JoinPathExtraData x = *extra;
+	JoinCostWorkspace ws;
+	Path	   *path;
+	ListCell   *lc;
+
+	foreach(lc, restrictlist)
+		if (!OidIsValid(((RestrictInfo *) lfirst(lc))->hashjoinoperator))
+			return NULL;
+	x.restrictlist = restrictlist;
+	x.inner_unique = false;
+	if (jt != JOIN_INNER)
+		compute_semi_anti_join_factors(root, joinrel, outerrel, innerrel, jt, extra->sjinfo,
+									   restrictlist, &x.semifactors);
+	initial_cost_hashjoin(root, &ws, jt, restrictlist, outer, inner, &x, false);
+	path = &create_hashjoin_path(root, joinrel, jt, &ws, &x, outer, inner, false,
+								 restrictlist, NULL, restrictlist)->jpath.path;
+#if PG_VERSION_NUM >= 180000
+	/* (enable_hashjoin chooses among plans; the fallback is no choice) */
+	path->disabled_nodes = outer->disabled_nodes + inner->disabled_nodes;
+#endif
+	return path;
+}
+
+/*
+ * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
+ * when the device can run it (see the design note)
+ */
+static void
+gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra)
+{
+	List	   *restrictlist = extra->restrictlist;
+	List	   *okeys = NIL,
+			   *ikeys = NIL,
+			   *scales = NIL;
+	Path	   *outer = outerrel->cheapest_total_path;
+	Path	   *inner = innerrel->cheapest_total_path;
+	Path	   *fallback;
+	CustomPath *cp;
+	ListCell   *lc;
+
+	if (outerrel->reloptkind != RELOPT_BASEREL || innerrel->reloptkind != RELOPT_BASEREL ||
+		!gx_scan_rel_eligible(outerrel, planner_rt_fetch(outerrel->relid, root)) ||
+		!gx_scan_rel_eligible(innerrel, planner_rt_fetch(innerrel->relid, root)))
+		return;
+	if (outer == NULL || inner == NULL || outer->param_info != NULL ||
+		inner->param_info != NULL)
+		return;
+	if (restrictlist == NIL || list_length(restrictlist) > GX_JOIN_MAX_KEYS)
+		return;
+	foreach(lc, restrictlist)
+	{
+		Var		   *o,
+				   *i;
+		int			scale;
+
+		if (!gx_join_key_clause((RestrictInfo *) lfirst(lc), outerrel, innerrel, &o, &i,
+								&scale))
+			return;
+		okeys = lappend(okeys, o);
+		ikeys = lappend(ikeys, i);
+		scales = lappend_int(scales, scale);
+	}
+	if (!gx_join_target_ok(joinrel, outerrel, innerrel, mode))
+		return;
+	fallback = gx_join_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
+									 restrictlist, extra);
+	if (fallback == NULL)
+		return;
+
+	cp = makeNode(CustomPath);
+	cp->path.pathtype = T_CustomScan;
+	cp->path.parent = joinrel;
+	cp->path.pathtarget = joinrel->reltarget;
+	cp->path.param_info = NULL;
+	cp->path.parallel_aware = false;
+	cp->path.parallel_safe = false;	/* its own engine session */
+	cp->path.parallel_workers = 0;
+	cp->path.rows = joinrel->rows;
+	cp->path.pathkeys = NIL;
+	cp->flags = 0;
+	cp->custom_paths = list_make3(outer, inner, fallback);
+	cp->custom_private = list_make4(makeInteger(mode), okeys, ikeys, scales);
+	cp->methods = &gx_join_path_methods;
+	gx_cost_join(&cp->path, outer, inner, list_length(okeys));
+	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
+	if (gx_force)
+		gx_join_force(joinrel, true);
+	add_path(joinrel, &cp->path);
+}
+
+/*
+ * set_join_pathlist_hook: offer GpuJoin paths where the device can run the
+ * join.  PostgreSQL calls it once for each way it joins the two inputs
+ * (both orders of an inner join; a semi join as such and with either
+ * side made unique; right anti joins (16) and semi joins (18)), each time
+ * after adding its own paths, which may push earlier GpuJoin paths out:
+ * so every call offers the GpuJoin paths of the join whatever its own
+ * join type (both build sides of an inner join, the semi or anti join with
+ * the sides the right way round), and with gpuext.force one of them is
+ * left after the last call.
+ */
+static void
+gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+					 RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra)
+{
+	JoinType	sjtype = extra->sjinfo != NULL ? extra->sjinfo->jointype : JOIN_INNER;
+
+	if (prev_set_join_pathlist_hook)
+		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
+
+	if (!gx_enabled || !gx_enable_gpujoin || !gx_enable_hashjoin || gx_shared == NULL)
+		return;
+	/* (as GpuScan: the CPU device is used only when asked for) */
+	if (gx_device_choice == GX_DEVICE_AUTO && gx_shared->gpu_state == -1 && !gx_force)
+		return;
+	/* no EvalPlanQual: a plain SELECT without row marks; no lateral references */
+	if (root->parse->commandType != CMD_SELECT || root->rowMarks != NIL ||
+		root->parse->rowMarks != NIL || !bms_is_empty(joinrel->lateral_relids))
+		return;
+	switch (jointype)
+	{
+		case JOIN_INNER:
+			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_INNER, extra);
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_INNER, extra);
+			break;
+		case JOIN_SEMI:
+		case JOIN_UNIQUE_INNER:
+			if (sjtype == JOIN_SEMI)
+				gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_SEMI, extra);
+			break;
+		case JOIN_UNIQUE_OUTER:
+			if (sjtype == JOIN_SEMI)
+				gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_SEMI, extra);
+			break;
+		case JOIN_ANTI:
+			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_ANTI, extra);
+			break;
+#if PG_VERSION_NUM >= 180000
+		case JOIN_RIGHT_SEMI:
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_SEMI, extra);
+			break;
+#endif
+#if PG_VERSION_NUM >= 160000
+		case JOIN_RIGHT_ANTI:
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_ANTI, extra);
+			break;
+#endif
+		default:
+			break;
+	}
+	if (gx_force)
+		gx_join_force(joinrel, false);
+}
+
+/*
+ * The resno of expression e in a child plan's target list; a Var missing
+ * there is added (the child is a scan of the Var's relation, which
+ * projects)
+ */
+static AttrNumber
+gx_child_resno(Plan *child, Expr *e)
+{
+	TargetEntry *tle = tlist_member(e, child->targetlist);
+
+	if (tle != NULL)
+		return tle->resno;
+	tle = makeTargetEntry((Expr *) copyObjectImpl(e), list_length(child->targetlist) + 1, NULL,
+						  false);
+	child->targetlist = lappend(child->targetlist, tle);
+	return tle->resno;
+}
+
+/*
+ * The plan's custom_private, which gpujoin.cpp reads:
+ *   0  Integer: the mode (enum gx_join_mode)
+ *   1  IntList: the outer keys' resnos in the outer child's target list
+ *   2  IntList: the inner keys' resnos in the inner child's target list
+ *   3  IntList: per key, the outer's and the inner's device type and the
+ *      numeric scale both sides' values take (3 entries a key)
+ *   4  IntList: per custom_scan_tlist column, side << 16 | resno (side 0:
+ *      the outer child, 1: the inner child)
+ */
+static List *
+gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tlist,
+					 Plan *outer, Plan *inner, Relids outer_relids, Relids inner_relids)
+{
+	List	   *ores = NIL,
+			   *ires = NIL,
+			   *types = NIL,
+			   *src = NIL;
+	ListCell   *lc1,
+			   *lc2,
+			   *lc3;
+
+	forthree(lc1, okeys, lc2, ikeys, lc3, scales)
+	{
+		Var		   *o = (Var *) lfirst(lc1);
+		Var		   *i = (Var *) lfirst(lc2);
+		int			ot,
+					it,
+					s,
+					d;
+
+		/* (the path checked both types) */
+		if (!gx_join_key_type(o, &ot, &s, &d) || !gx_join_key_type(i, &it, &s, &d))
+			elog(ERROR, "gpuext: GpuJoin key of an unsupported type");
+		ores = lappend_int(ores, gx_child_resno(outer, (Expr *) o));
+		ires = lappend_int(ires, gx_child_resno(inner, (Expr *) i));
+		types = lappend_int(lappend_int(lappend_int(types, ot), it), lfirst_int(lc3));
+	}
+	foreach(lc1, tlist)
+	{
+		TargetEntry *tle = (TargetEntry *) lfirst(lc1);
+		Var		   *v = (Var *) tle->expr;
+
+		/* (the path's target holds Vars of either side: gx_join_target_ok) */
+		if (tlist_member(tle->expr, outer->targetlist) != NULL ||
+			(IsA(v, Var) && bms_is_member(v->varno, outer_relids)))
+			src = lappend_int(src, gx_child_resno(outer, tle->expr));
+		else if (tlist_member(tle->expr, inner->targetlist) != NULL ||
+				 (IsA(v, Var) && bms_is_member(v->varno, inner_relids)))
+			src = lappend_int(src, 1 << 16 | gx_child_resno(inner, tle->expr));
+		else
+			elog(ERROR, "gpuext: GpuJoin column not found in its children");
+	}
+	return list_make5(makeInteger(mode), ores, ires, types, src);
+}
+
+/* PlanCustomPath of a GpuJoin path: the CustomScan over its two children */
+static Plan *
+gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
+				  List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	Plan	   *outer = (Plan *) linitial(custom_plans);
+	Plan	   *inner = (Plan *) lsecond(custom_plans);
+	List	   *priv = best_path->custom_private;
+	Path	   *opath = (Path *) linitial(best_path->custom_paths);
+	Path	   *ipath = (Path *) lsecond(best_path->custom_paths);
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = NIL;	/* (a join rel has no restriction clauses) */
+	cscan->scan.scanrelid = 0;
+	cscan->flags = best_path->flags;
+	cscan->custom_plans = custom_plans;
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = gx_join_plan_private(intVal(linitial(priv)), (List *) lsecond(priv),
+												 (List *) lthird(priv),
+												 (List *) lfourth(priv), tlist, outer, inner,
+												 opath->parent->relids, ipath->parent->relids);
+	cscan->custom_scan_tlist = tlist;
+	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
+	cscan->methods = &gx_join_plan_methods;
+	return &cscan->scan.plan;
+}
+
+/* install the join hook (from gx_planner_init) */
+void
+gx_joinpath_init(void)
+{
+	RegisterCustomScanMethods(&gx_join_plan_methods);
+	prev_set_join_pathlist_hook = set_join_pathlist_hook;
+	set_join_pathlist_hook = gx_set_join_pathlist;
+}
