@@ -1556,6 +1556,46 @@ join_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
 	}
 }
 
+/*
+ * Group mode for task c: the table obj[0] of cap slots (limit cap / 2), one
+ * key (output 0), nagg aggregates (the caller fills ext.agg); returns c
+ */
+static gx_chunk *
+group_task_table(gx_chunk *c, uint32_t cap, uint32_t nagg)
+{
+	c->obj[0] = 1;
+	c->ext.entry = -1;
+	c->ext.ngroup_cap = cap;
+	c->ext.ngroup_limit = cap / 2;
+	c->ext.ngkeys = 1;
+	c->ext.gkey_col[0] = 0;
+	c->ext.nagg = nagg;
+	return c;
+}
+
+/*
+ * A group-mode task over columns already added to b: every row passes, key
+ * column kc (int8) is output 0 and each of cols ({column, type}) the next
+ * output; the table obj[0] of cap slots (limit cap / 2), one key, nagg
+ * aggregates (the caller fills ext.agg).
+ */
+static gx_chunk *
+build_group_out_task(ChunkBuilder &b, int kc, const std::vector<std::pair<int, int>> &cols,
+					 uint32_t cap, uint32_t nagg)
+{
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, kc);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 1, 0, 0);
+	for (size_t i = 0; i < cols.size(); i++)
+	{
+		b.emit(GX_OP_LDCOL, cols[i].second, 2 + (int) i, 0, 0, cols[i].first);
+		b.emit(GX_OP_OUT, cols[i].second, 0, 2 + (int) i, 0, 1 + (int) i);
+	}
+
+	return group_task_table(b.build(), cap, nagg);
+}
+
 /* the reference sums of one group of build_exact_var_task */
 struct ExactVarRef
 {
@@ -1645,15 +1685,8 @@ build_exact_var_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, uint32_t
 	b.emit(GX_OP_MUL, GX_NUMERIC, 3, 3, 3, 0);
 	b.emit(GX_OP_OUT, GX_NUMERIC, 0, 3, 0, 4);
 
-	gx_chunk   *c = b.build();
+	gx_chunk   *c = group_task_table(b.build(), cap, 8);
 
-	c->obj[0] = 1;
-	c->ext.entry = -1;
-	c->ext.ngroup_cap = cap;
-	c->ext.ngroup_limit = cap / 2;
-	c->ext.ngkeys = 1;
-	c->ext.gkey_col[0] = 0;
-	c->ext.nagg = 8;
 	for (int a = 0; a < 4; a++)
 	{
 		const int16_t col = (int16_t) (a == 0 ? 1 : a == 1 ? 2 : a == 2 ? 4 : 3);

@@ -2413,26 +2413,10 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 			int			kc = b.add_int_col(GX_INT8, k);
 			int			fc = b.add_float_col(GX_FLOAT8, f, fn);
 			int			gc = b.add_float_col(GX_FLOAT8, g, gn);
+			gx_chunk   *c = build_group_out_task(b, kc, {{fc, GX_FLOAT8}, {gc, GX_FLOAT8}},
+												 cap, 7);
 
-			b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);
-			b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
-			b.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, kc);
-			b.emit(GX_OP_OUT, GX_INT8, 0, 1, 0, 0);
-			b.emit(GX_OP_LDCOL, GX_FLOAT8, 2, 0, 0, fc);
-			b.emit(GX_OP_OUT, GX_FLOAT8, 0, 2, 0, 1);
-			b.emit(GX_OP_LDCOL, GX_FLOAT8, 3, 0, 0, gc);
-			b.emit(GX_OP_OUT, GX_FLOAT8, 0, 3, 0, 2);
-
-			gx_chunk   *c = b.build();
-
-			c->obj[0] = 1;
-			c->ext.entry = -1;
-			c->ext.ngroup_cap = cap;
-			c->ext.ngroup_limit = cap / 2;
-			c->ext.ngkeys = 1;
 			c->ext.gflags = gflags;
-			c->ext.gkey_col[0] = 0;
-			c->ext.nagg = 7;
 			c->ext.agg[0] = {GX_AGG_FSUM, 1};
 			c->ext.agg[1] = {GX_AGG_FVAR, 1};
 			c->ext.agg[2] = {GX_AGG_FPART, 1};
