@@ -324,11 +324,7 @@ if [ -n "$CUB_CFG" ] && bench_is_num "${CUB_MS[sort_keys]}"; then
 fi
 
 # ------------------------------------------------------------------ report
-GPU_NAME=$(gx_psql -d "$DB" -At -c "SELECT string_agg(name, '; ') FROM gpuext_devices() WHERE kind ILIKE '%gpu%' OR kind ILIKE '%cuda%'" 2>/dev/null)
-CPU_NAME=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-PGVER=$("$PG_CONFIG" --version)
-ALL_CFGS=("${CFG_NAMES[@]}" duckdb)
-BENCH_TITLE[duckdb]=$DUCKDB_TITLE
+bench_report_facts "$DB"
 GB_S=$((SECONDS - GB_T0))
 MD=$OUT/groupby.md
 {
@@ -378,12 +374,7 @@ MD=$OUT/groupby.md
             echo "- no GPU configuration timed g50m"
         fi
     fi
-    echo
-    echo "## All queries (ms)"
-    echo
-    bench_md_all_table "${QUERIES[*]}" "${ALL_CFGS[@]}"
-    echo
-    if [ "$FAILED" = 1 ]; then echo "**FAIL: see the check columns**"; else echo "all results checked: ok"; fi
+    bench_md_tail
 } >"$MD"
 
 # JSON: the facts (tab-separated, one a line) through bench/groupby/groupby_json.py
@@ -394,18 +385,8 @@ FACTS=$OUT/groupby_facts.tsv
     bench_fact meta load_s "$GROUPBY_LOAD_S"
     bench_fact meta runs "$RUNS"
     bench_fact meta long_s "$LONG_S"
-    bench_fact meta budget_s "$BUDGET_S"
-    bench_fact meta seconds "$GB_S"
-    bench_fact meta work_mem "$WORK_MEM"
+    bench_meta_facts "$GB_S"
     bench_fact meta preagg "$(bench_oneline "$PREAGG_NOTE")"
-    bench_fact meta gpu_device "$GPU_DEV"
-    bench_fact meta postgres "$(bench_oneline "$PGVER")"
-    bench_fact meta cpu "$(bench_oneline "${CPU_NAME:-}")"
-    bench_fact meta cores "$(gx_nproc)"
-    bench_fact meta gpu "$(bench_oneline "${GPU_NAME:-}")"
-    bench_fact meta cache_load_ms "$CACHE_LOAD_MS"
-    bench_fact meta cache_rows "$CACHE_ROWS"
-    bench_fact meta failed "$FAILED"
     bench_fact duckdb title "$(bench_oneline "$DUCKDB_TITLE")"
     bench_fact duckdb version "$(bench_oneline "$DUCKDB_VERSION")"
     bench_fact duckdb threads "$DUCKDB_THREADS"

@@ -333,11 +333,7 @@ done
 [ -n "${AIM[band]}" ] || AIM[band]=n/a
 
 # ------------------------------------------------------------------ report
-GPU_NAME=$(gx_psql -d "$DB" -At -c "SELECT string_agg(name, '; ') FROM gpuext_devices() WHERE kind ILIKE '%gpu%' OR kind ILIKE '%cuda%'" 2>/dev/null)
-CPU_NAME=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-PGVER=$("$PG_CONFIG" --version)
-ALL_CFGS=("${CFG_NAMES[@]}" duckdb)
-BENCH_TITLE[duckdb]=$DUCKDB_TITLE
+bench_report_facts "$DB"
 JB_S=$((SECONDS - BENCH_T0))
 MD=$OUT/join.md
 {
@@ -377,12 +373,7 @@ MD=$OUT/join.md
             echo "- where the time goes, fastest gpuext configuration ${BENCH_TITLE[${BEST[$q]}]}: join node (${JOIN_NODE[$q]:-?}) ${JOIN_MS[$q]} ms of ${EXEC_MS[$q]} ms execution; ${DETAIL[$q]:-} ($(basename "${EXPLAIN_FILE[$q]}"))"
         fi
     done
-    echo
-    echo "## All queries (ms)"
-    echo
-    bench_md_all_table "${QUERIES[*]}" "${ALL_CFGS[@]}"
-    echo
-    if [ "$FAILED" = 1 ]; then echo "**FAIL: see the check columns**"; else echo "all results checked: ok"; fi
+    bench_md_tail
 } >"$MD"
 
 # JSON: the facts through bench/groupby/groupby_json.py (no cub section)
@@ -395,17 +386,7 @@ FACTS=$OUT/join_facts.tsv
     bench_fact meta runs "$RUNS"
     bench_fact meta long_s "$LONG_S"
     bench_fact meta timeout_s "$BENCH_RUN_TIMEOUT_S"
-    bench_fact meta budget_s "$BUDGET_S"
-    bench_fact meta seconds "$JB_S"
-    bench_fact meta work_mem "$WORK_MEM"
-    bench_fact meta gpu_device "$GPU_DEV"
-    bench_fact meta postgres "$(bench_oneline "$PGVER")"
-    bench_fact meta cpu "$(bench_oneline "${CPU_NAME:-}")"
-    bench_fact meta cores "$(gx_nproc)"
-    bench_fact meta gpu "$(bench_oneline "${GPU_NAME:-}")"
-    bench_fact meta cache_load_ms "$CACHE_LOAD_MS"
-    bench_fact meta cache_rows "$CACHE_ROWS"
-    bench_fact meta failed "$FAILED"
+    bench_meta_facts "$JB_S"
     bench_fact meta aim_count "$(bench_oneline "${AIM[count]}")"
     bench_fact meta aim_band "$(bench_oneline "${AIM[band]}")"
     bench_fact duckdb title "$(bench_oneline "$DUCKDB_TITLE")"

@@ -549,6 +549,57 @@ bench_md_all_table() {
 # bench_fact FIELD...: one tab-separated line of the facts the JSON is
 # written from; bench_oneline TEXT: TEXT on one line
 bench_fact() { local IFS=$'\t'; printf '%s\n' "$*" | tr -d '\r'; }
+
+# bench_gen_jobs JOBS ROWS: the sessions a generator runs at once: JOBS, or
+# the cores (at most 16) when empty; 1 for fewer than 200000 rows
+bench_gen_jobs() {
+    local jobs=$1 rows=$2
+    if [ -z "$jobs" ]; then
+        jobs=$(nproc 2>/dev/null || echo 2)
+        [ "$jobs" -gt 16 ] && jobs=16
+    fi
+    [ "$rows" -lt 200000 ] && jobs=1
+    [ "$jobs" -lt 1 ] && jobs=1
+    echo "$jobs"
+}
+
+# bench_md_tail: a report's end: every query's figures in one table
+# (QUERIES, ALL_CFGS) and whether all results checked (FAILED)
+bench_md_tail() {
+    echo
+    echo "## All queries (ms)"
+    echo
+    bench_md_all_table "${QUERIES[*]}" "${ALL_CFGS[@]}"
+    echo
+    if [ "$FAILED" = 1 ]; then echo "**FAIL: see the check columns**"; else echo "all results checked: ok"; fi
+}
+
+# bench_report_facts DB: what a report's header names (GPU_NAME, CPU_NAME,
+# PGVER) and its configurations with DuckDB's (ALL_CFGS, BENCH_TITLE[duckdb])
+bench_report_facts() {
+    GPU_NAME=$(gx_psql -d "$1" -At -c "SELECT string_agg(name, '; ') FROM gpuext_devices() WHERE kind ILIKE '%gpu%' OR kind ILIKE '%cuda%'" 2>/dev/null)
+    CPU_NAME=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+    PGVER=$("$PG_CONFIG" --version)
+    ALL_CFGS=("${CFG_NAMES[@]}" duckdb)
+    BENCH_TITLE[duckdb]=$DUCKDB_TITLE
+}
+
+# bench_meta_facts SECONDS: the meta facts every report's JSON has (the
+# run's settings, machine and cache load: BUDGET_S, WORK_MEM, GPU_DEV,
+# bench_report_facts', CACHE_LOAD_MS, CACHE_ROWS, FAILED)
+bench_meta_facts() {
+    bench_fact meta budget_s "$BUDGET_S"
+    bench_fact meta seconds "$1"
+    bench_fact meta work_mem "$WORK_MEM"
+    bench_fact meta gpu_device "$GPU_DEV"
+    bench_fact meta postgres "$(bench_oneline "$PGVER")"
+    bench_fact meta cpu "$(bench_oneline "${CPU_NAME:-}")"
+    bench_fact meta cores "$(gx_nproc)"
+    bench_fact meta gpu "$(bench_oneline "${GPU_NAME:-}")"
+    bench_fact meta cache_load_ms "$CACHE_LOAD_MS"
+    bench_fact meta cache_rows "$CACHE_ROWS"
+    bench_fact meta failed "$FAILED"
+}
 bench_oneline() { printf '%s' "$1" | tr '\n\t' '  '; }
 
 # bench_facts_cfgs Q NAME...: the cfg facts of a query's configurations

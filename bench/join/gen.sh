@@ -70,12 +70,7 @@ join_gen() {
         echo "==> join: r, s, s10, s50, s90 already hold $rows rows, br, bs $brows"
         return 0
     fi
-    if [ -z "$jobs" ]; then
-        jobs=$(nproc 2>/dev/null || echo 2)
-        [ "$jobs" -gt 16 ] && jobs=16
-    fi
-    [ "$rows" -lt 200000 ] && jobs=1
-    [ "$jobs" -lt 1 ] && jobs=1
+    jobs=$(bench_gen_jobs "$jobs" "$rows")
     echo "==> join: generating $JOIN_TABLES: $rows rows ($brows for br, bs); $jobs sessions, batches of $batch rows"
     t0=$(date +%s.%N)
     for tbl in $JOIN_TABLES; do
