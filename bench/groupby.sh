@@ -149,24 +149,11 @@ GB_TMP=""
 # shellcheck disable=SC2016 # expanded at exit
 bench_on_exit 'if [ -n "$GB_TMP" ]; then rm -rf "$GB_TMP"; fi'
 
-# gb_budget_ok [SECONDS]: true when GROUPBY_BUDGET_S is 0, or when SECONDS
-# more (default 0) still end within it
-gb_budget_ok() {
-    [ "$BUDGET_S" = 0 ] || [ $(( SECONDS - GB_T0 + ${1:-0} )) -lt "$BUDGET_S" ]
-}
-# gb_opts NAME: PGOPTIONS of configuration NAME; with a budget also a
-# statement_timeout of what is left of it (at least 1 s), so that no run
-# overshoots it
-gb_opts() {
-    local left
-    if [ "$BUDGET_S" = 0 ]; then
-        echo "${BENCH_OPTS[$1]}"
-    else
-        left=$(( BUDGET_S - (SECONDS - GB_T0) ))
-        [ "$left" -lt 1 ] && left=1
-        echo "${BENCH_OPTS[$1]} -c statement_timeout=${left}s"
-    fi
-}
+# bench/lib.sh's query runs: budget, log names, plan column
+BENCH_T0=$GB_T0
+BENCH_NAME=groupby
+BENCH_BUDGET_VAR=GROUPBY_BUDGET_S
+BENCH_PLAN_FN=gb_plan
 
 # ------------------------------------------------------------------ setup
 bench_ensure_installed || exit 1
@@ -205,66 +192,13 @@ else
 fi
 gx_log "GPU GROUP BY: $PREAGG_NOTE"
 
-bench_define_configs "$GPU_DEV"
-BENCH_TITLE[gpu]="GPU cold"
-if [ "$GPU_DEV" != gpu ]; then
-    for name in gpu gpupar gpucache; do BENCH_TITLE[$name]="${BENCH_TITLE[$name]} [$GPU_DEV]"; done
-fi
-CFG_NAMES=(serial par8 cpu gpu gpupar gpucache)
-# the order they run in: PG serial (the reference) first, then the GPU ones,
-# so that a budget leaves out the others first
-RUN_ORDER=(serial gpucache gpu gpupar par8 cpu)
-GPUEXT_CFGS=(cpu gpu gpupar gpucache)
-for name in "${CFG_NAMES[@]}"; do
-    BENCH_OPTS[$name]="${BENCH_OPTS[$name]} -c work_mem=$WORK_MEM"
-done
-for name in "${GPUEXT_CFGS[@]}"; do
-    BENCH_OPTS[$name]="${BENCH_OPTS[$name]}${PREAGG_OPT:+ $PREAGG_OPT}"
-done
-# cfg_enabled NAME: not in GROUPBY_SKIP; the GPU ones with a GPU (or
-# GROUPBY_GPU_DEVICE other than gpu)
-cfg_enabled() {
-    case " ${GROUPBY_SKIP:-} " in *" $1 "*) return 1 ;; esac
-    case "$1" in
-        gpu|gpupar|gpucache) [ "$NGPU" -gt 0 ] || [ "$GPU_DEV" != gpu ] ;;
-        *) true ;;
-    esac
-}
-# why a configuration does not run
-cfg_why() {
-    case " ${GROUPBY_SKIP:-} " in *" $1 "*) echo "skipped (GROUPBY_SKIP)"; return ;; esac
-    echo "skipped (no GPU)"
-}
+bench_report_configs "$GPU_DEV" "$WORK_MEM" GROUPBY_SKIP "$PREAGG_OPT"
 
 # GPU cached: t into the column cache (a failure is reported, the
 # configuration still runs)
 CACHE_LOAD_MS=n/a; CACHE_ROWS=n/a
 if cfg_enabled gpucache; then
-    t0=$(date +%s%N)
-    if PGOPTIONS="-c gpuext.device=$GPU_DEV" gx_psql -d "$DB" -Atc "SELECT gpuext_cache_load('t')" >"$OUT/groupby_cache_load.txt" 2>&1; then
-        CACHE_LOAD_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
-        CACHE_ROWS=$(grep -E '^[0-9]+$' "$OUT/groupby_cache_load.txt" | tail -n 1)
-        gx_log "cache load: ${CACHE_ROWS:-?} rows in $CACHE_LOAD_MS ms"
-        # pages not all-visible are not cached (their rows would be read
-        # from the heap by every "cached" run): VACUUM once more, now that
-        # nothing else runs, and load again
-        if [ "${CACHE_ROWS:-0}" -lt "$GROUPBY_ROWS" ]; then
-            gx_log "cache load: ${CACHE_ROWS:-?} of $GROUPBY_ROWS rows; VACUUM t and load again"
-            gx_psql -d "$DB" -qc "VACUUM (FREEZE) t" >>"$OUT/groupby_cache_load.txt" 2>&1
-            t0=$(date +%s%N)
-            if PGOPTIONS="-c gpuext.device=$GPU_DEV" gx_psql -d "$DB" -Atc "SELECT gpuext_cache_load('t')" >>"$OUT/groupby_cache_load.txt" 2>&1; then
-                CACHE_LOAD_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
-                CACHE_ROWS=$(grep -E '^[0-9]+$' "$OUT/groupby_cache_load.txt" | tail -n 1)
-                gx_log "cache load (again): ${CACHE_ROWS:-?} rows in $CACHE_LOAD_MS ms"
-            fi
-        fi
-        if [ "${CACHE_ROWS:-0}" -lt "$GROUPBY_ROWS" ]; then
-            gx_warn "the column cache holds ${CACHE_ROWS:-?} of t's $GROUPBY_ROWS rows: $(grep -v -E '^[0-9]+$' "$OUT/groupby_cache_load.txt" | tr '\n' ' ')"
-        fi
-        gx_psql -d "$DB" -c "SELECT * FROM gpuext_cache" | tee -a "$OUT/groupby_cache_load.txt"
-    else
-        gx_log "cache load failed: $(tail -n 3 "$OUT/groupby_cache_load.txt")"
-    fi
+    bench_cache_load "$OUT/groupby_cache_load.txt" "$GPU_DEV" t
 fi
 
 # ------------------------------------------------------------------ CUB
@@ -283,7 +217,7 @@ elif [ ! -x "$NVCC" ] || ! nvidia-smi -L >/dev/null 2>&1; then
     CUB_NOTE="skipped (no GPU)"
 elif [ "$GROUPBY_ROWS" -gt 2147483647 ]; then
     CUB_NOTE="skipped (more than 2^31-1 keys)"
-elif ! gb_budget_ok 60; then
+elif ! bench_budget_ok 60; then
     CUB_NOTE="skipped (GROUPBY_BUDGET_S)"
 else
     GB_TMP=$(mktemp -d "$OUT/cub_tmp.XXXXXX") || exit 1
@@ -315,12 +249,6 @@ fi
 # ------------------------------------------------------------------ DuckDB
 declare -A MS RUNSN ALLMS RES PLAN CHECK
 DUCKDB_THREADS=${GROUPBY_DUCKDB_THREADS:-16}
-[ "$DUCKDB_THREADS" -gt "$(gx_nproc)" ] && DUCKDB_THREADS=$(gx_nproc)
-DUCKDB_TITLE="DuckDB ${DUCKDB_THREADS}t"
-DUCKDB_VERSION=n/a; DUCKDB_EXPORT_S=n/a; DUCKDB_RUN_S=n/a; DUCKDB_NOTE="not run"
-for q in "${QUERIES[@]}"; do
-    MS[$q,duckdb]=n/a; RUNSN[$q,duckdb]=0; ALLMS[$q,duckdb]=""; RES[$q,duckdb]=n/a; PLAN[$q,duckdb]=n/a
-done
 T_COLS="g10, g10k, g1m, g50m, v"
 DUCK_COLS="'g10': 'INTEGER', 'g10k': 'INTEGER', 'g1m': 'INTEGER', 'g50m': 'INTEGER', 'v': 'INTEGER'"
 gb_duckdb() {   # LOG: 0 when DuckDB ran the queries
@@ -329,214 +257,50 @@ gb_duckdb() {   # LOG: 0 when DuckDB ran the queries
     GXD_PGOPTIONS="${BENCH_OPTS[serial]}" \
         gxd_copy_and_run "$DB" t "$T_COLS" "$DUCK_COLS" "$qfiles" "$RUNS" "$1"
 }
-# shellcheck source=bench/duckdb/lib.sh
-if ! . "$HERE/duckdb/lib.sh"; then
-    DUCKDB_NOTE="bench/duckdb/lib.sh missing"
-elif [ "${BENCH_DUCKDB:-}" = 0 ] || ! cfg_enabled duckdb; then
-    DUCKDB_NOTE="skipped (BENCH_DUCKDB=0 / GROUPBY_SKIP)"
-elif [ "${BENCH_DUCKDB:-}" != 1 ] && ! gxd_available; then
-    DUCKDB_NOTE="no .carry/libduckdb.so.xz (bench/duckdb/fetch.sh)"
-elif ! gb_budget_ok; then
-    DUCKDB_NOTE="skipped (GROUPBY_BUDGET_S)"
-else
-    gx_log "$DUCKDB_TITLE: export t, load, run ${QUERIES[*]}"
-    if gb_duckdb "$OUT/groupby_duckdb.log"; then
-        DUCKDB_NOTE=""
-        DUCKDB_VERSION=$(gxd_field "$OUT/groupby_duckdb.log" version)
-        drows=$(sed -n 's/^exec=3 result=//p' "$OUT/groupby_duckdb.log")
-        [ "$drows" = "$T_ROWS" ] || echo "duckdb: WARNING: DuckDB holds '$drows' rows, t $T_ROWS"
-        for q in "${QUERIES[@]}"; do
-            ms=$(sed -n "s/^query=$q .* min_ms=\([^ ]*\) .*/\1/p" "$OUT/groupby_duckdb.log" | head -n 1)
-            r=$(gxd_query_result "$OUT/groupby_duckdb.log" "$q") || r=err
-            MS[$q,duckdb]=${ms:-err}; RES[$q,duckdb]=$r; RUNSN[$q,duckdb]=$RUNS; PLAN[$q,duckdb]=duckdb
-        done
-    else
-        DUCKDB_NOTE="failed (see the duckdb: lines above)"
-    fi
-    rm -rf "$GXD_TMP"; GXD_TMP=""
+bench_duckdb_run gb_duckdb "$OUT/groupby_duckdb.log" "${QUERIES[@]}"
+if [ -z "$DUCKDB_NOTE" ] && [ "$DUCKDB_ROWS" != "$T_ROWS" ]; then
+    echo "duckdb: WARNING: DuckDB holds '$DUCKDB_ROWS' rows, t $T_ROWS"
 fi
-[ -n "$DUCKDB_NOTE" ] && gx_log "$DUCKDB_TITLE: n/a, $DUCKDB_NOTE"
 
 # ------------------------------------------------------------------ timing
-# gb_plan OPTS QFILE: the plan's nodes of interest, top down, joined by +
+# gb_plan OPTS Q: the plan's nodes of interest, top down, joined by +
 # (Gpu* nodes, the aggregation strategy, Gather, Sort); a GpuPreAgg that
 # finalizes on the device is "GpuPreAgg+final" (its fallback plan below it
 # is not counted)
 gb_plan() {
     local p
-    p=$(PGOPTIONS="$1" gx_psql -d "$DB" -Atc "EXPLAIN $(cat "$2")" 2>/dev/null |
+    p=$(PGOPTIONS="$1" gx_psql -d "$DB" -Atc "EXPLAIN $(cat "$QDIR/$2.sql")" 2>/dev/null |
         awk '/Finalize: on the device/ { print "final"; f = 1; next } f && /->/ { exit } { print }' |
         grep -oE 'Gpu[A-Za-z]*|HashAggregate|GroupAggregate|MixedAggregate|Gather( Merge)?|Sort|^final$' |
         awk '!seen[$0]++' | tr ' ' '_' | paste -sd+ -)
     echo "${p:-err}"
 }
 
-# gb_time Q NAME: runs query Q under configuration NAME up to RUNS times
-# (one psql session each, \timing); sets T_MS (the best; err on an error,
-# timeout when the first run was cancelled at the end of the budget),
-# T_RUNS, T_ALL (every run's ms), T_RES (the first run's result), T_STABLE
-# (0 when a later run's result differed); the runs' output goes to
-# $OUT/groupby_<q>_<name>.log
-gb_time() {
-    local q=$1 name=$2 qf=$QDIR/$1.sql log=$OUT/groupby_$1_$2.log r out rc ms="" res
-    T_MS=err; T_RUNS=0; T_ALL=""; T_RES=""; T_STABLE=1
-    : >"$log"
-    for ((r = 1; r <= RUNS; r++)); do
-        if [ "$r" -gt 1 ]; then
-            # a long run is not repeated, nor one that would end past the budget
-            awk -v m="$ms" -v l="$LONG_S" 'BEGIN { exit !(m >= l * 1000) }' && break
-            gb_budget_ok "$(awk -v m="$ms" 'BEGIN { printf "%d", m / 1000 + 1 }')" || break
-        fi
-        out=$({ printf '%s\n' '\timing on'; cat "$qf"; } | PGOPTIONS="$(gb_opts "$name")" gx_psql -q -At -d "$DB" -f - 2>&1)
-        rc=$?
-        printf '# run %d (exit %d)\n%s\n' "$r" "$rc" "$out" >>"$log"
-        ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1)
-        res=$(printf '%s\n' "$out" | grep -v '^Time: ' | tr '\n' ' ' | sed 's/ *$//')
-        if [ "$rc" != 0 ] && [ "$BUDGET_S" != 0 ] && printf '%s' "$out" | grep -q 'statement timeout'; then
-            # cancelled at the end of the budget: the runs before count
-            echo "   ${BENCH_TITLE[$name]}: run $r cancelled at the end of GROUPBY_BUDGET_S"
-            [ "$r" = 1 ] && { T_MS=timeout; return 1; }
-            break
-        fi
-        if [ "$rc" != 0 ] || [ -z "$ms" ]; then
-            echo "   ${BENCH_TITLE[$name]}: run $r failed (exit $rc): $(printf '%s' "$res" | tail -c 300)"
-            [ "$r" = 1 ] && T_RES=$res
-            T_MS=err
-            return 1
-        fi
-        T_ALL="$T_ALL${T_ALL:+ }$ms"; T_RUNS=$r
-        if [ "$r" = 1 ]; then
-            T_RES=$res
-        elif [ "$res" != "$T_RES" ]; then
-            T_STABLE=0
-            echo "   ${BENCH_TITLE[$name]}: run $r returned '$res', run 1 '$T_RES'"
-        fi
-    done
-    # shellcheck disable=SC2086
-    T_MS=$(printf '%s\n' $T_ALL | sort -g | head -n 1)
-}
-
-# same_approx A B: 0 when two results have the same fields, equal but for
-# numbers within 1e-9 relative (DuckDB's sum of double avg() values)
-same_approx() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        n = split(a, x, /[ |]/); m = split(b, y, /[ |]/); if (n != m) exit 1
-        for (i = 1; i <= n; i++) {
-            if (x[i] == y[i]) continue
-            if (x[i] !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ || y[i] !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) exit 1
-            d = x[i] - y[i]; if (d < 0) d = -d
-            s = x[i] < 0 ? -x[i] : x[i]; if (s < 1) s = 1
-            if (d > 1e-9 * s) exit 1
-        }
-        exit 0 }'
-}
-
 FAILED=0
 declare -A REF REF_CFG
-fail() {   # Q NAME WHAT
-    FAILED=1
-    echo "!!!!!!!! FAIL $1: ${BENCH_TITLE[$2]} $3 !!!!!!!!"
-}
 for q in "${QUERIES[@]}"; do
     gx_log "$q (${NGROUPS[$q]} groups): $(cat "$QDIR/$q.sql")"
-    warmed=0
-    REF[$q]=""
-    for name in "${RUN_ORDER[@]}"; do
-        MS[$q,$name]=n/a; RUNSN[$q,$name]=0; ALLMS[$q,$name]=""; RES[$q,$name]=n/a; PLAN[$q,$name]=n/a
-        if ! cfg_enabled "$name"; then
-            CHECK[$q,$name]=$(cfg_why "$name")
-            continue
-        fi
-        if ! gb_budget_ok; then
-            CHECK[$q,$name]="skipped (budget)"
-            printf '   %-18s skipped (GROUPBY_BUDGET_S=%s)\n' "${BENCH_TITLE[$name]}" "$BUDGET_S"
-            continue
-        fi
-        PLAN[$q,$name]=$(gb_plan "$(gb_opts "$name")" "$QDIR/$q.sql")
-        # the first GPU configuration waits for the compiled kernel, untimed
-        case "$name" in
-            gpu*) if [ "$warmed" = 0 ]; then
-                      warmed=1
-                      PGOPTIONS="$(gb_opts "$name") -c gpuext.jit_wait=on" gx_psql -d "$DB" -At -f "$QDIR/$q.sql" >/dev/null 2>&1
-                  fi ;;
-        esac
-        gb_time "$q" "$name"
-        MS[$q,$name]=$T_MS; RUNSN[$q,$name]=$T_RUNS; ALLMS[$q,$name]=$T_ALL; RES[$q,$name]=$T_RES
-        if [ "$T_MS" = timeout ]; then
-            MS[$q,$name]=n/a; RES[$q,$name]=n/a; CHECK[$q,$name]="cancelled (budget)"
-            continue
-        elif [ "$T_MS" = err ]; then
-            CHECK[$q,$name]=FAIL
-            fail "$q" "$name" "failed: $(printf '%s' "$T_RES" | tail -c 300)"
-        elif [ -z "${REF[$q]}" ]; then
-            # PG serial's result, or the first configuration's when serial is skipped
-            REF[$q]=$T_RES; REF_CFG[$q]=$name; CHECK[$q,$name]=ref
-        elif [ "$T_RES" = "${REF[$q]}" ]; then
-            CHECK[$q,$name]=ok
-        else
-            CHECK[$q,$name]=FAIL
-            fail "$q" "$name" "returned '$T_RES', ${BENCH_TITLE[${REF_CFG[$q]}]} '${REF[$q]}'"
-        fi
-        if [ "$T_STABLE" = 0 ]; then
-            CHECK[$q,$name]=FAIL
-            fail "$q" "$name" "returned different results in its runs (see $OUT/groupby_${q}_$name.log)"
-        fi
-        printf '   %-18s %10s ms  (best of %s: %s)  plan=%s  %s\n' "${BENCH_TITLE[$name]}" "${MS[$q,$name]}" \
-            "$T_RUNS" "$T_ALL" "${PLAN[$q,$name]}" "${CHECK[$q,$name]}"
-    done
-    CHECK[$q,duckdb]=n/a
-    if [ "${RES[$q,duckdb]}" != n/a ]; then
-        if [ "${MS[$q,duckdb]}" = err ] || [ "${RES[$q,duckdb]}" = err ]; then
-            CHECK[$q,duckdb]=FAIL
-            BENCH_TITLE[duckdb]=$DUCKDB_TITLE
-            fail "$q" duckdb "failed (see $OUT/groupby_duckdb.log)"
-        elif [ -z "${REF[$q]:-}" ]; then
-            CHECK[$q,duckdb]="unchecked (no PostgreSQL result to check against)"
-        elif [ "${RES[$q,duckdb]}" = "${REF[$q]}" ]; then
-            CHECK[$q,duckdb]=ok
-        elif same_approx "${RES[$q,duckdb]}" "${REF[$q]}"; then
-            CHECK[$q,duckdb]=approx
-        else
-            CHECK[$q,duckdb]=FAIL
-            BENCH_TITLE[duckdb]=$DUCKDB_TITLE
-            fail "$q" duckdb "returned '${RES[$q,duckdb]}', PG '${REF[$q]}'"
-        fi
-        printf '   %-18s %10s ms  (best of %s)  %s\n' "$DUCKDB_TITLE" "${MS[$q,duckdb]}" "$RUNS" "${CHECK[$q,duckdb]}"
-    elif [ -n "$DUCKDB_NOTE" ]; then
-        CHECK[$q,duckdb]=$DUCKDB_NOTE
-    fi
+    bench_run_query "$q" "$QDIR/$q.sql"
+    bench_check_duckdb "$q" "${REF[$q]:-}"
     gx_log "$q result (${BENCH_TITLE[${REF_CFG[$q]:-serial}]}): ${REF[$q]}"
 done
 
 # ------------------------------------------------------------------ where the time goes
-# is_num V / lt A B
-is_num() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
-lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
-# gb_fastest Q NAME...: the configuration of NAMEs with the lowest ms (none: empty)
-gb_fastest() {
-    local q=$1 best="" name
-    shift
-    for name in "$@"; do
-        is_num "${MS[$q,$name]:-}" || continue
-        if [ -z "$best" ] || lt "${MS[$q,$name]}" "${MS[$q,$best]}"; then best=$name; fi
-    done
-    echo "$best"
-}
 # EXPLAIN (ANALYZE, VERBOSE) of each query under its fastest gpuext
 # configuration: the whole execution, and the GROUP BY node (the first node
 # below the wrapper's Aggregate, a Subquery Scan skipped)
 declare -A BEST EXPLAIN_FILE AGG_MS EXEC_MS AGG_NODE
 for q in "${QUERIES[@]}"; do
-    BEST[$q]=$(gb_fastest "$q" "${GPUEXT_CFGS[@]}")
+    BEST[$q]=$(bench_fastest "$q" "${GPUEXT_CFGS[@]}")
     EXPLAIN_FILE[$q]=""; AGG_MS[$q]=n/a; EXEC_MS[$q]=n/a; AGG_NODE[$q]=""
     [ -n "${BEST[$q]}" ] || continue
-    if ! gb_budget_ok "$(awk -v m="${MS[$q,${BEST[$q]}]}" 'BEGIN { printf "%d", m / 500 + 1 }')"; then
+    if ! bench_budget_ok "$(awk -v m="${MS[$q,${BEST[$q]}]}" 'BEGIN { printf "%d", m / 500 + 1 }')"; then
         gx_log "$q: no EXPLAIN ANALYZE (GROUPBY_BUDGET_S)"
         continue
     fi
     f=$OUT/groupby_explain_${q}_${BEST[$q]}.txt
     EXPLAIN_FILE[$q]=$f
-    PGOPTIONS="$(gb_opts "${BEST[$q]}")" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/$q.sql")" >"$f" 2>&1
+    PGOPTIONS="$(bench_opts "${BEST[$q]}")" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(cat "$QDIR/$q.sql")" >"$f" 2>&1
     node=$(grep -E 'actual time=' "$f" | sed -n '2,$p' | grep -v 'Subquery Scan' | head -n 1)
     AGG_NODE[$q]=$(printf '%s' "$node" | sed 's/^[ >-]*//; s/ *(cost=.*//')
     AGG_MS[$q]=$(printf '%s' "$node" | sed -n 's/.*actual time=[0-9.]*\.\.\([0-9.]*\) .*/\1/p')
@@ -549,23 +313,18 @@ done
 # ------------------------------------------------------------------ CUB bar
 # issue 14's bar: the fastest GPU configuration at g50m within 3x of SortKeys
 CUB_CFG=""; CUB_RATIO=n/a; CUB_NODE_RATIO=n/a; CUB_WITHIN=n/a
-for q in "${QUERIES[@]}"; do [ "$q" = g50m ] && CUB_CFG=$(gb_fastest g50m gpu gpupar gpucache); done
+for q in "${QUERIES[@]}"; do [ "$q" = g50m ] && CUB_CFG=$(bench_fastest g50m gpu gpupar gpucache); done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "n/a" }'; }
-if [ -n "$CUB_CFG" ] && is_num "${CUB_MS[sort_keys]}"; then
+if [ -n "$CUB_CFG" ] && bench_is_num "${CUB_MS[sort_keys]}"; then
     CUB_RATIO=$(ratio "${MS[g50m,$CUB_CFG]}" "${CUB_MS[sort_keys]}")
     [ "${BEST[g50m]:-}" = "$CUB_CFG" ] && CUB_NODE_RATIO=$(ratio "${AGG_MS[g50m]}" "${CUB_MS[sort_keys]}")
-    if is_num "$CUB_RATIO"; then
-        if lt "$CUB_RATIO" 3.0000001; then CUB_WITHIN=yes; else CUB_WITHIN=no; fi
+    if bench_is_num "$CUB_RATIO"; then
+        if bench_lt "$CUB_RATIO" 3.0000001; then CUB_WITHIN=yes; else CUB_WITHIN=no; fi
     fi
 fi
 
 # ------------------------------------------------------------------ report
-xratio() { local r; r=$(ratio "$1" "$2"); [ "$r" = n/a ] && echo n/a || echo "${r}x"; }
-GPU_NAME=$(gx_psql -d "$DB" -At -c "SELECT string_agg(name, '; ') FROM gpuext_devices() WHERE kind ILIKE '%gpu%' OR kind ILIKE '%cuda%'" 2>/dev/null)
-CPU_NAME=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-PGVER=$("$PG_CONFIG" --version)
-ALL_CFGS=("${CFG_NAMES[@]}" duckdb)
-BENCH_TITLE[duckdb]=$DUCKDB_TITLE
+bench_report_facts "$DB"
 GB_S=$((SECONDS - GB_T0))
 MD=$OUT/groupby.md
 {
@@ -589,11 +348,7 @@ MD=$OUT/groupby.md
         echo
         echo "## $q: ${NGROUPS[$q]} groups"
         echo
-        echo "| configuration | ms | runs | vs PG serial | vs DuckDB | plan | check |"
-        echo "|---|---:|---:|---:|---:|---|---|"
-        for name in "${ALL_CFGS[@]}"; do
-            echo "| ${BENCH_TITLE[$name]} | ${MS[$q,$name]} | ${RUNSN[$q,$name]} | $(xratio "${MS[$q,serial]}" "${MS[$q,$name]}") | $(xratio "${MS[$q,duckdb]}" "${MS[$q,$name]}") | ${PLAN[$q,$name]} | ${CHECK[$q,$name]} |"
-        done
+        bench_md_query_table "$q" "${ALL_CFGS[@]}"
         echo
         echo "- result (${BENCH_TITLE[${REF_CFG[$q]:-serial}]}): \`${REF[$q]}\`"
         if [ -n "${EXPLAIN_FILE[$q]}" ]; then
@@ -619,81 +374,46 @@ MD=$OUT/groupby.md
             echo "- no GPU configuration timed g50m"
         fi
     fi
-    echo
-    echo "## All queries (ms)"
-    echo
-    hdr="| configuration"; sep="|---"
-    for q in "${QUERIES[@]}"; do hdr="$hdr | $q"; sep="$sep|---:"; done
-    echo "$hdr |"; echo "$sep|"
-    for name in "${ALL_CFGS[@]}"; do
-        row="| ${BENCH_TITLE[$name]}"
-        for q in "${QUERIES[@]}"; do
-            c=${MS[$q,$name]}
-            [ "${CHECK[$q,$name]:-}" = FAIL ] && c="$c FAIL"
-            row="$row | $c"
-        done
-        echo "$row |"
-    done
-    echo
-    if [ "$FAILED" = 1 ]; then echo "**FAIL: see the check columns**"; else echo "all results checked: ok"; fi
+    bench_md_tail
 } >"$MD"
 
 # JSON: the facts (tab-separated, one a line) through bench/groupby/groupby_json.py
 FACTS=$OUT/groupby_facts.tsv
-fact() { local IFS=$'\t'; printf '%s\n' "$*" | tr -d '\r'; }
-oneline() { printf '%s' "$1" | tr '\n\t' '  '; }
 {
-    fact meta rows "$T_ROWS"
-    fact meta table_size "$T_SIZE"
-    fact meta load_s "$GROUPBY_LOAD_S"
-    fact meta runs "$RUNS"
-    fact meta long_s "$LONG_S"
-    fact meta budget_s "$BUDGET_S"
-    fact meta seconds "$GB_S"
-    fact meta work_mem "$WORK_MEM"
-    fact meta preagg "$(oneline "$PREAGG_NOTE")"
-    fact meta gpu_device "$GPU_DEV"
-    fact meta postgres "$(oneline "$PGVER")"
-    fact meta cpu "$(oneline "${CPU_NAME:-}")"
-    fact meta cores "$(gx_nproc)"
-    fact meta gpu "$(oneline "${GPU_NAME:-}")"
-    fact meta cache_load_ms "$CACHE_LOAD_MS"
-    fact meta cache_rows "$CACHE_ROWS"
-    fact meta failed "$FAILED"
-    fact duckdb title "$(oneline "$DUCKDB_TITLE")"
-    fact duckdb version "$(oneline "$DUCKDB_VERSION")"
-    fact duckdb threads "$DUCKDB_THREADS"
-    fact duckdb export_s "$DUCKDB_EXPORT_S"
-    fact duckdb run_s "$DUCKDB_RUN_S"
-    fact duckdb note "$(oneline "$DUCKDB_NOTE")"
-    fact cub note "$(oneline "$CUB_NOTE")"
-    fact cub device "$(oneline "$CUB_DEVICE")"
-    fact cub n "$GROUPBY_ROWS"
-    fact cub groups "$CUB_GROUPS"
-    fact cub check "$CUB_CHECK"
-    fact cub g50m_config "$CUB_CFG"
-    fact cub g50m_ratio_vs_sort_keys "$CUB_RATIO"
-    fact cub g50m_node_ratio_vs_sort_keys "$CUB_NODE_RATIO"
-    fact cub within_3x "$CUB_WITHIN"
-    for op in "${CUB_OPS[@]}"; do fact cubop "$op" "${CUB_MS[$op]}" "${CUB_MEAN[$op]}"; done
-    for name in "${ALL_CFGS[@]}"; do fact title "$name" "$(oneline "${BENCH_TITLE[$name]}")"; done
+    bench_fact meta rows "$T_ROWS"
+    bench_fact meta table_size "$T_SIZE"
+    bench_fact meta load_s "$GROUPBY_LOAD_S"
+    bench_fact meta runs "$RUNS"
+    bench_fact meta long_s "$LONG_S"
+    bench_meta_facts "$GB_S"
+    bench_fact meta preagg "$(bench_oneline "$PREAGG_NOTE")"
+    bench_fact duckdb title "$(bench_oneline "$DUCKDB_TITLE")"
+    bench_fact duckdb version "$(bench_oneline "$DUCKDB_VERSION")"
+    bench_fact duckdb threads "$DUCKDB_THREADS"
+    bench_fact duckdb export_s "$DUCKDB_EXPORT_S"
+    bench_fact duckdb run_s "$DUCKDB_RUN_S"
+    bench_fact duckdb note "$(bench_oneline "$DUCKDB_NOTE")"
+    bench_fact cub note "$(bench_oneline "$CUB_NOTE")"
+    bench_fact cub device "$(bench_oneline "$CUB_DEVICE")"
+    bench_fact cub n "$GROUPBY_ROWS"
+    bench_fact cub groups "$CUB_GROUPS"
+    bench_fact cub check "$CUB_CHECK"
+    bench_fact cub g50m_config "$CUB_CFG"
+    bench_fact cub g50m_ratio_vs_sort_keys "$CUB_RATIO"
+    bench_fact cub g50m_node_ratio_vs_sort_keys "$CUB_NODE_RATIO"
+    bench_fact cub within_3x "$CUB_WITHIN"
+    for op in "${CUB_OPS[@]}"; do bench_fact cubop "$op" "${CUB_MS[$op]}" "${CUB_MEAN[$op]}"; done
+    for name in "${ALL_CFGS[@]}"; do bench_fact title "$name" "$(bench_oneline "${BENCH_TITLE[$name]}")"; done
     for q in "${QUERIES[@]}"; do
-        fact query "$q" "$(oneline "$(cat "$QDIR/$q.sql")")"
-        fact qmeta "$q" groups "${NGROUPS[$q]}"
-        fact qmeta "$q" result "$(oneline "${REF[$q]}")"
-        fact qmeta "$q" explain_config "${BEST[$q]}"
-        fact qmeta "$q" explain_file "$(basename "${EXPLAIN_FILE[$q]:-}")"
-        fact qmeta "$q" agg_node "$(oneline "${AGG_NODE[$q]}")"
-        fact qmeta "$q" agg_node_ms "${AGG_MS[$q]}"
-        fact qmeta "$q" exec_ms "${EXEC_MS[$q]}"
-        for name in "${ALL_CFGS[@]}"; do
-            fact cfg "$q" "$name" ms "${MS[$q,$name]}"
-            fact cfg "$q" "$name" runs "${RUNSN[$q,$name]}"
-            fact cfg "$q" "$name" all_ms "${ALLMS[$q,$name]}"
-            fact cfg "$q" "$name" plan "${PLAN[$q,$name]}"
-            fact cfg "$q" "$name" check "$(oneline "${CHECK[$q,$name]}")"
-            fact cfg "$q" "$name" result "$(oneline "${RES[$q,$name]}")"
-        done
+        bench_fact query "$q" "$(bench_oneline "$(cat "$QDIR/$q.sql")")"
+        bench_fact qmeta "$q" groups "${NGROUPS[$q]}"
+        bench_fact qmeta "$q" result "$(bench_oneline "${REF[$q]}")"
+        bench_fact qmeta "$q" explain_config "${BEST[$q]}"
+        bench_fact qmeta "$q" explain_file "$(basename "${EXPLAIN_FILE[$q]:-}")"
+        bench_fact qmeta "$q" agg_node "$(bench_oneline "${AGG_NODE[$q]}")"
+        bench_fact qmeta "$q" agg_node_ms "${AGG_MS[$q]}"
+        bench_fact qmeta "$q" exec_ms "${EXEC_MS[$q]}"
+        bench_facts_cfgs "$q" "${ALL_CFGS[@]}"
     done
 } >"$FACTS"
 if command -v python3 >/dev/null 2>&1; then

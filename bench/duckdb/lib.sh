@@ -129,36 +129,42 @@ _gxd_bench() {
     fi
 }
 
-# gxd_copy_and_run DB TABLE COLUMNS TYPES QFILES REPS LOG: the DuckDB side
+# gxd_copy_and_run DB TABLES COLUMNS TYPES QFILES REPS LOG: the DuckDB side
 # of a benchmark: builds gx_duckdb_bench in a new GXD_TMP (under
 # BENCH_DUCKDB_TMP, else OUT; the caller removes it), exports COLUMNS of
-# TABLE to CSV (PGOPTIONS: GXD_PGOPTIONS), loads them into an in-memory
-# DuckDB table of the same name (TYPES: read_csv's columns,
-# 'name': 'TYPE', ...; the table takes the same types) and runs the
-# comma-separated QFILES REPS times (output in LOG; exec=3 is its row
-# count).  Wants the table's heap size / 2 + 1 GB of disk (the CSV of a
-# few columns is smaller than the heap).  Sets DUCKDB_EXPORT_S, DUCKDB_RUN_S.
+# each of the blank-separated TABLES (the same columns in each) to CSV
+# (PGOPTIONS: GXD_PGOPTIONS), loads them into in-memory DuckDB tables of
+# the same names (TYPES: read_csv's columns, 'name': 'TYPE', ...; the
+# tables take the same types) and runs the comma-separated QFILES REPS
+# times (output in LOG; the last exec= line is the rows of all the tables,
+# exec=3 with one table).  Wants the tables' heap size / 2 + 1 GB of disk
+# (the CSV of a few columns is smaller than the heap).  Sets
+# DUCKDB_EXPORT_S, DUCKDB_RUN_S.
 gxd_copy_and_run() {
-    local db=$1 table=$2 cols=$3 types=$4 qfiles=$5 reps=$6 log=$7 t0 need avail create
+    local db=$1 tables=$2 cols=$3 types=$4 qfiles=$5 reps=$6 log=$7 t0 need avail create table
+    local execs=() counts=""
     GXD_TMP=$(mktemp -d "${BENCH_DUCKDB_TMP:-$OUT}/duckdb_tmp.XXXXXX") || return 1
     gxd_build "$GXD_TMP" || return 1
-    need=$(gx_psql -d "$db" -Atc "SELECT pg_relation_size('$table') / 2048 + 1048576")
+    need=$(gx_psql -d "$db" -Atc "SELECT $(printf "pg_relation_size('%s') + " $tables) 0" | awk '{ printf "%d", $1 / 2048 + 1048576 }')
     avail=$(df -Pk "$GXD_TMP" | awk 'NR == 2 {print $4}')
     if [ -n "$need" ] && [ -n "$avail" ] && [ "$avail" -lt "$need" ]; then
         echo "duckdb: not enough disk for the CSV export (${avail} kB free, want ${need} kB)"; return 1
     fi
-    mkdir -p "$GXD_TMP/csv" || return 1
-    t0=$(date +%s.%N)
-    GXD_TABLE=$table GXD_COLUMNS=$cols gxd_export "$db" "$GXD_TMP/csv" "${GXD_EXPORT_JOBS:-8}" || return 1
-    DUCKDB_EXPORT_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    echo "duckdb: exported $table ($cols) in $DUCKDB_EXPORT_S s ($(du -sh "$GXD_TMP/csv" | cut -f1))"
     # shellcheck disable=SC2001  # (a back reference: no ${//} form)
     create=$(sed "s/'\([^']*\)': '\([^']*\)'/\1 \2/g" <<<"$types")
     t0=$(date +%s.%N)
-    if ! "$GXD_BIN" --threads "$DUCKDB_THREADS" \
-            --exec "CREATE TABLE $table ($create)" \
-            --exec "INSERT INTO $table SELECT * FROM read_csv('$GXD_TMP/csv/part*.csv', delim = '"$'\t'"', header = false, quote = '', escape = '', nullstr = '\\N', auto_detect = false, columns = {$types})" \
-            --exec "SELECT count(*) FROM $table" \
+    for table in $tables; do
+        mkdir -p "$GXD_TMP/csv/$table" || return 1
+        GXD_TABLE=$table GXD_COLUMNS=$cols gxd_export "$db" "$GXD_TMP/csv/$table" "${GXD_EXPORT_JOBS:-8}" || return 1
+        execs+=(--exec "CREATE TABLE $table ($create)"
+                --exec "INSERT INTO $table SELECT * FROM read_csv('$GXD_TMP/csv/$table/part*.csv', delim = '"$'\t'"', header = false, quote = '', escape = '', nullstr = '\\N', auto_detect = false, columns = {$types})")
+        counts="$counts(SELECT count(*) FROM $table) + "
+    done
+    DUCKDB_EXPORT_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    echo "duckdb: exported $tables ($cols) in $DUCKDB_EXPORT_S s ($(du -sh "$GXD_TMP/csv" | cut -f1))"
+    t0=$(date +%s.%N)
+    if ! "$GXD_BIN" --threads "$DUCKDB_THREADS" "${execs[@]}" \
+            --exec "SELECT ${counts}0" \
             --queries "$qfiles" --reps "$reps" >"$log" 2>&1; then
         echo "duckdb: gx_duckdb_bench failed:"; tail -n 20 "$log"; return 1
     fi

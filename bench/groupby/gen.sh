@@ -54,12 +54,7 @@ groupby_gen() {
         echo "==> groupby: t already holds $rows rows"
         return 0
     fi
-    if [ -z "$jobs" ]; then
-        jobs=$(nproc 2>/dev/null || echo 2)
-        [ "$jobs" -gt 16 ] && jobs=16
-    fi
-    [ "$rows" -lt 200000 ] && jobs=1
-    [ "$jobs" -lt 1 ] && jobs=1
+    jobs=$(bench_gen_jobs "$jobs" "$rows")
     n10=$(groupby_ngroups 10 "$rows"); n10k=$(groupby_ngroups 10000 "$rows")
     n1m=$(groupby_ngroups 1000000 "$rows"); n50m=$(groupby_ngroups 50000000 "$rows")
     echo "==> groupby: generating t: $rows rows, groups $n10 / $n10k / $n1m / $n50m; $jobs sessions, batches of $batch rows"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""bench/groupby/groupby_json.py FACTS JSON - groupby.json of bench/groupby.sh,
-written with Python's json module from its facts (one a line, tab-separated):
+"""bench/groupby/groupby_json.py FACTS JSON - groupby.json of bench/groupby.sh
+(and join.json of bench/join.sh: no cub facts, no cub section), written with Python's json module from its facts (one a line, tab-separated):
 
   meta NAME VALUE            rows, load_s, runs, postgres, cpu, gpu, preagg, ...
   duckdb NAME VALUE          title, version, threads, export_s, run_s, note
@@ -24,7 +24,8 @@ import sys
 # fields that stay strings even when they look like numbers
 TEXT = {"result", "sql", "title", "plan", "check", "note", "version", "postgres", "cpu",
         "gpu", "device", "table_size", "work_mem", "preagg", "gpu_device", "agg_node",
-        "explain_config", "explain_file", "g50m_config", "within_3x"}
+        "explain_config", "explain_file", "g50m_config", "within_3x",
+        "join_node", "detail", "aim_count", "aim_band"}
 
 
 def num(v):
@@ -77,8 +78,11 @@ def main():
         for c in cfgs.values():
             c["speedup_vs_pg_serial"] = speedup(ref, c.get("ms"))
             c["speedup_vs_duckdb"] = speedup(duckms, c.get("ms"))
-    cub["ops"] = cubops
-    out = {"meta": meta, "duckdb": duck, "cub": cub, "queries": {q: queries[q] for q in order}}
+    out = {"meta": meta, "duckdb": duck}
+    if cub or cubops:
+        cub["ops"] = cubops
+        out["cub"] = cub
+    out["queries"] = {q: queries[q] for q in order}
     with open(sys.argv[2], "w", encoding="utf-8") as f:
         json.dump(out, f, indent=2)
         f.write("\n")

@@ -49,6 +49,16 @@
 # the summary; groupby.md and groupby.json come back as files when it ran
 # alone, else in extra.tgz with its logs.
 #
+# BENCH_JOIN=1 (off by default) runs bench/join.sh after that
+# (SKIP_BENCH=1 SKIP_TESTS=1 BENCH_JOIN=1: it alone): the joins of issue
+# 15 (16M x 16M equi-joins, uniform and skewed, pairs, SEMI, ANTI; 1M x 1M
+# band joins) against PostgreSQL and DuckDB, with JOIN_LONG_S defaulting to
+# 10 here, JOIN_TIMEOUT_S to 60 and JOIN_BUDGET_S to what is left of
+# BENCH_BUDGET_S (540) since this script's start (at least 180 s); the rest
+# of its header's settings from the environment.  Its join.md ends the
+# summary; join.md and join.json come back as files when it ran alone,
+# else in extra.tgz with its logs.
+#
 # Outputs go to ${OUT:-/tmp/out}; at most 8 files come back from the GPU
 # host, so all but these are packed into extra.tgz: test.log, bench.log,
 # nvidia-smi.txt, and bench.md, bench.json, explain_q1_gpu.txt,
@@ -218,29 +228,44 @@ if [ "${BENCH_CONC:-0}" = 1 ]; then
     } >>"$SUMMARY"
 fi
 
-# GROUP BY with 10 .. 50M groups (bench/groupby.sh, issue 14), when asked
-KEEP_GROUPBY=""
-if [ "${BENCH_GROUPBY:-0}" = 1 ]; then
-    gb_left=0
+# run_report_bench NAME PREFIX TITLE [VAR=VALUE...]: bench/NAME.sh on its
+# own cluster, with PREFIX_LONG_S defaulting to 10 and PREFIX_BUDGET_S to
+# what is left of BENCH_BUDGET_S (540) since this script's start (at least
+# 180 s), VAR=VALUE in its environment; its exit status into rc, its
+# NAME.md into the summary under TITLE; run alone (SKIP_BENCH=1), its
+# NAME.md and NAME.json come back as files (KEEP_REPORTS)
+KEEP_REPORTS=""
+run_report_bench() {
+    local name=$1 pfx=$2 title=$3 left=0 brc long budget
+    shift 3
     if [ "${BENCH_BUDGET_S:-540}" != 0 ]; then
-        gb_left=$(( ${BENCH_BUDGET_S:-540} - (SECONDS - T0) ))
-        [ "$gb_left" -lt 180 ] && gb_left=180
+        left=$(( ${BENCH_BUDGET_S:-540} - (SECONDS - T0) ))
+        [ "$left" -lt 180 ] && left=180
     fi
-    echo "==> bench/groupby.sh (GROUPBY_ROWS=${GROUPBY_ROWS:-100000000}, GROUPBY_BUDGET_S=${GROUPBY_BUDGET_S:-$gb_left})"
-    BENCH_START=1 GROUPBY_LONG_S=${GROUPBY_LONG_S:-10} GROUPBY_BUDGET_S=${GROUPBY_BUDGET_S:-$gb_left} \
-        bench/groupby.sh 2>&1 | tee "$OUT/groupby.log"
-    gb_rc=${PIPESTATUS[0]}
-    [ "$rc" = 0 ] && rc=$gb_rc
+    long=${pfx}_LONG_S; budget=${pfx}_BUDGET_S
+    echo "==> bench/$name.sh (${budget}=${!budget:-$left})"
+    env BENCH_START=1 "$long=${!long:-10}" "$budget=${!budget:-$left}" "$@" \
+        bench/"$name".sh 2>&1 | tee "$OUT/$name.log"
+    brc=${PIPESTATUS[0]}
+    [ "$rc" = 0 ] && rc=$brc
     {
-        echo "==================== GROUP BY (bench/groupby.sh, exit $gb_rc) ===================="
-        cat "$OUT/groupby.md" 2>/dev/null || echo "(no groupby.md: see groupby.log in extra.tgz)"
+        echo "==================== $title (bench/$name.sh, exit $brc) ===================="
+        cat "$OUT/$name.md" 2>/dev/null || echo "(no $name.md: see $name.log in extra.tgz)"
     } >>"$SUMMARY"
-    # run alone, its report and JSON come back as files
-    [ "${SKIP_BENCH:-0}" = 1 ] && KEEP_GROUPBY='|groupby\.(md|json)'
+    [ "${SKIP_BENCH:-0}" = 1 ] && KEEP_REPORTS="$KEEP_REPORTS|$name\\.(md|json)"
+}
+
+# GROUP BY with 10 .. 50M groups (bench/groupby.sh, issue 14), when asked
+if [ "${BENCH_GROUPBY:-0}" = 1 ]; then
+    run_report_bench groupby GROUPBY "GROUP BY"
+fi
+# joins (bench/join.sh, issue 15), when asked
+if [ "${BENCH_JOIN:-0}" = 1 ]; then
+    run_report_bench join JOIN "joins" "JOIN_TIMEOUT_S=${JOIN_TIMEOUT_S:-60}"
 fi
 
 # at most 8 files come back from the GPU host: keep the main ones, pack the rest
-(cd "$OUT" && ls | grep -vxE "test\\.log|bench\\.(log|md|json)|nvidia-smi\\.txt|explain_q1_gpu(_1m)?\\.txt|compare\\.(md|json)|tpcb\\.(md|json)|extra\\.tgz$KEEP_GROUPBY" |
+(cd "$OUT" && ls | grep -vxE "test\\.log|bench\\.(log|md|json)|nvidia-smi\\.txt|explain_q1_gpu(_1m)?\\.txt|compare\\.(md|json)|tpcb\\.(md|json)|extra\\.tgz$KEEP_REPORTS" |
     tar -czf extra.tgz -T - --remove-files 2>/dev/null)
 echo "==> outputs in $OUT:"
 ls -l "$OUT"
