@@ -401,13 +401,16 @@ SELECT * FROM gx_jexplain('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT cou
 RESET gpuext.force;
 RESET gpuext.session_memory;
 -- what keeps the GpuJoin returning rows: GROUP BY, HAVING, other
--- aggregates, DISTINCT, count of a column; gpuext.enable_agg off
+-- aggregates, DISTINCT, count of a column, FILTER, grouping sets;
+-- gpuext.enable_agg off
 SELECT q, gx_jccheck(q) FROM (VALUES
     ('SELECT o.kb, count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 GROUP BY o.kb'),
     ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 HAVING count(*) > 5'),
     ('SELECT count(*), sum(o.v) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
     ('SELECT count(i.kn) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
-    ('SELECT count(DISTINCT o.id) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4')) v(q);
+    ('SELECT count(DISTINCT o.id) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
+    ('SELECT count(*) FILTER (WHERE o.v < 500) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 GROUP BY ()')) v(q);
 SET gpuext.enable_agg = off;
 SELECT gx_jccheck('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
 RESET gpuext.enable_agg;

@@ -31,6 +31,10 @@
  * quals in custom_exprs to point at them, and the executor maps them
  * back).  Its targetlist is the partial Aggrefs, which the Finalize
  * Aggregate above matches like a Partial Aggregate's.
+ *
+ * Over a join, count(*) alone (no GROUP BY, no HAVING) gets the same
+ * Finalize Aggregate over the counting form of the join's GpuJoin
+ * (gx_join_count_paths; join_path.cpp says how the GpuJoin counts).
  */
 #include "gpuext.h"
 #include "compat.h"
