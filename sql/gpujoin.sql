@@ -21,6 +21,31 @@ END $$;
 CREATE FUNCTION gx_jcheck(q text) RETURNS text LANGUAGE sql AS $$
     SELECT gx_check(q) || CASE WHEN gx_join_node(q) THEN ', GpuJoin' ELSE ', no GpuJoin' END
 $$;
+-- does q's plan, with gpuext forced, count in a GpuJoin (Device
+-- Aggregates: count(*) among the GpuJoin's lines)?
+CREATE FUNCTION gx_join_counts(q text) RETURNS bool LANGUAGE plpgsql
+    SET gpuext.enabled = on SET gpuext.force = on AS $$
+DECLARE
+    line text;
+    injoin bool := false;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line LIKE '%Custom Scan (GpuJoin)%' THEN
+            injoin := true;
+        ELSIF line LIKE '%->%' THEN
+            injoin := false;
+        ELSIF injoin AND line LIKE '%Device Aggregates: count(*)%' THEN
+            RETURN true;
+        END IF;
+    END LOOP;
+    RETURN false;
+END $$;
+-- gx_jcheck, and whether the GpuJoin counts
+CREATE FUNCTION gx_jccheck(q text) RETURNS text LANGUAGE sql AS $$
+    SELECT gx_check(q) || CASE WHEN gx_join_counts(q) THEN ', GpuJoin counts'
+                               WHEN gx_join_node(q) THEN ', GpuJoin'
+                               ELSE ', no GpuJoin' END
+$$;
 -- EXPLAIN ANALYZE without timing, nor the memory of a fallback's Hash
 CREATE FUNCTION gx_jexplain(q text) RETURNS SETOF text LANGUAGE sql AS $$
     SELECT l FROM gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF') l
@@ -124,6 +149,11 @@ SELECT gx_jcheck('SELECT count(*), sum(a.v::int8 * b.v) FROM gx_jskew a JOIN gx_
 SELECT gx_jcheck('SELECT a.id FROM gx_jskew a WHERE EXISTS (SELECT 1 FROM gx_jskew b WHERE b.k = a.k)');
 SELECT gx_jcheck('SELECT o.id, s.id FROM gx_jo o JOIN gx_jskew s ON o.k4 = s.k');
 SET gpuext.force = on;
+-- (the pairs handed back in passes: enable_agg off keeps the count off
+-- the device; counted, below, it takes one pass)
+SET gpuext.enable_agg = off;
+SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k');
+RESET gpuext.enable_agg;
 SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k');
 RESET gpuext.force;
 
@@ -251,6 +281,143 @@ SET gpuext.session_memory = '64kB';
 SELECT gx_jcheck('SELECT count(*) FROM (SELECT o.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 LIMIT 10) s');
 RESET gpuext.session_memory;
 
+-- count(*) over a join: the GpuJoin counts (count-only probes) and
+-- returns one row, count(*)'s partial state, to a Finalize Aggregate
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
+SELECT * FROM gx_explain('SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.k8 = o.k8)');
+SELECT * FROM gx_explain('SELECT count(*) AS n, count(*) + 1 FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.kd = o.kd) AND o.v < 500',
+                         'COSTS OFF, VERBOSE');
+SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
+SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4)');
+-- the counts themselves (gx_jccheck below compares them with gpuext off)
+SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4;
+SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4);
+SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4);
+-- skew: 1710 of the 1900 rows share a key, 2924290 pairs of them
+SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k;
+RESET gpuext.force;
+-- INNER on every key type (NULL keys never match), mixed widths, two keys
+SELECT q, gx_jccheck(q) FROM (VALUES
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k2 = i.k2'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k8 = i.k8'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.kd = i.kd'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.kts = i.kts'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.ktz = i.ktz'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.kb = i.kb'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.kn = i.kn'),
+    ('SELECT count(*) FROM gx_jnan a JOIN gx_jnan b ON a.n = b.n'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k2 = i.k4'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k8 = i.k2'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.kd = i.kd AND o.k8 = i.k8'),
+    ('SELECT count(*) FROM gx_jo o, gx_ji i WHERE o.k4 = i.k4 AND o.v < 300 AND i.txt LIKE ''i1%''')) v(q);
+-- SEMI (EXISTS, IN) and ANTI (NOT EXISTS) on every key type
+SELECT q, gx_jccheck(q) FROM (VALUES
+    ('SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4)'),
+    ('SELECT count(*) FROM gx_jo o WHERE o.k2 IN (SELECT k2 FROM gx_ji)'),
+    ('SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.k8 = o.k8)'),
+    ('SELECT count(*) FROM gx_jo o WHERE o.kd IN (SELECT kd FROM gx_ji WHERE v > 500)'),
+    ('SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.kts = o.kts)'),
+    ('SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.kn = o.kn AND i.ktz = o.ktz)'),
+    ('SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.kb = o.kb)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k2 = o.k2)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k8 = o.k8)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.kd = o.kd)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.kts = o.kts)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.ktz = o.ktz)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.kb = o.kb)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.kn = o.kn)'),
+    ('SELECT count(*) FROM gx_jnan a WHERE NOT EXISTS (SELECT 1 FROM gx_jnan b WHERE a.n = b.n AND b.id > 3)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k8 = o.k8 AND i.k2 = o.k2)')) v(q);
+-- NULL keys, skew (90% one key), empty sides, self joins
+SELECT q, gx_jccheck(q) FROM (VALUES
+    ('SELECT count(*) FROM gx_jo o JOIN gx_jnull n ON o.k4 = n.k4'),
+    ('SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_jnull n WHERE n.k4 = o.k4)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_jnull n WHERE n.k4 = o.k4)'),
+    ('SELECT count(*) FROM gx_jnull n WHERE NOT EXISTS (SELECT 1 FROM gx_jo o WHERE n.k4 = o.k4)'),
+    ('SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k'),
+    ('SELECT count(*) FROM gx_jskew a WHERE EXISTS (SELECT 1 FROM gx_jskew b WHERE b.k = a.k)'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_jskew s ON o.k4 = s.k'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_jskew s WHERE s.k = o.k8)'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_jempty e ON o.k4 = e.k4'),
+    ('SELECT count(*) FROM gx_jempty e JOIN gx_jo o ON o.k8 = e.k8'),
+    ('SELECT count(*) FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_jempty e WHERE e.k4 = o.k4)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_jempty e WHERE e.k4 = o.k4)'),
+    ('SELECT count(*) FROM gx_jempty e WHERE NOT EXISTS (SELECT 1 FROM gx_jo o WHERE e.k4 = o.k4)'),
+    ('SELECT count(*) FROM gx_jo a WHERE NOT EXISTS (SELECT 1 FROM gx_jo b WHERE a.id = b.id)')) v(q);
+-- several chunks on both sides
+SET gpuext.chunk_rows = 1024;
+SELECT gx_jccheck('SELECT count(*) FROM gx_jbig a JOIN gx_jbig b ON a.k = b.k');
+SELECT gx_jccheck('SELECT count(*) FROM gx_jbig a WHERE NOT EXISTS (SELECT 1 FROM gx_jo o WHERE o.k4 = a.k)');
+RESET gpuext.chunk_rows;
+-- prepared statements: custom plans, then the generic plan
+PREPARE jc_off(int4, int4) AS
+    SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 WHERE o.v < $1 AND i.v > $2;
+PREPARE jc_on(int4, int4) AS
+    SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 WHERE o.v < $1 AND i.v > $2;
+SELECT args, gx_error(format('EXECUTE jc_off%s', args), format('EXECUTE jc_on%s', args))
+FROM (VALUES ('(500, 100)'), ('(1000, 0)'), ('(0, 0)'), ('(NULL, 1)'), ('(300, 900)'),
+             ('(700, 500)'), ('(900, 10)')) v(args);
+SET plan_cache_mode = force_generic_plan;
+PREPARE jcg_off(int4) AS SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < $1);
+PREPARE jcg_on(int4) AS SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < $1);
+SELECT args, gx_error(format('EXECUTE jcg_off%s', args), format('EXECUTE jcg_on%s', args))
+FROM (VALUES ('(500)'), ('(0)'), ('(NULL)'), ('(2000)')) v(args);
+SET gpuext.force = on;
+SELECT * FROM gx_explain('EXECUTE jcg_on(500)');
+RESET gpuext.force;
+RESET plan_cache_mode;
+-- rescans: a count under a nested loop with a parameter, on the outer
+-- side (the table is built once) or the inner side (built for each row)
+SELECT q, gx_jccheck(q) FROM (VALUES
+    ('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT count(*) AS n FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 WHERE o.v < n.id * 40) c WHERE n.id <= 8'),
+    ('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT count(*) AS n FROM gx_jo o WHERE EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < n.id * 100)) c WHERE n.id <= 8'),
+    ('SELECT x, (SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < x)) FROM generate_series(0, 1000, 250) x')) v(q);
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT count(*) AS n FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 WHERE o.v < n.id * 40) c WHERE n.id <= 8');
+RESET gpuext.force;
+-- the fallback (a table that does not fit): the node counts the Hash
+-- Join's rows; with 120kB, the inner sides of i.v < 0 .. 500 fit, of 750
+-- and 1000 do not, so a rescan changes the decision
+SET gpuext.session_memory = '64kB';
+SELECT q, gx_jccheck(q) FROM (VALUES
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 AND o.k2 = i.k2'),
+    ('SELECT count(*) FROM gx_jbig a JOIN gx_jbig b ON a.k = b.k'),
+    ('SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k'),
+    ('SELECT count(*) FROM gx_jo o WHERE o.k4 IN (SELECT k FROM gx_jbig)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k8 = o.k8 AND i.k2 = o.k2)'),
+    ('SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_jempty e WHERE e.k4 = o.k4)')) v(q);
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
+SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k;
+RESET gpuext.force;
+SET gpuext.session_memory = '120kB';
+SELECT gx_jccheck('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT count(*) AS n FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < n.id * 125)) c WHERE n.id <= 8');
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT count(*) AS n FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < n.id * 125)) c WHERE n.id <= 8');
+RESET gpuext.force;
+RESET gpuext.session_memory;
+-- what keeps the GpuJoin returning rows: GROUP BY, HAVING, other
+-- aggregates, DISTINCT, count of a column, FILTER, grouping sets;
+-- gpuext.enable_agg off
+SELECT q, gx_jccheck(q) FROM (VALUES
+    ('SELECT o.kb, count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 GROUP BY o.kb'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 HAVING count(*) > 5'),
+    ('SELECT count(*), sum(o.v) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
+    ('SELECT count(i.kn) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
+    ('SELECT count(DISTINCT o.id) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
+    ('SELECT count(*) FILTER (WHERE o.v < 500) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4'),
+    ('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 GROUP BY ()')) v(q);
+SET gpuext.enable_agg = off;
+SELECT gx_jccheck('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
+RESET gpuext.enable_agg;
+SET gpuext.enable_gpujoin = off;
+SELECT gx_jccheck('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
+RESET gpuext.enable_gpujoin;
+
 -- what stays with PostgreSQL: other join quals, non-equi joins, types
 -- the device does not compare, three keys, row marks, the switches
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 AND o.v < i.v');
@@ -269,5 +436,5 @@ SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
 RESET gpuext.enable_hashjoin;
 
 DROP TABLE gx_jo, gx_ji, gx_jskew, gx_jempty, gx_jnan, gx_jnull, gx_jbig;
-DROP FUNCTION gx_jcheck(text), gx_join_node(text), gx_jexplain(text);
+DROP FUNCTION gx_jccheck(text), gx_join_counts(text), gx_jcheck(text), gx_join_node(text), gx_jexplain(text);
 DEALLOCATE ALL;

@@ -51,6 +51,21 @@
  * fallback plan reads both tables itself, so a fallen-back join reads its
  * inner side twice (partly, the first time).
  *
+ * Counting (custom_private 5; planned for SELECT count(*) over the join,
+ * join_path.cpp): the node's one column (or more, all count(*)) is
+ * count(*)'s partial state, an int8, for the Finalize Aggregate above.
+ * The probes run in count-only mode (ext.count_only: no pair written, the
+ * task's matches in join_count; a key program never leaves a row to the
+ * host, so there is no entry to read) and the node returns one row, the
+ * sum of their counts: INNER the pairs, SEMI / ANTI the outer rows; over
+ * an empty inner side INNER and SEMI count 0 without reading the outer
+ * side, ANTI every outer row.  When it falls back, the node counts the
+ * fallback plan's rows (the Hash Join returns the join's rows, the same
+ * count): the fallback stays the one plan of either form, whose target
+ * is the join relation's, and a fallback runs only when the table does
+ * not fit, where returning the rows to the node is PostgreSQL's own cost.
+ * (A fallback that aggregates itself would need a second plan per node.)
+ *
  * Rescans: the built table (or the decision to fall back) is kept when
  * the inner child's parameters did not change (only the outer side, or
  * the fallback plan, is read again); otherwise the session is closed (the
@@ -89,6 +104,7 @@ typedef struct GxJoinStats
 	int64		build_tasks;	/* JOIN_BUILD tasks */
 	int64		probe_tasks;	/* JOIN_PROBE tasks (passes) */
 	int64		pairs;			/* entries the probes returned */
+	int64		counted;		/* counting: the counts returned */
 	double		build_ms;		/* reading the inner side and building */
 	double		probe_ms;		/* reading the outer side and probing */
 } GxJoinStats;
@@ -97,6 +113,9 @@ typedef struct GxJoinState
 {
 	CustomScanState css;
 	int			mode;			/* enum gx_join_mode */
+	bool		count;			/* counting: one row, count(*)'s partial state */
+	bool		count_done;		/* ... returned (until a rescan) */
+	int64		count_sum;		/* ... the count being made */
 	int			nkeys;
 	AttrNumber	okey[GX_JOIN_MAX_KEYS];	/* resnos in the outer child's rows */
 	AttrNumber	ikey[GX_JOIN_MAX_KEYS];	/* ... in the inner child's */
@@ -233,11 +252,13 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	st->inner_ps = ExecInitNode((Plan *) lsecond(cscan->custom_plans), estate, child_flags);
 	st->fallback_ps = ExecInitNode((Plan *) lthird(cscan->custom_plans), estate, child_flags);
 	node->custom_ps = list_make3(st->outer_ps, st->inner_ps, st->fallback_ps);
-	/* (its rows are returned as the node's: the same target list) */
-	if (ExecGetResultType(st->fallback_ps)->natts != list_length(cscan->scan.plan.targetlist))
+	st->mode = intVal(linitial(priv));
+	st->count = intVal(list_nth(priv, 5)) != 0;
+	/* (its rows are returned as the node's: the same target list; counted) */
+	if (!st->count &&
+		ExecGetResultType(st->fallback_ps)->natts != list_length(cscan->scan.plan.targetlist))
 		elog(ERROR, "gpuext: GpuJoin's fallback plan returns other columns");
 
-	st->mode = intVal(linitial(priv));
 	st->nkeys = list_length((List *) lsecond(priv));
 	forboth(lc1, (List *) lsecond(priv), lc2, (List *) lthird(priv))
 	{
@@ -589,10 +610,13 @@ gx_join_probe_pass(GxJoinState *st)
 	c->ext.join.first_row = st->next_row;
 	c->ext.join.first_match = st->next_match;
 	c->ext.join.max_pairs = st->max_pairs;
+	c->ext.count_only = st->count ? 1 : 0;
 	res = gx_join_run(st, slot, gen);
-	if (res->nsel > st->max_pairs)
+	if (res->nsel > st->max_pairs || (st->count && res->nsel != 0))
 		elog(ERROR, "gpuext: GpuJoin probe returned %u entries for %u", res->nsel,
-			 st->max_pairs);
+			 st->count ? 0 : st->max_pairs);
+	if (st->count)
+		st->count_sum += (int64) res->join_count;
 	gx_join_pairs_room(st, res->nsel);
 	memcpy(st->pairs, (char *) res + gx_join_pairs_off(c->nrows),
 		   sizeof(gx_join_pair) * (Size) res->nsel);
@@ -645,6 +669,12 @@ gx_join_next_chunk(GxJoinState *st)
 	st->stats.outer_rows += n;
 	if (n == 0)
 		return false;
+	if (st->ninner == 0 && st->count)
+	{
+		/* (ANTI, as below): every row counts */
+		st->count_sum += n;
+		return true;
+	}
 	if (st->ninner == 0)
 	{
 		/* (only ANTI reads the outer side of an empty inner side): every row */
@@ -688,6 +718,31 @@ gx_join_store(GxJoinState *st, const gx_join_pair *p)
 	return ExecStoreVirtualTuple(scan);
 }
 
+/*
+ * The next probe of the outer side (timed): the chunk's next pass, or the
+ * next chunk read and probed; false at the end of the outer side
+ */
+static bool
+gx_join_probe_step(GxJoinState *st)
+{
+	instr_time	t0,
+				t1;
+	bool		more;
+
+	INSTR_TIME_SET_CURRENT(t0);
+	if (st->more)
+	{
+		gx_join_probe_pass(st);
+		more = true;
+	}
+	else
+		more = gx_join_next_chunk(st);
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->stats.probe_ms += INSTR_TIME_GET_MILLISEC(t1);
+	return more;
+}
+
 /* ExecScan access method: the next joined row */
 static TupleTableSlot *
 gx_join_next(ScanState *ss)
@@ -700,26 +755,53 @@ gx_join_next(ScanState *ss)
 		return ExecClearTuple(ss->ss_ScanTupleSlot);
 	for (;;)
 	{
-		instr_time	t0,
-					t1;
-		bool		more;
-
 		if (st->pair_pos < st->npairs)
 			return gx_join_store(st, &st->pairs[st->pair_pos++]);
-		INSTR_TIME_SET_CURRENT(t0);
-		if (st->more)
-		{
-			gx_join_probe_pass(st);
-			more = true;
-		}
-		else
-			more = gx_join_next_chunk(st);
-		INSTR_TIME_SET_CURRENT(t1);
-		INSTR_TIME_SUBTRACT(t1, t0);
-		st->stats.probe_ms += INSTR_TIME_GET_MILLISEC(t1);
-		if (!more)
+		if (!gx_join_probe_step(st))
 			return ExecClearTuple(ss->ss_ScanTupleSlot);
 	}
+}
+
+/*
+ * ExecScan access method of a counting node: once, one row whose columns
+ * (count(*)'s partial states) are the count of the device's probes, or of
+ * the fallback plan's rows (see the design note)
+ */
+static TupleTableSlot *
+gx_join_count_next(ScanState *ss)
+{
+	GxJoinState *st = (GxJoinState *) ss;
+	TupleTableSlot *scan = ss->ss_ScanTupleSlot;
+
+	if (st->count_done)
+		return ExecClearTuple(scan);
+	st->count_sum = 0;
+	if (st->fallback)
+	{
+		for (;;)
+		{
+			TupleTableSlot *row = ExecProcNode(st->fallback_ps);
+
+			if (TupIsNull(row))
+				break;
+			st->count_sum++;
+		}
+	}
+	else if (st->ninner > 0 || st->mode == GX_JOIN_ANTI)
+	{
+		/* (INNER / SEMI over an empty inner side: 0, the outer is not read) */
+		while (gx_join_probe_step(st))
+			;
+	}
+	st->count_done = true;
+	st->stats.counted += st->count_sum;
+	ExecClearTuple(scan);
+	for (int i = 0; i < scan->tts_tupleDescriptor->natts; i++)
+	{
+		scan->tts_values[i] = Int64GetDatum(st->count_sum);
+		scan->tts_isnull[i] = false;
+	}
+	return ExecStoreVirtualTuple(scan);
 }
 
 /* ExecScan recheck method (no EvalPlanQual: the path is for plain SELECTs) */
@@ -729,7 +811,10 @@ gx_join_recheck(ScanState *ss, TupleTableSlot *slot)
 	return true;
 }
 
-/* ExecCustomScan: the joined rows, the device's or the fallback plan's */
+/*
+ * ExecCustomScan: the joined rows, the device's or the fallback plan's;
+ * counting, the one row of their count
+ */
 static TupleTableSlot *
 gx_join_exec(CustomScanState *node)
 {
@@ -737,6 +822,8 @@ gx_join_exec(CustomScanState *node)
 
 	if (!st->built)
 		gx_join_build(st);
+	if (st->count)
+		return ExecScan(&node->ss, gx_join_count_next, gx_join_recheck);
 	if (st->fallback)
 		return ExecProcNode(st->fallback_ps);
 	return ExecScan(&node->ss, gx_join_next, gx_join_recheck);
@@ -773,6 +860,7 @@ gx_join_rescan(CustomScanState *node)
 	st->nouter = st->npairs = st->pair_pos = 0;
 	st->more = false;
 	st->outer_done = false;
+	st->count_done = false;
 	if (chg != NULL)
 	{
 		UpdateChangedParamSet(st->outer_ps, chg);
@@ -831,6 +919,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Algorithm", "Hash", es);
 	ExplainPropertyText("Join Type", types[st->mode], es);
 	ExplainPropertyText("Join Keys", gx_join_keys_text(st, ancestors, es), es);
+	if (st->count)
+		ExplainPropertyText("Device Aggregates", "count(*)", es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	ExplainPropertyText("Fallback", "the Hash Join below", es);
 	if (!es->analyze)
@@ -854,6 +944,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyInteger("Build Tasks", NULL, s->build_tasks, es);
 	ExplainPropertyInteger("Probe Tasks", NULL, s->probe_tasks, es);
 	ExplainPropertyInteger("Rows From Device", NULL, s->pairs, es);
+	if (st->count)
+		ExplainPropertyInteger("Counted Rows", NULL, s->counted, es);
 	if (es->timing)
 	{
 		ExplainPropertyFloat("Build Time", "ms", s->build_ms, 3, es);

@@ -26,6 +26,7 @@ bool		gx_scan_rel_eligible(RelOptInfo *rel, RangeTblEntry *rte);
 void		gx_aggpath_init(void);
 /* GpuJoin paths (join_path.cpp) */
 void		gx_joinpath_init(void);
+Path	   *gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial);
 extern bool gx_enable_gpujoin;
 extern bool gx_enable_hashjoin;
 extern bool gx_enable_agg;

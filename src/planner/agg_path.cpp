@@ -31,6 +31,10 @@
  * quals in custom_exprs to point at them, and the executor maps them
  * back).  Its targetlist is the partial Aggrefs, which the Finalize
  * Aggregate above matches like a Partial Aggregate's.
+ *
+ * Over a join, count(*) alone (no GROUP BY, no HAVING) gets the same
+ * Finalize Aggregate over the counting form of the join's GpuJoin
+ * (gx_join_count_paths; join_path.cpp says how the GpuJoin counts).
  */
 #include "gpuext.h"
 #include "compat.h"
@@ -756,9 +760,60 @@ gx_add_device_final_path(PlannerInfo *root, RelOptInfo *output_rel, RelOptInfo *
 }
 
 /*
+ * count(*) over a join (input_rel): Finalize Aggregate over the counting
+ * form of the join relation's cheapest GpuJoin path (join_path.cpp's
+ * design note), when the query's only aggregates are count(*), with no
+ * GROUP BY and no HAVING (the partial target holds the count(*) alone)
+ */
+static void
+gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+					Node *having)
+{
+	PathTarget *target = root->upper_targets[UPPERREL_GROUP_AGG];
+	PathTarget *partial;
+	Path	   *best = NULL;
+	AggClauseCosts costs;
+	bool		group;
+	ListCell   *lc;
+
+	if (!gx_enable_agg || having != NULL || GX_GROUP_CLAUSE(root) != NIL)
+		return;
+	partial = gx_partial_target(root, target, NULL, 0, &group);
+	if (partial == NULL || group)
+		return;
+	foreach(lc, partial->exprs)
+	{
+		Aggref	   *a = (Aggref *) lfirst(lc);
+
+		if (!IsA(a, Aggref) || a->aggfnoid != F_COUNT_ || !a->aggstar)
+			return;
+	}
+	foreach(lc, input_rel->pathlist)
+	{
+		Path	   *p = gx_join_count_path(input_rel, gx_unproject((Path *) lfirst(lc)),
+										   partial);
+
+		if (p != NULL && (best == NULL || p->total_cost < best->total_cost))
+			best = p;
+	}
+	if (best == NULL)
+		return;
+	MemSet(&costs, 0, sizeof(costs));
+	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
+	/* gpuext.force: only the counting join remains (as for a GpuScan's) */
+	if (gx_force)
+	{
+		output_rel->pathlist = NIL;
+		output_rel->partial_pathlist = NIL;
+	}
+	gx_add_final_paths(root, output_rel, best, target, NIL, &costs, 1);
+}
+
+/*
  * create_upper_paths_hook: for UPPERREL_GROUP_AGG over a GpuScan-able
  * table, add Finalize Aggregate over a GpuScan computing the aggregates
- * (or over GpuPreAgg, for GROUP BY).
+ * (or over GpuPreAgg, for GROUP BY); over a join, count(*) by the GpuJoin
+ * (gx_join_count_paths).
  */
 static void
 gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
@@ -778,14 +833,20 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
 
-	if (stage != UPPERREL_GROUP_AGG || !gx_enabled || !gx_enable_scan ||
-		(!gx_enable_agg && !gx_enable_preagg) || gx_shared == NULL)
+	if (stage != UPPERREL_GROUP_AGG || !gx_enabled || gx_shared == NULL)
 		return;
 	if ((!parse->hasAggs && parse->groupClause == NIL) || parse->groupingSets != NIL ||
-		parse->hasWindowFuncs || parse->hasTargetSRFs ||
-		input_rel->reloptkind != RELOPT_BASEREL)
+		parse->hasWindowFuncs || parse->hasTargetSRFs)
 		return;
 	having = extra != NULL ? ((GroupPathExtraData *) extra)->havingQual : parse->havingQual;
+	if (input_rel->reloptkind == RELOPT_JOINREL)
+	{
+		gx_join_count_paths(root, input_rel, output_rel, having);
+		return;
+	}
+	if (!gx_enable_scan || (!gx_enable_agg && !gx_enable_preagg) ||
+		input_rel->reloptkind != RELOPT_BASEREL)
+		return;
 
 	/* a GpuScan of the table with every qual on the device */
 	foreach(lc, input_rel->pathlist)

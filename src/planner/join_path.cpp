@@ -53,8 +53,27 @@
  * The plan (gx_plan_join_path): scanrelid 0, custom_scan_tlist = the join
  * relation's target list (Vars), custom_plans = (outer, inner, fallback),
  * custom_private = (mode, outer key resnos, inner key resnos, key types,
- * where each custom_scan_tlist column comes from): gx_join_plan_private()
- * documents the layout the executor reads.
+ * where each custom_scan_tlist column comes from, count mode):
+ * gx_join_plan_private() documents the layout the executor reads.
+ *
+ * Counting joins.  For SELECT count(*) over the join (no GROUP BY, no
+ * HAVING, no other aggregate), agg_path.cpp's create_upper_paths_hook asks
+ * gx_join_count_path for a copy of the join relation's GpuJoin path whose
+ * target is the partial count(*) (gx_partial_target) and puts
+ * PostgreSQL's Finalize Aggregate over it (gx_add_final_paths), as it does
+ * over an aggregate GpuScan:
+ *
+ *   Finalize Aggregate
+ *     ->  Custom Scan (GpuJoin)     Device Aggregates: count(*)
+ *
+ * Its children and its fallback are the GpuJoin path's; the node probes
+ * in count-only mode and returns one row, the count as count(*)'s
+ * partial state (int8).  Its cost is the GpuJoin's without the pairs
+ * handed back and the rows formed (one row).  Only a GpuJoin path that
+ * survived in the join relation's list is counted (add_path frees those
+ * it rejects), so gpuext.enable_gpujoin, enable_hashjoin and force rule
+ * it as they rule the GpuJoin; gpuext.enable_agg switches device
+ * aggregates, this one included.
  */
 #include "gpuext.h"
 #include "planner.h"
@@ -216,9 +235,12 @@ gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerre
 	return true;
 }
 
-/* the cost of a GpuJoin path over its two children (see the design note) */
+/*
+ * the cost of a GpuJoin path over its two children (see the design note);
+ * count: the counting node, one row out and no pair back
+ */
 static void
-gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys)
+gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count)
 {
 	double		orows = outer->rows;
 	double		irows = inner->rows;
@@ -234,7 +256,8 @@ gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys)
 	probe = outer->total_cost + (cpu_tuple_cost + cpu_operator_cost * nkeys) * orows +
 		gx_gpu_operator_cost * 2 * nkeys * orows;
 	/* the pairs handed back and the joined rows formed */
-	out = (gx_gpu_tuple_cost + cpu_tuple_cost + path->pathtarget->cost.per_tuple) * path->rows;
+	out = count ? cpu_tuple_cost + path->pathtarget->cost.per_tuple :
+		(gx_gpu_tuple_cost + cpu_tuple_cost + path->pathtarget->cost.per_tuple) * path->rows;
 	path->startup_cost = build + path->pathtarget->cost.startup;
 	path->total_cost = build + probe + out + path->pathtarget->cost.startup;
 }
@@ -363,9 +386,9 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	cp->path.pathkeys = NIL;
 	cp->flags = 0;
 	cp->custom_paths = list_make3(outer, inner, fallback);
-	cp->custom_private = list_make4(makeInteger(mode), okeys, ikeys, scales);
+	cp->custom_private = list_make5(makeInteger(mode), okeys, ikeys, scales, makeInteger(0));
 	cp->methods = &gx_join_path_methods;
-	gx_cost_join(&cp->path, outer, inner, list_length(okeys));
+	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false);
 	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
 	if (gx_force)
 		gx_join_force(joinrel, true);
@@ -437,6 +460,34 @@ gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 }
 
 /*
+ * The counting form of path (see the design note), a path of rel with the
+ * partial target partial (count(*) only, which the caller checked); NULL
+ * when path is not a GpuJoin path
+ */
+Path *
+gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
+{
+	CustomPath *src = (CustomPath *) path;
+	CustomPath *cp;
+	List	   *priv;
+
+	if (!gx_is_join_path(path))
+		return NULL;
+	priv = src->custom_private;
+	cp = makeNode(CustomPath);
+	*cp = *src;
+	cp->path.parent = rel;
+	cp->path.pathtarget = partial;
+	cp->path.rows = 1;
+	cp->custom_paths = list_copy(src->custom_paths);
+	cp->custom_private = list_make5(linitial(priv), lsecond(priv), lthird(priv),
+									lfourth(priv), makeInteger(1));
+	gx_cost_join(&cp->path, (Path *) linitial(cp->custom_paths),
+				 (Path *) lsecond(cp->custom_paths), list_length((List *) lsecond(priv)), true);
+	return &cp->path;
+}
+
+/*
  * The resno of expression e in a child plan's target list; a Var missing
  * there is added (the child is a scan of the Var's relation, which
  * projects)
@@ -462,11 +513,14 @@ gx_child_resno(Plan *child, Expr *e)
  *   3  IntList: per key, the outer's and the inner's device type and the
  *      numeric scale both sides' values take (3 entries a key)
  *   4  IntList: per custom_scan_tlist column, side << 16 | resno (side 0:
- *      the outer child, 1: the inner child)
+ *      the outer child, 1: the inner child); empty when counting
+ *   5  Integer: 1 when the node counts (custom_scan_tlist: the partial
+ *      count(*) Aggrefs), else 0
  */
 static List *
 gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tlist,
-					 Plan *outer, Plan *inner, Relids outer_relids, Relids inner_relids)
+					 Plan *outer, Plan *inner, Relids outer_relids, Relids inner_relids,
+					 bool count)
 {
 	List	   *ores = NIL,
 			   *ires = NIL,
@@ -492,7 +546,7 @@ gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tli
 		ires = lappend_int(ires, gx_child_resno(inner, (Expr *) i));
 		types = lappend_int(lappend_int(lappend_int(types, ot), it), lfirst_int(lc3));
 	}
-	foreach(lc1, tlist)
+	foreach(lc1, count ? NIL : tlist)
 	{
 		TargetEntry *tle = (TargetEntry *) lfirst(lc1);
 		Var		   *v = (Var *) tle->expr;
@@ -507,10 +561,15 @@ gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tli
 		else
 			elog(ERROR, "gpuext: GpuJoin column not found in its children");
 	}
-	return list_make5(makeInteger(mode), ores, ires, types, src);
+	return lappend(list_make5(makeInteger(mode), ores, ires, types, src),
+				   makeInteger(count ? 1 : 0));
 }
 
-/* PlanCustomPath of a GpuJoin path: the CustomScan over its two children */
+/*
+ * PlanCustomPath of a GpuJoin path: the CustomScan over its two children
+ * (and its fallback); a counting one's target list is the partial
+ * count(*)
+ */
 static Plan *
 gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
 				  List *clauses, List *custom_plans)
@@ -531,7 +590,8 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 	cscan->custom_private = gx_join_plan_private(intVal(linitial(priv)), (List *) lsecond(priv),
 												 (List *) lthird(priv),
 												 (List *) lfourth(priv), tlist, outer, inner,
-												 opath->parent->relids, ipath->parent->relids);
+												 opath->parent->relids, ipath->parent->relids,
+												 intVal(list_nth(priv, 4)) != 0);
 	cscan->custom_scan_tlist = tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
 	cscan->methods = &gx_join_plan_methods;
