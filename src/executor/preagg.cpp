@@ -421,9 +421,13 @@ gx_group_collect(GxScanState *st, GxBatch *b)
 		gx_group_host_rows(st, b);
 }
 
-/* empty the table (a GROUP_READ that copies nothing), after every task of the session */
-static void
-gx_group_discard(GxScanState *st)
+/*
+ * Run a GROUP_READ of slots [row0, row0 + n) of the table, ordered after
+ * every task of the session (gflags: GX_GROUP_DISCARD to copy nothing),
+ * and wait for it; the caller reads the result and releases the slot
+ */
+static int
+gx_group_read_task(GxScanState *st, uint32 row0, uint32 n, uint32 gflags)
 {
 	GxGroupState *g = &st->grp;
 	int			slot = gx_slot_acquire(true);
@@ -432,17 +436,25 @@ gx_group_discard(GxScanState *st)
 
 	gx_task_init(c, GX_TASK_GROUP_READ, st->session);
 	c->follow = GX_FOLLOW_SESSION;
-	c->nrows = g->cap;
+	c->nrows = n;
 	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
 	c->result_off = c->input_bytes;
 	memset(&c->ext, 0, sizeof(c->ext));
 	c->ext.entry = -1;
 	gx_group_set_table(st, c, st->agg_obj, g->cap);
-	c->ext.gflags |= GX_GROUP_DISCARD;
+	c->ext.gflags |= gflags;
+	c->ext.row0 = row0;
 	gx_slot_submit(slot, st->device);
 	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
 	g->nreads++;
-	gx_slot_release(slot);
+	return slot;
+}
+
+/* empty the table (a GROUP_READ that copies nothing), after every task of the session */
+static void
+gx_group_discard(GxScanState *st)
+{
+	gx_slot_release(gx_group_read_task(st, 0, st->grp.cap, GX_GROUP_DISCARD));
 }
 
 /*
@@ -896,32 +908,15 @@ gx_group_read_more(GxScanState *st)
 	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
 	uint64		room = gx_shared->slot_bytes - GX_ALIGN_UP(sizeof(gx_chunk)) -
 		GX_ALIGN_UP(sizeof(gx_result));
-	uint32		cap;
 	uint32		n;
 	int			slot;
-	uint32		gen;
-	gx_chunk   *c;
 	gx_result  *res;
 
 	if (g->read_next >= g->cap)
 		return false;
-	cap = g->cap;
-	n = (uint32) Min((uint64) (cap - g->read_next), room / sb);
-	slot = gx_slot_acquire(true);
-	gen = gx_service_generation();
-	c = gx_slot_chunk(slot);
-	gx_task_init(c, GX_TASK_GROUP_READ, st->session);
-	c->follow = GX_FOLLOW_SESSION;
-	c->nrows = n;
-	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
-	c->result_off = c->input_bytes;
-	memset(&c->ext, 0, sizeof(c->ext));
-	c->ext.entry = -1;
-	gx_group_set_table(st, c, st->agg_obj, cap);
-	c->ext.row0 = g->read_next;
-	gx_slot_submit(slot, st->device);
-	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
-	res = gx_chunk_result(c);
+	n = (uint32) Min((uint64) (g->cap - g->read_next), room / sb);
+	slot = gx_group_read_task(st, g->read_next, n, 0);
+	res = gx_chunk_result(gx_slot_chunk(slot));
 	if (g->recs == NULL)
 		g->recs = (char *) MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt, room);
 	if (res->nsel > n)
@@ -930,7 +925,6 @@ gx_group_read_more(GxScanState *st)
 	g->nrecs = res->nsel;
 	g->rec_pos = 0;
 	g->read_next += n;
-	g->nreads++;
 	gx_slot_release(slot);
 	return true;
 }

@@ -23,6 +23,7 @@ bool		gx_unfiltered_scan_paths(PlannerInfo *root, RelOptInfo *rel, Path **serial
 									 Path **partial);
 bool		gx_extension_present(void);
 bool		gx_scan_rel_eligible(RelOptInfo *rel, RangeTblEntry *rte);
+CustomPath *gx_serial_custom_path(RelOptInfo *rel, PathTarget *target, double rows);
 void		gx_aggpath_init(void);
 /* GpuJoin paths (join_path.cpp) */
 void		gx_joinpath_init(void);

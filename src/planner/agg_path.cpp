@@ -539,22 +539,12 @@ static CustomPath *
 gx_make_agg_path(RelOptInfo *rel, Path *scan, PathTarget *partial, bool group,
 				 double groups)
 {
-	CustomPath *cpath = makeNode(CustomPath);
+	CustomPath *cpath = gx_serial_custom_path(rel, partial, groups);
 
-	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = rel;
-	cpath->path.pathtarget = partial;
-	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
-	cpath->path.rows = groups;
-	cpath->path.pathkeys = NIL;
 	cpath->path.startup_cost = scan->total_cost -
 		Min(scan->total_cost - scan->startup_cost, gx_gpu_tuple_cost * scan->rows) +
 		cpu_tuple_cost * groups;
 	cpath->path.total_cost = cpath->path.startup_cost;
-	cpath->flags = 0;
 	cpath->custom_paths = NIL;
 	/* the scan path's program and split (gx_path_program) */
 	cpath->custom_private = ((CustomPath *) scan)->custom_private;
@@ -731,25 +721,15 @@ gx_add_device_final_path(PlannerInfo *root, RelOptInfo *output_rel, RelOptInfo *
 						 CustomPath *part, Path *fallback, PathTarget *target, List *having,
 						 double groups)
 {
-	CustomPath *fp = makeNode(CustomPath);
+	CustomPath *fp = gx_serial_custom_path(output_rel, target, groups);
 	List	   *refs = NIL;
 
 	for (int i = 0; i < list_length(part->path.pathtarget->exprs); i++)
 		refs = lappend_int(refs, part->path.pathtarget->sortgrouprefs != NULL ?
 						   (int) part->path.pathtarget->sortgrouprefs[i] : 0);
-	fp->path.pathtype = T_CustomScan;
-	fp->path.parent = output_rel;
-	fp->path.pathtarget = target;
-	fp->path.param_info = NULL;
-	fp->path.parallel_aware = false;
-	fp->path.parallel_safe = false;
-	fp->path.parallel_workers = 0;
-	fp->path.rows = groups;
-	fp->path.pathkeys = NIL;
 	/* the partial node's cost, and a tuple's worth per group: no Finalize */
 	fp->path.startup_cost = part->path.startup_cost;
 	fp->path.total_cost = part->path.total_cost + cpu_tuple_cost * groups;
-	fp->flags = 0;
 	fp->custom_paths = list_make1(fallback);
 	fp->custom_private = list_make4(makeInteger((int) input_rel->relid),
 									part->path.pathtarget->exprs, refs, having);

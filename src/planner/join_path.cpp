@@ -374,17 +374,7 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	if (fallback == NULL)
 		return;
 
-	cp = makeNode(CustomPath);
-	cp->path.pathtype = T_CustomScan;
-	cp->path.parent = joinrel;
-	cp->path.pathtarget = joinrel->reltarget;
-	cp->path.param_info = NULL;
-	cp->path.parallel_aware = false;
-	cp->path.parallel_safe = false;	/* its own engine session */
-	cp->path.parallel_workers = 0;
-	cp->path.rows = joinrel->rows;
-	cp->path.pathkeys = NIL;
-	cp->flags = 0;
+	cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
 	cp->custom_paths = list_make3(outer, inner, fallback);
 	cp->custom_private = list_make5(makeInteger(mode), okeys, ikeys, scales, makeInteger(0));
 	cp->methods = &gx_join_path_methods;

@@ -634,3 +634,27 @@ gx_planner_init(void)
 	prev_planner_hook = planner_hook;
 	planner_hook = gx_planner;
 }
+
+/*
+ * A new CustomPath of rel's that runs in one process without parameters
+ * (the aggregate, finalizing and join nodes: each holds its own engine
+ * session), producing target's rows; the caller sets its costs, children,
+ * private list and methods
+ */
+CustomPath *
+gx_serial_custom_path(RelOptInfo *rel, PathTarget *target, double rows)
+{
+	CustomPath *cp = makeNode(CustomPath);
+
+	cp->path.pathtype = T_CustomScan;
+	cp->path.parent = rel;
+	cp->path.pathtarget = target;
+	cp->path.param_info = NULL;
+	cp->path.parallel_aware = false;
+	cp->path.parallel_safe = false;
+	cp->path.parallel_workers = 0;
+	cp->path.rows = rows;
+	cp->path.pathkeys = NIL;
+	cp->flags = 0;
+	return cp;
+}
