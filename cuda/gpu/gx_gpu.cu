@@ -101,6 +101,7 @@
 #include "gx_jit.h"
 
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
@@ -109,6 +110,8 @@
 
 #include <mutex>
 #include <unordered_set>
+
+namespace cg = cooperative_groups;
 
 
 /* ---------------------------------------------------------------------- */
@@ -432,24 +435,38 @@ gx_join_build_kernel(const char *__restrict__ in, const char *colbase, const cha
 		 row += gridDim.x * GX_BLOCK)
 	{
 		gx_reg		out[GX_MAX_OUTS];
-		int			err;
+		int64_t		k[GX_JOIN_MAX_KEYS];
+		int64_t		payload = (int64_t) (j->row_base + row);
+		int			err = GX_ERR_NONE;
+		int			want = 0;
 		uint32_t	flag = 0;
 
-		if (gx_jin_skipped(&jin, row))
-			continue;
-		if (gx_eval_row_out(&s_prog, jin.colbase, row, &err, out))
+		if (!gx_jin_skipped(&jin, row))
 		{
-			int			r = gx_join_build_row(&t, j, out, (int64_t) (j->row_base + row));
+			if (gx_eval_row_out(&s_prog, jin.colbase, row, &err, out))
+				want = gx_join_build_keys(&t, j, out, k, &payload);
+			else if (err == GX_ERR_HOST)
+				flag = GX_RESULT_HOST;
+			else if (err != GX_ERR_NONE)
+				gx_join_error(res, row, err);
+		}
+		if (want)
+		{
+			/*
+			 * the rows of a warp that go into the table reserve their
+			 * indexes with one add (hdr.nrows is every row's counter)
+			 */
+			cg::coalesced_group g = cg::coalesced_threads();
+			uint32_t	base = 0;
 
-			if (r == GX_JOIN_ADDED)
+			if (g.thread_rank() == 0)
+				base = atomicAdd(&t.hdr->nrows, g.size());
+			base = g.shfl(base, 0);
+			if (gx_join_build_at(&t, k, payload, base + g.thread_rank()) == GX_JOIN_ADDED)
 				added++;
-			else if (r == GX_JOIN_NO_ROOM)
+			else
 				flag = GX_RESULT_FULL;
 		}
-		else if (err == GX_ERR_HOST)
-			flag = GX_RESULT_HOST;
-		else if (err != GX_ERR_NONE)
-			gx_join_error(res, row, err);
 		if (flag)
 		{
 			sel[atomicAdd(&res->nsel, 1u)] = row;

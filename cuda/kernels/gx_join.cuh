@@ -212,34 +212,37 @@ gx_join_slot(const gx_jtab *t, const int64_t *k, int create)
 }
 
 /*
- * BUILD: add an inner row whose program passed, its keys and payload in
- * its outputs (j->key_out, j->payload_out; else payload is the row's
- * default, row_base + row).  GX_JOIN_ADDED, GX_JOIN_SKIPPED (a NULL key)
- * or GX_JOIN_NO_ROOM (the caller selects the row for the host).
+ * BUILD: the keys of an inner row whose program passed (its outputs
+ * j->key_out) into k, and its payload (output j->payload_out, else
+ * 'payload', the row's default); 0 when a key is NULL (the row joins
+ * nothing), else 1
  */
 GX_HD int
-gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t payload)
+gx_join_build_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t *k,
+				   int64_t *payload)
 {
-	int64_t		k[GX_JOIN_MAX_KEYS];
-
 	for (uint32_t i = 0; i < t->nkeys; i++)
 	{
 		const gx_reg *r = &out[j->key_out[i]];
 
 		if (r->isnull)
-			return GX_JOIN_SKIPPED;
+			return 0;
 		k[i] = r->v.i;
 	}
 	if (j->payload_out >= 0)
-		payload = out[j->payload_out].isnull ? 0 : out[j->payload_out].v.i;
-	/* room first, exactly: one atomic add, never taken back */
-	if (GX_G_LOAD32(&t->hdr->nrows) >= t->cap)
-	{
-		GX_G_STORE_REL32(&t->hdr->full, 1);
-		return GX_JOIN_NO_ROOM;
-	}
-	uint32_t	idx = GX_G_ADD32(&t->hdr->nrows, 1);
+		*payload = out[j->payload_out].isnull ? 0 : out[j->payload_out].v.i;
+	return 1;
+}
 
+/*
+ * BUILD: stage a row with keys k and its payload at row index idx, which
+ * the caller reserved with an add on hdr.nrows (exact: an index past cap
+ * has no room, and the row goes to the host).  GX_JOIN_ADDED or
+ * GX_JOIN_NO_ROOM.
+ */
+GX_HD int
+gx_join_build_at(const gx_jtab *t, const int64_t *k, int64_t payload, uint32_t idx)
+{
 	if (idx >= t->cap)
 	{
 		GX_G_STORE_REL32(&t->hdr->full, 1);
@@ -259,6 +262,29 @@ gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int
 	st->payload = payload;
 	st->kslot = s;
 	return GX_JOIN_ADDED;
+}
+
+/*
+ * BUILD: add an inner row whose program passed, its keys and payload in
+ * its outputs (j->key_out, j->payload_out; else payload is the row's
+ * default, row_base + row), reserving its index alone (the GPU reserves a
+ * warp's at once).  GX_JOIN_ADDED, GX_JOIN_SKIPPED (a NULL key) or
+ * GX_JOIN_NO_ROOM (the caller selects the row for the host).
+ */
+GX_HD int
+gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t payload)
+{
+	int64_t		k[GX_JOIN_MAX_KEYS];
+
+	if (!gx_join_build_keys(t, j, out, k, &payload))
+		return GX_JOIN_SKIPPED;
+	/* room first, exactly: one atomic add, never taken back */
+	if (GX_G_LOAD32(&t->hdr->nrows) >= t->cap)
+	{
+		GX_G_STORE_REL32(&t->hdr->full, 1);
+		return GX_JOIN_NO_ROOM;
+	}
+	return gx_join_build_at(t, k, payload, GX_G_ADD32(&t->hdr->nrows, 1));
 }
 
 /* FINISH: the staged rows the table holds, min(nrows, cap) */
