@@ -25,6 +25,18 @@
  *     SEMI / ANTI the outer row, the columns copied into the scan slot
  *     (custom_scan_tlist), then ExecScan's projection.
  *
+ * Device inputs (custom_private 6 / 7, gpuext.join_device_inputs): the
+ * plan may give a side a program (its table's quals, then the keys as
+ * outputs) when its child is a plain scan of a table.  The node then
+ * reads that table itself through a row source (GxSource: cache entries
+ * where they lie on the device, other blocks as heap pages the device
+ * deforms), JOIN_BUILD / JOIN_PROBE tasks over its batches, up to
+ * GX_MAX_BATCHES in flight, and never runs the child: the inner side when
+ * its rows are never returned (counting, SEMI, ANTI), the outer side when
+ * counting.  The inner table is sized from the plan's estimate and made
+ * again larger, the side read again, when a build task finds it full; no
+ * table for the estimate sends the node to the child's rows (step 1).
+ *
  * Keys are read from the children's rows on the host (numeric values put
  * at the common scale of both sides: gx_store_datum_scale), so both sides
  * hold the same int64 for equal values; a NULL key never matches (the

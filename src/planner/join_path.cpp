@@ -53,8 +53,11 @@
  * The plan (gx_plan_join_path): scanrelid 0, custom_scan_tlist = the join
  * relation's target list (Vars), custom_plans = (outer, inner, fallback),
  * custom_private = (mode, outer key resnos, inner key resnos, key types,
- * where each custom_scan_tlist column comes from, count mode):
- * gx_join_plan_private() documents the layout the executor reads.
+ * where each custom_scan_tlist column comes from, count mode, each side's
+ * device input program): gx_join_plan_private() documents the layout the
+ * executor reads.  A side's device input (gx_join_side_program) is the
+ * program of its table's quals and keys when its child is a plain scan
+ * the device can run whole; the node may then read the table itself.
  *
  * Counting joins.  For SELECT count(*) over the join (no GROUP BY, no
  * HAVING, no other aggregate), agg_path.cpp's create_upper_paths_hook asks
