@@ -819,15 +819,19 @@ gx_cpu_join_finish(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen
 	(void) errlen;
 	gx_cpu_join_reset(res, 0);
 	job.t = gx_jtab_of(ctx->obj[0], &c->ext.join);
-	for (uint32_t s = 0; s <= job.t.kmask; s++)
-	{
-		job.t.kstart[s] = acc;
-		acc += job.t.kcount[s];
-	}
 	job.n = gx_join_staged_rows(&job.t);
-	gx_cpu_parallel(gx_cpu_join_place_worker, &job,
-					(int) ((job.n + GX_CPU_PLACE_ROWS - 1) / GX_CPU_PLACE_ROWS));
+	if (!(c->ext.join.jflags & GX_JOIN_NO_RUNS))
+	{
+		for (uint32_t s = 0; s <= job.t.kmask; s++)
+		{
+			job.t.kstart[s] = acc;
+			acc += job.t.kcount[s];
+		}
+		gx_cpu_parallel(gx_cpu_join_place_worker, &job,
+						(int) ((job.n + GX_CPU_PLACE_ROWS - 1) / GX_CPU_PLACE_ROWS));
+	}
 	job.t.hdr->rows = job.n;
+	job.t.hdr->noruns = (c->ext.join.jflags & GX_JOIN_NO_RUNS) != 0;
 	job.t.hdr->built = 1;
 	res->join_count = job.n;
 	gx_cpu_finish(res, t0);

@@ -499,6 +499,7 @@ gx_join_seal_kernel(char *obj, gx_join_ext j, gx_result *res)
 	const uint32_t n = gx_join_staged_rows(&t);
 
 	t.hdr->rows = n;
+	t.hdr->noruns = (j.jflags & GX_JOIN_NO_RUNS) != 0;
 	t.hdr->built = 1;
 	res->join_count = n;
 }
@@ -1599,12 +1600,15 @@ gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, siz
 		grid = (uint32_t) G.sm_count * 16;
 	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
 		return st;
-	GX_CHECK(cub::DeviceScan::ExclusiveSum(obj + o.scratch, temp,
-										   (const uint32_t *) (obj + o.kcount),
-										   (uint32_t *) (obj + o.kstart), (int) j.kcap,
-										   s->stream), "cub::DeviceScan");
-	gx_join_place_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(obj, j);
-	GX_CHECK(cudaGetLastError(), "join place kernel launch");
+	if (!(j.jflags & GX_JOIN_NO_RUNS))
+	{
+		GX_CHECK(cub::DeviceScan::ExclusiveSum(obj + o.scratch, temp,
+											   (const uint32_t *) (obj + o.kcount),
+											   (uint32_t *) (obj + o.kstart), (int) j.kcap,
+											   s->stream), "cub::DeviceScan");
+		gx_join_place_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(obj, j);
+		GX_CHECK(cudaGetLastError(), "join place kernel launch");
+	}
 	gx_join_seal_kernel<<<1, 1, 0, s->stream>>>(obj, j, dres);
 	GX_CHECK(cudaGetLastError(), "join seal kernel launch");
 	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,

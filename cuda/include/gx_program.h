@@ -659,7 +659,7 @@ typedef struct gx_join_ext
 	int16_t		key_out[GX_JOIN_MAX_KEYS];	/* the program output of each key */
 	int16_t		payload_out;	/* BUILD: the output holding a row's payload
 								 * (integer-like), -1: row_base + the row */
-	int16_t		pad0;
+	int16_t		jflags;			/* FINISH: GX_JOIN_NO_RUNS */
 	uint32_t	cap;			/* table: rows it holds (<= GX_JOIN_MAX_CAP) */
 	uint32_t	kcap;			/* table: key slots, a power of 2 >= 2 * cap */
 	uint64_t	row_base;		/* BUILD: the payload of row r is row_base + r */
@@ -671,6 +671,14 @@ typedef struct gx_join_ext
 } gx_join_ext;
 
 #define GX_JOIN_MAX_CAP (1u << 29)	/* (kcap <= 2^30: an int for CUB) */
+
+/*
+ * gx_join_ext.jflags of a FINISH: the table is probed for counts only
+ * (count(*), SEMI, ANTI): no runs are made (no prefix sum, no scatter); a
+ * probe takes a key's count from kcount, and an INNER probe that writes
+ * pairs gets no payloads (the node never asks for them)
+ */
+#define GX_JOIN_NO_RUNS 0x1
 
 typedef struct gx_chunk_ext
 {
@@ -960,7 +968,8 @@ typedef struct gx_join_hdr
 	uint32_t	built;			/* FINISH_BUILD ran: PROBE may read, BUILD may
 								 * not append */
 	uint32_t	rows;			/* rows placed by FINISH_BUILD */
-	uint32_t	pad[12];
+	uint32_t	noruns;			/* FINISH_BUILD made no runs (GX_JOIN_NO_RUNS) */
+	uint32_t	pad[11];
 } gx_join_hdr;
 
 #define GX_JSLOT_EMPTY 0u

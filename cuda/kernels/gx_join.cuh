@@ -80,6 +80,7 @@ typedef struct gx_jtab
 	uint32_t	kmask;			/* kcap - 1 */
 	uint32_t	nkeys;
 	uint32_t	rows;			/* placed rows (min(hdr.rows, cap)), for probes */
+	uint32_t	noruns;			/* sealed without runs: counts only */
 } gx_jtab;
 
 /* the table object obj under the task's geometry j */
@@ -100,6 +101,7 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 	t.kmask = j->kcap - 1;
 	t.nkeys = j->nkeys;
 	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
+	t.noruns = t.hdr->noruns;
 	return t;
 }
 
@@ -325,6 +327,8 @@ gx_join_lookup(const gx_jtab *t, const int64_t *k, uint32_t *start)
 	*start = 0;
 	if (s == GX_JOIN_NONE)
 		return 0;
+	if (t->noruns)
+		return t->kcount[s] < t->rows ? t->kcount[s] : t->rows;	/* counts only */
 	uint32_t	st = t->kstart[s];
 	uint32_t	n = t->kcount[s];
 

@@ -675,9 +675,10 @@ gx_validate_join_finish(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ct
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK)
 		return st;
-	if (c->nrows != 0 || c->ninstr != 0 || c->ext.nagg != 0 || c->ext.ngroup_cap != 0)
+	if (c->nrows != 0 || c->ninstr != 0 || c->ext.nagg != 0 || c->ext.ngroup_cap != 0 ||
+		(c->ext.join.jflags & ~GX_JOIN_NO_RUNS) != 0)
 	{
-		gx_errf(err, errlen, "join finish task has rows, a program or aggregates");
+		gx_errf(err, errlen, "join finish task has rows, a program, aggregates or unknown flags");
 		return GX_INVALID;
 	}
 	return gx_check_join_table(c, ctx, err, errlen);

@@ -728,6 +728,9 @@ gx_join_finish_table(GxJoinState *st)
 	uint64		rows;
 
 	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
+	/* counting, SEMI and ANTI read a key's count, never its run */
+	if (st->count || st->mode != GX_JOIN_INNER)
+		c->ext.join.jflags = GX_JOIN_NO_RUNS;
 	res = gx_join_run(st, slot, gen);
 	rows = res->join_count;
 	st->stats.table_rows += rows;

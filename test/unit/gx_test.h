@@ -1120,6 +1120,7 @@ struct JoinSpec
 	bool		host = false;	/* the programs carry the numeric qual */
 	bool		lean = false;	/* one key column, no filter (throughput) */
 	bool		entry = false;	/* the rows come from a cache entry (join_entry_task) */
+	bool		noruns = false;	/* FINISH without runs where no payload is read */
 	uint32_t	cap = 0;
 	uint32_t	kcap = 0;
 };
@@ -1354,6 +1355,9 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
 		gx_chunk   *c = join_finish_task(fm.data(), js);
 
+		if (js.noruns && (count_only || mode != GX_JOIN_INNER))
+			c->ext.join.jflags = GX_JOIN_NO_RUNS;
+
 		if (!run(c, join_finish_bytes(), nullptr, 0) || gx_chunk_result(c)->error != GX_NO_ERROR)
 		{
 			o.ok = false;
@@ -1574,6 +1578,10 @@ join_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
 		js.payload_out = false;
 		js.entry = true;
 		fn("random int4, cache entries with stale blocks", in, out, js, 1500 * scale,
+		   2000 * scale, {1u << 20, 101u}, 0);
+		js.entry = false;
+		js.noruns = true;
+		fn("random int4, tables without runs for counts", in, out, js, 1500 * scale,
 		   2000 * scale, {1u << 20, 101u}, 0);
 	}
 	{

@@ -3007,7 +3007,8 @@ test_join_invalid(void)
 	JMUTATE(build, bb, gb, "join with aggregates",
 			(build->ext.nagg = 1, build->ext.agg[0] = gx_agg {GX_AGG_COUNT, 0}));
 	JMUTATE(build, bb, gb, "join with a group table", build->ext.ngroup_cap = 1024);
-	JMUTATE(build, bb, gb, "join of pages", build->deform_off = sizeof(gx_chunk));
+	JMUTATE(build, bb, gb, "join of a malformed page section",
+			build->deform_off = sizeof(gx_chunk));
 	JMUTATE(build, bb, gb, "count-only build", build->ext.count_only = 1);
 	JMUTATE(build, bb, gb, "column outside the task", build->cols[0].values_off = bb.capacity);
 	JMUTATE(probe, pb, gp, "probe mode 3", probe->ext.join.mode = 3);
@@ -3039,6 +3040,9 @@ test_join_invalid(void)
 		fin = join_finish_task(fm.data(), js);
 		fin->ext.join.kcap = js.kcap / 2;
 		expect_invalid(fin, join_finish_bytes(), &ctx, "finish of a bad geometry");
+		fin = join_finish_task(fm.data(), js);
+		fin->ext.join.jflags = 2;
+		expect_invalid(fin, join_finish_bytes(), &ctx, "finish with unknown flags");
 	}
 #undef JMUTATE
 
