@@ -67,6 +67,8 @@
 #define GX_JOIN_SKIPPED 0		/* a NULL key: the row joins nothing */
 #define GX_JOIN_NO_ROOM (-1)	/* the table is full: the host's */
 
+#include "gx_jrange.cuh"		/* the range join (ext.join.alg GX_JOIN_RANGE) */
+
 /* a join table as a task sees it (its geometry from the task) */
 typedef struct gx_jtab
 {
@@ -80,7 +82,36 @@ typedef struct gx_jtab
 	uint32_t	kmask;			/* kcap - 1 */
 	uint32_t	nkeys;
 	uint32_t	rows;			/* placed rows (min(hdr.rows, cap)), for probes */
+	uint32_t	alg;			/* enum gx_join_alg */
+	/* GX_JOIN_RANGE (gx_jrange.cuh): run is the payloads in skey's order */
+	int64_t    *key;			/* appended keys */
+	int64_t    *pay;			/* ... and payloads */
+	int64_t    *skey;			/* the keys sorted */
 } gx_jtab;
+
+/* the range join's table object obj under the task's geometry j */
+GX_HD gx_jtab
+gx_jtab_range_of(char *obj, const gx_join_ext *j)
+{
+	gx_jrange_offs o;
+	gx_jtab		t;
+
+	gx_jrange_layout(j->cap, &o);
+	t.hdr = (gx_join_hdr *) obj;
+	t.kslot = 0;
+	t.kcount = t.kstart = 0;
+	t.staged = 0;
+	t.key = (int64_t *) (obj + o.key);
+	t.pay = (int64_t *) (obj + o.pay);
+	t.skey = (int64_t *) (obj + o.skey);
+	t.run = (int64_t *) (obj + o.run);
+	t.cap = j->cap;
+	t.kmask = 0;
+	t.nkeys = 1;
+	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
+	t.alg = GX_JOIN_RANGE;
+	return t;
+}
 
 /* the table object obj under the task's geometry j */
 GX_HD gx_jtab
@@ -89,6 +120,8 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 	gx_join_offs o;
 	gx_jtab		t;
 
+	if (j->alg == GX_JOIN_RANGE)
+		return gx_jtab_range_of(obj, j);
 	gx_join_layout(j->cap, j->kcap, &o);
 	t.hdr = (gx_join_hdr *) obj;
 	t.kslot = (gx_join_kslot *) (obj + o.kslot);
@@ -100,6 +133,8 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 	t.kmask = j->kcap - 1;
 	t.nkeys = j->nkeys;
 	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
+	t.alg = GX_JOIN_HASH;
+	t.key = t.pay = t.skey = 0;
 	return t;
 }
 
@@ -174,6 +209,8 @@ gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int
 {
 	int64_t		k[GX_JOIN_MAX_KEYS];
 
+	if (t->alg == GX_JOIN_RANGE)
+		return gx_jrange_build_row(t->hdr, t->key, t->pay, t->cap, j, out, payload);
 	for (uint32_t i = 0; i < t->nkeys; i++)
 	{
 		const gx_reg *r = &out[j->key_out[i]];
@@ -262,6 +299,31 @@ gx_join_lookup(const gx_jtab *t, const int64_t *k, uint32_t *start)
 	return n;
 }
 
+/*
+ * PROBE: the run of the table's payloads that outer row's outputs out
+ * match (its first place in *start), and its length: the hash join's key
+ * (a NULL key matches nothing), or the range join's bounds
+ * (gx_jrange_lookup).  The one step the algorithms do not share.
+ */
+GX_HD uint32_t
+gx_join_find_run(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, uint32_t *start)
+{
+	int64_t		k[GX_JOIN_MAX_KEYS];
+
+	*start = 0;
+	if (t->alg == GX_JOIN_RANGE)
+		return gx_jrange_lookup(t->skey, t->rows, j, out, start);
+	for (uint32_t i = 0; i < t->nkeys; i++)
+	{
+		const gx_reg *r = &out[j->key_out[i]];
+
+		if (r->isnull)
+			return 0;
+		k[i] = r->v.i;
+	}
+	return gx_join_lookup(t, k, start);
+}
+
 /* what an outer row gives in a probe */
 typedef struct gx_jrow
 {
@@ -282,10 +344,8 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 				  const gx_join_ext *j, int count_only, uint32_t row, gx_jrow *jr)
 {
 	gx_reg		out[GX_MAX_OUTS];
-	int64_t		k[GX_JOIN_MAX_KEYS];
-	uint32_t	n = 0;
+	uint32_t	n;
 	int			err;
-	int			null = 0;
 
 	jr->e = jr->m = jr->start = jr->skip = jr->host = 0;
 	if (!gx_eval_row_out(prog, colbase, row, &err, out))
@@ -298,15 +358,7 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 		}
 		return err;				/* GX_ERR_NONE: the row does not pass */
 	}
-	for (uint32_t i = 0; i < t->nkeys; i++)
-	{
-		const gx_reg *r = &out[j->key_out[i]];
-
-		null |= r->isnull;
-		k[i] = r->v.i;
-	}
-	if (!null)
-		n = gx_join_lookup(t, k, &jr->start);
+	n = gx_join_find_run(t, j, out, &jr->start);
 	switch (j->mode)
 	{
 		case GX_JOIN_INNER:
