@@ -33,9 +33,11 @@
  *  - JOIN_BUILD: threads take tiles and add their passing rows into the
  *    join table (gx_join.cuh) with its atomics, as GPU threads do;
  *    JOIN_FINISH_BUILD: a serial prefix sum over the key counts, then the
- *    threads place the staged rows; JOIN_PROBE: the three phases, the
- *    count and the write on the threads (a tile each), the prefix sum
- *    over the tiles and the end of a pass between them on the caller.
+ *    threads place the staged rows (a range join's table: the pairs
+ *    sorted in segments by the threads, merged); JOIN_PROBE: the three
+ *    phases, the count and the write on the threads (a tile each), the
+ *    prefix sum over the tiles and the end of a pass between them on the
+ *    caller.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).

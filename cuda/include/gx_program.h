@@ -635,8 +635,9 @@ typedef struct gx_agg
 /*
  * Join tasks (GX_TASK_JOIN_*; the algorithm and the guarantees are in
  * cuda/kernels/gx_join.cuh).  obj[0] is the join table, a session object
- * of gx_join_table_bytes(cap, kcap) bytes (zeroed memory is an empty
- * table), whose geometry every task that names it repeats here.  The keys
+ * of gx_join_table_bytes(cap, kcap) bytes (a range join's, alg
+ * GX_JOIN_RANGE: gx_jrange_table_bytes(cap), kcap 0; zeroed memory is an
+ * empty table), whose geometry every task that names it repeats here.  The keys
  * (1 or 2, integer-like: bool, int2/4/8, date, timestamp(tz), char8) and
  * the BUILD payload are outputs of the task's program (GX_OP_OUT), so the
  * quals of either side run in the same pass.

@@ -43,6 +43,13 @@
  *    pass (the rows before next_row, and the written part of next_row).
  *    A count-only probe writes no pair: phase 3 has nothing to do.
  *
+ * The range join (ext.join.alg GX_JOIN_RANGE: band and inequality
+ * predicates) is gx_jrange.cuh's table under the same build, probe and
+ * write steps: gx_jtab_of gives its arrays (run = the payloads in key
+ * order), gx_join_build_row appends, and gx_join_find_run, the one step
+ * the algorithms do not share, finds an outer row's run by its bounds
+ * instead of its key.
+ *
  * Partitioning (later): the key directory and the runs are one partition
  * today; a radix-partitioned table is P such directories and run areas,
  * chosen by the hash's high bits (the paper's split: histogram, prefix

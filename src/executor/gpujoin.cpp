@@ -1,5 +1,6 @@
 /*
- * gpujoin.cpp - the GpuJoin node: a hash join on the device (issue 15).
+ * gpujoin.cpp - the GpuJoin node: a hash join, or a range join for band
+ * and inequality predicates, on the device (issue 15).
  *
  * Design note
  * -----------
@@ -25,6 +26,15 @@
  *     SEMI / ANTI the outer row, the columns copied into the scan slot
  *     (custom_scan_tlist), then ExecScan's projection.
  *
+ * The range join (custom_private 6, GX_JOIN_RANGE; gx_jrange.cuh) runs
+ * the same steps with another table: BUILD batches hold the one inner
+ * key (ikey[0]), the table is gx_jrange_table_bytes(rows) (no key
+ * directory: kcap 0), and the PROBE batches hold the outer "keys", which
+ * are the bounds (lo_k, hi_k: the expressions the planner put in the
+ * outer child's target list), named in ext.join.lo_out / hi_out with
+ * their inclusiveness (bflags).  Its fallback is a Nested Loop; the rest
+ * (passes, counting, decisions, rescans) is shared.
+ *
  * Keys are read from the children's rows on the host (numeric values put
  * at the common scale of both sides: gx_store_datum_scale), so both sides
  * hold the same int64 for equal values; a NULL key never matches (the
@@ -32,8 +42,9 @@
  * empty inner side needs no device: INNER and SEMI return nothing (the
  * outer side is not read), ANTI every outer row.
  *
- * Fallback.  The plan's third child is PostgreSQL's Hash Join of the same
- * two sides (join_path.cpp), with the node's target list.  The node runs
+ * Fallback.  The plan's third child is PostgreSQL's Hash Join (a range
+ * join: Nested Loop) of the same two sides (join_path.cpp), with the
+ * node's target list.  The node runs
  * it instead, and returns its rows, when the table cannot be had; the
  * decision is taken once the inner side is read, before the outer side is
  * read or any row returned, so the rows are either all the device's or

@@ -1,5 +1,6 @@
 /*
- * join_path.cpp - GpuJoin paths: a hash join of two tables on the device.
+ * join_path.cpp - GpuJoin paths: a hash join, or a range join for band
+ * and inequality predicates, of two tables on the device.
  *
  * Design note
  * -----------
@@ -19,6 +20,25 @@
  *  - no other join qual, no pseudoconstant, no PlaceHolderVar in the
  *    target, only the outer side's columns for SEMI / ANTI, a SELECT
  *    without row marks (no EvalPlanQual recheck of a join's rows).
+ *
+ * The range join (gx_try_range_path; gx_jrange.cuh), when no hash path
+ * fits: the same joins of the same relations whose one or two join
+ * clauses are all inequalities (<, <=, >, >=; BETWEEN is two) between ONE
+ * column of the inner side and an expression of outer columns only (not
+ * volatile, no subplan or PlaceHolderVar), each normalized to a lower or
+ * an upper bound of the inner key (gx_range_clause: at most one of
+ * each), with a comparison function of the hash join's types but bool,
+ * the bound of the key's family (numeric: with a typmod, both at the
+ * larger scale).  The bounds go into the outer child's target list (its
+ * scan computes them; the node reads them as keys); custom_private 6
+ * says which outer key is which bound.  Its fallback is PostgreSQL's
+ * Nested Loop of the same sides over a Materialize of the inner path
+ * (gx_range_fallback_path); its cost has 2 log2(n) device operations per
+ * row of either side (sort, binary searches) where the hash join has 2
+ * per key.  gpuext.enable_nestloop switches it, gpuext.enable_hashjoin
+ * the hash join.  (A bound that raises an error, an overflowing r.k + d,
+ * raises it for every outer row the scan reads, where PostgreSQL
+ * evaluates the clause only for the pairs it tests.)
  *
  * Anything else keeps PostgreSQL's plans, so a query never gets a wrong
  * answer or an error it would not get without gpuext.  The path is
