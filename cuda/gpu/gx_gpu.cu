@@ -1543,6 +1543,26 @@ gx_gpu_join_build(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
  * the staged rows into their runs, the table sealed; the header comes back
  */
 /*
+ * The start of a JOIN_FINISH_BUILD whose CUB call (what) needs temp bytes
+ * of the table's reserved scratch: refused when it needs more; *grid
+ * clamped; the slot begun
+ */
+static gx_status
+gx_join_finish_begin(gx_slot *s, gx_chunk *c, gx_result *dres, const char *what, size_t temp,
+					 uint64_t reserved, uint32_t *grid, char *err, size_t errlen)
+{
+	if (temp > reserved)
+	{
+		gx_errf(err, errlen, "join finish: %s needs %zu bytes, the table reserves %llu", what,
+				temp, (unsigned long long) reserved);
+		return GX_INVALID;
+	}
+	if (*grid > (uint32_t) G.sm_count * 16)
+		*grid = (uint32_t) G.sm_count * 16;
+	return gx_slot_begin(s, c, dres, 0, 0, err, errlen);
+}
+
+/*
  * Range JOIN_FINISH_BUILD (validated; gx_jrange.cuh): pad the entries
  * past the appended rows, cub::DeviceRadixSort::SortPairs of all cap
  * (key, payload) entries (the double-buffer form over key / pay and skey /
@@ -1571,15 +1591,8 @@ gx_gpu_jrange_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, char *
 
 	GX_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, keys, vals, (int) j.cap, 0, 64,
 											 s->stream), "cub::DeviceRadixSort (size)");
-	if (temp > o.scratch_bytes)
-	{
-		gx_errf(err, errlen, "join finish: the sort needs %zu bytes, the table reserves %llu",
-				temp, (unsigned long long) o.scratch_bytes);
-		return GX_INVALID;
-	}
-	if (grid > (uint32_t) G.sm_count * 16)
-		grid = (uint32_t) G.sm_count * 16;
-	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
+	if ((st = gx_join_finish_begin(s, c, dres, "the sort", temp, o.scratch_bytes, &grid, err,
+								   errlen)) != GX_OK)
 		return st;
 	gx_jrange_pad_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(obj, j);
 	GX_CHECK(cudaGetLastError(), "range join pad kernel launch");
@@ -1615,15 +1628,8 @@ gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, siz
 	GX_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, (const uint32_t *) (obj + o.kcount),
 										   (uint32_t *) (obj + o.kstart), (int) j.kcap,
 										   s->stream), "cub::DeviceScan (size)");
-	if (temp > o.scratch_bytes)
-	{
-		gx_errf(err, errlen, "join finish: the prefix sum needs %zu bytes, the table reserves %llu",
-				temp, (unsigned long long) o.scratch_bytes);
-		return GX_INVALID;
-	}
-	if (grid > (uint32_t) G.sm_count * 16)
-		grid = (uint32_t) G.sm_count * 16;
-	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
+	if ((st = gx_join_finish_begin(s, c, dres, "the prefix sum", temp, o.scratch_bytes, &grid,
+								   err, errlen)) != GX_OK)
 		return st;
 	GX_CHECK(cub::DeviceScan::ExclusiveSum(obj + o.scratch, temp,
 										   (const uint32_t *) (obj + o.kcount),

@@ -325,21 +325,41 @@ gx_join_force(RelOptInfo *joinrel, bool adding)
 }
 
 /*
+ * The join type of mode and the extra data of a fallback join of the
+ * join clauses restrictlist (*x): the hook's extra, for PostgreSQL's join
+ * of its own two sides, whose inner_unique may be about the other side
+ * (an inner join offered with the sides swapped), so it is off here
+ * (always correct); SEMI / ANTI cost with their own selectivities
+ */
+static JoinType
+gx_fallback_extra(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+				  RelOptInfo *innerrel, int mode, List *restrictlist, JoinPathExtraData *extra,
+				  JoinPathExtraData *x)
+{
+	JoinType	jt = mode == GX_JOIN_SEMI ? JOIN_SEMI : mode == GX_JOIN_ANTI ? JOIN_ANTI : JOIN_INNER;
+
+	*x = *extra;
+	x->restrictlist = restrictlist;
+	x->inner_unique = false;
+	if (jt != JOIN_INNER)
+		compute_semi_anti_join_factors(root, joinrel, outerrel, innerrel, jt, extra->sjinfo,
+									   restrictlist, &x->semifactors);
+	return jt;
+}
+
+/*
  * The fallback of a GpuJoin path (see the design note): PostgreSQL's Hash
  * Join of mode over the same outer and inner paths, every clause of
- * restrictlist a hash clause; NULL when one is not hashable.  extra is the
- * hook's, for PostgreSQL's join of its own two sides: its inner_unique
- * may be about the other side (an inner join offered with the sides
- * swapped), so it is off here (always correct); SEMI / ANTI cost with
- * their own selectivities.
+ * restrictlist a hash clause; NULL when one is not hashable (extra:
+ * gx_fallback_extra).
  */
 static Path *
 gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 					  RelOptInfo *innerrel, Path *outer, Path *inner, int mode,
 					  List *restrictlist, JoinPathExtraData *extra)
 {
-	JoinType	jt = mode == GX_JOIN_SEMI ? JOIN_SEMI : mode == GX_JOIN_ANTI ? JOIN_ANTI : JOIN_INNER;
-	JoinPathExtraData x = *extra;
+	JoinType	jt;
+	JoinPathExtraData x;
 	JoinCostWorkspace ws;
 	Path	   *path;
 	ListCell   *lc;
@@ -347,11 +367,7 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	foreach(lc, restrictlist)
 		if (!OidIsValid(((RestrictInfo *) lfirst(lc))->hashjoinoperator))
 			return NULL;
-	x.restrictlist = restrictlist;
-	x.inner_unique = false;
-	if (jt != JOIN_INNER)
-		compute_semi_anti_join_factors(root, joinrel, outerrel, innerrel, jt, extra->sjinfo,
-									   restrictlist, &x.semifactors);
+	jt = gx_fallback_extra(root, joinrel, outerrel, innerrel, mode, restrictlist, extra, &x);
 	initial_cost_hashjoin(root, &ws, jt, restrictlist, outer, inner, &x, false);
 	path = &create_hashjoin_path(root, joinrel, jt, &ws, &x, outer, inner, false,
 								 restrictlist, NULL, restrictlist)->jpath.path;
@@ -360,6 +376,28 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	path->disabled_nodes = outer->disabled_nodes + inner->disabled_nodes;
 #endif
 	return path;
+}
+
+/*
+ * Add the GpuJoin path of mode over the outer and inner paths with its
+ * fallback, keys and (a range join) bounds (gx_join_plan_private's 1 to
+ * 3 and 6) to joinrel
+ */
+static void
+gx_add_join_path(RelOptInfo *joinrel, int mode, Path *outer, Path *inner, Path *fallback,
+				 List *okeys, List *ikeys, List *scales, List *range)
+{
+	CustomPath *cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
+
+	cp->custom_paths = list_make3(outer, inner, fallback);
+	cp->custom_private = lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
+											makeInteger(0)), range);
+	cp->methods = &gx_join_path_methods;
+	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, range != NIL);
+	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
+	if (gx_force)
+		gx_join_force(joinrel, true);
+	add_path(joinrel, &cp->path);
 }
 
 /*
@@ -377,7 +415,6 @@ gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	Path	   *outer = outerrel->cheapest_total_path;
 	Path	   *inner = innerrel->cheapest_total_path;
 	Path	   *fallback;
-	CustomPath *cp;
 	ListCell   *lc;
 
 	/* (the sides checked: gx_try_join_path) */
@@ -402,17 +439,7 @@ gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 									 restrictlist, extra);
 	if (fallback == NULL)
 		return;
-
-	cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
-	cp->custom_paths = list_make3(outer, inner, fallback);
-	cp->custom_private = lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
-											makeInteger(0)), NIL);
-	cp->methods = &gx_join_path_methods;
-	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, false);
-	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
-	if (gx_force)
-		gx_join_force(joinrel, true);
-	add_path(joinrel, &cp->path);
+	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, NIL);
 }
 
 /* ---- the range join: band and inequality predicates (gx_jrange.cuh) ---- */
@@ -606,24 +633,20 @@ gx_range_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel, Gx
 /*
  * The fallback of a range path: PostgreSQL's Nested Loop of mode over the
  * same outer path and a Materialize of the same inner path, every clause
- * of restrictlist a join qual (extra as in gx_join_fallback_path)
+ * of restrictlist a join qual (extra: gx_fallback_extra)
  */
 static Path *
 gx_range_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 					   RelOptInfo *innerrel, Path *outer, Path *inner, int mode,
 					   List *restrictlist, JoinPathExtraData *extra)
 {
-	JoinType	jt = mode == GX_JOIN_SEMI ? JOIN_SEMI : mode == GX_JOIN_ANTI ? JOIN_ANTI : JOIN_INNER;
-	JoinPathExtraData x = *extra;
+	JoinPathExtraData x;
+	JoinType	jt = gx_fallback_extra(root, joinrel, outerrel, innerrel, mode, restrictlist,
+									   extra, &x);
 	JoinCostWorkspace ws;
 	Path	   *mat;
 	Path	   *path;
 
-	x.restrictlist = restrictlist;
-	x.inner_unique = false;
-	if (jt != JOIN_INNER)
-		compute_semi_anti_join_factors(root, joinrel, outerrel, innerrel, jt, extra->sjinfo,
-									   restrictlist, &x.semifactors);
 	mat = &create_material_path(innerrel, inner)->path;
 	initial_cost_nestloop(root, &ws, jt, outer, mat, &x);
 	path = &create_nestloop_path(root, joinrel, jt, &ws, &x, outer, mat, restrictlist, NIL,
@@ -655,7 +678,6 @@ gx_try_range_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	Path	   *outer = outerrel->cheapest_total_path;
 	Path	   *inner = innerrel->cheapest_total_path;
 	Path	   *fallback;
-	CustomPath *cp;
 	ListCell   *lc;
 
 	memset(&b, 0, sizeof(b));
@@ -684,17 +706,7 @@ gx_try_range_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 						   (int) ((b.lo_incl ? GX_JOIN_LO_INCL : 0) | (b.hi_incl ? GX_JOIN_HI_INCL : 0)));
 	fallback = gx_range_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
 									  restrictlist, extra);
-
-	cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
-	cp->custom_paths = list_make3(outer, inner, fallback);
-	cp->custom_private = lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
-											makeInteger(0)), range);
-	cp->methods = &gx_join_path_methods;
-	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, true);
-	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
-	if (gx_force)
-		gx_join_force(joinrel, true);
-	add_path(joinrel, &cp->path);
+	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, range);
 }
 
 /*
