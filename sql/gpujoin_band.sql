@@ -58,13 +58,19 @@ INSERT INTO gx_bskew SELECT g, CASE WHEN g % 10 = 0 THEN g ELSE 7 END FROM gener
 CREATE TABLE gx_bnan (id int4, n numeric(6,2), m numeric(6,2));
 INSERT INTO gx_bnan VALUES (1, 'NaN', 'NaN'), (2, 1.5, 2), (3, NULL, 1), (4, 'NaN', 0),
     (5, 0.25, 'NaN'), (6, 199.75, 200), (7, -3, NULL), (8, 1.5, 1.5);
+-- timestamps: a band of an hour (the bound's + interval runs in the scan)
+CREATE TABLE gx_bts (id int4, t timestamp, tz timestamptz);
+INSERT INTO gx_bts
+SELECT g, CASE WHEN g % 17 = 0 THEN NULL ELSE timestamp '2024-01-01' + (g * 37 % 600) * interval '7 minutes' END,
+       CASE WHEN g % 13 = 0 THEN NULL ELSE timestamptz '2024-01-01 00:00+00' + (g * 11 % 500) * interval '5 minutes' END
+FROM generate_series(1, 600) g;
 CREATE TABLE gx_bempty (id int4, k4 int4);
 CREATE TABLE gx_bnull (id int4, k4 int4);
 INSERT INTO gx_bnull SELECT g, NULL FROM generate_series(1, 50) g;
 -- several chunks of gpuext.chunk_rows = 1024
 CREATE TABLE gx_bbig (id int4, k int4);
 INSERT INTO gx_bbig SELECT g, g * 7 % 9000 FROM generate_series(1, 9000) g;
-VACUUM ANALYZE gx_br, gx_bs, gx_bskew, gx_bempty, gx_bnull, gx_bbig, gx_bnan;
+VACUUM ANALYZE gx_br, gx_bs, gx_bskew, gx_bempty, gx_bnull, gx_bbig, gx_bnan, gx_bts;
 
 -- the plans: algorithm, join type, bounds, the children, the fallback
 SET gpuext.force = on;
@@ -92,7 +98,8 @@ SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.k4 >= r.v AND
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_bskew r JOIN gx_bs s ON r.k < s.k4 WHERE r.id <= 200');
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.k4 >= r.k4 WHERE r.id <= 300');
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.k4 < r.k4 - 350 WHERE s.id <= 500');
--- key types: int8, date, numeric (scale 3 against 2; NaN), mixed integer widths
+-- key types: int8, date, numeric (scale 3 against 2; NaN), timestamp(tz),
+-- mixed integer widths
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.k8 >= r.k8 AND s.k8 <= r.k8 + 20000000000');
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.kd BETWEEN r.kd AND r.kd + 2');
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.kn > r.kn AND s.kn <= r.kn');
@@ -103,9 +110,11 @@ SELECT gx_bcheck('SELECT a.id, b.id FROM gx_bnan a JOIN gx_bnan b ON b.n >= a.n'
 SELECT gx_bcheck('SELECT a.id, b.id FROM gx_bnan a JOIN gx_bnan b ON b.n > a.n AND b.n <= a.m');
 SELECT gx_bcheck('SELECT a.id, b.id FROM gx_bnan a JOIN gx_bnan b ON b.n BETWEEN a.m AND a.n');
 SELECT gx_bcheck('SELECT a.id FROM gx_bnan a WHERE NOT EXISTS (SELECT 1 FROM gx_bnan b WHERE b.n < a.m)');
+SELECT gx_bcheck('SELECT a.id, b.id FROM gx_bts a JOIN gx_bts b ON b.t BETWEEN a.t AND a.t + interval ''1 hour''');
+SELECT gx_bcheck('SELECT a.id, b.id FROM gx_bts a JOIN gx_bts b ON b.tz > a.tz - interval ''10 minutes'' AND b.tz < a.tz');
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.k4 BETWEEN r.k8 / 10000000000 AND r.k8 / 10000000000 + 1');
 
--- SEMI (EXISTS with a band) and ANTI (NOT EXISTS)
+-- SEMI (EXISTS with a band) and ANTI (NOT EXISTS, LEFT JOIN ... IS NULL)
 SELECT gx_bcheck('SELECT r.id FROM gx_br r WHERE EXISTS (SELECT 1 FROM gx_bs s WHERE s.k4 BETWEEN r.k4 AND r.k4 + 1)');
 SELECT gx_bcheck('SELECT r.id FROM gx_br r WHERE EXISTS (SELECT 1 FROM gx_bs s WHERE s.k4 > r.k4)');
 SELECT gx_bcheck('SELECT r.id, r.kd FROM gx_br r WHERE EXISTS (SELECT 1 FROM gx_bs s WHERE s.kd > r.kd AND s.kd < r.kd + 3)');
@@ -113,6 +122,7 @@ SELECT gx_bcheck('SELECT r.id FROM gx_br r WHERE NOT EXISTS (SELECT 1 FROM gx_bs
 SELECT gx_bcheck('SELECT r.id FROM gx_br r WHERE NOT EXISTS (SELECT 1 FROM gx_bs s WHERE s.k4 >= r.k4)');
 SELECT gx_bcheck('SELECT r.id FROM gx_br r WHERE NOT EXISTS (SELECT 1 FROM gx_bs s WHERE s.kn > r.kn - 1 AND s.kn < r.kn + 1)');
 SELECT gx_bcheck('SELECT r.id FROM gx_br r WHERE NOT EXISTS (SELECT 1 FROM gx_bs s WHERE s.k8 >= r.k8 AND s.k8 < r.k8 + 10000000000)');
+SELECT gx_bcheck('SELECT r.id FROM gx_br r LEFT JOIN gx_bs s ON s.k4 BETWEEN r.k4 AND r.k4 + 1 WHERE s.k4 IS NULL');
 
 -- NULL keys on both sides, only NULL keys, empty sides, skew
 SELECT gx_bcheck('SELECT r.id, n.id FROM gx_br r JOIN gx_bnull n ON n.k4 BETWEEN r.k4 AND r.k4 + 5');
@@ -229,6 +239,6 @@ SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON r.k4 <= s.k4 AN
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.k4 = r.k4');
 RESET gpuext.enable_hashjoin;
 
-DROP TABLE gx_br, gx_bs, gx_bskew, gx_bempty, gx_bnull, gx_bbig, gx_bnan;
+DROP TABLE gx_br, gx_bs, gx_bskew, gx_bempty, gx_bnull, gx_bbig, gx_bnan, gx_bts;
 DROP FUNCTION gx_bcheck(text), gx_band_node(text), gx_bexplain(text);
 DEALLOCATE ALL;
