@@ -868,10 +868,11 @@ gx_cpu_jrange_worker(void *arg, int t)
 
 /*
  * JOIN_FINISH_BUILD of a range table (valid): sort the appended (key,
- * payload) pairs by key (then payload) into skey / run, with no memory
- * but the table's: the pairs are sorted where skey and run lie (16 bytes
- * a row: gx_jrange_layout), in segments in parallel, merged, split into
- * key / pay and copied into place; the table is sealed (built)
+ * payload) pairs by key (then payload) into skey / run within the table:
+ * the pairs are sorted where skey and run lie (16 bytes a row:
+ * gx_jrange_layout), in segments in parallel, merged (std::inplace_merge:
+ * with a temporary buffer if it gets one, else in place), split into key
+ * / pay and copied into place; the table is sealed (built)
  */
 static gx_status
 gx_cpu_jrange_finish(gx_chunk *c, const gx_task_ctx *ctx)
