@@ -26,8 +26,9 @@
 #   anti     the same with NOT EXISTS
 #   bandD    SELECT count(*) FROM br AS r JOIN bs AS s
 #              ON r.key <= s.key AND s.key <= r.key + D
-#            for each D of JOIN_BAND_WIDTHS (1 10 100): PostgreSQL's nested
-#            loop until GpuJoin has one (the plan column says which ran)
+#            for each D of JOIN_BAND_WIDTHS (1 10 100): GpuJoin's range
+#            join (gpuext.enable_nestloop), PostgreSQL's nested loop with
+#            gpuext off (the plan column says which ran)
 #
 # Configurations (bench/lib.sh bench_define_configs), as bench/groupby.sh:
 #
@@ -249,7 +250,7 @@ jb_plan() {
             sed -n 's/^ *Joined: //p' | head -n 1)
         case "$joined" in
             "on the device") p=${p/GpuJoin/GpuJoin:device} ;;
-            "by the Hash Join below") p=${p/GpuJoin/GpuJoin:fallback} ;;
+            "by the Hash Join below" | "by the Nested Loop below") p=${p/GpuJoin/GpuJoin:fallback} ;;
             "") p=${p/GpuJoin/GpuJoin:?} ;;
             *) p=${p/GpuJoin/GpuJoin:mixed} ;;
         esac
@@ -350,7 +351,7 @@ MD=$OUT/join.md
     echo "- pairs: psql's \`\\copy (SELECT r.rid, s.rid ...) to '/dev/null'\`: the pairs go to the client as text (COPY TO STDOUT), psql writes them to /dev/null; result \"COPY rows\"; DuckDB: \`COPY (...) TO '/dev/null'\` (its rows)"
     echo "- ms: the best of up to $RUNS runs (psql \\timing; a run of ${LONG_S} s or more is not repeated; one past ${BENCH_RUN_TIMEOUT_S} s is cancelled); runs: how many"
     echo "- vs PG serial: PG serial ms / ms; vs DuckDB: DuckDB ms / ms (above 1: faster than DuckDB)"
-    echo "- plan: the join nodes top down; GpuJoin:device / :fallback: EXPLAIN ANALYZE's \"Joined: on the device\" / \"by the Hash Join below\""
+    echo "- plan: the join nodes top down; GpuJoin:device / :fallback: EXPLAIN ANALYZE's \"Joined: on the device\" / \"by the Hash Join below\" (a band join: \"by the Nested Loop below\")"
     echo "- check: the count equals PG serial's (ok), pairs: rows and the checksum \`count(*)|sum(hashint8((r.rid::int8 << 32) | s.rid))\` of the configuration's join (DuckDB: rows), or FAIL"
     echo "- GPU cached: gpuext_cache_load() of $JOIN_TABLES cached $CACHE_ROWS rows in $CACHE_LOAD_MS ms"
     if [ -z "$DUCKDB_NOTE" ]; then

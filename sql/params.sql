@@ -66,6 +66,8 @@ SELECT gx_check('SELECT o.x, s.id, s.v FROM gx_outer o, LATERAL (SELECT id, n.i4
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
 SET enable_material = off;
+-- (PostgreSQL's nested loop, not GpuJoin's range join: gpujoin_band)
+SET gpuext.enable_nestloop = off;
 SET gpuext.force = on;
 SELECT gx_explain('SELECT o.x, n.id FROM gx_outer o LEFT JOIN gx_num n ON n.i4 BETWEEN o.x AND o.x + 2 AND n.f8 > 0');
 -- gpuext.force keeps the GpuScan's real costs, rescans included (each one

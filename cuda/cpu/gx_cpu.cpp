@@ -33,9 +33,11 @@
  *  - JOIN_BUILD: threads take tiles and add their passing rows into the
  *    join table (gx_join.cuh) with its atomics, as GPU threads do;
  *    JOIN_FINISH_BUILD: a serial prefix sum over the key counts, then the
- *    threads place the staged rows; JOIN_PROBE: the three phases, the
- *    count and the write on the threads (a tile each), the prefix sum
- *    over the tiles and the end of a pass between them on the caller.
+ *    threads place the staged rows (a range join's table: the pairs
+ *    sorted in segments by the threads, merged); JOIN_PROBE: the three
+ *    phases, the count and the write on the threads (a tile each), the
+ *    prefix sum over the tiles and the end of a pass between them on the
+ *    caller.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -55,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -803,9 +806,127 @@ gx_cpu_join_place_worker(void *arg, int t)
 	}
 }
 
+/* ---- the range join's FINISH_BUILD (gx_jrange.cuh): a parallel sort ---- */
+
+/* a (key, payload) pair being sorted */
+struct gx_cpu_jrange_pair
+{
+	int64_t		key;
+	int64_t		pay;
+
+	bool		operator<(const gx_cpu_jrange_pair &o) const
+	{
+		return key < o.key || (key == o.key && pay < o.pay);
+	}
+};
+
+#define GX_CPU_SORT_SEGS 64		/* segments sorted in parallel, then merged */
+
+/* what the threads of a range FINISH_BUILD share */
+struct gx_cpu_jrange_job
+{
+	gx_jtab		t;
+	gx_cpu_jrange_pair *p;		/* n pairs, over skey and run (16 n bytes) */
+	uint32_t	n;
+	uint32_t	nseg;
+	int			phase;			/* 0: gather and sort, 1: split, 2: copy */
+	std::atomic<uint32_t> next {0};
+};
+
+/* the first pair of segment i of job's n pairs */
+static uint32_t
+gx_cpu_jrange_seg(const gx_cpu_jrange_job *job, uint32_t i)
+{
+	return (uint32_t) ((uint64_t) job->n * i / job->nseg);
+}
+
+/*
+ * thread t of a range FINISH_BUILD, segment at a time: phase 0 gathers
+ * the segment's appended rows into pairs and sorts them; phase 1 splits
+ * the merged pairs into key / pay (free once gathered); phase 2 copies
+ * those into skey / run (where the pairs were)
+ */
+static void
+gx_cpu_jrange_worker(void *arg, int t)
+{
+	gx_cpu_jrange_job *job = (gx_cpu_jrange_job *) arg;
+
+	(void) t;
+	for (;;)
+	{
+		uint32_t	seg = job->next.fetch_add(1);
+
+		if (seg >= job->nseg)
+			break;
+		uint32_t	lo = gx_cpu_jrange_seg(job, seg);
+		uint32_t	hi = gx_cpu_jrange_seg(job, seg + 1);
+
+		for (uint32_t i = lo; i < hi; i++)
+		{
+			if (job->phase == 0)
+				job->p[i] = gx_cpu_jrange_pair {job->t.key[i], job->t.pay[i]};
+			else if (job->phase == 1)
+			{
+				job->t.key[i] = job->p[i].key;
+				job->t.pay[i] = job->p[i].pay;
+			}
+		}
+		if (job->phase == 0)
+			std::sort(job->p + lo, job->p + hi);
+		else if (job->phase == 2)
+		{
+			memcpy(job->t.skey + lo, job->t.key + lo, sizeof(int64_t) * (hi - lo));
+			memcpy(job->t.run + lo, job->t.pay + lo, sizeof(int64_t) * (hi - lo));
+		}
+	}
+}
+
+/*
+ * JOIN_FINISH_BUILD of a range table (valid): sort the appended (key,
+ * payload) pairs by key (then payload) into skey / run within the table:
+ * the pairs are sorted where skey and run lie (16 bytes a row:
+ * gx_jrange_layout), in segments in parallel, merged (std::inplace_merge:
+ * with a temporary buffer if it gets one, else in place), split into key
+ * / pay and copied into place; the table is sealed (built)
+ */
+static gx_status
+gx_cpu_jrange_finish(gx_chunk *c, const gx_task_ctx *ctx)
+{
+	gx_cpu_jrange_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	gx_cpu_join_reset(res, 0);
+	job.t = gx_jtab_range_of(ctx->obj[0], &c->ext.join);
+	job.n = job.t.hdr->nrows < job.t.cap ? job.t.hdr->nrows : job.t.cap;
+	job.p = (gx_cpu_jrange_pair *) job.t.skey;
+	job.nseg = job.n < 65536 ? 1 : GX_CPU_SORT_SEGS;
+	for (job.phase = 0; job.phase < 3; job.phase++)
+	{
+		job.next.store(0);
+		gx_cpu_parallel(gx_cpu_jrange_worker, &job, (int) job.nseg);
+		/* after the sort: merge the segments, pairs of runs at a time */
+		for (uint32_t w = 1; job.phase == 0 && w < job.nseg; w *= 2)
+			for (uint32_t s = 0; s + w < job.nseg; s += 2 * w)
+			{
+				uint32_t	e = s + 2 * w < job.nseg ? s + 2 * w : job.nseg;
+
+				std::inplace_merge(job.p + gx_cpu_jrange_seg(&job, s),
+								   job.p + gx_cpu_jrange_seg(&job, s + w),
+								   job.p + gx_cpu_jrange_seg(&job, e));
+			}
+	}
+	job.t.hdr->rows = job.n;
+	job.t.hdr->built = 1;
+	res->join_count = job.n;
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
 /*
  * JOIN_FINISH_BUILD (valid): kstart = the exclusive prefix sum of kcount,
- * each staged row into its key's run; the table is sealed (built)
+ * each staged row into its key's run; the table is sealed (built).  A
+ * range table is sorted instead (gx_cpu_jrange_finish).
  */
 gx_status
 gx_cpu_join_finish(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
@@ -817,6 +938,8 @@ gx_cpu_join_finish(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen
 
 	(void) err;
 	(void) errlen;
+	if (c->ext.join.alg == GX_JOIN_RANGE)
+		return gx_cpu_jrange_finish(c, ctx);
 	gx_cpu_join_reset(res, 0);
 	job.t = gx_jtab_of(ctx->obj[0], &c->ext.join);
 	job.n = gx_join_staged_rows(&job.t);

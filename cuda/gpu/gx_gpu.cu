@@ -79,7 +79,10 @@
  * kernel (a thread a row: evaluate, add to the table; rows for the host
  * are appended to the selection with an atomic add); JOIN_FINISH_BUILD is
  * cub::DeviceScan::ExclusiveSum over the key counts (its temporary storage
- * in the table object, reserved by gx_join_layout) and a scatter kernel;
+ * in the table object, reserved by gx_join_layout) and a scatter kernel
+ * (a range join's table, gx_jrange.cuh: a pad kernel and
+ * cub::DeviceRadixSort::SortPairs, its storage reserved by
+ * gx_jrange_layout);
  * JOIN_PROBE is the three phases as four kernels: count (a block a tile,
  * cub::BlockReduce), the prefix sum over the tiles (one block,
  * cub::BlockScan), the end of a pass (one block, only when the result
@@ -104,6 +107,7 @@
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <stdio.h>
 #include <string.h>
@@ -502,6 +506,26 @@ gx_join_seal_kernel(char *obj, gx_join_ext j, gx_result *res)
 	t.hdr->noruns = (j.jflags & GX_JOIN_NO_RUNS) != 0;
 	t.hdr->built = 1;
 	res->join_count = n;
+}
+
+/*
+ * Range JOIN_FINISH_BUILD, before the sort: the entries past the appended
+ * rows, [nrows, cap), get the largest key, so that the sort of all cap
+ * entries leaves the rows first (the sort is stable: a row's own largest
+ * key stays before them)
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_jrange_pad_kernel(char *obj, gx_join_ext j)
+{
+	gx_jtab		t = gx_jtab_range_of(obj, &j);
+	const uint32_t n = gx_join_staged_rows(&t);
+
+	for (uint32_t i = n + blockIdx.x * GX_BLOCK + threadIdx.x; i < t.cap;
+		 i += gridDim.x * GX_BLOCK)
+	{
+		t.key[i] = (int64_t) 0x7fffffffffffffffLL;
+		t.pay[i] = 0;
+	}
 }
 
 typedef cub::BlockReduce<unsigned long long, GX_BLOCK> gx_join_reduce;
@@ -1574,6 +1598,74 @@ gx_gpu_join_build(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
  * kcount (cub::DeviceScan, its temporary storage in the table object),
  * the staged rows into their runs, the table sealed; the header comes back
  */
+/*
+ * The start of a JOIN_FINISH_BUILD whose CUB call (what) needs temp bytes
+ * of the table's reserved scratch: refused when it needs more; *grid
+ * clamped; the slot begun
+ */
+static gx_status
+gx_join_finish_begin(gx_slot *s, gx_chunk *c, gx_result *dres, const char *what, size_t temp,
+					 uint64_t reserved, uint32_t *grid, char *err, size_t errlen)
+{
+	if (temp > reserved)
+	{
+		gx_errf(err, errlen, "join finish: %s needs %zu bytes, the table reserves %llu", what,
+				temp, (unsigned long long) reserved);
+		return GX_INVALID;
+	}
+	if (*grid > (uint32_t) G.sm_count * 16)
+		*grid = (uint32_t) G.sm_count * 16;
+	return gx_slot_begin(s, c, dres, 0, 0, err, errlen);
+}
+
+/*
+ * Range JOIN_FINISH_BUILD (validated; gx_jrange.cuh): pad the entries
+ * past the appended rows, cub::DeviceRadixSort::SortPairs of all cap
+ * (key, payload) entries (the double-buffer form over key / pay and skey /
+ * run: its temporary storage is the table's scratch, CUB's figure checked
+ * against it), the sorted entries into skey / run where CUB left them in
+ * key / pay, and the seal; the header comes back
+ */
+static gx_status
+gx_gpu_jrange_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, char *err,
+					 size_t errlen)
+{
+	const gx_join_ext j = c->ext.join;
+	gx_jrange_offs o;
+	size_t		temp = 0;
+	uint32_t	grid = (j.cap + GX_BLOCK - 1) / GX_BLOCK;
+	int64_t    *skey,
+			   *run;
+	gx_status	st;
+
+	gx_jrange_layout(j.cap, &o);
+	skey = (int64_t *) (obj + o.skey);
+	run = (int64_t *) (obj + o.run);
+
+	cub::DoubleBuffer<int64_t> keys((int64_t *) (obj + o.key), skey);
+	cub::DoubleBuffer<int64_t> vals((int64_t *) (obj + o.pay), run);
+
+	GX_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, keys, vals, (int) j.cap, 0, 64,
+											 s->stream), "cub::DeviceRadixSort (size)");
+	if ((st = gx_join_finish_begin(s, c, dres, "the sort", temp, o.scratch_bytes, &grid, err,
+								   errlen)) != GX_OK)
+		return st;
+	gx_jrange_pad_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(obj, j);
+	GX_CHECK(cudaGetLastError(), "range join pad kernel launch");
+	GX_CHECK(cub::DeviceRadixSort::SortPairs(obj + o.scratch, temp, keys, vals, (int) j.cap, 0,
+											 64, s->stream), "cub::DeviceRadixSort");
+	if (keys.Current() != skey)
+		GX_CHECK(cudaMemcpyAsync(skey, keys.Current(), (size_t) j.cap * 8,
+								 cudaMemcpyDeviceToDevice, s->stream), "range join copy");
+	if (vals.Current() != run)
+		GX_CHECK(cudaMemcpyAsync(run, vals.Current(), (size_t) j.cap * 8,
+								 cudaMemcpyDeviceToDevice, s->stream), "range join copy");
+	gx_join_seal_kernel<<<1, 1, 0, s->stream>>>(obj, j, dres);
+	GX_CHECK(cudaGetLastError(), "join seal kernel launch");
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,
+						  err, errlen);
+}
+
 gx_status
 gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
@@ -1586,19 +1678,14 @@ gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, siz
 	char	   *obj = ctx->obj[0];
 	gx_status	st;
 
+	if (j.alg == GX_JOIN_RANGE)
+		return gx_gpu_jrange_finish(s, c, dres, obj, err, errlen);
 	gx_join_layout(j.cap, j.kcap, &o);
 	GX_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, (const uint32_t *) (obj + o.kcount),
 										   (uint32_t *) (obj + o.kstart), (int) j.kcap,
 										   s->stream), "cub::DeviceScan (size)");
-	if (temp > o.scratch_bytes)
-	{
-		gx_errf(err, errlen, "join finish: the prefix sum needs %zu bytes, the table reserves %llu",
-				temp, (unsigned long long) o.scratch_bytes);
-		return GX_INVALID;
-	}
-	if (grid > (uint32_t) G.sm_count * 16)
-		grid = (uint32_t) G.sm_count * 16;
-	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
+	if ((st = gx_join_finish_begin(s, c, dres, "the prefix sum", temp, o.scratch_bytes, &grid,
+								   err, errlen)) != GX_OK)
 		return st;
 	if (!(j.jflags & GX_JOIN_NO_RUNS))
 	{

@@ -635,8 +635,9 @@ typedef struct gx_agg
 /*
  * Join tasks (GX_TASK_JOIN_*; the algorithm and the guarantees are in
  * cuda/kernels/gx_join.cuh).  obj[0] is the join table, a session object
- * of gx_join_table_bytes(cap, kcap) bytes (zeroed memory is an empty
- * table), whose geometry every task that names it repeats here.  The keys
+ * of gx_join_table_bytes(cap, kcap) bytes (a range join's, alg
+ * GX_JOIN_RANGE: gx_jrange_table_bytes(cap), kcap 0; zeroed memory is an
+ * empty table), whose geometry every task that names it repeats here.  The keys
  * (1 or 2, integer-like: bool, int2/4/8, date, timestamp(tz), char8) and
  * the BUILD payload are outputs of the task's program (GX_OP_OUT), so the
  * quals of either side run in the same pass.
@@ -667,8 +668,29 @@ typedef struct gx_join_ext
 	uint32_t	first_match;	/* skipping its first matches (INNER, pairs
 								 * written: the next_match of the pass before) */
 	uint32_t	max_pairs;		/* PROBE: entries the result area holds */
-	uint32_t	pad1;
+	uint32_t	alg;			/* enum gx_join_alg: the table's algorithm */
+	/*
+	 * GX_JOIN_RANGE (a band or inequality join, gx_join.cuh): the table
+	 * holds one key (nkeys 1; key_out[0] on BUILD); a PROBE's outer row
+	 * matches the inner rows whose key lies between its bounds, outputs of
+	 * its program: lo_out (key >= lo, > lo without GX_JOIN_LO_INCL) and
+	 * hi_out (key <= hi, < hi without GX_JOIN_HI_INCL), -1 = unbounded on
+	 * that side (not both); a NULL bound matches nothing
+	 */
+	int16_t		lo_out;
+	int16_t		hi_out;
+	uint32_t	bflags;			/* GX_JOIN_LO_INCL, GX_JOIN_HI_INCL */
+	uint32_t	pad2;
 } gx_join_ext;
+
+enum gx_join_alg
+{
+	GX_JOIN_HASH = 0,			/* equi-join: key directory and runs */
+	GX_JOIN_RANGE				/* band / inequality join: sorted keys */
+};
+
+#define GX_JOIN_LO_INCL 0x1u	/* range probe: key >= lo (else key > lo) */
+#define GX_JOIN_HI_INCL 0x2u	/* range probe: key <= hi (else key < hi) */
 
 #define GX_JOIN_MAX_CAP (1u << 29)	/* (kcap <= 2^30: an int for CUB) */
 
@@ -1044,6 +1066,68 @@ gx_join_table_bytes(uint64_t cap, uint64_t kcap)
 	gx_join_offs o;
 
 	return gx_join_layout(cap, kcap, &o);
+}
+
+/*
+ * The range join's table (ext.join.alg GX_JOIN_RANGE; gx_join.cuh).
+ * Zeroed memory is an empty table:
+ *   gx_join_hdr                         64 bytes (nrows, full, built, rows)
+ *   int64 key[cap]                      appended keys, in arrival order
+ *   int64 pay[cap]                      ... and their payloads (BUILD)
+ *   int64 skey[cap]                     the keys sorted (FINISH_BUILD)
+ *   int64 run[cap]                      ... and their payloads, the same order
+ *   sort scratch                        GPU sort (cub::DeviceRadixSort)
+ */
+typedef struct gx_jrange_offs
+{
+	uint64_t	key,
+				pay,
+				skey,
+				run,
+				scratch,
+				scratch_bytes,
+				total;
+} gx_jrange_offs;
+
+/*
+ * bytes reserved for the GPU's radix sort of n pairs (the double-buffer
+ * form: digit histograms and the look-back state of a pass, under a byte
+ * a row): 64 kB and 2 bytes a row; the GPU checks CUB's own figure
+ * against it before it runs
+ */
+GX_INLINE uint64_t
+gx_jrange_sort_scratch_bytes(uint64_t n)
+{
+	return 65536 + 2 * n;
+}
+
+/* the layout of a range join table of cap rows; its bytes */
+GX_INLINE uint64_t
+gx_jrange_layout(uint64_t cap, gx_jrange_offs *o)
+{
+	uint64_t	off = sizeof(gx_join_hdr);
+
+	o->key = off;
+	off = GX_ALIGN_UP(off + cap * 8);
+	o->pay = off;
+	off = GX_ALIGN_UP(off + cap * 8);
+	o->skey = off;
+	off = GX_ALIGN_UP(off + cap * 8);
+	o->run = off;
+	off = GX_ALIGN_UP(off + cap * 8);
+	o->scratch = (off + 255) & ~(uint64_t) 255;
+	o->scratch_bytes = gx_jrange_sort_scratch_bytes(cap);
+	o->total = o->scratch + o->scratch_bytes;
+	return o->total;
+}
+
+/* bytes of a range join table of cap rows */
+GX_INLINE uint64_t
+gx_jrange_table_bytes(uint64_t cap)
+{
+	gx_jrange_offs o;
+
+	return gx_jrange_layout(cap, &o);
 }
 
 /*

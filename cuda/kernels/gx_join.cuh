@@ -43,6 +43,13 @@
  *    pass (the rows before next_row, and the written part of next_row).
  *    A count-only probe writes no pair: phase 3 has nothing to do.
  *
+ * The range join (ext.join.alg GX_JOIN_RANGE: band and inequality
+ * predicates) is gx_jrange.cuh's table under the same build, probe and
+ * write steps: gx_jtab_of gives its arrays (run = the payloads in key
+ * order), gx_join_build_row appends, and gx_join_find_run, the one step
+ * the algorithms do not share, finds an outer row's run by its bounds
+ * instead of its key.
+ *
  * Partitioning (later): the key directory and the runs are one partition
  * today; a radix-partitioned table is P such directories and run areas,
  * chosen by the hash's high bits (the paper's split: histogram, prefix
@@ -67,6 +74,8 @@
 #define GX_JOIN_SKIPPED 0		/* a NULL key: the row joins nothing */
 #define GX_JOIN_NO_ROOM (-1)	/* the table is full: the host's */
 
+#include "gx_jrange.cuh"		/* the range join (ext.join.alg GX_JOIN_RANGE) */
+
 /* a join table as a task sees it (its geometry from the task) */
 typedef struct gx_jtab
 {
@@ -81,7 +90,37 @@ typedef struct gx_jtab
 	uint32_t	nkeys;
 	uint32_t	rows;			/* placed rows (min(hdr.rows, cap)), for probes */
 	uint32_t	noruns;			/* sealed without runs: counts only */
+	uint32_t	alg;			/* enum gx_join_alg */
+	/* GX_JOIN_RANGE (gx_jrange.cuh): run is the payloads in skey's order */
+	int64_t    *key;			/* appended keys */
+	int64_t    *pay;			/* ... and payloads */
+	int64_t    *skey;			/* the keys sorted */
 } gx_jtab;
+
+/* the range join's table object obj under the task's geometry j */
+GX_HD gx_jtab
+gx_jtab_range_of(char *obj, const gx_join_ext *j)
+{
+	gx_jrange_offs o;
+	gx_jtab		t;
+
+	gx_jrange_layout(j->cap, &o);
+	t.hdr = (gx_join_hdr *) obj;
+	t.kslot = 0;
+	t.kcount = t.kstart = 0;
+	t.staged = 0;
+	t.key = (int64_t *) (obj + o.key);
+	t.pay = (int64_t *) (obj + o.pay);
+	t.skey = (int64_t *) (obj + o.skey);
+	t.run = (int64_t *) (obj + o.run);
+	t.cap = j->cap;
+	t.kmask = 0;
+	t.nkeys = 1;
+	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
+	t.noruns = 0;
+	t.alg = GX_JOIN_RANGE;
+	return t;
+}
 
 /* the table object obj under the task's geometry j */
 GX_HD gx_jtab
@@ -90,6 +129,8 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 	gx_join_offs o;
 	gx_jtab		t;
 
+	if (j->alg == GX_JOIN_RANGE)
+		return gx_jtab_range_of(obj, j);
 	gx_join_layout(j->cap, j->kcap, &o);
 	t.hdr = (gx_join_hdr *) obj;
 	t.kslot = (gx_join_kslot *) (obj + o.kslot);
@@ -102,6 +143,8 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 	t.nkeys = j->nkeys;
 	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
 	t.noruns = t.hdr->noruns;
+	t.alg = GX_JOIN_HASH;
+	t.key = t.pay = t.skey = 0;
 	return t;
 }
 
@@ -250,6 +293,13 @@ gx_join_build_at(const gx_jtab *t, const int64_t *k, int64_t payload, uint32_t i
 		GX_G_STORE_REL32(&t->hdr->full, 1);
 		return GX_JOIN_NO_ROOM;
 	}
+	if (t->alg == GX_JOIN_RANGE)
+	{
+		/* appended as it comes (its one key); FINISH sorts */
+		t->key[idx] = k[0];
+		t->pay[idx] = payload;
+		return GX_JOIN_ADDED;
+	}
 	gx_join_staged *st = &t->staged[idx];
 	uint32_t	s = gx_join_slot(t, k, 1);
 
@@ -340,6 +390,31 @@ gx_join_lookup(const gx_jtab *t, const int64_t *k, uint32_t *start)
 	return n;
 }
 
+/*
+ * PROBE: the run of the table's payloads that outer row's outputs out
+ * match (its first place in *start), and its length: the hash join's key
+ * (a NULL key matches nothing), or the range join's bounds
+ * (gx_jrange_lookup).  The one step the algorithms do not share.
+ */
+GX_HD uint32_t
+gx_join_find_run(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, uint32_t *start)
+{
+	int64_t		k[GX_JOIN_MAX_KEYS];
+
+	*start = 0;
+	if (t->alg == GX_JOIN_RANGE)
+		return gx_jrange_lookup(t->skey, t->rows, j, out, start);
+	for (uint32_t i = 0; i < t->nkeys; i++)
+	{
+		const gx_reg *r = &out[j->key_out[i]];
+
+		if (r->isnull)
+			return 0;
+		k[i] = r->v.i;
+	}
+	return gx_join_lookup(t, k, start);
+}
+
 /* what an outer row gives in a probe */
 typedef struct gx_jrow
 {
@@ -360,10 +435,8 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 				  const gx_join_ext *j, int count_only, uint32_t row, gx_jrow *jr)
 {
 	gx_reg		out[GX_MAX_OUTS];
-	int64_t		k[GX_JOIN_MAX_KEYS];
-	uint32_t	n = 0;
+	uint32_t	n;
 	int			err;
-	int			null = 0;
 
 	jr->e = jr->m = jr->start = jr->skip = jr->host = 0;
 	if (!gx_eval_row_out(prog, colbase, row, &err, out))
@@ -376,15 +449,7 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 		}
 		return err;				/* GX_ERR_NONE: the row does not pass */
 	}
-	for (uint32_t i = 0; i < t->nkeys; i++)
-	{
-		const gx_reg *r = &out[j->key_out[i]];
-
-		null |= r->isnull;
-		k[i] = r->v.i;
-	}
-	if (!null)
-		n = gx_join_lookup(t, k, &jr->start);
+	n = gx_join_find_run(t, j, out, &jr->start);
 	switch (j->mode)
 	{
 		case GX_JOIN_INNER:

@@ -32,7 +32,9 @@
  *    (own columns, heap pages, or a cache entry);
  *  - JOIN_*: the table's geometry against the object's bytes, the keys and
  *    payload (integer-like program outputs), the pass (first row, first
- *    match, the result area of max_pairs entries).
+ *    match, the result area of max_pairs entries); a range join's table
+ *    (one key, no key directory) and its probe's bounds (integer-like
+ *    outputs, at least one).
  */
 #include "gx_ops.h"
 #include "gx_guard.h"
@@ -569,6 +571,58 @@ gx_validate_group_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 /* ---------------------------------------------------------------------- */
 
 /*
+ * The range join's table obj[0] (gx_jrange.cuh) under the task's
+ * geometry: cap rows (no key directory: kcap 0), one key, the object's
+ * bytes
+ */
+static gx_status
+gx_check_jrange_table(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+
+	if (j->cap == 0 || j->cap > GX_JOIN_MAX_CAP || j->kcap != 0 || j->nkeys != 1)
+	{
+		gx_errf(err, errlen, "range join task: bad table geometry (cap %u, kcap %u, %u keys)",
+				j->cap, j->kcap, j->nkeys);
+		return GX_INVALID;
+	}
+	if (ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) ||
+		ctx->obj_bytes[0] < gx_jrange_table_bytes(j->cap))
+	{
+		gx_errf(err, errlen, "range join task has no join table object of %llu bytes",
+				(unsigned long long) gx_jrange_table_bytes(j->cap));
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
+ * A range probe's bounds: each -1 (unbounded) or an integer-like output,
+ * not both unbounded, no unknown flag
+ */
+static gx_status
+gx_check_jrange_bounds(const gx_chunk *c, char *err, size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+	const int16_t outs[2] = {j->lo_out, j->hi_out};
+
+	for (int b = 0; b < 2; b++)
+		if (outs[b] < -1 || outs[b] >= GX_MAX_OUTS ||
+			(outs[b] >= 0 && !gx_key_like((uint32_t) gx_out_type(c, outs[b]))))
+		{
+			gx_errf(err, errlen, "range join probe: bound %d is not an integer-like output", b);
+			return GX_INVALID;
+		}
+	if ((j->lo_out < 0 && j->hi_out < 0) ||
+		(j->bflags & ~(GX_JOIN_LO_INCL | GX_JOIN_HI_INCL)) != 0)
+	{
+		gx_errf(err, errlen, "range join probe: no bound, or bad bound flags");
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
  * The join table obj[0] under the task's geometry: cap rows, kcap key
  * slots (a power of 2 >= 2 * cap: the directory stays half empty), the
  * object's bytes
@@ -578,6 +632,13 @@ gx_check_join_table(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 {
 	const gx_join_ext *j = &c->ext.join;
 
+	if (j->alg == GX_JOIN_RANGE)
+		return gx_check_jrange_table(c, ctx, err, errlen);
+	if (j->alg != GX_JOIN_HASH)
+	{
+		gx_errf(err, errlen, "join task: unknown algorithm %u", j->alg);
+		return GX_INVALID;
+	}
 	if (j->cap == 0 || j->cap > GX_JOIN_MAX_CAP || j->kcap > 2 * GX_JOIN_MAX_CAP ||
 		(j->kcap & (j->kcap - 1)) != 0 || j->kcap / 2 < j->cap)
 	{
@@ -601,7 +662,8 @@ gx_check_join_table(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
  * device runs, with the keys (and the payload) as integer-like outputs
  */
 static gx_status
-gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *err,
+				   size_t errlen)
 {
 	const gx_chunk_ext *x = &c->ext;
 	const gx_join_ext *j = &x->join;
@@ -621,7 +683,10 @@ gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t 
 		gx_errf(err, errlen, "join task has %u keys", j->nkeys);
 		return GX_INVALID;
 	}
-	for (uint32_t k = 0; k < j->nkeys; k++)
+	if (probe && j->alg == GX_JOIN_RANGE &&
+		(st = gx_check_jrange_bounds(c, err, errlen)) != GX_OK)
+		return st;
+	for (uint32_t k = 0; k < j->nkeys && !(probe && j->alg == GX_JOIN_RANGE); k++)
 		if (j->key_out[k] < 0 || j->key_out[k] >= GX_MAX_OUTS ||
 			!gx_key_like((uint32_t) gx_out_type(c, j->key_out[k])))
 		{
@@ -654,7 +719,7 @@ gx_validate_join_build(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 	gx_status	st;
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
-		(st = gx_check_join_rows(c, ctx, err, errlen)) != GX_OK ||
+		(st = gx_check_join_rows(c, ctx, false, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if (c->ext.count_only != 0 || j->payload_out < -1 || j->payload_out >= GX_MAX_OUTS ||
@@ -698,7 +763,7 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
 							  gx_join_probe_result_bytes(c->nrows, j->max_pairs))) != GX_OK ||
-		(st = gx_check_join_rows(c, ctx, err, errlen)) != GX_OK ||
+		(st = gx_check_join_rows(c, ctx, true, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if (j->mode > GX_JOIN_ANTI || j->first_row > c->nrows ||

@@ -1,5 +1,6 @@
 /*
- * gpujoin.cpp - the GpuJoin node: a hash join on the device (issue 15).
+ * gpujoin.cpp - the GpuJoin node: a hash join, or a range join for band
+ * and inequality predicates, on the device (issue 15).
  *
  * Design note
  * -----------
@@ -25,7 +26,16 @@
  *     SEMI / ANTI the outer row, the columns copied into the scan slot
  *     (custom_scan_tlist), then ExecScan's projection.
  *
- * Device inputs (custom_private 6 / 7, gpuext.join_device_inputs): the
+ * The range join (custom_private 6, GX_JOIN_RANGE; gx_jrange.cuh) runs
+ * the same steps with another table: BUILD batches hold the one inner
+ * key (ikey[0]), the table is gx_jrange_table_bytes(rows) (no key
+ * directory: kcap 0), and the PROBE batches hold the outer "keys", which
+ * are the bounds (lo_k, hi_k: the expressions the planner put in the
+ * outer child's target list), named in ext.join.lo_out / hi_out with
+ * their inclusiveness (bflags).  Its fallback is a Nested Loop; the rest
+ * (passes, counting, decisions, rescans) is shared.
+ *
+ * Device inputs (hash joins; custom_private 7 / 8, gpuext.join_device_inputs): the
  * plan may give a side a program (its table's quals, then the keys as
  * outputs) when its child is a plain scan of a table.  The node then
  * reads that table itself through a row source (GxSource: cache entries
@@ -44,8 +54,9 @@
  * empty inner side needs no device: INNER and SEMI return nothing (the
  * outer side is not read), ANTI every outer row.
  *
- * Fallback.  The plan's third child is PostgreSQL's Hash Join of the same
- * two sides (join_path.cpp), with the node's target list.  The node runs
+ * Fallback.  The plan's third child is PostgreSQL's Hash Join (a range
+ * join: Nested Loop) of the same two sides (join_path.cpp), with the
+ * node's target list.  The node runs
  * it instead, and returns its rows, when the table cannot be had; the
  * decision is taken once the inner side is read, before the outer side is
  * read or any row returned, so the rows are either all the device's or
@@ -145,6 +156,11 @@ typedef struct GxJoinState
 {
 	CustomScanState css;
 	int			mode;			/* enum gx_join_mode */
+	int			alg;			/* enum gx_join_alg */
+	/* GX_JOIN_RANGE: the outer keys are the bounds, the inner key is one */
+	int			lo_k,
+				hi_k;			/* which outer key bounds the inner key, -1 none */
+	uint32		bflags;			/* GX_JOIN_LO_INCL, GX_JOIN_HI_INCL */
 	bool		count;			/* counting: one row, count(*)'s partial state */
 	bool		count_done;		/* ... returned (until a rescan) */
 	int64		count_sum;		/* ... the count being made */
@@ -230,15 +246,27 @@ gx_join_col_type(int gxtype)
 	return gxtype == GX_NUMERIC ? GX_INT8 : gxtype;
 }
 
-/* bytes of a key batch of n rows: header, columns (one side's types) */
-static uint64
-gx_join_input_bytes(const GxJoinState *st, const int *types, uint32 n)
+/*
+ * the keys of one side's batches: the plan's, but a range join's inner
+ * side has one (its outer keys are the bounds)
+ */
+static int
+gx_join_side_keys(const GxJoinState *st, bool inner)
 {
+	return inner && st->alg == GX_JOIN_RANGE ? 1 : st->nkeys;
+}
+
+/* bytes of a key batch of n rows of one side: header, columns */
+static uint64
+gx_join_input_bytes(const GxJoinState *st, bool inner, uint32 n)
+{
+	const int  *types = inner ? st->itype : st->otype;
+	int			nk = gx_join_side_keys(st, inner);
 	int			ct[GX_JOIN_MAX_KEYS];
 
-	for (int k = 0; k < st->nkeys; k++)
+	for (int k = 0; k < nk; k++)
 		ct[k] = gx_join_col_type(types[k]);
-	return GX_ALIGN_UP(sizeof(gx_chunk)) + gx_columns_bytes(ct, st->nkeys, n);
+	return GX_ALIGN_UP(sizeof(gx_chunk)) + gx_columns_bytes(ct, nk, n);
 }
 
 /*
@@ -254,8 +282,8 @@ gx_join_chunk_geometry(GxJoinState *st)
 
 	for (;;)
 	{
-		uint64		in = Max(gx_join_input_bytes(st, st->otype, n),
-							 gx_join_input_bytes(st, st->itype, n));
+		uint64		in = Max(gx_join_input_bytes(st, false, n),
+							 gx_join_input_bytes(st, true, n));
 		uint64		used = in + gx_join_probe_result_bytes(n, 0);
 
 		if (n <= 1024 || (used < slot && (slot - used) / sizeof(gx_join_pair) >= n))
@@ -283,7 +311,7 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 	for (int side = 0; side < 2; side++)
 	{
 		GxJoinInput *in = &st->input[side];
-		Node	   *n = list_length(priv) > 6 + side ? (Node *) list_nth(priv, 6 + side) : NULL;
+		Node	   *n = list_length(priv) > 7 + side ? (Node *) list_nth(priv, 7 + side) : NULL;
 		PlanState  *child = side == 0 ? st->outer_ps : st->inner_ps;
 
 		for (int i = 0; i < GX_MAX_BATCHES; i++)
@@ -475,6 +503,17 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	node->custom_ps = list_make3(st->outer_ps, st->inner_ps, st->fallback_ps);
 	st->mode = intVal(linitial(priv));
 	st->count = intVal(list_nth(priv, 5)) != 0;
+	st->alg = GX_JOIN_HASH;
+	st->lo_k = st->hi_k = -1;
+	if (list_length(priv) > 6 && list_nth(priv, 6) != NIL)
+	{
+		List	   *range = (List *) list_nth(priv, 6);
+
+		st->alg = GX_JOIN_RANGE;
+		st->lo_k = linitial_int(range);
+		st->hi_k = lsecond_int(range);
+		st->bflags = (uint32) lthird_int(range);
+	}
 	/* (its rows are returned as the node's: the same target list; counted) */
 	if (!st->count &&
 		ExecGetResultType(st->fallback_ps)->natts != list_length(cscan->scan.plan.targetlist))
@@ -551,10 +590,14 @@ gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes)
 	c->input_bytes = input_bytes;
 	c->result_off = input_bytes;
 	c->ext.entry = -1;
-	c->ext.join.nkeys = st->nkeys;
+	c->ext.join.nkeys = gx_join_side_keys(st, true);
 	c->ext.join.payload_out = -1;
 	c->ext.join.cap = st->cap;
 	c->ext.join.kcap = st->kcap;
+	c->ext.join.alg = st->alg;
+	c->ext.join.lo_out = st->lo_k;
+	c->ext.join.hi_out = st->hi_k;
+	c->ext.join.bflags = st->bflags;
 }
 
 /*
@@ -569,19 +612,20 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 	const int  *types = inner ? st->itype : st->otype;
 	const AttrNumber *keys = inner ? st->ikey : st->okey;
 	TupleTableSlot *slot = inner ? st->islot : st->oslot;
+	int			nk = gx_join_side_keys(st, inner);
 	int			ct[GX_JOIN_MAX_KEYS];
 	uint64		voff[GX_JOIN_MAX_KEYS];
 	uint64		noff[GX_JOIN_MAX_KEYS];
 
-	for (int k = 0; k < st->nkeys; k++)
+	for (int k = 0; k < nk; k++)
 		ct[k] = gx_join_col_type(types[k]);
 	gx_join_header(st, c, kind,
-				   gx_layout_columns(ct, st->nkeys, GX_ALIGN_UP(sizeof(gx_chunk)), n, voff, noff));
+				   gx_layout_columns(ct, nk, GX_ALIGN_UP(sizeof(gx_chunk)), n, voff, noff));
 	c->nrows = n;
-	c->ncols = st->nkeys;
-	c->ninstr = 2 * st->nkeys;
-	c->nregs = st->nkeys;
-	for (int k = 0; k < st->nkeys; k++)
+	c->ncols = nk;
+	c->ninstr = 2 * nk;
+	c->nregs = nk;
+	for (int k = 0; k < nk; k++)
 	{
 		gx_instr   *ld = &c->code[2 * k];
 		gx_instr   *out = &c->code[2 * k + 1];
@@ -604,7 +648,7 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 	for (uint32 r = 0; r < n; r++)
 	{
 		ExecStoreMinimalTuple(tups[r], slot, false);
-		for (int k = 0; k < st->nkeys; k++)
+		for (int k = 0; k < nk; k++)
 			gx_join_store_key(c, k, r, slot, keys[k], types[k], st->kscale[k]);
 	}
 	ExecClearTuple(slot);
@@ -650,15 +694,26 @@ gx_join_drop_table(GxJoinState *st)
 	st->ninner = st->inner_alloc = 0;
 }
 
-/* the key directory's slots for cap rows: a power of 2 >= 2 cap */
+/* the key directory's slots for cap rows: a power of 2 >= 2 cap (a range join: none) */
 static uint32
-gx_join_kcap(uint32 cap)
+gx_join_kcap(const GxJoinState *st, uint32 cap)
 {
 	uint64		kcap = 2;
+
+	if (st->alg == GX_JOIN_RANGE)
+		return 0;
 
 	while (kcap < 2 * (uint64) cap)
 		kcap *= 2;
 	return (uint32) kcap;
+}
+
+/* bytes of the table of cap rows (kcap key slots) of the node's algorithm */
+static uint64
+gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap)
+{
+	return st->alg == GX_JOIN_RANGE ? gx_jrange_table_bytes(cap) :
+		gx_join_table_bytes(cap, kcap);
 }
 
 /*
@@ -669,7 +724,7 @@ gx_join_kcap(uint32 cap)
 static bool
 gx_join_table_fits(GxJoinState *st, uint32 n)
 {
-	uint64		bytes = gx_join_table_bytes(n, gx_join_kcap(n));
+	uint64		bytes = gx_join_bytes(st, n, gx_join_kcap(st, n));
 
 	if (gx_session_memory_kb > 0 && bytes > (uint64) gx_session_memory_kb * 1024)
 		return false;
@@ -729,7 +784,7 @@ gx_join_finish_table(GxJoinState *st)
 
 	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
 	/* counting, SEMI and ANTI read a key's count, never its run */
-	if (st->count || st->mode != GX_JOIN_INNER)
+	if (st->alg == GX_JOIN_HASH && (st->count || st->mode != GX_JOIN_INNER))
 		c->ext.join.jflags = GX_JOIN_NO_RUNS;
 	res = gx_join_run(st, slot, gen);
 	rows = res->join_count;
@@ -772,10 +827,10 @@ gx_join_build_input(GxJoinState *st)
 		if (!gx_join_table_fits(st, cap))
 			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
 		st->cap = cap;
-		st->kcap = gx_join_kcap(cap);
+		st->kcap = gx_join_kcap(st, cap);
 		st->session = gx_session_open(st->device);
 		st->table = gx_session_try_alloc(st->session, st->device,
-										 gx_join_table_bytes(st->cap, st->kcap),
+										 gx_join_bytes(st, st->cap, st->kcap),
 										 GX_OBJ_JOIN_TABLE);
 		if (st->table == 0)
 			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
@@ -832,10 +887,10 @@ gx_join_build_table(GxJoinState *st)
 	if (st->ninner == 0)
 		return true;
 	st->cap = st->ninner;
-	st->kcap = gx_join_kcap(st->cap);
+	st->kcap = gx_join_kcap(st, st->cap);
 	st->session = gx_session_open(st->device);
 	st->table = gx_session_try_alloc(st->session, st->device,
-									 gx_join_table_bytes(st->cap, st->kcap), GX_OBJ_JOIN_TABLE);
+									 gx_join_bytes(st, st->cap, st->kcap), GX_OBJ_JOIN_TABLE);
 	if (st->table == 0)
 		return false;
 	for (uint32 lo = 0; lo < st->ninner; lo += st->rows_per_chunk)
@@ -997,7 +1052,7 @@ gx_join_next_chunk(GxJoinState *st)
 		return true;
 	}
 	/* the probe task's input, kept for the passes after the first */
-	st->image_bytes = gx_join_input_bytes(st, st->otype, n);
+	st->image_bytes = gx_join_input_bytes(st, false, n);
 	st->image = (char *) MemoryContextAlloc(st->chunk_cxt, st->image_bytes);
 	gx_join_task(st, (gx_chunk *) st->image, GX_TASK_JOIN_PROBE, false, st->outer, n);
 	st->next_row = st->next_match = 0;
@@ -1229,7 +1284,11 @@ gx_join_rescan(CustomScanState *node)
 	ExecScanReScan(&node->ss);
 }
 
-/* "(outer = inner)" for each key, deparsed from the children's columns */
+/*
+ * "(outer = inner)" for each key, deparsed from the children's columns; a
+ * range join: "(inner >= lower)", "(inner <= upper)" (or > / <) for each
+ * bound
+ */
 static char *
 gx_join_keys_text(GxJoinState *st, List *ancestors, ExplainState *es)
 {
@@ -1245,13 +1304,23 @@ gx_join_keys_text(GxJoinState *st, List *ancestors, ExplainState *es)
 												  st->ikey[k] - 1);
 		List	   *ctx;
 		char	   *otext;
+		char	   *itext;
 
 		/* (one deparse context, set for each child in turn) */
 		ctx = set_deparse_context_plan(es->deparse_cxt, st->outer_ps->plan, anc);
 		otext = deparse_expression((Node *) o->expr, ctx, true, false);
 		ctx = set_deparse_context_plan(es->deparse_cxt, st->inner_ps->plan, anc);
-		appendStringInfo(&buf, "%s(%s = %s)", k > 0 ? " AND " : "", otext,
-						 deparse_expression((Node *) i->expr, ctx, true, false));
+		itext = deparse_expression((Node *) i->expr, ctx, true, false);
+		if (st->alg == GX_JOIN_RANGE)
+		{
+			bool		lo = k == st->lo_k;
+			bool		incl = (st->bflags & (lo ? GX_JOIN_LO_INCL : GX_JOIN_HI_INCL)) != 0;
+
+			appendStringInfo(&buf, "%s(%s %s%s %s)", k > 0 ? " AND " : "", itext,
+							 lo ? ">" : "<", incl ? "=" : "", otext);
+		}
+		else
+			appendStringInfo(&buf, "%s(%s = %s)", k > 0 ? " AND " : "", otext, itext);
 	}
 	return buf.data;
 }
@@ -1263,10 +1332,13 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	GxJoinState *st = (GxJoinState *) node;
 	GxJoinStats *s = &st->stats;
 	static const char *const types[] = {"Inner", "Semi", "Anti"};
+	bool		range = st->alg == GX_JOIN_RANGE;
+	const char *fb = range ? "the Nested Loop below" : "the Hash Join below";
 
-	ExplainPropertyText("Algorithm", "Hash", es);
+	ExplainPropertyText("Algorithm", range ? "Range" : "Hash", es);
 	ExplainPropertyText("Join Type", types[st->mode], es);
-	ExplainPropertyText("Join Keys", gx_join_keys_text(st, ancestors, es), es);
+	ExplainPropertyText(range ? "Join Bounds" : "Join Keys",
+						gx_join_keys_text(st, ancestors, es), es);
 	if (st->count)
 		ExplainPropertyText("Device Aggregates", "count(*)", es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
@@ -1274,24 +1346,25 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Read By The Device",
 							st->input[0].on && st->input[1].on ? "outer and inner tables" :
 							st->input[0].on ? "outer table" : "inner table", es);
-	ExplainPropertyText("Fallback", "the Hash Join below", es);
+	ExplainPropertyText("Fallback", fb, es);
 	if (!es->analyze)
 		return;
 	/* (per decision: a rescan that keeps the table or the decision takes none) */
 	if (s->builds > 0 && s->fallbacks == 0)
 		ExplainPropertyText("Joined", "on the device", es);
 	else if (s->builds == 0 && s->fallbacks > 0)
-		ExplainPropertyText("Joined", "by the Hash Join below", es);
+		ExplainPropertyText("Joined", psprintf("by %s", fb), es);
 	else if (s->builds > 0)
 	{
-		char	   *how = psprintf("on the device " INT64_FORMAT " times, by the Hash Join below "
-								   INT64_FORMAT " times", s->builds, s->fallbacks);
+		char	   *how = psprintf("on the device " INT64_FORMAT " times, by %s "
+								   INT64_FORMAT " times", s->builds, fb, s->fallbacks);
 
 		ExplainPropertyText("Joined", how, es);
 	}
 	ExplainPropertyInteger("Outer Rows", NULL, s->outer_rows, es);
 	ExplainPropertyInteger("Inner Rows", NULL, s->inner_rows, es);
-	ExplainPropertyInteger("Hash Table Rows", NULL, s->table_rows, es);
+	ExplainPropertyInteger(range ? "Sorted Table Rows" : "Hash Table Rows", NULL,
+						   s->table_rows, es);
 	ExplainPropertyInteger("Table Builds", NULL, s->builds, es);
 	ExplainPropertyInteger("Build Tasks", NULL, s->build_tasks, es);
 	ExplainPropertyInteger("Probe Tasks", NULL, s->probe_tasks, es);

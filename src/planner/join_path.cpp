@@ -1,5 +1,6 @@
 /*
- * join_path.cpp - GpuJoin paths: a hash join of two tables on the device.
+ * join_path.cpp - GpuJoin paths: a hash join, or a range join for band
+ * and inequality predicates, of two tables on the device.
  *
  * Design note
  * -----------
@@ -19,6 +20,25 @@
  *  - no other join qual, no pseudoconstant, no PlaceHolderVar in the
  *    target, only the outer side's columns for SEMI / ANTI, a SELECT
  *    without row marks (no EvalPlanQual recheck of a join's rows).
+ *
+ * The range join (gx_try_range_path; gx_jrange.cuh), when no hash path
+ * fits: the same joins of the same relations whose one or two join
+ * clauses are all inequalities (<, <=, >, >=; BETWEEN is two) between ONE
+ * column of the inner side and an expression of outer columns only (not
+ * volatile, no subplan or PlaceHolderVar), each normalized to a lower or
+ * an upper bound of the inner key (gx_range_clause: at most one of
+ * each), with a comparison function of the hash join's types but bool,
+ * the bound of the key's family (numeric: with a typmod, both at the
+ * larger scale).  The bounds go into the outer child's target list (its
+ * scan computes them; the node reads them as keys); custom_private 6
+ * says which outer key is which bound.  Its fallback is PostgreSQL's
+ * Nested Loop of the same sides over a Materialize of the inner path
+ * (gx_range_fallback_path); its cost has 2 log2(n) device operations per
+ * row of either side (sort, binary searches) where the hash join has 2
+ * per key.  gpuext.enable_nestloop switches it, gpuext.enable_hashjoin
+ * the hash join.  (A bound that raises an error, an overflowing r.k + d,
+ * raises it for every outer row the scan reads, where PostgreSQL
+ * evaluates the clause only for the pairs it tests.)
  *
  * Anything else keeps PostgreSQL's plans, so a query never gets a wrong
  * answer or an error it would not get without gpuext.  The path is
@@ -82,11 +102,15 @@
 #include "planner.h"
 #include "compiler.h"
 #include "executor.h"
+#include "compat.h"
+
+#include <cmath>
 
 extern "C"
 {
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -146,20 +170,23 @@ gx_join_eq_func(Oid fn)
 }
 
 /*
- * The device type of a key column (a Var), its numeric scale and digits
- * before the point; false for a type the join cannot take
+ * The device type of a key (a Var; a range join's bound: an expression),
+ * its numeric scale and digits before the point; false for a type the
+ * join cannot take
  */
 static bool
-gx_join_key_type(Var *v, int *gxtype, int *scale, int *intdigits)
+gx_join_key_type(Expr *e, int *gxtype, int *scale, int *intdigits)
 {
-	if (!gx_type_supported_mod(v->vartype, v->vartypmod, gxtype, scale))
+	int32		typmod = exprTypmod((Node *) e);
+
+	if (!gx_type_supported_mod(exprType((Node *) e), typmod, gxtype, scale))
 		return false;
 	*intdigits = 0;
 	if (*gxtype == GX_NUMERIC)
 	{
 		if (*scale == GX_NUMERIC_FREE)
 			return false;		/* unconstrained numeric: values the device cannot hold */
-		*intdigits = (((v->vartypmod - VARHDRSZ) >> 16) & 0xffff) - *scale;
+		*intdigits = (((typmod - VARHDRSZ) >> 16) & 0xffff) - *scale;
 	}
 	return *gxtype == GX_BOOL || *gxtype == GX_INT2 || *gxtype == GX_INT4 ||
 		*gxtype == GX_INT8 || *gxtype == GX_NUMERIC;
@@ -206,7 +233,8 @@ gx_join_key_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel,
 	}
 	else
 		return false;
-	if (!gx_join_key_type(*okey, &ot, &os, &od) || !gx_join_key_type(*ikey, &it, &is, &id))
+	if (!gx_join_key_type((Expr *) *okey, &ot, &os, &od) ||
+		!gx_join_key_type((Expr *) *ikey, &it, &is, &id))
 		return false;
 	if ((ot == GX_NUMERIC) != (it == GX_NUMERIC))
 		return false;
@@ -243,21 +271,28 @@ gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerre
  * count: the counting node, one row out and no pair back
  */
 static void
-gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count)
+gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count, bool range)
 {
 	double		orows = outer->rows;
 	double		irows = inner->rows;
+	double		logn = irows > 2 ? std::log2(irows) : 1;
 	Cost		build,
 				probe,
 				out;
 
-	/* the inner side: read, copied, its keys batched, built on the device */
+	/*
+	 * the inner side: read, copied, its keys batched, built on the device
+	 * (a range join: one key, sorted, n log n)
+	 */
 	build = inner->total_cost + gx_gpu_setup_cost +
-		(cpu_tuple_cost + cpu_operator_cost * nkeys) * irows +
-		gx_gpu_operator_cost * 2 * nkeys * irows;
-	/* the outer side: read, copied, its keys batched, probed on the device */
+		(cpu_tuple_cost + cpu_operator_cost * (range ? 1 : nkeys)) * irows +
+		gx_gpu_operator_cost * (range ? 2 * logn : 2 * nkeys) * irows;
+	/*
+	 * the outer side: read, copied, its keys (bounds) batched, probed on the
+	 * device (a range join: two binary searches of log n steps)
+	 */
 	probe = outer->total_cost + (cpu_tuple_cost + cpu_operator_cost * nkeys) * orows +
-		gx_gpu_operator_cost * 2 * nkeys * orows;
+		gx_gpu_operator_cost * (range ? 2 * logn : 2 * nkeys) * orows;
 	/* the pairs handed back and the joined rows formed */
 	out = count ? cpu_tuple_cost + path->pathtarget->cost.per_tuple :
 		(gx_gpu_tuple_cost + cpu_tuple_cost + path->pathtarget->cost.per_tuple) * path->rows;
@@ -293,21 +328,41 @@ gx_join_force(RelOptInfo *joinrel, bool adding)
 }
 
 /*
+ * The join type of mode and the extra data of a fallback join of the
+ * join clauses restrictlist (*x): the hook's extra, for PostgreSQL's join
+ * of its own two sides, whose inner_unique may be about the other side
+ * (an inner join offered with the sides swapped), so it is off here
+ * (always correct); SEMI / ANTI cost with their own selectivities
+ */
+static JoinType
+gx_fallback_extra(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+				  RelOptInfo *innerrel, int mode, List *restrictlist, JoinPathExtraData *extra,
+				  JoinPathExtraData *x)
+{
+	JoinType	jt = mode == GX_JOIN_SEMI ? JOIN_SEMI : mode == GX_JOIN_ANTI ? JOIN_ANTI : JOIN_INNER;
+
+	*x = *extra;
+	x->restrictlist = restrictlist;
+	x->inner_unique = false;
+	if (jt != JOIN_INNER)
+		compute_semi_anti_join_factors(root, joinrel, outerrel, innerrel, jt, extra->sjinfo,
+									   restrictlist, &x->semifactors);
+	return jt;
+}
+
+/*
  * The fallback of a GpuJoin path (see the design note): PostgreSQL's Hash
  * Join of mode over the same outer and inner paths, every clause of
- * restrictlist a hash clause; NULL when one is not hashable.  extra is the
- * hook's, for PostgreSQL's join of its own two sides: its inner_unique
- * may be about the other side (an inner join offered with the sides
- * swapped), so it is off here (always correct); SEMI / ANTI cost with
- * their own selectivities.
+ * restrictlist a hash clause; NULL when one is not hashable (extra:
+ * gx_fallback_extra).
  */
 static Path *
 gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 					  RelOptInfo *innerrel, Path *outer, Path *inner, int mode,
 					  List *restrictlist, JoinPathExtraData *extra)
 {
-	JoinType	jt = mode == GX_JOIN_SEMI ? JOIN_SEMI : mode == GX_JOIN_ANTI ? JOIN_ANTI : JOIN_INNER;
-	JoinPathExtraData x = *extra;
+	JoinType	jt;
+	JoinPathExtraData x;
 	JoinCostWorkspace ws;
 	Path	   *path;
 	ListCell   *lc;
@@ -315,11 +370,7 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	foreach(lc, restrictlist)
 		if (!OidIsValid(((RestrictInfo *) lfirst(lc))->hashjoinoperator))
 			return NULL;
-	x.restrictlist = restrictlist;
-	x.inner_unique = false;
-	if (jt != JOIN_INNER)
-		compute_semi_anti_join_factors(root, joinrel, outerrel, innerrel, jt, extra->sjinfo,
-									   restrictlist, &x.semifactors);
+	jt = gx_fallback_extra(root, joinrel, outerrel, innerrel, mode, restrictlist, extra, &x);
 	initial_cost_hashjoin(root, &ws, jt, restrictlist, outer, inner, &x, false);
 	path = &create_hashjoin_path(root, joinrel, jt, &ws, &x, outer, inner, false,
 								 restrictlist, NULL, restrictlist)->jpath.path;
@@ -331,11 +382,33 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 }
 
 /*
- * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
- * when the device can run it (see the design note)
+ * Add the GpuJoin path of mode over the outer and inner paths with its
+ * fallback, keys and (a range join) bounds (gx_join_plan_private's 1 to
+ * 3 and 6) to joinrel
  */
 static void
-gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+gx_add_join_path(RelOptInfo *joinrel, int mode, Path *outer, Path *inner, Path *fallback,
+				 List *okeys, List *ikeys, List *scales, List *range)
+{
+	CustomPath *cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
+
+	cp->custom_paths = list_make3(outer, inner, fallback);
+	cp->custom_private = lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
+											makeInteger(0)), range);
+	cp->methods = &gx_join_path_methods;
+	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, range != NIL);
+	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
+	if (gx_force)
+		gx_join_force(joinrel, true);
+	add_path(joinrel, &cp->path);
+}
+
+/*
+ * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
+ * running the device's hash join, when it can (see the design note)
+ */
+static void
+gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra)
 {
 	List	   *restrictlist = extra->restrictlist;
@@ -345,16 +418,9 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	Path	   *outer = outerrel->cheapest_total_path;
 	Path	   *inner = innerrel->cheapest_total_path;
 	Path	   *fallback;
-	CustomPath *cp;
 	ListCell   *lc;
 
-	if (outerrel->reloptkind != RELOPT_BASEREL || innerrel->reloptkind != RELOPT_BASEREL ||
-		!gx_scan_rel_eligible(outerrel, planner_rt_fetch(outerrel->relid, root)) ||
-		!gx_scan_rel_eligible(innerrel, planner_rt_fetch(innerrel->relid, root)))
-		return;
-	if (outer == NULL || inner == NULL || outer->param_info != NULL ||
-		inner->param_info != NULL)
-		return;
+	/* (the sides checked: gx_try_join_path) */
 	if (restrictlist == NIL || list_length(restrictlist) > GX_JOIN_MAX_KEYS)
 		return;
 	foreach(lc, restrictlist)
@@ -376,16 +442,298 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 									 restrictlist, extra);
 	if (fallback == NULL)
 		return;
+	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, NIL);
+}
 
-	cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
-	cp->custom_paths = list_make3(outer, inner, fallback);
-	cp->custom_private = list_make5(makeInteger(mode), okeys, ikeys, scales, makeInteger(0));
-	cp->methods = &gx_join_path_methods;
-	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false);
-	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
-	if (gx_force)
-		gx_join_force(joinrel, true);
-	add_path(joinrel, &cp->path);
+/* ---- the range join: band and inequality predicates (gx_jrange.cuh) ---- */
+
+/*
+ * The comparison of the inequality function fn, for values the device
+ * compares as PostgreSQL does (the types of gx_join_eq_func but bool):
+ * -2 <, -1 <=, 1 >=, 2 >; 0 for any other function
+ */
+static int
+gx_range_cmp_func(Oid fn)
+{
+	switch (fn)
+	{
+		case F_INT2LT:
+		case F_INT4LT:
+		case F_INT8LT:
+		case F_INT24LT:
+		case F_INT42LT:
+		case F_INT28LT:
+		case F_INT82LT:
+		case F_INT48LT:
+		case F_INT84LT:
+		case F_DATE_LT:
+		case F_TIMESTAMP_LT:
+		case F_TIMESTAMPTZ_LT:
+		case F_NUMERIC_LT:
+			return -2;
+		case F_INT2LE:
+		case F_INT4LE:
+		case F_INT8LE:
+		case F_INT24LE:
+		case F_INT42LE:
+		case F_INT28LE:
+		case F_INT82LE:
+		case F_INT48LE:
+		case F_INT84LE:
+		case F_DATE_LE:
+		case F_TIMESTAMP_LE:
+		case F_TIMESTAMPTZ_LE:
+		case F_NUMERIC_LE:
+			return -1;
+		case F_INT2GE:
+		case F_INT4GE:
+		case F_INT8GE:
+		case F_INT24GE:
+		case F_INT42GE:
+		case F_INT28GE:
+		case F_INT82GE:
+		case F_INT48GE:
+		case F_INT84GE:
+		case F_DATE_GE:
+		case F_TIMESTAMP_GE:
+		case F_TIMESTAMPTZ_GE:
+		case F_NUMERIC_GE:
+			return 1;
+		case F_INT2GT:
+		case F_INT4GT:
+		case F_INT8GT:
+		case F_INT24GT:
+		case F_INT42GT:
+		case F_INT28GT:
+		case F_INT82GT:
+		case F_INT48GT:
+		case F_INT84GT:
+		case F_DATE_GT:
+		case F_TIMESTAMP_GT:
+		case F_TIMESTAMPTZ_GT:
+		case F_NUMERIC_GT:
+			return 2;
+		default:
+			return 0;
+	}
+}
+
+/*
+ * Does expression node hold what the outer child's scan cannot compute
+ * as a column of its own: a PlaceHolderVar, a Var of an outer query?
+ */
+static bool
+gx_range_expr_foreign(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, PlaceHolderVar) || (IsA(node, Var) && ((Var *) node)->varlevelsup != 0))
+		return true;
+	return expression_tree_walker(node, GX_WALKER(gx_range_expr_foreign), context);
+}
+
+/* a range join's bounds as gx_range_clause finds them */
+typedef struct GxRangeBounds
+{
+	Var		   *ikey;			/* the inner side's key column */
+	Expr	   *lo,
+			   *hi;				/* the bounds (outer side's), NULL: none */
+	bool		lo_incl,
+				hi_incl;
+	int			scale;			/* numeric: the common scale */
+} GxRangeBounds;
+
+/*
+ * Is the join clause ri an inequality between a column of the inner side
+ * (the same as b->ikey's, if set) and an expression of the outer side's
+ * columns that PostgreSQL computes in the outer child's scan?  Adds it to
+ * *b as a lower or upper bound of the inner key (false when that bound is
+ * already set).  The expression: not volatile, no subplan, of the key's
+ * type family (the function says), numeric with a typmod.
+ */
+static bool
+gx_range_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel, GxRangeBounds *b)
+{
+	OpExpr	   *op;
+	Node	   *l,
+			   *r;
+	Var		   *iv;
+	Expr	   *oe;
+	Relids		ovars;
+	int			cmp,
+				it,
+				is,
+				id,
+				ot,
+				os,
+				od;
+
+	if (ri->pseudoconstant || !IsA(ri->clause, OpExpr))
+		return false;
+	op = (OpExpr *) ri->clause;
+	if (list_length(op->args) != 2 || op->opretset ||
+		(cmp = gx_range_cmp_func(get_opcode(op->opno))) == 0)
+		return false;
+	l = (Node *) linitial(op->args);
+	r = (Node *) lsecond(op->args);
+	/* the inner key on the left: key < e; else e < key, that is key > e */
+	if (IsA(l, Var) && ((Var *) l)->varlevelsup == 0 &&
+		bms_is_member(((Var *) l)->varno, innerrel->relids))
+	{
+		iv = (Var *) l;
+		oe = (Expr *) r;
+	}
+	else if (IsA(r, Var) && ((Var *) r)->varlevelsup == 0 &&
+			 bms_is_member(((Var *) r)->varno, innerrel->relids))
+	{
+		iv = (Var *) r;
+		oe = (Expr *) l;
+		cmp = -cmp;
+	}
+	else
+		return false;
+	if (b->ikey != NULL && !equal(b->ikey, iv))
+		return false;
+	ovars = pull_varnos(NULL, (Node *) oe);
+	if (bms_is_empty(ovars) || !bms_is_subset(ovars, outerrel->relids) ||
+		gx_range_expr_foreign((Node *) oe, NULL) ||
+		contain_volatile_functions((Node *) oe) || contain_subplans((Node *) oe) ||
+		contain_agg_clause((Node *) oe) || contain_window_function((Node *) oe) ||
+		expression_returns_set((Node *) oe))
+		return false;
+	if (!gx_join_key_type((Expr *) iv, &it, &is, &id) ||
+		!gx_join_key_type(oe, &ot, &os, &od) || it == GX_BOOL || ot == GX_BOOL)
+		return false;
+	if ((ot == GX_NUMERIC) != (it == GX_NUMERIC))
+		return false;
+	if (it == GX_NUMERIC)
+	{
+		int			scale = Max(Max(os, is), b->scale);
+
+		if (Max(od, id) + scale > 18)
+			return false;
+		b->scale = scale;
+	}
+	b->ikey = iv;
+	if (cmp > 0)
+	{
+		/* key >= e, key > e: a lower bound */
+		if (b->lo != NULL)
+			return false;
+		b->lo = oe;
+		b->lo_incl = cmp == 1;
+	}
+	else
+	{
+		if (b->hi != NULL)
+			return false;
+		b->hi = oe;
+		b->hi_incl = cmp == -1;
+	}
+	return true;
+}
+
+/*
+ * The fallback of a range path: PostgreSQL's Nested Loop of mode over the
+ * same outer path and a Materialize of the same inner path, every clause
+ * of restrictlist a join qual (extra: gx_fallback_extra)
+ */
+static Path *
+gx_range_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+					   RelOptInfo *innerrel, Path *outer, Path *inner, int mode,
+					   List *restrictlist, JoinPathExtraData *extra)
+{
+	JoinPathExtraData x;
+	JoinType	jt = gx_fallback_extra(root, joinrel, outerrel, innerrel, mode, restrictlist,
+									   extra, &x);
+	JoinCostWorkspace ws;
+	Path	   *mat;
+	Path	   *path;
+
+	mat = &create_material_path(innerrel, inner)->path;
+	initial_cost_nestloop(root, &ws, jt, outer, mat, &x);
+	path = &create_nestloop_path(root, joinrel, jt, &ws, &x, outer, mat, restrictlist, NIL,
+								 NULL)->jpath.path;
+#if PG_VERSION_NUM >= 180000
+	/* (enable_nestloop / enable_material choose among plans; the fallback is no choice) */
+	path->disabled_nodes = outer->disabled_nodes + inner->disabled_nodes;
+	mat->disabled_nodes = inner->disabled_nodes;
+#endif
+	return path;
+}
+
+/*
+ * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
+ * running the device's range join, when every join clause bounds one
+ * column of the inner side by an expression of the outer side (see the
+ * design note)
+ */
+static void
+gx_try_range_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+				  RelOptInfo *innerrel, int mode, JoinPathExtraData *extra)
+{
+	List	   *restrictlist = extra->restrictlist;
+	GxRangeBounds b;
+	List	   *okeys = NIL,
+			   *ikeys = NIL,
+			   *scales = NIL;
+	List	   *range;
+	Path	   *outer = outerrel->cheapest_total_path;
+	Path	   *inner = innerrel->cheapest_total_path;
+	Path	   *fallback;
+	ListCell   *lc;
+
+	memset(&b, 0, sizeof(b));
+	if (restrictlist == NIL || list_length(restrictlist) > 2)
+		return;
+	foreach(lc, restrictlist)
+		if (!gx_range_clause((RestrictInfo *) lfirst(lc), outerrel, innerrel, &b))
+			return;
+	if (!gx_join_target_ok(joinrel, outerrel, innerrel, mode))
+		return;
+	/* the outer keys: the bounds, lower first; the inner key once per bound */
+	if (b.lo != NULL)
+	{
+		okeys = lappend(okeys, b.lo);
+		ikeys = lappend(ikeys, b.ikey);
+		scales = lappend_int(scales, b.scale);
+	}
+	if (b.hi != NULL)
+	{
+		okeys = lappend(okeys, b.hi);
+		ikeys = lappend(ikeys, b.ikey);
+		scales = lappend_int(scales, b.scale);
+	}
+	range = list_make3_int(b.lo != NULL ? 0 : -1,
+						   b.hi != NULL ? list_length(okeys) - 1 : -1,
+						   (int) ((b.lo_incl ? GX_JOIN_LO_INCL : 0) | (b.hi_incl ? GX_JOIN_HI_INCL : 0)));
+	fallback = gx_range_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
+									  restrictlist, extra);
+	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, range);
+}
+
+/*
+ * Offer the GpuJoin path of mode over outerrel (probed) and innerrel
+ * (built): the hash join's for equality keys (gpuext.enable_hashjoin), the
+ * range join's for band and inequality predicates
+ * (gpuext.enable_nestloop); the checks both share first
+ */
+static void
+gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra)
+{
+	if (outerrel->reloptkind != RELOPT_BASEREL || innerrel->reloptkind != RELOPT_BASEREL ||
+		!gx_scan_rel_eligible(outerrel, planner_rt_fetch(outerrel->relid, root)) ||
+		!gx_scan_rel_eligible(innerrel, planner_rt_fetch(innerrel->relid, root)))
+		return;
+	if (outerrel->cheapest_total_path == NULL || innerrel->cheapest_total_path == NULL ||
+		outerrel->cheapest_total_path->param_info != NULL ||
+		innerrel->cheapest_total_path->param_info != NULL)
+		return;
+	if (gx_enable_hashjoin)
+		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra);
+	if (gx_enable_nestloop)
+		gx_try_range_path(root, joinrel, outerrel, innerrel, mode, extra);
 }
 
 /*
@@ -408,7 +756,8 @@ gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 	if (prev_set_join_pathlist_hook)
 		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
 
-	if (!gx_enabled || !gx_enable_gpujoin || !gx_enable_hashjoin || gx_shared == NULL)
+	if (!gx_enabled || !gx_enable_gpujoin || (!gx_enable_hashjoin && !gx_enable_nestloop) ||
+		gx_shared == NULL)
 		return;
 	/* (as GpuScan: the CPU device is used only when asked for) */
 	if (gx_device_choice == GX_DEVICE_AUTO && gx_shared->gpu_state == -1 && !gx_force)
@@ -473,10 +822,11 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 	cp->path.pathtarget = partial;
 	cp->path.rows = 1;
 	cp->custom_paths = list_copy(src->custom_paths);
-	cp->custom_private = list_make5(linitial(priv), lsecond(priv), lthird(priv),
-									lfourth(priv), makeInteger(1));
+	cp->custom_private = lappend(list_make5(linitial(priv), lsecond(priv), lthird(priv),
+											lfourth(priv), makeInteger(1)), list_nth(priv, 5));
 	gx_cost_join(&cp->path, (Path *) linitial(cp->custom_paths),
-				 (Path *) lsecond(cp->custom_paths), list_length((List *) lsecond(priv)), true);
+				 (Path *) lsecond(cp->custom_paths), list_length((List *) lsecond(priv)), true,
+				 list_nth(priv, 5) != NIL);
 	return &cp->path;
 }
 
@@ -509,15 +859,20 @@ gx_child_resno(Plan *child, Expr *e)
  *      the outer child, 1: the inner child); empty when counting
  *   5  Integer: 1 when the node counts (custom_scan_tlist: the partial
  *      count(*) Aggrefs), else 0
- *   6  the outer side's device input (gx_join_side_program): a Const, the
- *      program the device runs over the outer table's rows (its quals,
- *      then the keys as outputs 0 .. nkeys-1), or Integer 0: none
- *   7  the inner side's, likewise
+ *   6  IntList: a hash join: empty; a range join (gx_try_range_path):
+ *      (index of the lower bound among the outer keys or -1, of the upper
+ *      bound or -1, GX_JOIN_LO_INCL | GX_JOIN_HI_INCL); its outer keys are
+ *      the bounds' expressions, its inner keys the one inner key repeated
+ *   7  a hash join: the outer side's device input (gx_join_side_program): a
+ *      Const, the program the device runs over the outer table's rows (its
+ *      quals, then the keys as outputs 0 .. nkeys-1), or Integer 0: none
+ *      (always none for a range join)
+ *   8  the inner side's, likewise
  */
 static List *
 gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tlist,
 					 Plan *outer, Plan *inner, Relids outer_relids, Relids inner_relids,
-					 bool count)
+					 bool count, List *range)
 {
 	List	   *ores = NIL,
 			   *ires = NIL,
@@ -529,8 +884,8 @@ gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tli
 
 	forthree(lc1, okeys, lc2, ikeys, lc3, scales)
 	{
-		Var		   *o = (Var *) lfirst(lc1);
-		Var		   *i = (Var *) lfirst(lc2);
+		Expr	   *o = (Expr *) lfirst(lc1);
+		Expr	   *i = (Expr *) lfirst(lc2);
 		int			ot,
 					it,
 					s,
@@ -558,8 +913,8 @@ gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tli
 		else
 			elog(ERROR, "gpuext: GpuJoin column not found in its children");
 	}
-	return lappend(list_make5(makeInteger(mode), ores, ires, types, src),
-				   makeInteger(count ? 1 : 0));
+	return lappend(lappend(list_make5(makeInteger(mode), ores, ires, types, src),
+						   makeInteger(count ? 1 : 0)), list_copy(range));
 }
 
 /*
@@ -649,12 +1004,20 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 												 (List *) lthird(priv),
 												 (List *) lfourth(priv), tlist, outer, inner,
 												 opath->parent->relids, ipath->parent->relids,
-												 intVal(list_nth(priv, 4)) != 0);
+												 intVal(list_nth(priv, 4)) != 0,
+												 (List *) list_nth(priv, 5));
 	/* (after the key resnos: gx_child_resno may have added a key to a child) */
-	cscan->custom_private =
-		lappend(lappend(cscan->custom_private,
-						gx_join_side_program(outer, (List *) lsecond(cscan->custom_private))),
-				gx_join_side_program(inner, (List *) lthird(cscan->custom_private)));
+	{
+		bool		hash = list_nth(priv, 5) == NIL;
+
+		cscan->custom_private =
+			lappend(lappend(cscan->custom_private,
+							hash ? gx_join_side_program(outer,
+														(List *) lsecond(cscan->custom_private)) :
+							(Node *) makeInteger(0)),
+					hash ? gx_join_side_program(inner, (List *) lthird(cscan->custom_private)) :
+					(Node *) makeInteger(0));
+	}
 	cscan->custom_scan_tlist = tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
 	cscan->methods = &gx_join_plan_methods;

@@ -1123,7 +1123,56 @@ struct JoinSpec
 	bool		noruns = false;	/* FINISH without runs where no payload is read */
 	uint32_t	cap = 0;
 	uint32_t	kcap = 0;
+	/*
+	 * the range join (gx_jrange.cuh): the inner key is key 1; an outer
+	 * row's lower bound is its key 1 (output 0), its upper bound its key 2
+	 * (output 1); each JOIN_BOUND_NONE, _INCL or _EXCL
+	 */
+	uint32_t	alg = GX_JOIN_HASH;
+	int			lo = 0;
+	int			hi = 0;
 };
+
+#define JOIN_BOUND_NONE 0
+#define JOIN_BOUND_INCL 1
+#define JOIN_BOUND_EXCL 2
+
+/* the join options of a range join case with bounds lo and hi (JOIN_BOUND_*) */
+static JoinSpec
+join_range_spec(int lo, int hi)
+{
+	JoinSpec	js;
+
+	js.alg = GX_JOIN_RANGE;
+	js.lo = lo;
+	js.hi = hi;
+	return js;
+}
+
+/* bytes of the table of a case's options */
+static uint64_t
+join_table_bytes(const JoinSpec &js)
+{
+	return js.alg == GX_JOIN_RANGE ? gx_jrange_table_bytes(js.cap) :
+		gx_join_table_bytes(js.cap, js.kcap);
+}
+
+/* the range join's fields of a task of the case's options */
+static void
+join_set_range(gx_chunk *c, const JoinSpec &js)
+{
+	c->ext.join.alg = js.alg;
+	c->ext.join.lo_out = -1;
+	c->ext.join.hi_out = -1;
+	c->ext.join.bflags = 0;
+	if (js.alg != GX_JOIN_RANGE)
+		return;
+	c->ext.join.nkeys = 1;
+	c->ext.join.lo_out = js.lo != JOIN_BOUND_NONE ? 0 : -1;
+	c->ext.join.hi_out = js.hi != JOIN_BOUND_NONE ? 1 : -1;
+	c->ext.join.bflags = (js.lo == JOIN_BOUND_INCL ? GX_JOIN_LO_INCL : 0) |
+		(js.hi == JOIN_BOUND_INCL ? GX_JOIN_HI_INCL : 0);
+}
 
 /* give a built task a result area of result_bytes */
 static gx_chunk *
@@ -1188,7 +1237,7 @@ join_side_task(ChunkBuilder &b, int kind, const JoinSide &s, const JoinSpec &js,
 		}
 		b.emit(GX_OP_LDCOL, s.ktype, 3, 0, 0, c1);
 		b.emit(GX_OP_OUT, s.ktype, 0, 3, 0, 0);
-		if (js.nkeys > 1)
+		if (js.nkeys > 1 || (js.alg == GX_JOIN_RANGE && kind == GX_TASK_JOIN_PROBE))
 		{
 			b.emit(GX_OP_LDCOL, GX_INT8, 4, 0, 0, c2);
 			b.emit(GX_OP_OUT, GX_INT8, 0, 4, 0, 1);
@@ -1211,6 +1260,7 @@ join_side_task(ChunkBuilder &b, int kind, const JoinSide &s, const JoinSpec &js,
 	c->ext.join.cap = js.cap;
 	c->ext.join.kcap = js.kcap;
 	c->ext.join.row_base = lo;
+	join_set_range(c, js);
 	return c;
 }
 
@@ -1296,6 +1346,7 @@ join_finish_task(void *mem, const JoinSpec &js)
 	c->ext.join.payload_out = -1;
 	c->ext.join.cap = js.cap;
 	c->ext.join.kcap = js.kcap;
+	join_set_range(c, js);
 	return c;
 }
 
@@ -1458,15 +1509,24 @@ join_reference(const JoinSide &inner, const JoinSide &outer, const JoinSpec &js,
 			   int count_only, const std::vector<int64_t> *excluded, JoinOut &w)
 {
 	std::unordered_multimap<std::pair<int64_t, int64_t>, int64_t, JoinKeyHash> h;
+	std::vector<std::pair<int64_t, int64_t>> sorted;	/* range: (key, payload) */
 	std::vector<uint8_t> skip(inner.size(), 0);
+	const bool	range = js.alg == GX_JOIN_RANGE;
 
 	if (excluded)
 		for (int64_t r : *excluded)
 			skip[r] = 1;
 	for (uint32_t r = 0; r < inner.size(); r++)
-		if (inner.passes(r) && !inner.null_key(r, js.nkeys) && !skip[r])
-			h.insert({{inner.k1[r], js.nkeys > 1 ? inner.k2[r] : 0},
-					  js.payload_out ? inner.pay[r] : (int64_t) r});
+		if (inner.passes(r) && !inner.null_key(r, range ? 1 : js.nkeys) && !skip[r])
+		{
+			int64_t		pay = js.payload_out ? inner.pay[r] : (int64_t) r;
+
+			if (range)
+				sorted.push_back({inner.k1[r], pay});
+			else
+				h.insert({{inner.k1[r], js.nkeys > 1 ? inner.k2[r] : 0}, pay});
+		}
+	std::sort(sorted.begin(), sorted.end());
 	for (uint32_t r = 0; r < outer.size(); r++)
 	{
 		if (js.host && outer.is_host(r))
@@ -1478,7 +1538,39 @@ join_reference(const JoinSide &inner, const JoinSide &outer, const JoinSpec &js,
 			continue;
 		size_t		n = 0;
 
-		if (!outer.null_key(r, js.nkeys))
+		if (range)
+		{
+			bool		null = (js.lo != JOIN_BOUND_NONE && outer.n1[r]) ||
+				(js.hi != JOIN_BOUND_NONE && outer.n2[r]);
+
+			size_t		i = 0;
+
+			/*
+			 * every condition checked for each key from the first >= the
+			 * lower bound to the first past the upper bound
+			 */
+			if (js.lo != JOIN_BOUND_NONE)
+				i = std::lower_bound(sorted.begin(), sorted.end(),
+									 std::pair<int64_t, int64_t>(outer.k1[r], INT64_MIN)) -
+					sorted.begin();
+			for (; i < sorted.size() && !null; i++)
+			{
+				int64_t		k = sorted[i].first;
+
+				if (js.hi != JOIN_BOUND_NONE && k > outer.k2[r])
+					break;
+
+				if ((js.lo == JOIN_BOUND_INCL && k < outer.k1[r]) ||
+					(js.lo == JOIN_BOUND_EXCL && k <= outer.k1[r]) ||
+					(js.hi == JOIN_BOUND_INCL && k > outer.k2[r]) ||
+					(js.hi == JOIN_BOUND_EXCL && k >= outer.k2[r]))
+					continue;
+				n++;
+				if (mode == GX_JOIN_INNER && !count_only)
+					w.pairs.push_back({r, sorted[i].second});
+			}
+		}
+		else if (!outer.null_key(r, js.nkeys))
 		{
 			auto		range = h.equal_range({outer.k1[r], js.nkeys > 1 ? outer.k2[r] : 0});
 
@@ -1502,11 +1594,11 @@ join_inner_rows(const JoinSide &inner, const JoinSpec &js)
 	uint32_t	n = 0;
 
 	for (uint32_t r = 0; r < inner.size(); r++)
-		n += inner.passes(r) && !inner.null_key(r, js.nkeys);
+		n += inner.passes(r) && !inner.null_key(r, js.alg == GX_JOIN_RANGE ? 1 : js.nkeys);
 	return n;
 }
 
-/* size a table for cap rows: kcap the power of 2 >= 2 cap */
+/* size a table for cap rows: kcap the power of 2 >= 2 cap (a range table: none) */
 static void
 join_size(JoinSpec &js, uint32_t cap)
 {
@@ -1514,6 +1606,8 @@ join_size(JoinSpec &js, uint32_t cap)
 	js.kcap = 2;
 	while (js.kcap < 2 * js.cap)
 		js.kcap *= 2;
+	if (js.alg == GX_JOIN_RANGE)
+		js.kcap = 0;
 }
 
 /* run a join task on the CPU device with the table 'table' of tbytes */
@@ -1640,6 +1734,98 @@ join_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
 		for (int r = 0; r < 3000; r++)
 			far.add(1000 + (int64_t) (rng() % 1000), false, 0, false, true);
 		fn("no match", in, far, js, 300, 3000, {1u << 20, 5}, 0);
+	}
+}
+
+/*
+ * The range join's cases (gx_jrange.cuh) of both unit tests (sizes times
+ * scale): bands of width 0, 1 and 10 with NULL bounds and keys, filters
+ * and host rows, inclusive and exclusive bounds, a payload output, a full
+ * table, one-sided inequalities (most pairs match: passes), inverted
+ * bands, 90% one key with int8 keys at the ends of the range, empty sides
+ */
+static void
+join_range_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
+{
+	{
+		JoinSide	in,
+					out;
+		JoinSpec	js = join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_INCL);
+		const int64_t widths[3] = {0, 1, 10};
+
+		js.host = true;
+		for (uint32_t r = 0; r < 3000 * scale; r++)
+			in.add((int64_t) (rng() % (600 * scale)), rng() % 20 == 0, 0, false,
+				   rng() % 10 != 0, rng() % 50 == 0);
+		for (uint32_t r = 0; r < 4000 * scale; r++)
+		{
+			int64_t		x = (int64_t) (rng() % (700 * scale)) - 50;
+
+			out.add(x, rng() % 20 == 0, x + widths[rng() % 3], rng() % 20 == 0, rng() % 10 != 0,
+					rng() % 100 == 0);
+		}
+		fn("range band", in, out, js, 1000 * scale, 1500 * scale,
+		   {1u << 20, 997 * scale, scale == 1 ? 1u : 101u}, 0);
+		js = join_range_spec(JOIN_BOUND_EXCL, JOIN_BOUND_EXCL);
+		js.host = true;
+		fn("range band, exclusive", in, out, js, 3000 * scale, 4000 * scale, {1u << 20, 50}, 0);
+		js = join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_EXCL);
+		js.host = true;
+		js.payload_out = true;
+		fn("range band, payload output", in, out, js, 700 * scale, 4000 * scale, {64 * scale}, 0);
+		fn("range band, full table", in, out, js, 700 * scale, 3000 * scale,
+		   {1u << 20, 333 * scale}, 1000 * scale);
+	}
+	{
+		JoinSide	in,
+					out,
+					inv,
+					none;
+
+		for (uint32_t r = 0; r < 500 * scale; r++)
+			in.add((int64_t) (rng() % 1000), rng() % 25 == 0, 0, false, true);
+		for (uint32_t r = 0; r < 400; r++)
+		{
+			int64_t		x = (int64_t) (rng() % 1100) - 50;
+
+			out.add(x, rng() % 25 == 0, x, rng() % 25 == 0, true);
+			inv.add(x, false, x - 5, false, true);
+		}
+		fn("range key >= outer", in, out, join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_NONE),
+		   500 * scale, 400, {1u << 20, 4099}, 0);
+		fn("range key < outer", in, out, join_range_spec(JOIN_BOUND_NONE, JOIN_BOUND_EXCL),
+		   500 * scale, 100, {1u << 20, 777}, 0);
+		fn("range key > outer", in, out, join_range_spec(JOIN_BOUND_EXCL, JOIN_BOUND_NONE),
+		   128, 400, {1u << 20}, 0);
+		fn("range inverted band", in, inv, join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_INCL),
+		   500 * scale, 400, {1u << 20, 10}, 0);
+		fn("range empty inner", none, out, join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_INCL),
+		   1000, 1000, {1u << 20, 10}, 0);
+		fn("range empty outer", in, none, join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_INCL),
+		   1000, 1000, {1u << 20, 10}, 0);
+	}
+	{
+		JoinSide	in,
+					out;
+		const int64_t ends[4] = {INT64_MIN, INT64_MIN + 1, INT64_MAX - 1, INT64_MAX};
+
+		/* 90% one key; int8 keys at both ends of the range */
+		in.ktype = out.ktype = GX_INT8;
+		for (int r = 0; r < 2000; r++)
+			in.add(rng() % 10 != 0 ? 7 : rng() % 3 == 0 ? ends[rng() % 4] :
+				   (int64_t) (rng() % 100000) - 50000, false, 0, false, true);
+		for (int r = 0; r < 1500; r++)
+		{
+			int64_t		x = rng() % 10 != 0 ? 7 : rng() % 3 == 0 ? ends[rng() % 4] :
+				(int64_t) (rng() % 100000) - 50000;
+
+			out.add(x, rng() % 50 == 0, x >= INT64_MAX - 2 ? x : x + (int64_t) (rng() % 3), false,
+					true);
+		}
+		fn("range skewed int8", in, out, join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_INCL), 512,
+		   1500, {1u << 20, 100003}, 0);
+		fn("range skewed int8, exclusive", in, out,
+		   join_range_spec(JOIN_BOUND_EXCL, JOIN_BOUND_EXCL), 2000, 700, {1u << 20}, 0);
 	}
 }
 

@@ -25,7 +25,6 @@
 
 #include "gx_test.h"
 
-
 /* ---------------------------------------------------------------------- */
 /* arithmetic, comparison and cast helpers                                 */
 /* ---------------------------------------------------------------------- */
@@ -953,7 +952,6 @@ test_logic(void)
 		}
 	}
 }
-
 
 /* ---------------------------------------------------------------------- */
 /* gx_cpu_run result layout                                               */
@@ -2883,7 +2881,7 @@ join_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSp
 
 	join_size(js, cap_rows ? cap_rows : npass);
 
-	uint64_t	tbytes = gx_join_table_bytes(js.cap, js.kcap);
+	uint64_t	tbytes = join_table_bytes(js);
 	int			ncases = 0;
 
 	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI})
@@ -2942,6 +2940,88 @@ test_join(void)
 	join_cases(rng, 1, join_case);
 }
 
+/* the range join's cases (gx_test.h) on the CPU device */
+static void
+test_join_range(void)
+{
+	std::mt19937_64 rng(1516);
+
+	join_range_cases(rng, 1, join_case);
+}
+
+/*
+ * A range join whose table the CPU device sorts in segments in parallel
+ * and merges (200000 inner rows, duplicates, NULL keys), on its pool
+ */
+static void
+test_join_range_big(void)
+{
+	std::mt19937_64 rng(1517);
+	JoinSide	in,
+				out;
+
+	for (uint32_t r = 0; r < 200000; r++)
+		in.add((int64_t) (rng() % 150000) - 1000, rng() % 40 == 0, 0, false, true);
+	for (uint32_t r = 0; r < 20000; r++)
+	{
+		int64_t		x = (int64_t) (rng() % 160000) - 5000;
+
+		out.add(x, rng() % 40 == 0, x + (int64_t) (rng() % 4), false, true);
+	}
+	join_case("range band, 200000 rows", in, out, join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_INCL),
+			  65536, 8192, {1u << 20, 5000}, 0);
+}
+
+/*
+ * The tasks of the join tests below over rows [0, 100) of side in: a
+ * table of 100 rows (js sized for it) on the CPU device and its task
+ * context, a BUILD task, a PROBE task of 64 entries, and copies of both
+ * to mutate (JMUTATE)
+ */
+struct JoinTasks
+{
+	uint64_t	tbytes;
+	void	   *table = nullptr;
+	gx_task_ctx ctx;
+	ChunkBuilder bb,
+				pb;
+	gx_chunk   *build,
+			   *probe;
+	std::vector<char> gb,
+				gp;
+
+	JoinTasks(const JoinSide &in, JoinSpec &js)
+	{
+		char		err[256];
+
+		join_size(js, 100);
+		tbytes = join_table_bytes(js);
+		CHECK(gx_mem_alloc(GX_DEV_CPU, tbytes, &table, err, sizeof(err)) == GX_OK,
+			  "join table: %s", err);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) table;
+		ctx.obj_bytes[0] = tbytes;
+		build = join_side_task(bb, GX_TASK_JOIN_BUILD, in, js, 0, 100);
+		join_side_task(pb, GX_TASK_JOIN_PROBE, in, js, 0, 100);
+		probe = join_grow_result(pb, gx_join_probe_result_bytes(100, 64));
+		probe->ext.join.max_pairs = 64;
+		gb.assign((const char *) build, (const char *) build + bb.capacity);
+		gp.assign((const char *) probe, (const char *) probe + pb.capacity);
+	}
+	~JoinTasks()
+	{
+		gx_mem_free(GX_DEV_CPU, table);
+	}
+};
+
+/* task c of builder b restored from good, changed by stmt: refused */
+#define JMUTATE(c, b, good, what, stmt) \
+	do { \
+		memcpy(c, good.data(), b.capacity); \
+		stmt; \
+		expect_invalid(c, b.capacity, &ctx, (what)); \
+	} while (0)
+
 /*
  * Join tasks the validator refuses, and the device's refusals of tasks
  * out of order: a probe of a table not finished, a build after the finish
@@ -2955,35 +3035,16 @@ test_join_invalid(void)
 
 	for (int r = 0; r < 100; r++)
 		in.add(r % 10, false, r, false, true);
-	join_size(js, 100);
+	JoinTasks	t(in, js);
+	gx_task_ctx &ctx = t.ctx;
+	ChunkBuilder &bb = t.bb,
+			   &pb = t.pb;
+	gx_chunk   *build = t.build,
+			   *probe = t.probe;
+	std::vector<char> &gb = t.gb,
+			   &gp = t.gp;
+	uint64_t	tbytes = t.tbytes;
 
-	uint64_t	tbytes = gx_join_table_bytes(js.cap, js.kcap);
-	void	   *table = nullptr;
-	gx_task_ctx ctx;
-
-	CHECK(gx_mem_alloc(GX_DEV_CPU, tbytes, &table, err, sizeof(err)) == GX_OK, "join table: %s",
-		  err);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.obj[0] = (char *) table;
-	ctx.obj_bytes[0] = tbytes;
-
-	ChunkBuilder bb,
-				pb;
-	gx_chunk   *build = join_side_task(bb, GX_TASK_JOIN_BUILD, in, js, 0, 100);
-	gx_chunk   *probe = join_side_task(pb, GX_TASK_JOIN_PROBE, in, js, 0, 100);
-
-	probe = join_grow_result(pb, gx_join_probe_result_bytes(100, 64));
-	probe->ext.join.max_pairs = 64;
-
-	std::vector<char> gb((const char *) build, (const char *) build + bb.capacity);
-	std::vector<char> gp((const char *) probe, (const char *) probe + pb.capacity);
-
-#define JMUTATE(c, b, good, what, stmt) \
-	do { \
-		memcpy(c, good.data(), b.capacity); \
-		stmt; \
-		expect_invalid(c, b.capacity, &ctx, (what)); \
-	} while (0)
 	JMUTATE(build, bb, gb, "join without keys", build->ext.join.nkeys = 0);
 	JMUTATE(build, bb, gb, "join build naming rows by the row map", build->ext.map_sel = 1);
 	JMUTATE(build, bb, gb, "join task skipping blocks without an entry",
@@ -3044,7 +3105,6 @@ test_join_invalid(void)
 		fin->ext.join.jflags = 2;
 		expect_invalid(fin, join_finish_bytes(), &ctx, "finish with unknown flags");
 	}
-#undef JMUTATE
 
 	/* out of order: a probe before the finish, a build after it */
 	memcpy(probe, gp.data(), pb.capacity);
@@ -3073,9 +3133,92 @@ test_join_invalid(void)
 		  (gx_chunk_result(probe)->flags & GX_RESULT_MORE) &&
 		  gx_chunk_result(probe)->join_count == 64, "a probe after the finish: %u pairs",
 		  gx_chunk_result(probe)->nsel);
-	gx_mem_free(GX_DEV_CPU, table);
 	printf("join: malformed tasks refused, tasks out of order fail\n");
 }
+
+/*
+ * Range join tasks the validator refuses (the table's geometry, the
+ * bounds), and a sort that keeps every row: a table built in three tasks
+ * of rows in descending order holds them sorted
+ */
+static void
+test_join_range_invalid(void)
+{
+	JoinSide	in;
+	JoinSpec	js = join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_EXCL);
+	char		err[256];
+
+	for (int r = 0; r < 100; r++)
+		in.add(1000 - 7 * r, false, 1000 - 7 * r + 3, false, true);
+	JoinTasks	t(in, js);
+	gx_task_ctx &ctx = t.ctx;
+	ChunkBuilder &bb = t.bb,
+			   &pb = t.pb;
+	gx_chunk   *build = t.build,
+			   *probe = t.probe;
+	std::vector<char> &gb = t.gb,
+			   &gp = t.gp;
+
+	JMUTATE(build, bb, gb, "join of an unknown algorithm", build->ext.join.alg = 2);
+	JMUTATE(build, bb, gb, "range join with key slots", build->ext.join.kcap = 256);
+	JMUTATE(build, bb, gb, "range join with two keys", build->ext.join.nkeys = 2);
+	JMUTATE(build, bb, gb, "range join without rows", build->ext.join.cap = 0);
+	JMUTATE(build, bb, gb, "range join past the limit",
+			build->ext.join.cap = GX_JOIN_MAX_CAP + 1);
+	JMUTATE(build, bb, gb, "range table larger than its object", build->ext.join.cap = 200);
+	JMUTATE(build, bb, gb, "range join key of a missing output", build->ext.join.key_out[0] = 5);
+	JMUTATE(probe, pb, gp, "range probe without bounds",
+			(probe->ext.join.lo_out = -1, probe->ext.join.hi_out = -1));
+	JMUTATE(probe, pb, gp, "range probe bound below -1", probe->ext.join.lo_out = -2);
+	JMUTATE(probe, pb, gp, "range probe bound out of range",
+			probe->ext.join.hi_out = GX_MAX_OUTS);
+	JMUTATE(probe, pb, gp, "range probe bound of a missing output", probe->ext.join.hi_out = 7);
+	JMUTATE(probe, pb, gp, "range probe bound of a float output",
+			(probe->code[probe->ninstr - 1].type = GX_FLOAT8,
+			 probe->code[probe->ninstr - 2].type = GX_FLOAT8));
+	JMUTATE(probe, pb, gp, "range probe with unknown bound flags", probe->ext.join.bflags = 4);
+	JMUTATE(probe, pb, gp, "range probe of a hash table's geometry",
+			(probe->ext.join.alg = GX_JOIN_HASH, probe->ext.join.kcap = 256,
+			 probe->ext.join.cap = 128));
+
+	/* built in three tasks, out of order: the finish sorts, the probe finds */
+	for (uint32_t lo : {60u, 0u, 30u})
+	{
+		ChunkBuilder b;
+		gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_BUILD, in, js, lo, lo == 60 ? 100 : lo + 30);
+
+		CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+			  gx_chunk_result(c)->error == GX_NO_ERROR, "range build: %s", err);
+	}
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+		CHECK(gx_cpu_run(fin, join_finish_bytes(), &ctx, err, sizeof(err)) == GX_OK &&
+			  gx_chunk_result(fin)->join_count == 100, "range finish: %s", err);
+	}
+	{
+		gx_jrange_offs o;
+		const int64_t *skey,
+				   *run;
+		bool		sorted = true;
+
+		gx_jrange_layout(js.cap, &o);
+		skey = (const int64_t *) ((char *) t.table + o.skey);
+		run = (const int64_t *) ((char *) t.table + o.run);
+		for (uint32_t i = 0; i < 100; i++)
+			sorted &= skey[i] == 1000 - 7 * (99 - (int64_t) i) && run[i] == 99 - (int64_t) i;
+		CHECK(sorted, "range finish: keys sorted, payloads with their keys");
+	}
+	memcpy(probe, gp.data(), pb.capacity);
+	CHECK(gx_cpu_run(probe, pb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(probe)->error == GX_NO_ERROR &&
+		  gx_chunk_result(probe)->join_count == 64 && gx_chunk_result(probe)->nsel == 64 &&
+		  (gx_chunk_result(probe)->flags & GX_RESULT_MORE) &&
+		  gx_chunk_result(probe)->next_row == 64,
+		  "range probe: each row's band [k, k + 3) holds its own key alone (%s)", err);
+}
+#undef JMUTATE
 
 int
 main(void)
@@ -3108,6 +3251,8 @@ main(void)
 	test_cache_scan("caller alone");
 	test_join();
 	test_join_invalid();
+	test_join_range();
+	test_join_range_invalid();
 
 	int			before;
 
@@ -3116,6 +3261,7 @@ main(void)
 	test_aggregates(true);
 	test_cache_scan("pool");
 	test_join();
+	test_join_range_big();
 	test_pool_reuse();
 	gx_cpu_close();
 	/* a joined thread may stay listed in /proc for a moment after it exited */

@@ -1944,7 +1944,7 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 
 	join_size(js, cap_rows ? cap_rows : join_inner_rows(iref, js));
 
-	uint64_t	tbytes = gx_join_table_bytes(js.cap, js.kcap);
+	uint64_t	tbytes = join_table_bytes(js);
 
 	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI})
 		for (int count_only : {0, 1})
@@ -1990,17 +1990,21 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 /*
  * Joins on the GPU: random keys with NULLs, filters and host rows, a
  * payload output, a full table, 90% one key, two keys, empty sides,
- * all-match, no-match; passes of small result areas.  Then a malformed
+ * all-match, no-match; passes of small result areas; the range join's
+ * cases (its table sorted by cub::DeviceRadixSort).  Then a malformed
  * probe is refused before any CUDA call.
  */
 static void
 test_join(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 {
-	join_cases(rng, 10, [&](const char *what, const JoinSide &in, const JoinSide &out,
-							const JoinSpec &js, uint32_t ib, uint32_t ob,
-							const std::vector<uint32_t> &maxp, uint32_t cap_rows) {
+	JoinCaseFn	both = [&](const char *what, const JoinSide &in, const JoinSide &out,
+						   const JoinSpec &js, uint32_t ib, uint32_t ob,
+						   const std::vector<uint32_t> &maxp, uint32_t cap_rows) {
 		join_case_both(staging, slot_bytes, what, in, out, js, ib, ob, maxp, cap_rows);
-	});
+	};
+
+	join_cases(rng, 10, both);
+	join_range_cases(rng, 10, both);
 	{
 		/* a probe whose result area passes the slot: refused, the GPU stays usable */
 		JoinSide	in;
