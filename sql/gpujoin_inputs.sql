@@ -75,6 +75,11 @@ SELECT * FROM gx_explain('SELECT x, (SELECT count(*) FROM gx_ia a JOIN gx_ib b O
 RESET gpuext.force;
 SELECT gx_icheck('SELECT x, (SELECT count(*) FROM gx_ia a JOIN gx_ib b ON a.k = b.k WHERE a.v < x) FROM generate_series(0, 1000, 250) x');
 
+-- the outer side's rows from its table, under a LIMIT and rescanned
+-- (each subquery run starts the outer side again, and ends early)
+SELECT gx_icheck('SELECT n.x, (SELECT count(*) FROM (SELECT a.id FROM gx_ia a WHERE EXISTS (SELECT 1 FROM gx_ib b WHERE b.k = a.k) LIMIT 1000 * n.x) s) FROM generate_series(1, 3) n(x)');
+SELECT gx_icheck('SELECT a.id, b.id FROM gx_ia a JOIN gx_ib b ON a.k = b.k WHERE a.v < 50');
+
 -- the planner's estimate far below the inner side: the table is made
 -- again, larger, and the side read again (no ANALYZE after the insert)
 CREATE TABLE gx_igrow (id int4, k int4);

@@ -150,6 +150,15 @@ typedef struct GxJoinInput
 	GxScanStats stats;			/* its chunks (EXPLAIN ANALYZE) */
 	GxBatch		batch[GX_MAX_BATCHES];
 	int64		next_seq;
+	/* the outer side's rows returned (SEMI, ANTI, INNER): one batch at a time */
+	bool		rows;			/* this run returns the side's rows */
+	AttrNumber *attno;			/* per resno of the child's target list: its
+								 * column of the table (a Var), else 0 */
+	TupleTableSlot *tslot;		/* a row of the table */
+	int			maxattno;		/* the highest column of it returned */
+	int			held;			/* the batch's slot, kept for its passes, or -1 */
+	bool		reading;		/* the source stands in this run (until a rescan) */
+	uint32		held_gen;
 } GxJoinInput;
 
 typedef struct GxJoinState
@@ -298,6 +307,39 @@ gx_join_chunk_geometry(GxJoinState *st)
 }
 
 /*
+ * Can the outer side's rows come from its table (a device input that
+ * returns rows)?  Every outer column the node returns must be a column of
+ * the table (a Var of the scan in the child's target list): in->attno
+ * maps the child's resnos to them.
+ */
+static bool
+gx_join_outer_columns(GxJoinState *st, GxJoinInput *in)
+{
+	Plan	   *child = st->outer_ps->plan;
+	Index		relid = ((Scan *) child)->scanrelid;
+	int			n = list_length(child->targetlist);
+
+	in->attno = (AttrNumber *) palloc0(sizeof(AttrNumber) * (n + 1));
+	for (int i = 0; i < st->natts; i++)
+	{
+		TargetEntry *tle;
+		Var		   *v;
+
+		if (st->src_side[i] != 0)
+			continue;
+		if (st->src_att[i] < 1 || st->src_att[i] > n)
+			return false;
+		tle = (TargetEntry *) list_nth(child->targetlist, st->src_att[i] - 1);
+		v = (Var *) tle->expr;
+		if (!IsA(v, Var) || v->varno != (int) relid || v->varattno <= 0)
+			return false;
+		in->attno[st->src_att[i]] = v->varattno;
+		in->maxattno = Max(in->maxattno, v->varattno);
+	}
+	return true;
+}
+
+/*
  * The sides the device reads itself (see the design note): the inner side
  * when its rows are never returned (counting, SEMI, ANTI), the outer side
  * when counting, each when the plan gave it a program
@@ -319,13 +361,19 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		if (n == NULL || !IsA(n, Const))
 			continue;
 		in->prog = gx_program_from_const((Const *) n, NIL);
+		in->held = -1;
+		/* the outer side's rows: every column the node returns is the table's */
+		if (side == 0 && !st->count && gx_join_outer_columns(st, in))
+			in->rows = true;
 		in->on = gx_enable_join_inputs &&
-			(side == 0 ? st->count : (st->count || st->mode != GX_JOIN_INNER));
+			(side == 0 ? st->count || in->rows : (st->count || st->mode != GX_JOIN_INNER));
 		if (!in->on)
 			continue;
 		gx_source_init(&in->src, ((ScanState *) child)->ss_currentRelation, in->prog,
 					   st->device, &in->stats, estate, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
-		in->src.need_rows = false;
+		in->src.need_rows = in->rows;
+		if (in->rows && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+			in->tslot = table_slot_create(in->src.rel, NULL);
 	}
 }
 
@@ -350,7 +398,7 @@ gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
 	for (int k = 0; k < st->nkeys; k++)
 		c->ext.join.key_out[k] = k;
 	c->ext.join.mode = st->mode;
-	c->ext.count_only = kind == GX_TASK_JOIN_PROBE ? 1 : 0;
+	c->ext.count_only = kind == GX_TASK_JOIN_PROBE && !in->rows ? 1 : 0;
 }
 
 /* the side's source from its start (in the query's snapshot) */
@@ -1001,6 +1049,117 @@ gx_join_probe_pass(GxJoinState *st)
 	st->stats.pairs += st->npairs;
 }
 
+/* does this run read the outer side's rows through its device input? */
+static bool
+gx_join_outer_rows_input(GxJoinState *st)
+{
+	return st->input[0].on && st->input[0].rows && st->table != 0;
+}
+
+/* give back the outer device input's batch: its held slot and its pins */
+static void
+gx_join_input_drop_batch(GxJoinInput *in)
+{
+	if (in->held >= 0)
+		gx_slot_release(in->held);
+	in->held = -1;
+	for (int i = 0; i < GX_MAX_BATCHES; i++)
+		gx_unpin_batch(&in->batch[i]);
+}
+
+/*
+ * One JOIN_PROBE pass over the outer device input's batch in its held
+ * slot (the first, or the next one from next_row / next_match): the
+ * task, still in the slot, is submitted again, so a cache entry stays
+ * pinned by the slot across the passes; its entries into st->pairs
+ */
+static void
+gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
+{
+	gx_chunk   *c = gx_slot_chunk(in->held);
+	gx_result  *res;
+	uint32		nrows = c->nrows;
+
+	CHECK_FOR_INTERRUPTS();
+	c->kind = GX_TASK_JOIN_PROBE;
+	c->ext.join.first_row = st->next_row;
+	c->ext.join.first_match = st->next_match;
+	in->held_gen = gx_service_generation();
+	gx_slot_submit(in->held, st->device);
+	gx_slot_wait(in->held, in->held_gen, in->batch[0].cached ? GX_WAIT_SPIN_US : 0);
+	res = gx_chunk_result(c);
+	if (res->error != GX_NO_ERROR)
+	{
+		int			code = (int) (res->error & 0xff);
+
+		gx_join_input_drop_batch(in);
+		gx_raise_error(code);
+	}
+	if (res->nsel > c->ext.join.max_pairs || (res->flags & GX_RESULT_HOST))
+		elog(ERROR, "gpuext: GpuJoin probe returned %u entries for %u", res->nsel,
+			 c->ext.join.max_pairs);
+	gx_join_pairs_room(st, res->nsel);
+	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows),
+		   sizeof(gx_join_pair) * (Size) res->nsel);
+	st->npairs = res->nsel;
+	st->pair_pos = 0;
+	st->more = (res->flags & GX_RESULT_MORE) != 0;
+	st->next_row = res->next_row;
+	st->next_match = res->next_match;
+	in->stats.kernel_ms += res->kernel_ns / 1e6;
+	for (uint32 i = 0; i < st->npairs; i++)
+		if ((!in->batch[0].cached && st->pairs[i].outer >= nrows) ||
+			(st->mode == GX_JOIN_INNER && (uint64) st->pairs[i].inner >= st->ninner))
+			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
+	st->stats.probe_tasks++;
+	st->stats.pairs += st->npairs;
+}
+
+/*
+ * The outer device input's next batch (cached columns, heap pages or
+ * deformed columns), probed (its first pass); its slot is kept for the
+ * passes and its pages stay pinned while its rows are returned.  false
+ * at the end of the side.
+ */
+static bool
+gx_join_input_next_chunk(GxJoinState *st)
+{
+	GxJoinInput *in = &st->input[0];
+	GxBatch    *b = &in->batch[0];
+	gx_chunk   *c;
+	uint32		n;
+
+	gx_join_input_drop_batch(in);
+	if (in->src.heap_done)
+		return false;
+	in->held = gx_slot_acquire(true);
+	c = gx_slot_chunk(in->held);
+	gx_join_input_task(st, in, c, GX_TASK_JOIN_PROBE);
+	b->slot = in->held;
+	b->count_only = false;
+	n = gx_source_fill(&in->src, b, c, in->held);
+	b->slot = -1;
+	if (n == 0)
+	{
+		gx_join_input_drop_batch(in);
+		return false;
+	}
+	c->ext.join.max_pairs = (uint32)
+		Min((uint64) PG_INT32_MAX,
+			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n)) /
+			sizeof(gx_join_pair));
+	if (c->result_off + gx_join_pairs_off(n) >= gx_shared->slot_bytes ||
+		c->ext.join.max_pairs == 0)
+		elog(ERROR, "gpuext: a GpuJoin probe batch leaves no room for its result");
+	c->fault = gx_take_fault();
+	in->stats.chunks++;
+	in->stats.rows_in += n - b->skipped_rows;
+	st->stats.outer_rows += n - b->skipped_rows;
+	st->next_row = st->next_match = 0;
+	gx_join_input_pass(st, in);
+	return true;
+}
+
 /*
  * Read the next chunk of outer rows and probe it (its first pass); false
  * at the end of the outer side
@@ -1011,6 +1170,20 @@ gx_join_next_chunk(GxJoinState *st)
 	MemoryContext old;
 	uint32		n = 0;
 
+	if (gx_join_outer_rows_input(st))
+	{
+		st->npairs = st->pair_pos = 0;
+		st->more = false;
+		if (st->outer_done)
+			return false;
+		if (!st->input[0].reading)
+			gx_join_input_start(st, &st->input[0]);
+		st->input[0].reading = true;
+		if (gx_join_input_next_chunk(st))
+			return true;
+		st->outer_done = true;
+		return false;
+	}
 	MemoryContextReset(st->chunk_cxt);
 	st->npairs = st->pair_pos = 0;
 	st->more = false;
@@ -1067,8 +1240,27 @@ gx_join_store(GxJoinState *st, const gx_join_pair *p)
 	TupleTableSlot *scan = st->css.ss.ss_ScanTupleSlot;
 
 	ExecClearTuple(scan);
-	ExecStoreMinimalTuple(st->outer[p->outer], st->oslot, false);
-	slot_getsomeattrs(st->oslot, st->omax);
+	if (gx_join_outer_rows_input(st))
+	{
+		/* the outer row from its table (a cached batch names it by its row map value) */
+		GxJoinInput *in = &st->input[0];
+		TupleTableSlot *t = gx_source_row(&in->src, &in->batch[0], p->outer, in->tslot);
+
+		slot_getsomeattrs(t, in->maxattno);
+		for (int i = 0; i < st->natts; i++)
+			if (st->src_side[i] == 0)
+			{
+				int			a = in->attno[st->src_att[i]] - 1;
+
+				scan->tts_values[i] = t->tts_values[a];
+				scan->tts_isnull[i] = t->tts_isnull[a];
+			}
+	}
+	else
+	{
+		ExecStoreMinimalTuple(st->outer[p->outer], st->oslot, false);
+		slot_getsomeattrs(st->oslot, st->omax);
+	}
 	if (st->mode == GX_JOIN_INNER)
 	{
 		ExecStoreMinimalTuple(st->inner[p->inner], st->islot, false);
@@ -1076,11 +1268,12 @@ gx_join_store(GxJoinState *st, const gx_join_pair *p)
 	}
 	for (int i = 0; i < st->natts; i++)
 	{
-		TupleTableSlot *from = st->src_side[i] == 0 ? st->oslot : st->islot;
 		int			a = st->src_att[i] - 1;
 
-		scan->tts_values[i] = from->tts_values[a];
-		scan->tts_isnull[i] = from->tts_isnull[a];
+		if (st->src_side[i] == 0 && gx_join_outer_rows_input(st))
+			continue;			/* (taken from the table above) */
+		scan->tts_values[i] = (st->src_side[i] == 0 ? st->oslot : st->islot)->tts_values[a];
+		scan->tts_isnull[i] = (st->src_side[i] == 0 ? st->oslot : st->islot)->tts_isnull[a];
 	}
 	return ExecStoreVirtualTuple(scan);
 }
@@ -1097,7 +1290,12 @@ gx_join_probe_step(GxJoinState *st)
 	bool		more;
 
 	INSTR_TIME_SET_CURRENT(t0);
-	if (st->more)
+	if (st->more && gx_join_outer_rows_input(st))
+	{
+		gx_join_input_pass(st, &st->input[0]);
+		more = true;
+	}
+	else if (st->more)
 	{
 		gx_join_probe_pass(st);
 		more = true;
@@ -1238,8 +1436,10 @@ gx_join_end(CustomScanState *node)
 
 		if (!in->on)
 			continue;
-		for (int i = 0; i < GX_MAX_BATCHES; i++)
-			gx_unpin_batch(&in->batch[i]);
+		gx_join_input_drop_batch(in);
+		if (in->tslot != NULL)
+			ExecDropSingleTupleTableSlot(in->tslot);
+		in->tslot = NULL;
 		gx_source_end(&in->src);
 	}
 	ExecEndNode(st->outer_ps);
@@ -1264,6 +1464,9 @@ gx_join_rescan(CustomScanState *node)
 	st->more = false;
 	st->outer_done = false;
 	st->count_done = false;
+	/* the outer device input starts again at its next chunk */
+	gx_join_input_drop_batch(&st->input[0]);
+	st->input[0].reading = false;
 	if (chg != NULL)
 	{
 		UpdateChangedParamSet(st->outer_ps, chg);
