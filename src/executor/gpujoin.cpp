@@ -42,10 +42,18 @@
  * where they lie on the device, other blocks as heap pages the device
  * deforms), JOIN_BUILD / JOIN_PROBE tasks over its batches, up to
  * GX_MAX_BATCHES in flight, and never runs the child: the inner side when
- * its rows are never returned (counting, SEMI, ANTI), the outer side when
- * counting.  The inner table is sized from the plan's estimate and made
+ * its rows are never returned (counting, SEMI, ANTI), the outer side
+ * always.  The inner table is sized from the plan's estimate and made
  * again larger, the side read again, when a build task finds it full; no
  * table for the estimate sends the node to the child's rows (step 1).
+ * When the outer side's rows are returned (SEMI, ANTI, INNER; every
+ * column the node returns of it a column of its table), its batches go
+ * one at a time: the batch's staging slot is kept for its passes (the
+ * task submitted again from next_row / next_match) and its pages stay
+ * pinned while its rows are returned, fetched from the table by the
+ * entries' row numbers.  Such a side reads heap pages only (no cache
+ * entry: an entry is pinned only while a task is in flight, and a pass
+ * must see the rows the first one saw).
  *
  * Keys are read from the children's rows on the host (numeric values put
  * at the common scale of both sides: gx_store_datum_scale), so both sides
@@ -372,6 +380,8 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		gx_source_init(&in->src, ((ScanState *) child)->ss_currentRelation, in->prog,
 					   st->device, &in->stats, estate, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
 		in->src.need_rows = in->rows;
+		/* (its passes submit a batch's task again: heap pages, never an entry) */
+		in->src.no_cache = in->rows;
 		if (in->rows && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
 			in->tslot = table_slot_create(in->src.rel, NULL);
 	}

@@ -50,7 +50,7 @@ gx_source_cache_begin(GxSource *src)
 
 	src->ncrefs = 0;
 	src->cidx = 0;
-	if (!gx_use_cache || gx_cache == NULL || gx_cache->nunits == 0 ||
+	if (!gx_use_cache || src->no_cache || gx_cache == NULL || gx_cache->nunits == 0 ||
 		gx_cache->device != src->device || !src->device_deform || !src->pagemode ||
 		src->scan->rs_parallel != NULL || p->ncols == 0 || !gx_cache_rel_ok(rel))
 		return;

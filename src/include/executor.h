@@ -243,6 +243,10 @@ typedef struct GxSource
 	MemoryContext cxt;			/* the query's: batch row arrays */
 	bool		need_rows;		/* cached batches select row map values (the
 								 * node returns their tuples) */
+	bool		no_cache;		/* read heap pages only, no cache entry (a
+								 * node that submits a batch's task again
+								 * later: an entry is pinned only while a
+								 * task is in flight) */
 	TableScanDesc scan;
 	TupleTableSlot *read_slot;
 	bool		heap_done;
