@@ -30,7 +30,8 @@
  *  - AGG_READ: the state object.
  *  - JOIN_*: the table's geometry against the object's bytes, the keys and
  *    payload (integer-like program outputs), the pass (first row, first
- *    match, the result area of max_pairs entries).
+ *    match, the result area of max_pairs entries); UNMATCHED: no program
+ *    nor column, its range of placed rows inside cap, its result area.
  */
 #include "gx_ops.h"
 #include "gx_guard.h"
