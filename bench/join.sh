@@ -96,6 +96,7 @@
 #                     (n/a), and a run still going is cancelled
 #   JOIN_SKIP         configurations to leave out, e.g. "cpu duckdb"
 #   JOIN_WORK_MEM     work_mem of the PostgreSQL configurations (1GB)
+#   JOIN_CACHE_MB     gpuext.cache_size (default: room for every table)
 #   JOIN_GPU_DEVICE   gpuext.device of the GPU configurations (gpu; cpu
 #                     runs them without a GPU)
 #   JOIN_JOINED       0: no EXPLAIN ANALYZE for the plan column (default 1)
@@ -190,7 +191,10 @@ if [ "$BENCH_START" = 1 ]; then
     gx_setup_user || exit 1
     # bench/lib.sh sizes shared_buffers at 100 bytes a row: the five tables
     # of 36 bytes a row in the heap, with room
-    bench_cluster_init "${BENCH_PORT:-54334}" $((JOIN_ROWS * 2 + JOIN_BAND_ROWS)) || exit 1
+    # the column cache holds every table at once: entries of at most 4M
+    # rows in 128 MB units (bench/lib.sh sizes it for wider rows)
+    bench_cluster_init "${BENCH_PORT:-54334}" $((JOIN_ROWS * 2 + JOIN_BAND_ROWS)) \
+        "gpuext.cache_size = ${JOIN_CACHE_MB:-$(( (JOIN_ROWS * 5 + JOIN_BAND_ROWS * 2) / 4000000 * 128 + 1024 ))}MB" || exit 1
     gx_cluster_start || exit 1
 fi
 gx_psql -d postgres -qc "CREATE DATABASE \"$DB\"" 2>/dev/null

@@ -654,10 +654,20 @@ gx_cpu_join_reset(gx_result *res, uint32_t ntiles)
 	res->ntiles = ntiles;
 }
 
+/* the rows of a JOIN_BUILD / JOIN_PROBE task (gx_join.cuh, gx_jin) */
+static gx_jin
+gx_cpu_join_input(gx_chunk *c, const gx_task_ctx *ctx)
+{
+	const char *entry = c->ext.entry >= 0 ? ctx->entry : NULL;
+
+	return gx_jin_of(c, (const char *) c, entry != NULL ? entry : (const char *) c, entry);
+}
+
 /* what the threads of a JOIN_BUILD share */
 struct gx_cpu_join_build_job
 {
 	gx_chunk   *c;
+	gx_jin		in;				/* its rows */
 	gx_jtab		t;
 	uint32_t   *sel;			/* rows for the host (no room, GX_ERR_HOST) */
 	std::atomic<uint32_t> next_tile {0};
@@ -690,12 +700,16 @@ gx_cpu_join_build_worker(void *arg, int t)
 		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint32_t	cnt = 0;
 
+		if (c->deform_off != 0)
+			hi = gx_cpu_deform_tile(c, lo, hi, &job->error);
 		for (uint32_t row = lo; row < hi; row++)
 		{
 			gx_reg		out[GX_MAX_OUTS];
 			int			err;
 
-			if (gx_eval_row_out(c, (const char *) c, row, &err, out))
+			if (gx_jin_skipped(&job->in, row))
+				continue;
+			if (gx_eval_row_out(c, job->in.colbase, row, &err, out))
 			{
 				int			r = gx_join_build_row(&job->t, j, out,
 												  (int64_t) (j->row_base + row));
@@ -743,6 +757,7 @@ gx_cpu_join_build(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	(void) errlen;
 	gx_cpu_join_reset(res, 0);
 	job.c = c;
+	job.in = gx_cpu_join_input(c, ctx);
 	job.t = gx_jtab_of(ctx->obj[0], &c->ext.join);
 	job.sel = gx_result_sel(res);
 	if (job.t.hdr->built)
@@ -825,6 +840,7 @@ gx_cpu_join_finish(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen
 struct gx_cpu_join_probe_job
 {
 	gx_chunk   *c;
+	gx_jin		in;				/* its rows */
 	gx_jtab		t;
 	uint64_t   *te;				/* per tile: entries, then their offset */
 	uint64_t   *tm;				/* per tile: matches, then their prefix */
@@ -861,6 +877,9 @@ gx_cpu_join_probe_worker(void *arg, int t)
 					m = 0;
 		uint64_t	off = job->write ? job->te[tile] : 0;
 
+		/* (pages are deformed in phase 1, for both phases) */
+		if (!job->write && c->deform_off != 0)
+			hi = gx_cpu_deform_tile(c, lo, hi, &job->error);
 		if (lo < j->first_row)
 			lo = j->first_row < hi ? j->first_row : hi;
 		if (job->write && off >= j->max_pairs)
@@ -868,8 +887,7 @@ gx_cpu_join_probe_worker(void *arg, int t)
 		for (uint32_t row = lo; row < hi; row++)
 		{
 			gx_jrow		jr;
-			int			err = gx_join_probe_row(c, (const char *) c, &job->t, j, count_only,
-												row, &jr);
+			int			err = gx_join_probe_in(c, &job->in, &job->t, j, count_only, row, &jr);
 
 			if (err != GX_ERR_NONE)
 			{
@@ -879,7 +897,9 @@ gx_cpu_join_probe_worker(void *arg, int t)
 			}
 			if (job->write)
 			{
-				gx_join_write_row(&job->t, &jr, j->mode, row, off, j->max_pairs, job->pairs);
+				if (jr.e > 0)
+					gx_join_write_row(&job->t, &jr, j->mode, gx_jin_outer(&job->in, row), off,
+									  j->max_pairs, job->pairs);
 				off += jr.e;
 				if (off >= j->max_pairs)
 					break;
@@ -931,8 +951,8 @@ gx_cpu_join_pass_end(gx_cpu_join_probe_job *job, uint64_t E, gx_result *res)
 	{
 		gx_jrow		jr;
 
-		if (gx_join_probe_row(c, (const char *) c, &job->t, j, c->ext.count_only != 0, row,
-							  &jr) != GX_ERR_NONE)
+		if (gx_join_probe_in(c, &job->in, &job->t, j, c->ext.count_only != 0, row,
+							 &jr) != GX_ERR_NONE)
 			continue;
 		if (jr.e > 0 && off <= max && max < off + jr.e)
 		{
@@ -963,6 +983,7 @@ gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	(void) err;
 	(void) errlen;
 	job.c = c;
+	job.in = gx_cpu_join_input(c, ctx);
 	job.ntiles = gx_ntiles(c->nrows);
 	job.t = gx_jtab_of(ctx->obj[0], j);
 	job.te = (uint64_t *) ((char *) res + gx_join_tiles_off());

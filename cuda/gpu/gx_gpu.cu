@@ -103,6 +103,7 @@
 #include "gx_jit.h"
 
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
@@ -111,6 +112,8 @@
 
 #include <mutex>
 #include <unordered_set>
+
+namespace cg = cooperative_groups;
 
 
 /* ---------------------------------------------------------------------- */
@@ -407,7 +410,8 @@ gx_join_error(gx_result *res, uint32_t row, int err)
  * table already finished takes nothing (an error at row 0).
  */
 __global__ void __launch_bounds__(GX_BLOCK)
-gx_join_build_kernel(const char *__restrict__ in, char *obj, gx_result *res, uint32_t *sel)
+gx_join_build_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
+					 char *obj, gx_result *res, uint32_t *sel)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ unsigned long long s_added;
@@ -417,6 +421,7 @@ gx_join_build_kernel(const char *__restrict__ in, char *obj, gx_result *res, uin
 	const gx_join_ext *j = &s_prog.ext.join;
 	const uint32_t nrows = s_prog.nrows;
 	gx_jtab		t = gx_jtab_of(obj, j);
+	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 	unsigned long long added = 0;
 
 	if (t.hdr->built)
@@ -432,22 +437,38 @@ gx_join_build_kernel(const char *__restrict__ in, char *obj, gx_result *res, uin
 		 row += gridDim.x * GX_BLOCK)
 	{
 		gx_reg		out[GX_MAX_OUTS];
-		int			err;
+		int64_t		k[GX_JOIN_MAX_KEYS];
+		int64_t		payload = (int64_t) (j->row_base + row);
+		int			err = GX_ERR_NONE;
+		int			want = 0;
 		uint32_t	flag = 0;
 
-		if (gx_eval_row_out(&s_prog, in, row, &err, out))
+		if (!gx_jin_skipped(&jin, row))
 		{
-			int			r = gx_join_build_row(&t, j, out, (int64_t) (j->row_base + row));
+			if (gx_eval_row_out(&s_prog, jin.colbase, row, &err, out))
+				want = gx_join_build_keys(&t, j, out, k, &payload);
+			else if (err == GX_ERR_HOST)
+				flag = GX_RESULT_HOST;
+			else if (err != GX_ERR_NONE)
+				gx_join_error(res, row, err);
+		}
+		if (want)
+		{
+			/*
+			 * the rows of a warp that go into the table reserve their
+			 * indexes with one add (hdr.nrows is every row's counter)
+			 */
+			cg::coalesced_group g = cg::coalesced_threads();
+			uint32_t	base = 0;
 
-			if (r == GX_JOIN_ADDED)
+			if (g.thread_rank() == 0)
+				base = atomicAdd(&t.hdr->nrows, g.size());
+			base = g.shfl(base, 0);
+			if (gx_join_build_at(&t, k, payload, base + g.thread_rank()) == GX_JOIN_ADDED)
 				added++;
-			else if (r == GX_JOIN_NO_ROOM)
+			else
 				flag = GX_RESULT_FULL;
 		}
-		else if (err == GX_ERR_HOST)
-			flag = GX_RESULT_HOST;
-		else if (err != GX_ERR_NONE)
-			gx_join_error(res, row, err);
 		if (flag)
 		{
 			sel[atomicAdd(&res->nsel, 1u)] = row;
@@ -495,8 +516,8 @@ typedef cub::BlockScan<unsigned long long, GX_BLOCK> gx_join_scan;
  * written (zeros when the table is not finished: an error at row 0).
  */
 __global__ void __launch_bounds__(GX_BLOCK)
-gx_join_count_kernel(const char *__restrict__ in, char *obj, gx_result *res,
-					 unsigned long long *te, unsigned long long *tm)
+gx_join_count_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
+					 char *obj, gx_result *res, unsigned long long *te, unsigned long long *tm)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ typename gx_join_reduce::TempStorage s_red;
@@ -509,6 +530,7 @@ gx_join_count_kernel(const char *__restrict__ in, char *obj, gx_result *res,
 	const int	count_only = s_prog.ext.count_only != 0;
 	gx_jtab		t = gx_jtab_of(obj, j);
 	const int	built = t.hdr->built != 0;
+	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
 	if (!built && blockIdx.x == 0 && threadIdx.x == 0)
 		gx_join_error(res, 0, GX_ERR_BAD_PROGRAM);
@@ -526,7 +548,7 @@ gx_join_count_kernel(const char *__restrict__ in, char *obj, gx_result *res,
 
 			if (!built || row >= nrows || row < j->first_row)
 				continue;
-			int			err = gx_join_probe_row(&s_prog, in, &t, j, count_only, row, &jr);
+			int			err = gx_join_probe_in(&s_prog, &jin, &t, j, count_only, row, &jr);
 
 			if (err != GX_ERR_NONE)
 			{
@@ -623,8 +645,9 @@ gx_join_tile_scan_kernel(gx_result *res, unsigned long long *te, unsigned long l
  * Rows of the tile in row order: thread t has rows 4t .. 4t + 3.
  */
 __global__ void __launch_bounds__(GX_BLOCK)
-gx_join_pass_end_kernel(const char *__restrict__ in, char *obj, gx_result *res,
-						const unsigned long long *te, const unsigned long long *tm)
+gx_join_pass_end_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
+						char *obj, gx_result *res, const unsigned long long *te,
+						const unsigned long long *tm)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ typename gx_join_scan::TempStorage s_scan;
@@ -640,6 +663,7 @@ gx_join_pass_end_kernel(const char *__restrict__ in, char *obj, gx_result *res,
 	const unsigned long long max = j->max_pairs;
 	const unsigned long long total = res->join_count;
 	gx_jtab		t = gx_jtab_of(obj, j);
+	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
 	if (threadIdx.x == 0)
 		s_ts = ntiles;
@@ -669,7 +693,7 @@ gx_join_pass_end_kernel(const char *__restrict__ in, char *obj, gx_result *res,
 
 		jr[k].e = jr[k].m = jr[k].skip = jr[k].host = jr[k].none = 0;
 		if (row < nrows && row >= j->first_row &&
-			gx_join_probe_row(&s_prog, in, &t, j, s_prog.ext.count_only != 0, row, &jr[k]) !=
+			gx_join_probe_in(&s_prog, &jin, &t, j, s_prog.ext.count_only != 0, row, &jr[k]) !=
 			GX_ERR_NONE)
 			jr[k].e = jr[k].m = 0;
 		e += jr[k].e;
@@ -701,8 +725,9 @@ gx_join_pass_end_kernel(const char *__restrict__ in, char *obj, gx_result *res,
  * offset from a scan of the threads' entries
  */
 __global__ void __launch_bounds__(GX_BLOCK)
-gx_join_write_kernel(const char *__restrict__ in, char *obj, gx_result *res,
-					 const unsigned long long *te, gx_join_pair *pairs)
+gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
+					 char *obj, gx_result *res, const unsigned long long *te,
+					 gx_join_pair *pairs)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ typename gx_join_scan::TempStorage s_scan;
@@ -717,6 +742,7 @@ gx_join_write_kernel(const char *__restrict__ in, char *obj, gx_result *res,
 	const uint32_t max = j->max_pairs;
 	const int	count_only = s_prog.ext.count_only != 0;
 	gx_jtab		t = gx_jtab_of(obj, j);
+	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
 	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
 	{
@@ -736,7 +762,7 @@ gx_join_write_kernel(const char *__restrict__ in, char *obj, gx_result *res,
 
 			jr[k].e = jr[k].m = jr[k].skip = jr[k].host = jr[k].none = 0;
 			if (row < nrows && row >= j->first_row &&
-				gx_join_probe_row(&s_prog, in, &t, j, count_only, row, &jr[k]) != GX_ERR_NONE)
+				gx_join_probe_in(&s_prog, &jin, &t, j, count_only, row, &jr[k]) != GX_ERR_NONE)
 				jr[k].e = 0;
 			e += jr[k].e;
 		}
@@ -747,7 +773,9 @@ gx_join_write_kernel(const char *__restrict__ in, char *obj, gx_result *res,
 
 		for (int k = 0; k < GX_JOIN_ROWS_PER_THREAD && off < max; k++)
 		{
-			gx_join_write_row(&t, &jr[k], j->mode, row0 + (uint32_t) k, off, max, pairs);
+			if (jr[k].e > 0)
+				gx_join_write_row(&t, &jr[k], j->mode, gx_jin_outer(&jin, row0 + (uint32_t) k),
+								  off, max, pairs);
 			off += jr[k].e;
 		}
 	}
@@ -1530,6 +1558,30 @@ gx_gpu_group_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 }
 
 /*
+ * The rows of a JOIN_BUILD / JOIN_PROBE task, after its input was copied
+ * in: heap pages are deformed into the columns after the input first;
+ * *colbase and *entry say where the kernels read the columns (the task's
+ * copy, or the cache entry)
+ */
+static gx_status
+gx_join_rows_input(gx_slot *s, const gx_chunk *c, const gx_task_ctx *ctx, gx_result *dres,
+				   const char **colbase, const char **entry, char *err, size_t errlen)
+{
+	*entry = c->ext.entry >= 0 ? ctx->entry : NULL;
+	*colbase = *entry != NULL ? *entry : s->dev;
+	if (c->deform_off != 0 && c->nrows > 0)
+	{
+		uint32_t	dgrid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
+
+		if (dgrid > (uint32_t) G.sm_count * 16)
+			dgrid = (uint32_t) G.sm_count * 16;
+		gx_deform_kernel<<<dgrid, GX_BLOCK, 0, s->stream>>>(s->dev, s->dev, c->nrows, dres);
+		GX_CHECK(cudaGetLastError(), "deform kernel launch");
+	}
+	return GX_OK;
+}
+
+/*
  * JOIN_BUILD (validated): copy the task in, add its rows to the table;
  * the header comes back, then the nsel rows selected for the host
  */
@@ -1539,16 +1591,19 @@ gx_gpu_join_build(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	gx_slot    *s = &G.slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
+	const char *colbase,
+			   *entry;
 	gx_status	st;
 
 	if (grid > (uint32_t) G.sm_count * 16)
 		grid = (uint32_t) G.sm_count * 16;
-	if ((st = gx_slot_begin(s, c, dres, 0, c->input_bytes, err, errlen)) != GX_OK)
+	if ((st = gx_slot_begin(s, c, dres, 0, c->input_bytes, err, errlen)) != GX_OK ||
+		(st = gx_join_rows_input(s, c, ctx, dres, &colbase, &entry, err, errlen)) != GX_OK)
 		return st;
 	if (grid > 0)
 	{
 		gx_join_build_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(
-			s->dev, ctx->obj[0], dres,
+			s->dev, colbase, entry, ctx->obj[0], dres,
 			(uint32_t *) ((char *) dres + GX_ALIGN_UP(sizeof(gx_result))));
 		GX_CHECK(cudaGetLastError(), "join build kernel launch");
 	}
@@ -1616,22 +1671,28 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	gx_join_pair *pairs = (gx_join_pair *) ((char *) dres + gx_join_pairs_off(nrows));
 	uint32_t	grid = ntiles;
 	char	   *obj = ctx->obj[0];
+	const char *colbase,
+			   *entry;
 	gx_status	st;
 
 	if (grid > (uint32_t) G.sm_count * 8)
 		grid = (uint32_t) G.sm_count * 8;
-	if ((st = gx_slot_begin(s, c, dres, ntiles, c->input_bytes, err, errlen)) != GX_OK)
+	if ((st = gx_slot_begin(s, c, dres, ntiles, c->input_bytes, err, errlen)) != GX_OK ||
+		(st = gx_join_rows_input(s, c, ctx, dres, &colbase, &entry, err, errlen)) != GX_OK)
 		return st;
 	if (ntiles > 0)
 	{
-		gx_join_count_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, obj, dres, te, tm);
+		gx_join_count_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
+															   dres, te, tm);
 		GX_CHECK(cudaGetLastError(), "join count kernel launch");
 		gx_join_tile_scan_kernel<<<1, GX_JOIN_SCAN_THREADS, 0, s->stream>>>(
 			dres, te, tm, ntiles, nrows, c->ext.join.max_pairs);
 		GX_CHECK(cudaGetLastError(), "join scan kernel launch");
-		gx_join_pass_end_kernel<<<1, GX_BLOCK, 0, s->stream>>>(s->dev, obj, dres, te, tm);
+		gx_join_pass_end_kernel<<<1, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
+															   dres, te, tm);
 		GX_CHECK(cudaGetLastError(), "join pass end kernel launch");
-		gx_join_write_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, obj, dres, te, pairs);
+		gx_join_write_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
+															   dres, te, pairs);
 		GX_CHECK(cudaGetLastError(), "join write kernel launch");
 	}
 	/* (no rows: the reset header is the complete pass, next_row = 0) */

@@ -822,6 +822,17 @@ typedef struct gx_chunk
 	gx_instr	code[GX_MAX_INSTR];
 } gx_chunk;
 
+/*
+ * Does task c read the columns of a cache entry (ext.entry)?  CACHE_SCAN,
+ * and a JOIN_BUILD / JOIN_PROBE whose rows are an entry's (gx_join.cuh)
+ */
+GX_INLINE int
+gx_task_reads_entry(const gx_chunk *c)
+{
+	return c->kind == GX_TASK_CACHE_SCAN ||
+		((c->kind == GX_TASK_JOIN_BUILD || c->kind == GX_TASK_JOIN_PROBE) && c->ext.entry >= 0);
+}
+
 #define GX_CHUNK_MAGIC 0x67707865u
 
 /* gx_chunk.flags */

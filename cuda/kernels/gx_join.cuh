@@ -122,6 +122,54 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 	return t;
 }
 
+/*
+ * Where a BUILD or PROBE task's rows come from, as for FILTER / CACHE_SCAN:
+ * the task's own columns, heap pages the device deformed into columns
+ * after the input (deform_off), or a cache entry (ext.entry >= 0: the
+ * entry's columns, its row map; the rows of the blocks in the task's skip
+ * bitmap and padding rows are neither built nor probed).  A PROBE of an
+ * entry with ext.map_sel names its outer rows by their row map values.
+ */
+typedef struct gx_jin
+{
+	const char *colbase;		/* where the column offsets point */
+	const uint32_t *emap;		/* an entry's row map, else NULL */
+	const uint32_t *skip_bits;	/* the stale blocks, skip_blocks > 0 */
+	uint32_t	skip_blocks;
+	uint32_t	map_sel;		/* PROBE: pair.outer = emap[row] */
+} gx_jin;
+
+/*
+ * The rows of task c ('in': its input as the device sees it; colbase:
+ * where its columns lie; entry: the entry's memory, or NULL)
+ */
+GX_HD gx_jin
+gx_jin_of(const gx_chunk *c, const char *in, const char *colbase, const char *entry)
+{
+	gx_jin		r;
+
+	r.colbase = colbase;
+	r.emap = entry != NULL ? (const uint32_t *) (entry + c->ext.rowmap_off) : NULL;
+	r.skip_blocks = entry != NULL ? c->ext.skip_blocks : 0;
+	r.skip_bits = (const uint32_t *) (in + c->ext.skip_off);
+	r.map_sel = entry != NULL ? c->ext.map_sel : 0;
+	return r;
+}
+
+/* is row 'row' none of the task's rows (a stale block's, or padding)? */
+GX_HD int
+gx_jin_skipped(const gx_jin *in, uint32_t row)
+{
+	return in->skip_blocks > 0 && gx_row_skipped(in->skip_bits, in->skip_blocks, in->emap, row);
+}
+
+/* the name of outer row 'row' in the pairs: the row, or its row map value */
+GX_HD uint32_t
+gx_jin_outer(const gx_jin *in, uint32_t row)
+{
+	return in->map_sel ? in->emap[row] : row;
+}
+
 /* the hash of a key (the group table's: splitmix64 over the words) */
 GX_HD uint64_t
 gx_join_hash(const int64_t *k, uint32_t nkeys)
@@ -183,34 +231,37 @@ gx_join_slot(const gx_jtab *t, const int64_t *k, int create)
 }
 
 /*
- * BUILD: add an inner row whose program passed, its keys and payload in
- * its outputs (j->key_out, j->payload_out; else payload is the row's
- * default, row_base + row).  GX_JOIN_ADDED, GX_JOIN_SKIPPED (a NULL key)
- * or GX_JOIN_NO_ROOM (the caller selects the row for the host).
+ * BUILD: the keys of an inner row whose program passed (its outputs
+ * j->key_out) into k, and its payload (output j->payload_out, else
+ * 'payload', the row's default); 0 when a key is NULL (the row joins
+ * nothing), else 1
  */
 GX_HD int
-gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t payload)
+gx_join_build_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t *k,
+				   int64_t *payload)
 {
-	int64_t		k[GX_JOIN_MAX_KEYS];
-
 	for (uint32_t i = 0; i < t->nkeys; i++)
 	{
 		const gx_reg *r = &out[j->key_out[i]];
 
 		if (r->isnull)
-			return GX_JOIN_SKIPPED;
+			return 0;
 		k[i] = r->v.i;
 	}
 	if (j->payload_out >= 0)
-		payload = out[j->payload_out].isnull ? 0 : out[j->payload_out].v.i;
-	/* room first, exactly: one atomic add, never taken back */
-	if (GX_G_LOAD32(&t->hdr->nrows) >= t->cap)
-	{
-		GX_G_STORE_REL32(&t->hdr->full, 1);
-		return GX_JOIN_NO_ROOM;
-	}
-	uint32_t	idx = GX_G_ADD32(&t->hdr->nrows, 1);
+		*payload = out[j->payload_out].isnull ? 0 : out[j->payload_out].v.i;
+	return 1;
+}
 
+/*
+ * BUILD: stage a row with keys k and its payload at row index idx, which
+ * the caller reserved with an add on hdr.nrows (exact: an index past cap
+ * has no room, and the row goes to the host).  GX_JOIN_ADDED or
+ * GX_JOIN_NO_ROOM.
+ */
+GX_HD int
+gx_join_build_at(const gx_jtab *t, const int64_t *k, int64_t payload, uint32_t idx)
+{
 	if (idx >= t->cap)
 	{
 		GX_G_STORE_REL32(&t->hdr->full, 1);
@@ -230,6 +281,29 @@ gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int
 	st->payload = payload;
 	st->kslot = s;
 	return GX_JOIN_ADDED;
+}
+
+/*
+ * BUILD: add an inner row whose program passed, its keys and payload in
+ * its outputs (j->key_out, j->payload_out; else payload is the row's
+ * default, row_base + row), reserving its index alone (the GPU reserves a
+ * warp's at once).  GX_JOIN_ADDED, GX_JOIN_SKIPPED (a NULL key) or
+ * GX_JOIN_NO_ROOM (the caller selects the row for the host).
+ */
+GX_HD int
+gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t payload)
+{
+	int64_t		k[GX_JOIN_MAX_KEYS];
+
+	if (!gx_join_build_keys(t, j, out, k, &payload))
+		return GX_JOIN_SKIPPED;
+	/* room first, exactly: one atomic add, never taken back */
+	if (GX_G_LOAD32(&t->hdr->nrows) >= t->cap)
+	{
+		GX_G_STORE_REL32(&t->hdr->full, 1);
+		return GX_JOIN_NO_ROOM;
+	}
+	return gx_join_build_at(t, k, payload, GX_G_ADD32(&t->hdr->nrows, 1));
 }
 
 /* FINISH: the staged rows the table holds, min(nrows, cap) */
@@ -375,6 +449,19 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 	}
 	jr->e = count_only ? 0 : jr->m;
 	return GX_ERR_NONE;
+}
+
+/* gx_join_probe_row over a task's rows: a skipped row gives nothing */
+GX_HD int
+gx_join_probe_in(const gx_chunk *prog, const gx_jin *in, const gx_jtab *t,
+				 const gx_join_ext *j, int count_only, uint32_t row, gx_jrow *jr)
+{
+	if (gx_jin_skipped(in, row))
+	{
+		jr->e = jr->m = jr->start = jr->skip = jr->host = 0;
+		return GX_ERR_NONE;
+	}
+	return gx_join_probe_row(prog, in->colbase, t, j, count_only, row, jr);
 }
 
 /*

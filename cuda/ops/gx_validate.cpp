@@ -28,6 +28,8 @@
  *  - cache entries: row ranges and every entry-relative offset against
  *    ctx->entry_bytes;
  *  - AGG_READ: the state object.
+ *  - JOIN_BUILD / JOIN_PROBE: their rows as a FILTER's or a CACHE_SCAN's
+ *    (own columns, heap pages, or a cache entry);
  *  - JOIN_*: the table's geometry against the object's bytes, the keys and
  *    payload (integer-like program outputs), the pass (first row, first
  *    match, the result area of max_pairs entries); UNMATCHED: no program
@@ -378,6 +380,45 @@ gx_check_entry(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 	return GX_OK;
 }
 
+/*
+ * The rows of a task that reads a cache entry (CACHE_SCAN, JOIN_BUILD /
+ * JOIN_PROBE with ext.entry >= 0): no pages, the row map (map_sel, skip
+ * bitmap) and the columns inside the entry, the skip bitmap inside the
+ * task
+ */
+static gx_status
+gx_check_entry_rows(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+	gx_status	st;
+
+	if ((st = gx_check_entry(c, ctx, err, errlen)) != GX_OK)
+		return st;
+	if (c->deform_off != 0 ||
+		((x->map_sel || x->skip_blocks > 0) &&
+		 (x->rowmap_off % 4 != 0 ||
+		  !gx_span_ok(x->rowmap_off, c->nrows, 4, 0, ctx->entry_bytes))))
+	{
+		gx_errf(err, errlen, "cache scan task: pages, or row map outside the entry");
+		return GX_INVALID;
+	}
+	/* the skip bitmap lies in the task input, after the header */
+	if (x->skip_blocks > 0 &&
+		(x->skip_blocks > 65536 || x->skip_off % 4 != 0 || x->skip_off < sizeof(gx_chunk) ||
+		 !gx_span_ok(x->skip_off, (x->skip_blocks + 31) / 32, 4, 0, c->input_bytes)))
+	{
+		gx_errf(err, errlen, "cache scan task: skip bitmap outside the task");
+		return GX_INVALID;
+	}
+	for (uint32_t i = 0; i < c->ncols; i++)
+		if (!gx_col_fits(c, i, 0, ctx->entry_bytes))
+		{
+			gx_errf(err, errlen, "cache scan task: column %u outside the entry", i);
+			return GX_INVALID;
+		}
+	return GX_OK;
+}
+
 /* FILTER: the task's own columns, or heap pages deformed into its columns */
 gx_status
 gx_validate_filter(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
@@ -463,37 +504,13 @@ gx_status
 gx_validate_cache_scan(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
 					   char *err, size_t errlen)
 {
-	const gx_chunk_ext *x = &c->ext;
 	gx_status	st;
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
 		(st = gx_check_program(c, err, errlen)) != GX_OK ||
-		(st = gx_check_aggs(c, ctx, err, errlen)) != GX_OK ||
-		(st = gx_check_entry(c, ctx, err, errlen)) != GX_OK)
+		(st = gx_check_aggs(c, ctx, err, errlen)) != GX_OK)
 		return st;
-	if (c->deform_off != 0 ||
-		((x->map_sel || x->skip_blocks > 0) &&
-		 (x->rowmap_off % 4 != 0 ||
-		  !gx_span_ok(x->rowmap_off, c->nrows, 4, 0, ctx->entry_bytes))))
-	{
-		gx_errf(err, errlen, "cache scan task: pages, or row map outside the entry");
-		return GX_INVALID;
-	}
-	/* the skip bitmap lies in the task input, after the header */
-	if (x->skip_blocks > 0 &&
-		(x->skip_blocks > 65536 || x->skip_off % 4 != 0 || x->skip_off < sizeof(gx_chunk) ||
-		 !gx_span_ok(x->skip_off, (x->skip_blocks + 31) / 32, 4, 0, c->input_bytes)))
-	{
-		gx_errf(err, errlen, "cache scan task: skip bitmap outside the task");
-		return GX_INVALID;
-	}
-	for (uint32_t i = 0; i < c->ncols; i++)
-		if (!gx_col_fits(c, i, 0, ctx->entry_bytes))
-		{
-			gx_errf(err, errlen, "cache scan task: column %u outside the entry", i);
-			return GX_INVALID;
-		}
-	return GX_OK;
+	return gx_check_entry_rows(c, ctx, err, errlen);
 }
 
 /* AGG_READ: a result area of no rows, and the state object */
@@ -579,12 +596,13 @@ gx_check_join_table(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 }
 
 /*
- * BUILD and PROBE: a column batch (no pages, no cache entry, no aggregate
- * or group table) whose program the device runs, with the keys (and the
- * payload) as integer-like outputs
+ * BUILD and PROBE: rows as a FILTER or CACHE_SCAN task has them (its own
+ * columns, heap pages the device deforms, or a cache entry; no aggregate
+ * or group table; map_sel only for a PROBE of an entry) whose program the
+ * device runs, with the keys (and the payload) as integer-like outputs
  */
 static gx_status
-gx_check_join_rows(const gx_chunk *c, char *err, size_t errlen)
+gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
 	const gx_chunk_ext *x = &c->ext;
 	const gx_join_ext *j = &x->join;
@@ -592,10 +610,11 @@ gx_check_join_rows(const gx_chunk *c, char *err, size_t errlen)
 
 	if ((st = gx_check_program(c, err, errlen)) != GX_OK)
 		return st;
-	if (c->deform_off != 0 || x->nagg != 0 || x->ngroup_cap != 0 || x->ngkeys != 0 ||
-		x->map_sel != 0 || x->skip_blocks != 0 || x->count_only > 1)
+	if (x->nagg != 0 || x->ngroup_cap != 0 || x->ngkeys != 0 || x->count_only > 1 ||
+		(x->entry < 0 && (x->map_sel != 0 || x->skip_blocks != 0)) ||
+		(x->map_sel != 0 && c->kind != GX_TASK_JOIN_PROBE))
 	{
-		gx_errf(err, errlen, "join task with pages, aggregates or a group table");
+		gx_errf(err, errlen, "join task with aggregates, a group table or a bad row map");
 		return GX_INVALID;
 	}
 	if (j->nkeys < 1 || j->nkeys > GX_JOIN_MAX_KEYS)
@@ -610,6 +629,10 @@ gx_check_join_rows(const gx_chunk *c, char *err, size_t errlen)
 			gx_errf(err, errlen, "join key %u is not an integer-like output", k);
 			return GX_INVALID;
 		}
+	if (x->entry >= 0)
+		return gx_check_entry_rows(c, ctx, err, errlen);
+	if (c->deform_off != 0)
+		return gx_check_pages(c, err, errlen);	/* every column */
 	for (uint32_t pc = 0; pc < c->ninstr; pc++)
 		if ((c->code[pc].op == GX_OP_LDCOL || c->code[pc].op == GX_OP_DSCALE) &&
 			!gx_col_fits(c, (uint32_t) c->code[pc].arg, 0, c->input_bytes))
@@ -632,7 +655,7 @@ gx_validate_join_build(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 	gx_status	st;
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
-		(st = gx_check_join_rows(c, err, errlen)) != GX_OK ||
+		(st = gx_check_join_rows(c, ctx, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if (c->ext.count_only != 0 || j->payload_out < -1 || j->payload_out >= GX_MAX_OUTS ||
@@ -675,7 +698,7 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
 							  gx_join_probe_result_bytes(c->nrows, j->max_pairs))) != GX_OK ||
-		(st = gx_check_join_rows(c, err, errlen)) != GX_OK ||
+		(st = gx_check_join_rows(c, ctx, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if (j->mode > GX_JOIN_FULL || j->first_row > c->nrows ||

@@ -162,8 +162,8 @@ gx_cache_service_reset(int device)
 }
 
 /*
- * Service: the memory of the cache entry a CACHE_LOAD or CACHE_SCAN task
- * names, into ctx.  The unit under the entry is taken from the device
+ * Service: the memory of the cache entry a CACHE_LOAD task, or a task that
+ * reads an entry (gx_task_reads_entry), names, into ctx.  The unit under the entry is taken from the device
  * memory pool at its first load, within gpuext.device_memory, and kept.
  * Returns an error message (in err) for the task, or NULL; *oom tells
  * whether memory was the reason.
@@ -176,7 +176,7 @@ gx_cache_task_memory(const gx_chunk *c, int device, gx_task_ctx *ctx,
 	GxCacheUnit *u;
 
 	*oom = false;
-	if (c->kind != GX_TASK_CACHE_LOAD && c->kind != GX_TASK_CACHE_SCAN)
+	if (c->kind != GX_TASK_CACHE_LOAD && !gx_task_reads_entry(c))
 		return NULL;
 	if (gx_cache->nunits == 0 || device != gx_cache->device ||
 		c->ext.entry < 0 || c->ext.entry >= gx_cache->nentries)

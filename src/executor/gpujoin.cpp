@@ -69,13 +69,15 @@
  * host, so there is no entry to read) and the node returns one row, the
  * sum of their counts: INNER the pairs, SEMI / ANTI the outer rows, LEFT
  * the pairs and the unmatched outer rows; RIGHT / FULL add the counts of
- * count-only JOIN_UNMATCHED tasks and the inner rows with a NULL key;
+ * count-only JOIN_UNMATCHED tasks and the inner rows with a NULL key
+ * (their inner side is read through the child, so the host has those);
  * over an empty inner side INNER, SEMI and RIGHT count 0 without reading
- * the outer side, ANTI, LEFT and FULL every outer row.  When it falls back, the node counts the
- * fallback plan's rows (the Hash Join returns the join's rows, the same
- * count): the fallback stays the one plan of either form, whose target
- * is the join relation's, and a fallback runs only when the table does
- * not fit, where returning the rows to the node is PostgreSQL's own cost.
+ * the outer side, ANTI, LEFT and FULL every outer row.  When it falls
+ * back, the node counts the fallback plan's rows (the Hash Join returns
+ * the join's rows, the same count): the fallback stays the one plan of
+ * either form, whose target is the join relation's, and a fallback runs
+ * only when the table does not fit, where returning the rows to the node
+ * is PostgreSQL's own cost.
  * (A fallback that aggregates itself would need a second plan per node.)
  *
  * Rescans: the built table (or the decision to fall back) is kept when
@@ -84,8 +86,9 @@
  * service frees the table) and the inner side is read again and the
  * decision taken again.  A RIGHT / FULL table holds the marks of the last
  * scan's probes, so it is never kept: such a rescan reads the inner side
- * again and builds a fresh table.  The fallback plan is rescanned with the node
- * whether or not it runs, so it is ready when a later decision needs it.
+ * again and builds a fresh table.  The fallback plan is rescanned with
+ * the node whether or not it runs, so it is ready when a later decision
+ * needs it.
  * CHECK_FOR_INTERRUPTS runs between tasks.  Device errors other than
  * memory come back as ERRORs through gx_slot_wait; a key program cannot
  * raise one, nor select a row for the host, so either is an internal
@@ -121,9 +124,29 @@ typedef struct GxJoinStats
 	int64		unmatched_tasks;	/* JOIN_UNMATCHED tasks (RIGHT / FULL) */
 	int64		unmatched;		/* inner rows without a match (NULL keys too) */
 	int64		counted;		/* counting: the counts returned */
+	int64		rebuilds;		/* device input: tables made again larger */
+	int64		declined;		/* ... not read by the device (no table for
+								 * the estimate): the child's rows instead */
 	double		build_ms;		/* reading the inner side and building */
 	double		probe_ms;		/* reading the outer side and probing */
 } GxJoinStats;
+
+/*
+ * A side read by the device itself (custom_private 6 / 7): its table
+ * through a row source (source_heap.cpp, source_cache.cpp), in batches
+ * of cached columns, heap pages or deformed columns, with the plan's
+ * program (quals, keys as outputs)
+ */
+typedef struct GxJoinInput
+{
+	GxProgram  *prog;			/* the plan's program, NULL: read the child */
+	bool		on;				/* this node reads the side through src */
+	bool		started;		/* src started (since the last rescan) */
+	GxSource	src;
+	GxScanStats stats;			/* its chunks (EXPLAIN ANALYZE) */
+	GxBatch		batch[GX_MAX_BATCHES];
+	int64		next_seq;
+} GxJoinInput;
 
 typedef struct GxJoinState
 {
@@ -188,6 +211,7 @@ typedef struct GxJoinState
 	uint32		npairs,
 				pairs_alloc,
 				pair_pos;
+	GxJoinInput input[2];		/* 0 outer, 1 inner */
 	GxJoinStats stats;
 } GxJoinState;
 
@@ -264,6 +288,196 @@ gx_join_chunk_geometry(GxJoinState *st)
 	}
 }
 
+/*
+ * The sides the device reads itself (see the design note): the inner side
+ * when its rows are never returned (counting, but for RIGHT / FULL; SEMI,
+ * ANTI), the outer side when counting, each when the plan gave it a program
+ */
+static void
+gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
+{
+	CustomScan *cscan = (CustomScan *) st->css.ss.ps.plan;
+	List	   *priv = cscan->custom_private;
+
+	for (int side = 0; side < 2; side++)
+	{
+		GxJoinInput *in = &st->input[side];
+		Node	   *n = list_length(priv) > 6 + side ? (Node *) list_nth(priv, 6 + side) : NULL;
+		PlanState  *child = side == 0 ? st->outer_ps : st->inner_ps;
+
+		for (int i = 0; i < GX_MAX_BATCHES; i++)
+			in->batch[i].slot = -1;
+		if (n == NULL || !IsA(n, Const))
+			continue;
+		in->prog = gx_program_from_const((Const *) n, NIL);
+		/* (a counting RIGHT / FULL join counts the inner rows with a NULL key on the host) */
+		in->on = gx_enable_join_inputs &&
+			(side == 0 ? st->count :
+			 st->count ? !GX_JOIN_MODE_MARKS(st->mode) : !GX_JOIN_MODE_PAIRS(st->mode));
+		if (!in->on)
+			continue;
+		gx_source_init(&in->src, ((ScanState *) child)->ss_currentRelation, in->prog,
+					   st->device, &in->stats, estate, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
+		in->src.need_rows = false;
+	}
+}
+
+static void gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes);
+static gx_result *gx_join_result(int slot);
+
+/* the task header of a batch of a side the device reads (gx_source_fill fills its rows) */
+static void
+gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
+{
+	GxProgram  *p = in->prog;
+
+	gx_join_header(st, c, kind, in->src.input_bytes);
+	c->result_off = in->src.result_off;
+	c->deform_off = 0;
+	c->ncols = p->ncols;
+	c->ninstr = p->ninstr;
+	c->nconsts = p->nconsts;
+	c->nregs = p->nregs;
+	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
+	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
+	for (int k = 0; k < st->nkeys; k++)
+		c->ext.join.key_out[k] = k;
+	c->ext.join.mode = st->mode;
+	c->ext.count_only = kind == GX_TASK_JOIN_PROBE ? 1 : 0;
+}
+
+/* the side's source from its start (in the query's snapshot) */
+static void
+gx_join_input_start(GxJoinState *st, GxJoinInput *in)
+{
+	if (in->started)
+	{
+		gx_source_release(&in->src);
+		gx_source_rescan(&in->src);
+	}
+	gx_source_start(&in->src, st->css.ss.ps.state->es_snapshot);
+	in->started = true;
+	in->next_seq = 0;
+}
+
+/* the batch in flight submitted first, or NULL */
+static GxBatch *
+gx_join_input_oldest(GxJoinInput *in)
+{
+	GxBatch    *next = NULL;
+
+	for (int i = 0; i < GX_MAX_BATCHES; i++)
+		if (in->batch[i].inflight && (next == NULL || in->batch[i].seq < next->seq))
+			next = &in->batch[i];
+	return next;
+}
+
+/* fill a free batch of the side with its next rows and submit it; false at the end */
+static bool
+gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
+{
+	GxBatch    *b = NULL;
+	gx_chunk   *c;
+	uint32		n;
+	int			slot;
+
+	for (int i = 0; i < GX_MAX_BATCHES && b == NULL; i++)
+		if (!in->batch[i].inflight)
+			b = &in->batch[i];
+	if (b == NULL || in->src.heap_done)
+		return false;
+	slot = gx_slot_acquire(wait);
+	if (slot < 0)
+		return false;
+	gx_unpin_batch(b);
+	b->slot = slot;
+	b->generation = gx_service_generation();
+	b->count_only = true;
+	c = gx_slot_chunk(slot);
+	gx_join_input_task(st, in, c, kind);
+	n = gx_source_fill(&in->src, b, c, slot);
+	if (n == 0)
+	{
+		gx_slot_release(slot);
+		b->slot = -1;
+		return false;
+	}
+	c->kind = kind;				/* (a cache entry's batch came back as a CACHE_SCAN) */
+	c->fault = gx_take_fault();
+	b->seq = in->next_seq++;
+	b->inflight = true;
+	gx_slot_submit(slot, st->device);
+	in->stats.chunks++;
+	in->stats.rows_in += n - b->skipped_rows;
+	return true;
+}
+
+/* outcomes of gx_join_input_run */
+#define GX_INPUT_DONE 0
+#define GX_INPUT_FULL 1			/* BUILD: the table had no room for a row */
+#define GX_INPUT_NO_MEMORY 2	/* BUILD: the table's memory cannot be had */
+
+/*
+ * Run every row of a side the device reads through tasks of kind
+ * (JOIN_BUILD, or count-only JOIN_PROBE), GX_MAX_BATCHES in flight (a
+ * build's first task alone: it takes the table's memory), adding their
+ * join_count into *count.  A build stops submitting when a task found no
+ * room (GX_INPUT_FULL) or no memory (GX_INPUT_NO_MEMORY); the tasks in
+ * flight are collected first.  Device errors are raised.
+ */
+static int
+gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
+{
+	int			outcome = GX_INPUT_DONE;
+	bool		first = kind == GX_TASK_JOIN_BUILD;
+
+	for (;;)
+	{
+		GxBatch    *b;
+		gx_result  *res;
+
+		CHECK_FOR_INTERRUPTS();
+		while (outcome == GX_INPUT_DONE &&
+			   !(first && gx_join_input_oldest(in) != NULL) &&
+			   gx_join_input_submit(st, in, kind, gx_join_input_oldest(in) == NULL))
+			;
+		b = gx_join_input_oldest(in);
+		if (b == NULL)
+			return outcome;
+		if (kind == GX_TASK_JOIN_BUILD)
+		{
+			if (!gx_slot_wait_memory(b->slot, b->generation))
+			{
+				outcome = GX_INPUT_NO_MEMORY;	/* (its slot released) */
+				b->slot = -1;
+				b->inflight = false;
+				gx_unpin_batch(b);
+				continue;
+			}
+			first = false;
+		}
+		else
+			gx_slot_wait(b->slot, b->generation, b->cached ? GX_WAIT_SPIN_US : 0);
+		res = gx_join_result(b->slot);
+		/* a key program never leaves a row to the host; a probe of counts returns none */
+		if ((res->flags & GX_RESULT_HOST) ||
+			(kind == GX_TASK_JOIN_PROBE && (res->nsel != 0 || (res->flags & GX_RESULT_MORE))))
+			elog(ERROR, "gpuext: GpuJoin task of a device input returned rows");
+		if (res->flags & GX_RESULT_FULL)
+			outcome = GX_INPUT_FULL;
+		*count += res->join_count;
+		in->stats.kernel_ms += res->kernel_ns / 1e6;
+		gx_slot_release(b->slot);
+		b->slot = -1;
+		b->inflight = false;
+		gx_unpin_batch(b);
+		if (kind == GX_TASK_JOIN_BUILD)
+			st->stats.build_tasks++;
+		else
+			st->stats.probe_tasks++;
+	}
+}
+
 /* BeginCustomScan: the children, the plan's key and column maps, the slots */
 static void
 gx_join_begin(CustomScanState *node, EState *estate, int eflags)
@@ -332,6 +546,7 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	if (GX_JOIN_MODE_MARKS(st->mode))
 		st->tail_buf = (uint32 *) MemoryContextAllocHuge(estate->es_query_cxt,
 														 sizeof(uint32) * st->rows_per_chunk);
+	gx_join_inputs_begin(st, estate, eflags);
 }
 
 /* read one side's key k of the row in slot, as the batch stores it */
@@ -531,6 +746,93 @@ gx_join_read_inner(GxJoinState *st)
 	return true;
 }
 
+/* the table's JOIN_FINISH_BUILD: its rows into place; the rows it holds */
+static uint64
+gx_join_finish_table(GxJoinState *st)
+{
+	int			slot = gx_slot_acquire(true);
+	uint32		gen = gx_service_generation();
+	gx_chunk   *c = gx_slot_chunk(slot);
+	gx_result  *res;
+	uint64		rows;
+
+	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
+	res = gx_join_run(st, slot, gen);
+	rows = res->join_count;
+	if (rows > st->cap)
+		elog(ERROR, "gpuext: GpuJoin table holds %llu rows for %u",
+			 (unsigned long long) rows, st->cap);
+	st->placed = (uint32) rows;
+	st->stats.table_rows += rows;
+	gx_slot_release(slot);
+	return rows;
+}
+
+/*
+ * Build the table from the inner side's own rows (a device input): JOIN_BUILD
+ * tasks over its batches, then JOIN_FINISH_BUILD.  The side's size is
+ * known only once read, so the table is sized from the plan's estimate
+ * and, when a task finds it full, made again larger (from the rows read
+ * so far over the share of the table read), the side read again from its
+ * start.  GX_BUILD_DECLINED when no table for the estimate can be had:
+ * the caller reads the child's rows instead (an empty side needs no
+ * table, a small one may fit once counted); GX_BUILD_NONE when a larger
+ * table cannot be had (the fallback plan runs).  The rows the table holds
+ * (non-NULL keys) stand for the side's rows: none, and INNER / SEMI
+ * return nothing, ANTI every outer row.
+ */
+#define GX_BUILD_DONE 0
+#define GX_BUILD_DECLINED 1
+#define GX_BUILD_NONE 2
+static int
+gx_join_build_input(GxJoinState *st)
+{
+	GxJoinInput *in = &st->input[1];
+	/* (the estimate of a whole table is close: a small margin keeps kcap down) */
+	double		est = st->inner_ps->plan->plan_rows * 1.02 + 1024;
+	uint32		cap = (uint32) Min(est, (double) GX_JOIN_MAX_CAP);
+	int64		rebuilds0 = st->stats.rebuilds;
+
+	for (;;)
+	{
+		uint64		added = 0;
+		int64		rows0 = in->stats.rows_in;
+		int			outcome;
+
+		if (!gx_join_table_fits(st, cap))
+			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
+		st->cap = cap;
+		st->kcap = gx_join_kcap(cap);
+		st->session = gx_session_open(st->device);
+		st->table = gx_session_try_alloc(st->session, st->device,
+										 gx_join_table_bytes(st->cap, st->kcap),
+										 GX_OBJ_JOIN_TABLE);
+		if (st->table == 0)
+			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
+		gx_join_input_start(st, in);
+		outcome = gx_join_input_run(st, in, GX_TASK_JOIN_BUILD, &added);
+		if (outcome == GX_INPUT_NO_MEMORY)
+			return GX_BUILD_NONE;
+		if (outcome == GX_INPUT_DONE)
+		{
+			st->stats.inner_rows += in->stats.rows_in - rows0;
+			break;
+		}
+		/* full: a larger table, the side from its start */
+		if (cap >= GX_JOIN_MAX_CAP)
+			return GX_BUILD_NONE;
+		est = (double) (in->stats.rows_in - rows0) /
+			Max(gx_source_progress(&in->src), 0.001) * 1.25;
+		cap = (uint32) Min(Max(est, 2.0 * cap), (double) GX_JOIN_MAX_CAP);
+		gx_session_close(st->session);
+		st->session = 0;
+		st->table = 0;
+		st->stats.rebuilds++;
+	}
+	st->ninner = (uint32) gx_join_finish_table(st);
+	return GX_BUILD_DONE;
+}
+
 /*
  * RIGHT / FULL: note the rows of the build task c (inner rows lo ..
  * lo + n - 1) with a NULL key, which the table will not hold (st->nullkey,
@@ -574,6 +876,16 @@ gx_join_build_table(GxJoinState *st)
 	gx_chunk   *c;
 	gx_result  *res;
 
+	if (st->input[1].on)
+	{
+		int			r = gx_join_build_input(st);
+
+		if (r != GX_BUILD_DECLINED)
+			return r == GX_BUILD_DONE;
+		/* no table for the estimate: the child's rows, counted as they come */
+		gx_join_drop_table(st);
+		st->stats.declined++;
+	}
 	if (!gx_join_read_inner(st))
 		return false;
 	if (st->ninner == 0)
@@ -608,17 +920,7 @@ gx_join_build_table(GxJoinState *st)
 		gx_slot_release(slot);
 		st->stats.build_tasks++;
 	}
-	slot = gx_slot_acquire(true);
-	gen = gx_service_generation();
-	c = gx_slot_chunk(slot);
-	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
-	res = gx_join_run(st, slot, gen);
-	if (res->join_count > st->cap)
-		elog(ERROR, "gpuext: GpuJoin table holds %llu rows for %u",
-			 (unsigned long long) res->join_count, st->cap);
-	st->placed = (uint32) res->join_count;
-	st->stats.table_rows += res->join_count;
-	gx_slot_release(slot);
+	(void) gx_join_finish_table(st);
 	return true;
 }
 
@@ -958,6 +1260,29 @@ gx_join_next(ScanState *ss)
 }
 
 /*
+ * Counting with the outer side read by the device: count-only probes of
+ * its batches (cached columns probe the table where they lie), timed
+ */
+static void
+gx_join_count_input(GxJoinState *st)
+{
+	GxJoinInput *in = &st->input[0];
+	int64		rows0 = in->stats.rows_in;
+	uint64		count = 0;
+	instr_time	t0,
+				t1;
+
+	INSTR_TIME_SET_CURRENT(t0);
+	gx_join_input_start(st, in);
+	(void) gx_join_input_run(st, in, GX_TASK_JOIN_PROBE, &count);
+	st->count_sum += (int64) count;
+	st->stats.outer_rows += in->stats.rows_in - rows0;
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->stats.probe_ms += INSTR_TIME_GET_MILLISEC(t1);
+}
+
+/*
  * ExecScan access method of a counting node: once, one row whose columns
  * (count(*)'s partial states) are the count of the device's probes, or of
  * the fallback plan's rows (see the design note)
@@ -985,6 +1310,12 @@ gx_join_count_next(ScanState *ss)
 	else if (st->ninner > 0 || GX_JOIN_MODE_KEEPS_OUTER(st->mode))
 	{
 		/* (INNER / SEMI / RIGHT over an empty inner side: 0, the outer is not read) */
+		if (st->input[0].on && st->table != 0)
+		{
+			gx_join_count_input(st);
+			st->probed = true;
+		}
+		/* (then RIGHT / FULL: the inner rows without a match) */
 		while (gx_join_step(st))
 			;
 	}
@@ -1034,6 +1365,16 @@ gx_join_end(CustomScanState *node)
 	ExecClearTuple(st->oslot);
 	ExecClearTuple(st->islot);
 	gx_join_drop_table(st);
+	for (int side = 0; side < 2; side++)
+	{
+		GxJoinInput *in = &st->input[side];
+
+		if (!in->on)
+			continue;
+		for (int i = 0; i < GX_MAX_BATCHES; i++)
+			gx_unpin_batch(&in->batch[i]);
+		gx_source_end(&in->src);
+	}
 	ExecEndNode(st->outer_ps);
 	ExecEndNode(st->inner_ps);
 	ExecEndNode(st->fallback_ps);
@@ -1123,6 +1464,10 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->count)
 		ExplainPropertyText("Device Aggregates", "count(*)", es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
+	if (st->input[0].on || st->input[1].on)
+		ExplainPropertyText("Read By The Device",
+							st->input[0].on && st->input[1].on ? "outer and inner tables" :
+							st->input[0].on ? "outer table" : "inner table", es);
 	ExplainPropertyText("Fallback", "the Hash Join below", es);
 	if (!es->analyze)
 		return;
@@ -1152,9 +1497,28 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	if (st->count)
 		ExplainPropertyInteger("Counted Rows", NULL, s->counted, es);
+	for (int side = 0; side < 2; side++)
+	{
+		GxJoinInput *in = &st->input[side];
+
+		if (!in->on)
+			continue;
+		ExplainPropertyInteger(side == 0 ? "Outer Device Chunks" : "Inner Device Chunks", NULL,
+							   in->stats.chunks, es);
+		ExplainPropertyInteger(side == 0 ? "Outer Cached Chunks" : "Inner Cached Chunks", NULL,
+							   in->stats.cache_chunks, es);
+	}
+	if (s->rebuilds > 0)
+		ExplainPropertyInteger("Tables Made Again", NULL, s->rebuilds, es);
+	if (s->declined > 0)
+		ExplainPropertyInteger("Inner Read By The Child", NULL, s->declined, es);
 	if (es->timing)
 	{
 		ExplainPropertyFloat("Build Time", "ms", s->build_ms, 3, es);
 		ExplainPropertyFloat("Probe Time", "ms", s->probe_ms, 3, es);
+		for (int side = 0; side < 2; side++)
+			if (st->input[side].on)
+				ExplainPropertyFloat(side == 0 ? "Outer Device Time" : "Inner Device Time", "ms",
+									 st->input[side].stats.kernel_ms, 3, es);
 	}
 }

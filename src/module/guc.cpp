@@ -40,6 +40,7 @@ bool		gx_enable_preagg = true;
 bool		gx_enable_final = true;
 bool		gx_enable_gpujoin = true;
 bool		gx_enable_hashjoin = true;
+bool		gx_enable_join_inputs = true;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
@@ -232,6 +233,11 @@ gx_define_gucs(void)
 	DefineCustomBoolVariable("gpuext.enable_hashjoin",
 							 "Enables GpuJoin's hash join (inner, semi and anti equi-joins).",
 							 NULL, &gx_enable_hashjoin, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.join_device_inputs",
+							 "Lets GpuJoin read a side's table itself, cached columns where they lie on the device.",
+							 "Otherwise both sides are read by their child plans and handed to the device.",
+							 &gx_enable_join_inputs, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpuext.preagg_memory",
 							"Device memory one GpuPreAgg group table may take.",

@@ -544,6 +544,10 @@ gx_child_resno(Plan *child, Expr *e)
  *      the outer child, 1: the inner child); empty when counting
  *   5  Integer: 1 when the node counts (custom_scan_tlist: the partial
  *      count(*) Aggrefs), else 0
+ *   6  the outer side's device input (gx_join_side_program): a Const, the
+ *      program the device runs over the outer table's rows (its quals,
+ *      then the keys as outputs 0 .. nkeys-1), or Integer 0: none
+ *   7  the inner side's, likewise
  */
 static List *
 gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tlist,
@@ -594,6 +598,67 @@ gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tli
 }
 
 /*
+ * A side's device input: when the child plan is a plain scan of a table
+ * (a SeqScan, or a GpuScan that returns rows) whose quals all compile
+ * into one device program without Params or rows for the host, and whose
+ * keys are integer-like columns of that table (not numeric: the device
+ * holds those at their column's scale, the join at the common one), the
+ * program "quals, then output k = key k", as a Const; else Integer 0.
+ * The node may then read the table through a row source, cache entries
+ * included, instead of the child (gpujoin.cpp).
+ */
+static Node *
+gx_join_side_program(Plan *child, List *resnos)
+{
+	Index		relid;
+	List	   *quals;
+	GxProgram  *prog;
+	ListCell   *lc;
+
+	if (IsA(child, SeqScan))
+	{
+		relid = ((Scan *) child)->scanrelid;
+		quals = child->qual;
+	}
+	else if (IsA(child, CustomScan) && ((CustomScan *) child)->methods == &gx_scan_plan_methods &&
+			 strcmp(strVal(linitial(((CustomScan *) child)->custom_private)), "scan") == 0)
+	{
+		CustomScan *cs = (CustomScan *) child;
+
+		relid = cs->scan.scanrelid;
+		quals = list_concat(list_copy((List *) linitial(cs->custom_exprs)),
+							(List *) lsecond(cs->custom_exprs));
+	}
+	else
+		return (Node *) makeInteger(0);
+	prog = (GxProgram *) palloc(sizeof(GxProgram));
+	gx_program_init(prog);
+	foreach(lc, quals)
+	{
+		bool		may_error;
+
+		if (!gx_program_add_qual(prog, (Expr *) lfirst(lc), relid, &may_error, false))
+			return (Node *) makeInteger(0);
+	}
+	foreach(lc, resnos)
+	{
+		TargetEntry *tle = (TargetEntry *) list_nth(child->targetlist, lfirst_int(lc) - 1);
+		Var		   *v = (Var *) tle->expr;
+		int			t,
+					sc;
+
+		if (!IsA(v, Var) || v->varno != (int) relid || v->varattno <= 0 ||
+			gx_program_add_output(prog, (Expr *) v, relid, &t, &sc) !=
+			foreach_current_index(lc) ||
+			!(t == GX_BOOL || t == GX_INT2 || t == GX_INT4 || t == GX_INT8))
+			return (Node *) makeInteger(0);
+	}
+	if (prog->params != NIL || prog->may_host || prog->may_fallback)
+		return (Node *) makeInteger(0);
+	return (Node *) gx_program_to_const(prog);
+}
+
+/*
  * PlanCustomPath of a GpuJoin path: the CustomScan over its two children
  * (and its fallback); a counting one's target list is the partial
  * count(*)
@@ -620,6 +685,11 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 												 (List *) lfourth(priv), tlist, outer, inner,
 												 opath->parent->relids, ipath->parent->relids,
 												 intVal(list_nth(priv, 4)) != 0);
+	/* (after the key resnos: gx_child_resno may have added a key to a child) */
+	cscan->custom_private =
+		lappend(lappend(cscan->custom_private,
+						gx_join_side_program(outer, (List *) lsecond(cscan->custom_private))),
+				gx_join_side_program(inner, (List *) lthird(cscan->custom_private)));
 	cscan->custom_scan_tlist = tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
 	cscan->methods = &gx_join_plan_methods;

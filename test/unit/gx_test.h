@@ -1120,6 +1120,7 @@ struct JoinSpec
 	bool		payload_out = false;	/* inner payload from an output */
 	bool		host = false;	/* the programs carry the numeric qual */
 	bool		lean = false;	/* one key column, no filter (throughput) */
+	bool		entry = false;	/* the rows come from a cache entry (join_entry_task) */
 	uint32_t	cap = 0;
 	uint32_t	kcap = 0;
 };
@@ -1213,6 +1214,65 @@ join_side_task(ChunkBuilder &b, int kind, const JoinSide &s, const JoinSpec &js,
 	return c;
 }
 
+/*
+ * Cache entry rows (JoinSpec.entry): entry row r of a task is in block
+ * r / 4 at line r % 4 + 1, except padding rows (r % 11 == 7: line 0);
+ * blocks b with b % 5 == 2 are stale (in the task's skip bitmap).  Is
+ * entry row r none of the entry's rows?
+ */
+static bool
+join_entry_skipped(uint32_t r)
+{
+	return r % 11 == 7 || (r / 4) % 5 == 2;
+}
+
+/*
+ * Make task c (its columns in its own input) one that reads them from a
+ * cache entry: the entry is a copy of the task (so the column offsets
+ * hold) with the row map after it; the skip bitmap goes where the first
+ * column was, after the header
+ */
+static void
+join_entry_task(gx_chunk *c, std::vector<uint64_t> &entry)
+{
+	uint64_t	in = c->input_bytes;
+	uint32_t	nblocks = (c->nrows + 3) / 4;
+	uint64_t	map_off = (in + 7) & ~(uint64_t) 7;
+
+	entry.assign((map_off + 4 * (uint64_t) c->nrows) / 8 + 1, 0);
+	memcpy(entry.data(), c, in);
+
+	uint32_t   *map = (uint32_t *) ((char *) entry.data() + map_off);
+	uint64_t	skip_off = GX_ALIGN_UP(sizeof(gx_chunk));
+	uint32_t   *skip = (uint32_t *) ((char *) c + skip_off);
+
+	for (uint32_t r = 0; r < c->nrows; r++)
+		map[r] = (r / 4) << 16 | (r % 11 == 7 ? 0 : r % 4 + 1);
+	memset(skip, 0, 4 * ((nblocks + 31) / 32));
+	for (uint32_t b = 0; b < nblocks; b++)
+		if (b % 5 == 2)
+			skip[b / 32] |= 1u << (b % 32);
+	c->ext.entry = 0;
+	c->ext.rowmap_off = map_off;
+	c->ext.skip_blocks = nblocks;
+	c->ext.skip_off = nblocks > 0 ? skip_off : 0;
+}
+
+/* side s as the device sees it from entries of batches of 'batch' rows: skipped rows pass no qual */
+static JoinSide
+join_entry_visible(const JoinSide &s, uint32_t batch)
+{
+	JoinSide	v = s;
+
+	for (uint32_t g = 0; g < s.size(); g++)
+		if (join_entry_skipped(g % batch))
+		{
+			v.f[g] = -1;
+			v.h[g] = 1;
+		}
+	return v;
+}
+
 /* a JOIN_FINISH_BUILD task in mem (bytes of at least join_finish_bytes()) */
 static uint64_t
 join_finish_bytes(void)
@@ -1246,8 +1306,12 @@ join_finish_task(void *mem, const JoinSpec &js)
 	return join_table_task(mem, join_finish_bytes(), GX_TASK_JOIN_FINISH_BUILD, js);
 }
 
-/* runs a task in place (in its memory, capacity bytes) on a device; false on failure */
-typedef std::function<bool(gx_chunk *c, uint64_t capacity)> JoinRunner;
+/*
+ * runs a task in place (in its memory, capacity bytes) on a device, with
+ * the cache entry 'entry' of entry_bytes (or none); false on failure
+ */
+typedef std::function<bool(gx_chunk *c, uint64_t capacity, const void *entry,
+						   uint64_t entry_bytes)> JoinRunner;
 
 /* bytes of a JOIN_UNMATCHED task of a range of n rows (its result area included) */
 static uint64_t
@@ -1298,8 +1362,12 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 		uint32_t	hi = std::min(inner.size(), lo + ibatch);
 		ChunkBuilder b;
 		gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_BUILD, inner, js, lo, hi);
+		std::vector<uint64_t> ent;
 
-		if (!run(c, b.capacity) || gx_chunk_result(c)->error != GX_NO_ERROR)
+		if (js.entry)
+			join_entry_task(c, ent);
+		if (!run(c, b.capacity, js.entry ? ent.data() : nullptr, 8 * ent.size()) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR)
 		{
 			o.ok = false;
 			return;
@@ -1315,7 +1383,7 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
 		gx_chunk   *c = join_finish_task(fm.data(), js);
 
-		if (!run(c, join_finish_bytes()) || gx_chunk_result(c)->error != GX_NO_ERROR)
+		if (!run(c, join_finish_bytes(), nullptr, 0) || gx_chunk_result(c)->error != GX_NO_ERROR)
 		{
 			o.ok = false;
 			return;
@@ -1332,6 +1400,7 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 		{
 			ChunkBuilder b;
 			gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_PROBE, outer, js, lo, hi);
+			std::vector<uint64_t> ent;
 
 			c = join_grow_result(b, gx_join_probe_result_bytes(hi - lo, max_pairs));
 			c->ext.count_only = count_only;
@@ -1339,7 +1408,10 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 			c->ext.join.first_row = first_row;
 			c->ext.join.first_match = first_match;
 			c->ext.join.max_pairs = max_pairs;
-			if (pass > 1000000 || !run(c, b.capacity) ||
+			if (js.entry)
+				join_entry_task(c, ent);
+			if (pass > 1000000 ||
+				!run(c, b.capacity, js.entry ? ent.data() : nullptr, 8 * ent.size()) ||
 				gx_chunk_result(c)->error != GX_NO_ERROR)
 			{
 				o.ok = false;
@@ -1404,7 +1476,8 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 			std::vector<uint64_t> um(join_unmatched_bytes(n) / 8 + 1);
 			gx_chunk   *c = join_unmatched_task(um.data(), js, lo, n, count_only);
 
-			if (!run(c, join_unmatched_bytes(n)) || gx_chunk_result(c)->error != GX_NO_ERROR)
+			if (!run(c, join_unmatched_bytes(n), nullptr, 0) ||
+				gx_chunk_result(c)->error != GX_NO_ERROR)
 			{
 				o.ok = false;
 				return;
@@ -1527,13 +1600,16 @@ join_size(JoinSpec &js, uint32_t cap)
 static JoinRunner
 cpu_join_runner(void *table, uint64_t tbytes)
 {
-	return [table, tbytes](gx_chunk *c, uint64_t capacity) {
+	return [table, tbytes](gx_chunk *c, uint64_t capacity, const void *entry,
+						   uint64_t entry_bytes) {
 		gx_task_ctx ctx;
 		char		err[256];
 
 		memset(&ctx, 0, sizeof(ctx));
 		ctx.obj[0] = (char *) table;
 		ctx.obj_bytes[0] = tbytes;
+		ctx.entry = (char *) entry;
+		ctx.entry_bytes = entry_bytes;
 		gx_status	st = gx_cpu_run(c, capacity, &ctx, err, sizeof(err));
 
 		if (st != GX_OK)
@@ -1579,6 +1655,10 @@ join_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
 		   0);
 		fn("random int4, full table", in, out, js, 700 * scale, 3000 * scale,
 		   {1u << 20, 333 * scale}, 1000 * scale);
+		js.payload_out = false;
+		js.entry = true;
+		fn("random int4, cache entries with stale blocks", in, out, js, 1500 * scale,
+		   2000 * scale, {1u << 20, 101u}, 0);
 	}
 	{
 		JoinSide	in,

@@ -2876,7 +2876,10 @@ join_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSp
 		  uint32_t ibatch, uint32_t obatch, const std::vector<uint32_t> &max_pairs_list,
 		  uint32_t cap_rows)
 {
-	const uint32_t npass = join_inner_rows(inner, js);
+	/* the rows the device sees (cache entries skip some) */
+	const JoinSide iref = js.entry ? join_entry_visible(inner, ibatch) : inner;
+	const JoinSide oref = js.entry ? join_entry_visible(outer, obatch) : outer;
+	const uint32_t npass = join_inner_rows(iref, js);
 
 	join_size(js, cap_rows ? cap_rows : npass);
 
@@ -2897,7 +2900,7 @@ join_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSp
 					  "%s: table: %s", what, err);
 				join_all(cpu_join_runner(table, tbytes), inner, outer, js, mode, count_only, maxp,
 						 ibatch, obatch, got);
-				join_reference(inner, outer, js, mode, count_only, &got.build_sel, want);
+				join_reference(iref, oref, js, mode, count_only, &got.build_sel, want);
 				CHECK(got.ok && got.more_flags, "%s: mode %u count_only %d max %u: tasks ran in order",
 					  what, mode, count_only, maxp);
 				CHECK(got.pairs == want.pairs,
@@ -2918,8 +2921,8 @@ join_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSp
 				{
 					uint64_t	hosts = 0;
 
-					for (uint32_t r = 0; r < inner.size(); r++)
-						hosts += js.host && inner.is_host(r);
+					for (uint32_t r = 0; r < iref.size(); r++)
+						hosts += js.host && iref.is_host(r);
 					CHECK(got.table_rows == std::min<uint64_t>(npass, js.cap) &&
 						  got.build_sel.size() == hosts + (npass - got.table_rows),
 						  "%s: table %llu rows of %u, %zu selected (%llu host rows)", what,
@@ -2988,6 +2991,10 @@ test_join_invalid(void)
 		expect_invalid(c, b.capacity, &ctx, (what)); \
 	} while (0)
 	JMUTATE(build, bb, gb, "join without keys", build->ext.join.nkeys = 0);
+	JMUTATE(build, bb, gb, "join build naming rows by the row map", build->ext.map_sel = 1);
+	JMUTATE(build, bb, gb, "join task skipping blocks without an entry",
+			build->ext.skip_blocks = 1);
+	JMUTATE(build, bb, gb, "join task of an entry without entry memory", build->ext.entry = 0);
 	JMUTATE(build, bb, gb, "join with three keys", build->ext.join.nkeys = 3);
 	JMUTATE(build, bb, gb, "join key of a missing output", build->ext.join.key_out[0] = 5);
 	JMUTATE(build, bb, gb, "join key out of range", build->ext.join.key_out[0] = GX_MAX_OUTS);

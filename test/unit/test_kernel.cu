@@ -1886,9 +1886,11 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 static JoinRunner
 gpu_join_runner(void *staging, size_t slot_bytes, void *gt, uint64_t tbytes)
 {
-	return [=](gx_chunk *c, uint64_t capacity) {
+	return [=](gx_chunk *c, uint64_t capacity, const void *entry, uint64_t entry_bytes) {
 		gx_task_ctx ctx;
 		char		err[512];
+		void	   *gentry = nullptr;
+		bool		ok = true;
 
 		if (capacity > slot_bytes)
 		{
@@ -1899,15 +1901,28 @@ gpu_join_runner(void *staging, size_t slot_bytes, void *gt, uint64_t tbytes)
 		memset(&ctx, 0, sizeof(ctx));
 		ctx.obj[0] = (char *) gt;
 		ctx.obj_bytes[0] = tbytes;
+		/* a cache entry: in device memory */
+		if (entry != nullptr &&
+			(gx_mem_alloc(GX_DEV_GPU, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
+			 cudaMemcpy(gentry, entry, entry_bytes, cudaMemcpyHostToDevice) != cudaSuccess))
+		{
+			fprintf(stderr, "GPU join task: entry: %s\n", err);
+			return false;
+		}
+		ctx.entry = (char *) gentry;
+		ctx.entry_bytes = entry != nullptr ? entry_bytes : 0;
 		memcpy(staging, c, capacity);
 		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
 			!poll_until_done(0, err, sizeof(err)))
 		{
 			fprintf(stderr, "GPU join task: %s\n", err);
-			return false;
+			ok = false;
 		}
-		memcpy(c, staging, capacity);
-		return true;
+		else
+			memcpy(c, staging, capacity);
+		if (gentry != nullptr)
+			gx_mem_free(GX_DEV_GPU, gentry);
+		return ok;
 	};
 }
 
@@ -1923,8 +1938,11 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 			   const std::vector<uint32_t> &max_pairs_list, uint32_t cap_rows)
 {
 	int			ncases = 0;
+	/* the rows the device sees (cache entries skip some) */
+	const JoinSide iref = js.entry ? join_entry_visible(inner, ibatch) : inner;
+	const JoinSide oref = js.entry ? join_entry_visible(outer, obatch) : outer;
 
-	join_size(js, cap_rows ? cap_rows : join_inner_rows(inner, js));
+	join_size(js, cap_rows ? cap_rows : join_inner_rows(iref, js));
 
 	uint64_t	tbytes = gx_join_table_bytes(js.cap, js.kcap);
 
@@ -1948,8 +1966,8 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 						 count_only, maxp, ibatch, obatch, g);
 				join_all(cpu_join_runner(ct, tbytes), inner, outer, js, mode, count_only, maxp,
 						 ibatch, obatch, cp);
-				join_reference(inner, outer, js, mode, count_only, &g.build_sel, wg);
-				join_reference(inner, outer, js, mode, count_only, &cp.build_sel, wc);
+				join_reference(iref, oref, js, mode, count_only, &g.build_sel, wg);
+				join_reference(iref, oref, js, mode, count_only, &cp.build_sel, wc);
 				CHECK(g.ok && g.more_flags && cp.ok,
 					  "%s: mode %u count_only %d max %u: tasks ran in order", what, mode,
 					  count_only, maxp);
