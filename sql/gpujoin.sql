@@ -5,53 +5,6 @@
 
 SET max_parallel_workers_per_gather = 0;
 
--- does q's plan, with gpuext forced, hold a GpuJoin?
-CREATE FUNCTION gx_join_node(q text) RETURNS bool LANGUAGE plpgsql
-    SET gpuext.enabled = on SET gpuext.force = on AS $$
-DECLARE
-    line text;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        IF line LIKE '%Custom Scan (GpuJoin)%' THEN
-            RETURN true;
-        END IF;
-    END LOOP;
-    RETURN false;
-END $$;
-CREATE FUNCTION gx_jcheck(q text) RETURNS text LANGUAGE sql AS $$
-    SELECT gx_check(q) || CASE WHEN gx_join_node(q) THEN ', GpuJoin' ELSE ', no GpuJoin' END
-$$;
--- does q's plan, with gpuext forced, count in a GpuJoin (Device
--- Aggregates: count(*) among the GpuJoin's lines)?
-CREATE FUNCTION gx_join_counts(q text) RETURNS bool LANGUAGE plpgsql
-    SET gpuext.enabled = on SET gpuext.force = on AS $$
-DECLARE
-    line text;
-    injoin bool := false;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        IF line LIKE '%Custom Scan (GpuJoin)%' THEN
-            injoin := true;
-        ELSIF line LIKE '%->%' THEN
-            injoin := false;
-        ELSIF injoin AND line LIKE '%Device Aggregates: count(*)%' THEN
-            RETURN true;
-        END IF;
-    END LOOP;
-    RETURN false;
-END $$;
--- gx_jcheck, and whether the GpuJoin counts
-CREATE FUNCTION gx_jccheck(q text) RETURNS text LANGUAGE sql AS $$
-    SELECT gx_check(q) || CASE WHEN gx_join_counts(q) THEN ', GpuJoin counts'
-                               WHEN gx_join_node(q) THEN ', GpuJoin'
-                               ELSE ', no GpuJoin' END
-$$;
--- EXPLAIN ANALYZE without timing, nor the memory of a fallback's Hash
-CREATE FUNCTION gx_jexplain(q text) RETURNS SETOF text LANGUAGE sql AS $$
-    SELECT l FROM gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF') l
-    WHERE l !~ '^\s*Buckets: '
-$$;
-
 -- both sides with every key type and NULLs in every key
 CREATE TABLE gx_jo (id int4, k4 int4, k2 int2, k8 int8, kd date, kts timestamp,
                     ktz timestamptz, kb bool, kn numeric(10,2), v int4, txt text);
@@ -437,5 +390,4 @@ SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
 RESET gpuext.enable_hashjoin;
 
 DROP TABLE gx_jo, gx_ji, gx_jskew, gx_jempty, gx_jnan, gx_jnull, gx_jbig;
-DROP FUNCTION gx_jccheck(text), gx_join_counts(text), gx_jcheck(text), gx_join_node(text), gx_jexplain(text);
 DEALLOCATE ALL;

@@ -188,6 +188,54 @@ INSERT INTO gx_num VALUES
     (3005, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 ANALYZE gx_num;
 
+-- GpuJoin tests (gpujoin, gpujoin_outer): gx_jcheck, gx_jccheck, gx_jexplain
+-- does q's plan, with gpuext forced, hold a GpuJoin?
+CREATE FUNCTION gx_join_node(q text) RETURNS bool LANGUAGE plpgsql
+    SET gpuext.enabled = on SET gpuext.force = on AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line LIKE '%Custom Scan (GpuJoin)%' THEN
+            RETURN true;
+        END IF;
+    END LOOP;
+    RETURN false;
+END $$;
+CREATE FUNCTION gx_jcheck(q text) RETURNS text LANGUAGE sql AS $$
+    SELECT gx_check(q) || CASE WHEN gx_join_node(q) THEN ', GpuJoin' ELSE ', no GpuJoin' END
+$$;
+-- does q's plan, with gpuext forced, count in a GpuJoin (Device
+-- Aggregates: count(*) among the GpuJoin's lines)?
+CREATE FUNCTION gx_join_counts(q text) RETURNS bool LANGUAGE plpgsql
+    SET gpuext.enabled = on SET gpuext.force = on AS $$
+DECLARE
+    line text;
+    injoin bool := false;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line LIKE '%Custom Scan (GpuJoin)%' THEN
+            injoin := true;
+        ELSIF line LIKE '%->%' THEN
+            injoin := false;
+        ELSIF injoin AND line LIKE '%Device Aggregates: count(*)%' THEN
+            RETURN true;
+        END IF;
+    END LOOP;
+    RETURN false;
+END $$;
+-- gx_jcheck, and whether the GpuJoin counts
+CREATE FUNCTION gx_jccheck(q text) RETURNS text LANGUAGE sql AS $$
+    SELECT gx_check(q) || CASE WHEN gx_join_counts(q) THEN ', GpuJoin counts'
+                               WHEN gx_join_node(q) THEN ', GpuJoin'
+                               ELSE ', no GpuJoin' END
+$$;
+-- EXPLAIN ANALYZE without timing, nor the memory of a fallback's Hash
+CREATE FUNCTION gx_jexplain(q text) RETURNS SETOF text LANGUAGE sql AS $$
+    SELECT l FROM gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF') l
+    WHERE l !~ '^\s*Buckets: '
+$$;
+
 -- the helpers themselves: a differential check reports rows and plan
 SELECT gx_check('SELECT id FROM gx_num WHERE i4 > 0');
 SELECT gx_check('SELECT id FROM gx_num WHERE t LIKE ''r1%''');

@@ -37,7 +37,8 @@
  *    sorted in segments by the threads, merged); JOIN_PROBE: the three
  *    phases, the count and the write on the threads (a tile each), the
  *    prefix sum over the tiles and the end of a pass between them on the
- *    caller.
+ *    caller; JOIN_UNMATCHED: threads take tiles of the range of placed
+ *    rows and append their unmatched payloads (one atomic add a tile).
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -643,7 +644,7 @@ gx_cpu_group_read(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 }
 
 /* ---------------------------------------------------------------------- */
-/* joins: JOIN_BUILD, JOIN_FINISH_BUILD, JOIN_PROBE (gx_join.cuh)         */
+/* joins: JOIN_BUILD, FINISH_BUILD, PROBE, UNMATCHED (gx_join.cuh)       */
 /* ---------------------------------------------------------------------- */
 
 /* the result header of a join task of ntiles tiles before it runs */
@@ -1160,6 +1161,77 @@ gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 		res->flags |= GX_RESULT_MORE;
 	if (job.host.load())
 		res->flags |= GX_RESULT_HOST;
+	return GX_OK;
+}
+
+/* what the threads of a JOIN_UNMATCHED share */
+struct gx_cpu_join_unmatched_job
+{
+	gx_jtab		t;
+	uint32_t	lo,
+				hi;				/* the range of placed rows */
+	int64_t    *out;			/* payloads, NULL: count only */
+	std::atomic<uint32_t> next {0};
+	std::atomic<uint32_t> nsel {0};
+	std::atomic<uint64_t> count {0};
+};
+
+/* thread t of a JOIN_UNMATCHED: tiles of the range, their unmatched rows */
+static void
+gx_cpu_join_unmatched_worker(void *arg, int t)
+{
+	gx_cpu_join_unmatched_job *job = (gx_cpu_join_unmatched_job *) arg;
+	int64_t		local[GX_TILE_ROWS];
+
+	(void) t;
+	for (;;)
+	{
+		uint32_t	lo = job->lo + job->next.fetch_add(GX_TILE_ROWS);
+
+		if (lo >= job->hi || lo < job->lo)
+			break;
+		uint32_t	hi = job->hi - lo < GX_TILE_ROWS ? job->hi : lo + GX_TILE_ROWS;
+		uint32_t	cnt = 0;
+
+		for (uint32_t i = lo; i < hi; i++)
+			cnt += (uint32_t) gx_join_unmatched_row(&job->t, i, &local[cnt]);
+		job->count.fetch_add(cnt);
+		if (job->out == NULL || cnt == 0)
+			continue;
+		uint32_t	base = job->nsel.fetch_add(cnt);
+
+		memcpy(job->out + base, local, sizeof(int64_t) * cnt);
+	}
+}
+
+/*
+ * JOIN_UNMATCHED (valid): the payloads of the placed rows [first_row,
+ * + nrows) of the join table obj[0] whose key no probe marked (in no
+ * order; count_only: only their count, join_count)
+ */
+gx_status
+gx_cpu_join_unmatched(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_join_unmatched_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	gx_cpu_join_reset(res, 0);
+	job.t = gx_jtab_of(ctx->obj[0], &c->ext.join);
+	job.lo = c->ext.join.first_row;
+	job.hi = c->ext.join.first_row + c->nrows;
+	job.out = c->ext.count_only ? NULL :
+		(int64_t *) ((char *) res + gx_join_unmatched_off());
+	if (!job.t.hdr->built)
+		res->error = ((uint64_t) 0 << 8) | GX_ERR_BAD_PROGRAM;	/* not finished */
+	else
+		gx_cpu_parallel(gx_cpu_join_unmatched_worker, &job,
+						(int) ((c->nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS));
+	res->nsel = job.nsel.load();
+	res->join_count = job.count.load();
+	gx_cpu_finish(res, t0);
 	return GX_OK;
 }
 

@@ -88,7 +88,9 @@
  * cub::BlockScan), the end of a pass (one block, only when the result
  * area is too small) and write (a block a tile, cub::BlockScan of the
  * rows' entries in row order).  The probe's header comes back, then nsel
- * entries of 16 bytes.
+ * entries of 16 bytes.  JOIN_UNMATCHED is one kernel (a thread a placed
+ * row of the range; a block's unmatched payloads reserved with one atomic
+ * add); its header comes back, then nsel payloads of 8 bytes.
  *
  * No PostgreSQL header; no C++ exception leaves the extern "C" functions
  * (gx_guard.h).
@@ -714,7 +716,7 @@ gx_join_pass_end_kernel(const char *__restrict__ in, const char *colbase, const 
 	{
 		uint32_t	row = row0 + (uint32_t) k;
 
-		jr[k].e = jr[k].m = jr[k].skip = jr[k].host = 0;
+		jr[k].e = jr[k].m = jr[k].skip = jr[k].host = jr[k].none = 0;
 		if (row < nrows && row >= j->first_row &&
 			gx_join_probe_in(&s_prog, &jin, &t, j, s_prog.ext.count_only != 0, row, &jr[k]) !=
 			GX_ERR_NONE)
@@ -783,7 +785,7 @@ gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const cha
 		{
 			uint32_t	row = row0 + (uint32_t) k;
 
-			jr[k].e = jr[k].m = jr[k].skip = jr[k].host = 0;
+			jr[k].e = jr[k].m = jr[k].skip = jr[k].host = jr[k].none = 0;
 			if (row < nrows && row >= j->first_row &&
 				gx_join_probe_in(&s_prog, &jin, &t, j, count_only, row, &jr[k]) != GX_ERR_NONE)
 				jr[k].e = 0;
@@ -801,6 +803,46 @@ gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const cha
 								  off, max, pairs);
 			off += jr[k].e;
 		}
+	}
+}
+
+/*
+ * JOIN_UNMATCHED: a thread a placed row of [lo, lo + n); the block's
+ * unmatched payloads reserved in out (res->nsel) with one atomic add (none
+ * written when out is NULL: count only); res->join_count counts them
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_join_unmatched_kernel(char *obj, gx_join_ext j, uint32_t n, gx_result *res, int64_t *out)
+{
+	typedef cub::BlockScan<uint32_t, GX_BLOCK> scan_t;
+	__shared__ typename scan_t::TempStorage s_scan;
+	__shared__ uint32_t s_base;
+	gx_jtab		t = gx_jtab_of(obj, &j);
+
+	if (!t.hdr->built)
+	{
+		if (blockIdx.x == 0 && threadIdx.x == 0)
+			gx_join_error(res, 0, GX_ERR_BAD_PROGRAM);
+		return;
+	}
+	for (uint32_t base = blockIdx.x * GX_BLOCK; base < n; base += gridDim.x * GX_BLOCK)
+	{
+		uint32_t	i = base + threadIdx.x;
+		int64_t		payload = 0;
+		uint32_t	one = i < n ? (uint32_t) gx_join_unmatched_row(&t, j.first_row + i, &payload) : 0,
+					off,
+					total;
+
+		scan_t(s_scan).ExclusiveSum(one, off, total);
+		if (threadIdx.x == 0 && total > 0)
+		{
+			atomicAdd((unsigned long long *) &res->join_count, (unsigned long long) total);
+			s_base = out ? atomicAdd(&res->nsel, total) : 0;
+		}
+		__syncthreads();
+		if (one && out)
+			out[s_base + off] = payload;
+		__syncthreads();		/* s_scan and s_base are reused */
 	}
 }
 
@@ -1344,7 +1386,8 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 	s->copy_sel = copy_sel;
 	s->sel_width = c->kind == GX_TASK_GROUP_READ ?
 		(uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg) :
-		c->kind == GX_TASK_JOIN_PROBE ? (uint32_t) sizeof(gx_join_pair) : 4;
+		c->kind == GX_TASK_JOIN_PROBE ? (uint32_t) sizeof(gx_join_pair) :
+		c->kind == GX_TASK_JOIN_UNMATCHED ? (uint32_t) sizeof(int64_t) : 4;
 	s->sel_at = c->kind == GX_TASK_JOIN_PROBE ? c->result_off + gx_join_pairs_off(c->nrows) : 0;
 	if (mapped)
 	{
@@ -1748,6 +1791,35 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 						  GX_ALIGN_UP(sizeof(gx_result)), 1, err, errlen);
 }
 
+/*
+ * JOIN_UNMATCHED (validated): the unmatched payloads of a range of the
+ * table's placed rows; the header comes back, then the nsel payloads
+ * (none when count_only)
+ */
+gx_status
+gx_gpu_join_unmatched(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
+	int64_t    *out = c->ext.count_only ? NULL :
+		(int64_t *) ((char *) dres + gx_join_unmatched_off());
+	gx_status	st;
+
+	if (grid > (uint32_t) G.sm_count * 16)
+		grid = (uint32_t) G.sm_count * 16;
+	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
+		return st;
+	if (grid > 0)
+	{
+		gx_join_unmatched_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(ctx->obj[0], c->ext.join,
+																   c->nrows, dres, out);
+		GX_CHECK(cudaGetLastError(), "join unmatched kernel launch");
+	}
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)),
+						  !c->ext.count_only, err, errlen);
+}
+
 /* ---------------------------------------------------------------------- */
 /* submit / poll                                                          */
 /* ---------------------------------------------------------------------- */
@@ -1855,7 +1927,8 @@ gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err,
 {
 	const uint32_t kind = c->kind;
 	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_JOIN_BUILD ||
-		kind == GX_TASK_JOIN_FINISH_BUILD ? 0 : gx_ntiles(c->nrows);
+		kind == GX_TASK_JOIN_FINISH_BUILD || kind == GX_TASK_JOIN_UNMATCHED ? 0 :
+		gx_ntiles(c->nrows);
 	uint32_t	max_sel = kind == GX_TASK_JOIN_PROBE ? c->ext.join.max_pairs : c->nrows;
 
 	if (hres->nsel > max_sel || hres->ntiles != ntiles)

@@ -75,6 +75,8 @@ gx_status	gx_validate_join_finish(const gx_chunk *task, uint64_t slot_bytes,
 									const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_validate_join_probe(const gx_chunk *task, uint64_t slot_bytes,
 								   const gx_task_ctx *ctx, char *err, size_t errlen);
+gx_status	gx_validate_join_unmatched(const gx_chunk *task, uint64_t slot_bytes,
+									   const gx_task_ctx *ctx, char *err, size_t errlen);
 
 /* ---- CPU implementations (gx_cpu.cpp) ---- */
 
@@ -82,10 +84,12 @@ gx_status	gx_validate_join_probe(const gx_chunk *task, uint64_t slot_bytes,
 gx_status	gx_cpu_rows(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_cpu_agg_read(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_cpu_group_read(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
-/* JOIN_BUILD, JOIN_FINISH_BUILD, JOIN_PROBE (gx_join.cuh) */
+/* JOIN_BUILD, JOIN_FINISH_BUILD, JOIN_PROBE, JOIN_UNMATCHED (gx_join.cuh) */
 gx_status	gx_cpu_join_build(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_cpu_join_finish(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_cpu_join_probe(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
+gx_status	gx_cpu_join_unmatched(gx_chunk *task, const gx_task_ctx *ctx, char *err,
+								  size_t errlen);
 
 /* the CPU device's memory (gx_mem_alloc / gx_mem_free with GX_DEV_CPU) */
 gx_status	gx_cpu_mem_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen);
@@ -107,5 +111,7 @@ gx_status	gx_gpu_join_finish(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							   char *err, size_t errlen) GX_GPU_OP;
 gx_status	gx_gpu_join_probe(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							  char *err, size_t errlen) GX_GPU_OP;
+gx_status	gx_gpu_join_unmatched(int slot, gx_chunk *task, const gx_task_ctx *ctx,
+								  char *err, size_t errlen) GX_GPU_OP;
 
 #endif							/* GX_OPS_H */

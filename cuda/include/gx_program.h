@@ -446,6 +446,9 @@ enum gx_task_kind
 								 * task's (outer) rows: count, prefix sum,
 								 * write pairs (or semi / anti rows), in
 								 * passes when the result area is too small */
+	GX_TASK_JOIN_UNMATCHED,		/* after the probes (RIGHT / FULL): the
+								 * payloads of a range of a join table's
+								 * placed rows whose key no probe matched */
 	GX_TASK_NKINDS
 };
 
@@ -648,10 +651,24 @@ enum gx_join_mode
 {
 	GX_JOIN_INNER = 0,			/* a pair per (outer row, matching inner row) */
 	GX_JOIN_SEMI,				/* an outer row once if it has a match (EXISTS) */
-	GX_JOIN_ANTI				/* an outer row once if it has none, a NULL key
+	GX_JOIN_ANTI,				/* an outer row once if it has none, a NULL key
 								 * included (NOT EXISTS; NOT IN's NULL rules
 								 * are the executor's) */
+	GX_JOIN_LEFT,				/* INNER's pairs, and an outer row with none
+								 * (or a NULL key) once, GX_JOIN_PAIR_NO_INNER */
+	GX_JOIN_RIGHT,				/* INNER's pairs; the keys matched are marked
+								 * (kmatched) for JOIN_UNMATCHED */
+	GX_JOIN_FULL				/* LEFT's entries, and the keys marked */
 };
+
+/* does a probe of mode m write pairs with an inner payload (runs read)? */
+#define GX_JOIN_MODE_PAIRS(m) \
+	((m) == GX_JOIN_INNER || (m) == GX_JOIN_LEFT || (m) == GX_JOIN_RIGHT || (m) == GX_JOIN_FULL)
+/* does a probe of mode m mark the keys it matches (RIGHT / FULL)? */
+#define GX_JOIN_MODE_MARKS(m) ((m) == GX_JOIN_RIGHT || (m) == GX_JOIN_FULL)
+/* does a probe of mode m return an outer row without a match (ANTI / LEFT / FULL)? */
+#define GX_JOIN_MODE_KEEPS_OUTER(m) \
+	((m) == GX_JOIN_ANTI || (m) == GX_JOIN_LEFT || (m) == GX_JOIN_FULL)
 
 typedef struct gx_join_ext
 {
@@ -664,9 +681,11 @@ typedef struct gx_join_ext
 	uint32_t	cap;			/* table: rows it holds (<= GX_JOIN_MAX_CAP) */
 	uint32_t	kcap;			/* table: key slots, a power of 2 >= 2 * cap */
 	uint64_t	row_base;		/* BUILD: the payload of row r is row_base + r */
-	uint32_t	first_row;		/* PROBE: the pass starts at this outer row, */
-	uint32_t	first_match;	/* skipping its first matches (INNER, pairs
-								 * written: the next_match of the pass before) */
+	uint32_t	first_row;		/* PROBE: the pass starts at this outer row,
+								 * UNMATCHED: the range at this placed row */
+	uint32_t	first_match;	/* PROBE: skipping its first matches (INNER,
+								 * LEFT, RIGHT, FULL, pairs written: the
+								 * next_match of the pass before) */
 	uint32_t	max_pairs;		/* PROBE: entries the result area holds */
 	uint32_t	alg;			/* enum gx_join_alg: the table's algorithm */
 	/*
@@ -907,9 +926,12 @@ typedef struct gx_result
 	uint32_t	next_row;		/* JOIN_PROBE with GX_RESULT_MORE: the next pass */
 	uint32_t	next_match;		/* starts here (ext.join.first_row / first_match) */
 	uint64_t	join_count;		/* JOIN_BUILD: rows added; FINISH: rows in the
-								 * table; PROBE: matches (INNER: pairs; SEMI /
-								 * ANTI: outer rows) of this pass, counted
-								 * whether written or not (count_only) */
+								 * table; PROBE: matches (INNER, RIGHT: pairs;
+								 * SEMI / ANTI: outer rows; LEFT / FULL: pairs
+								 * and unmatched outer rows) of this pass,
+								 * counted whether written or not
+								 * (count_only); UNMATCHED: the range's
+								 * unmatched rows (written or not) */
 } gx_result;
 
 #define GX_NO_ERROR (~(uint64_t) 0)
@@ -978,6 +1000,8 @@ gx_result_sel(gx_result *r)
  *   uint32 kcount[kcap]                 rows of each key (BUILD)
  *   uint32 kstart[kcap]                 where its run starts (FINISH_BUILD:
  *                                       the exclusive prefix sum of kcount)
+ *   uint32 kmatched[kcap]               a RIGHT / FULL probe matched the key
+ *                                       (0: none; set, never cleared)
  *   gx_join_staged staged[cap]          appended rows, in arrival order
  *   int64 run[cap]                      payloads, one run per key (FINISH)
  *   scan scratch                        GPU prefix sum (cub::DeviceScan)
@@ -1018,6 +1042,7 @@ typedef struct gx_join_offs
 	uint64_t	kslot,
 				kcount,
 				kstart,
+				kmatched,
 				staged,
 				run,
 				scratch,
@@ -1048,6 +1073,8 @@ gx_join_layout(uint64_t cap, uint64_t kcap, gx_join_offs *o)
 	o->kcount = off;
 	off = GX_ALIGN_UP(off + kcap * 4);
 	o->kstart = off;
+	off = GX_ALIGN_UP(off + kcap * 4);
+	o->kmatched = off;
 	off = GX_ALIGN_UP(off + kcap * 4);
 	o->staged = off;
 	off = GX_ALIGN_UP(off + cap * sizeof(gx_join_staged));
@@ -1141,11 +1168,15 @@ typedef struct gx_join_pair
 {
 	uint32_t	outer;			/* the outer row (in the task) */
 	uint32_t	flags;			/* GX_JOIN_PAIR_* */
-	int64_t		inner;			/* INNER: the matching inner row's payload */
+	int64_t		inner;			/* INNER, LEFT, RIGHT, FULL: the matching inner
+								 * row's payload */
 } gx_join_pair;
 
 #define GX_JOIN_PAIR_HOST 0x1u	/* the device could not evaluate this outer
 								 * row (GX_ERR_HOST): the host joins it */
+#define GX_JOIN_PAIR_NO_INNER 0x2u	/* LEFT / FULL: the outer row has no match
+									 * (or a NULL key): the inner columns are
+									 * NULL (inner = 0) */
 
 GX_INLINE uint64_t
 gx_join_tiles_off(void)
@@ -1164,6 +1195,26 @@ GX_INLINE uint64_t
 gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs)
 {
 	return gx_join_pairs_off(nrows) + (uint64_t) max_pairs * sizeof(gx_join_pair);
+}
+
+/*
+ * JOIN_UNMATCHED's result area: the gx_result header (ntiles 0), then
+ * (unless count_only) nsel int64 payloads, in no order, of the placed
+ * rows [ext.join.first_row, + nrows) whose key no RIGHT / FULL probe
+ * matched.  The task has no program and no column; each range is read
+ * once, so the ranges of [0, placed rows) give every unmatched row once.
+ */
+GX_INLINE uint64_t
+gx_join_unmatched_off(void)
+{
+	return GX_ALIGN_UP(sizeof(gx_result));
+}
+
+/* bytes of a JOIN_UNMATCHED result area for a range of nrows rows */
+GX_INLINE uint64_t
+gx_join_unmatched_result_bytes(uint32_t nrows, uint32_t count_only)
+{
+	return gx_join_unmatched_off() + (count_only ? 0 : (uint64_t) nrows * 8);
 }
 
 #endif							/* GX_PROGRAM_H */

@@ -5,7 +5,8 @@
  *
  * Design note
  * -----------
- * An inner equi-join on one or two integer-like keys (int64 values of
+ * An equi-join (INNER, SEMI, ANTI, LEFT, RIGHT, FULL) on one or two
+ * integer-like keys (int64 values of
  * bool, int2/4/8, date, timestamp(tz), char8; a NULL key never matches).
  * The table is a session object (layout: gx_program.h, gx_join_layout)
  * built in two steps and then only read:
@@ -29,9 +30,11 @@
  *    SEMI and ANTI never touch the runs.
  *  - JOIN_PROBE (any number of tasks, concurrently; in passes): the
  *    lock-free three-phase output of the paper.  Each outer row has e
- *    entries to write (INNER: its matches, SEMI: 1 if it has one, ANTI: 1
- *    if it has none or a NULL key; none in count_only mode; a row for the
- *    host: 1, flagged) and m matches to count.  (1) count: every tile of
+ *    entries to write (INNER, RIGHT: its matches, SEMI: 1 if it has one,
+ *    ANTI: 1 if it has none or a NULL key, LEFT, FULL: its matches, or 1
+ *    (GX_JOIN_PAIR_NO_INNER) if it has none or a NULL key; none in
+ *    count_only mode; a row for the host: 1, flagged) and m matches to
+ *    count.  (1) count: every tile of
  *    GX_TILE_ROWS rows sums e and m; (2) prefix sum over the tiles: each
  *    tile's first position, the total; (3) write: each row writes its
  *    entries at its position (its tile's plus a scan inside the tile), in
@@ -42,6 +45,20 @@
  *    give exactly the full result.  join_count counts the matches of the
  *    pass (the rows before next_row, and the written part of next_row).
  *    A count-only probe writes no pair: phase 3 has nothing to do.
+ *  - Outer joins.  LEFT is a probe mode (INNER's entries, and an entry
+ *    for an outer row without a match).  RIGHT and FULL probe as INNER
+ *    and LEFT and also mark each key they match: kmatched[slot] = 1 (read
+ *    first, so a hot key is written once; an idempotent store, in every
+ *    phase and pass, count_only too).  A flag per key is a flag per placed
+ *    row: the rows of a key match the same outer rows.  After the last
+ *    probe (the host waits for each task, so the marks are visible),
+ *    JOIN_UNMATCHED reads a range of the placed rows (staged[], arrival
+ *    order): each one whose key slot is unmarked gives its payload (one
+ *    atomic add reserves its place; count_only: only counted).  The host
+ *    reads [0, rows) in ranges, so every unmatched row comes once.  Inner
+ *    rows with a NULL key are not in the table: the host keeps them.
+ *    Zeroed memory has no marks; the table is not reused after a probe
+ *    of another outer side (the host rebuilds it on a rescan).
  *
  * The range join (ext.join.alg GX_JOIN_RANGE: band and inequality
  * predicates) is gx_jrange.cuh's table under the same build, probe and
@@ -83,6 +100,7 @@ typedef struct gx_jtab
 	gx_join_kslot *kslot;
 	uint32_t   *kcount;
 	uint32_t   *kstart;
+	uint32_t   *kmatched;		/* RIGHT / FULL: a probe matched the key */
 	gx_join_staged *staged;
 	int64_t    *run;
 	uint32_t	cap;
@@ -107,7 +125,7 @@ gx_jtab_range_of(char *obj, const gx_join_ext *j)
 	gx_jrange_layout(j->cap, &o);
 	t.hdr = (gx_join_hdr *) obj;
 	t.kslot = 0;
-	t.kcount = t.kstart = 0;
+	t.kcount = t.kstart = t.kmatched = 0;
 	t.staged = 0;
 	t.key = (int64_t *) (obj + o.key);
 	t.pay = (int64_t *) (obj + o.pay);
@@ -136,6 +154,7 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 	t.kslot = (gx_join_kslot *) (obj + o.kslot);
 	t.kcount = (uint32_t *) (obj + o.kcount);
 	t.kstart = (uint32_t *) (obj + o.kstart);
+	t.kmatched = (uint32_t *) (obj + o.kmatched);
 	t.staged = (gx_join_staged *) (obj + o.staged);
 	t.run = (int64_t *) (obj + o.run);
 	t.cap = j->cap;
@@ -367,16 +386,20 @@ gx_join_place(const gx_jtab *t, uint32_t i)
 
 /*
  * PROBE: the run of key k (its first place in *start), and its length;
- * 0 when the key is not in the table.  Clamped to the placed rows.
+ * 0 when the key is not in the table.  Clamped to the placed rows.  mark
+ * (RIGHT / FULL): a key found is marked matched.
  */
 GX_HD uint32_t
-gx_join_lookup(const gx_jtab *t, const int64_t *k, uint32_t *start)
+gx_join_lookup(const gx_jtab *t, const int64_t *k, uint32_t *start, int mark)
 {
 	uint32_t	s = gx_join_slot(t, k, 0);
 
 	*start = 0;
 	if (s == GX_JOIN_NONE)
 		return 0;
+	/* (a key's slot exists only with a placed row: it has a match) */
+	if (mark && GX_G_LOAD32(&t->kmatched[s]) == 0)
+		GX_G_STORE_REL32(&t->kmatched[s], 1);
 	if (t->noruns)
 		return t->kcount[s] < t->rows ? t->kcount[s] : t->rows;	/* counts only */
 	uint32_t	st = t->kstart[s];
@@ -412,7 +435,25 @@ gx_join_find_run(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, uint
 			return 0;
 		k[i] = r->v.i;
 	}
-	return gx_join_lookup(t, k, start);
+	return gx_join_lookup(t, k, start, GX_JOIN_MODE_MARKS(j->mode));
+}
+
+/*
+ * UNMATCHED: the payload of placed row i when no probe matched its key
+ * (1), else 0
+ */
+GX_HD int
+gx_join_unmatched_row(const gx_jtab *t, uint32_t i, int64_t *payload)
+{
+	if (i >= t->rows)
+		return 0;
+
+	const gx_join_staged *st = &t->staged[i];
+
+	if (st->kslot > t->kmask || GX_G_LOAD32(&t->kmatched[st->kslot]) != 0)
+		return 0;
+	*payload = st->payload;
+	return 1;
 }
 
 /* what an outer row gives in a probe */
@@ -423,6 +464,7 @@ typedef struct gx_jrow
 	uint32_t	start;			/* INNER: its key's run */
 	uint32_t	skip;			/* INNER: matches written by an earlier pass */
 	uint32_t	host;			/* the device cannot evaluate it: one entry */
+	uint32_t	none;			/* LEFT / FULL: no match: one entry, no inner */
 } gx_jrow;
 
 /*
@@ -438,7 +480,7 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 	uint32_t	n;
 	int			err;
 
-	jr->e = jr->m = jr->start = jr->skip = jr->host = 0;
+	jr->e = jr->m = jr->start = jr->skip = jr->host = jr->none = 0;
 	if (!gx_eval_row_out(prog, colbase, row, &err, out))
 	{
 		if (err == GX_ERR_HOST)
@@ -453,6 +495,18 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 	switch (j->mode)
 	{
 		case GX_JOIN_INNER:
+		case GX_JOIN_RIGHT:
+			jr->skip = row == j->first_row ? (j->first_match < n ? j->first_match : n) : 0;
+			jr->m = n - jr->skip;
+			break;
+		case GX_JOIN_LEFT:
+		case GX_JOIN_FULL:
+			if (n == 0)
+			{
+				jr->none = 1;	/* no match, or a NULL key: one entry */
+				jr->m = 1;
+				break;
+			}
 			jr->skip = row == j->first_row ? (j->first_match < n ? j->first_match : n) : 0;
 			jr->m = n - jr->skip;
 			break;
@@ -474,7 +528,7 @@ gx_join_probe_in(const gx_chunk *prog, const gx_jin *in, const gx_jtab *t,
 {
 	if (gx_jin_skipped(in, row))
 	{
-		jr->e = jr->m = jr->start = jr->skip = jr->host = 0;
+		jr->e = jr->m = jr->start = jr->skip = jr->host = jr->none = 0;
 		return GX_ERR_NONE;
 	}
 	return gx_join_probe_row(prog, in->colbase, t, j, count_only, row, jr);
@@ -493,8 +547,9 @@ gx_join_write_row(const gx_jtab *t, const gx_jrow *jr, uint32_t mode, uint32_t r
 		gx_join_pair p;
 
 		p.outer = row;
-		p.flags = jr->host ? GX_JOIN_PAIR_HOST : 0;
-		p.inner = !jr->host && mode == GX_JOIN_INNER ? t->run[jr->start + jr->skip + i] : 0;
+		p.flags = jr->host ? GX_JOIN_PAIR_HOST : jr->none ? GX_JOIN_PAIR_NO_INNER : 0;
+		p.inner = !jr->host && !jr->none && GX_JOIN_MODE_PAIRS(mode) ?
+			t->run[jr->start + jr->skip + i] : 0;
 		pairs[off + i] = p;
 	}
 }

@@ -18,6 +18,8 @@ static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
 	gx_cpu_join_finish, gx_gpu_join_finish},
 	{GX_TASK_JOIN_PROBE, "join probe", gx_validate_join_probe, gx_cpu_join_probe,
 	gx_gpu_join_probe},
+	{GX_TASK_JOIN_UNMATCHED, "join unmatched", gx_validate_join_unmatched,
+	gx_cpu_join_unmatched, gx_gpu_join_unmatched},
 };
 
 /* the entry of kind, or NULL when no device runs it */

@@ -34,7 +34,8 @@
  *    payload (integer-like program outputs), the pass (first row, first
  *    match, the result area of max_pairs entries); a range join's table
  *    (one key, no key directory) and its probe's bounds (integer-like
- *    outputs, at least one).
+ *    outputs, at least one); UNMATCHED: no program nor column, its range
+ *    of placed rows inside cap, its result area.
  */
 #include "gx_ops.h"
 #include "gx_guard.h"
@@ -766,10 +767,43 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 		(st = gx_check_join_rows(c, ctx, true, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
-	if (j->mode > GX_JOIN_ANTI || j->first_row > c->nrows ||
-		(j->first_match != 0 && (j->mode != GX_JOIN_INNER || c->ext.count_only)))
+	if (j->mode > GX_JOIN_FULL || j->first_row > c->nrows ||
+		(j->first_match != 0 && (!GX_JOIN_MODE_PAIRS(j->mode) || c->ext.count_only)))
 	{
 		gx_errf(err, errlen, "join probe task: bad mode or pass");
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
+ * JOIN_UNMATCHED: no program, no column, no aggregate; a range of nrows
+ * placed rows from first_row inside the table's cap; the result area of
+ * nrows payloads (none when count_only); the table
+ */
+gx_status
+gx_validate_join_unmatched(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+						   char *err, size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
+							  gx_join_unmatched_result_bytes(c->nrows,
+															 c->ext.count_only))) != GX_OK)
+		return st;
+	if (c->ninstr != 0 || c->ncols != 0 || c->deform_off != 0 || c->ext.nagg != 0 ||
+		c->ext.ngroup_cap != 0 || c->ext.count_only > 1)
+	{
+		gx_errf(err, errlen, "join unmatched task has a program, columns or aggregates");
+		return GX_INVALID;
+	}
+	if ((st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
+		return st;
+	if ((uint64_t) j->first_row + c->nrows > j->cap)
+	{
+		gx_errf(err, errlen, "join unmatched task: rows [%u, +%u) outside the table's %u",
+				j->first_row, c->nrows, j->cap);
 		return GX_INVALID;
 	}
 	return GX_OK;

@@ -24,7 +24,16 @@
  *     pair comes back exactly once whatever the result's size;
  *  4. returns each entry as a row: INNER an (outer row, inner row) pair,
  *     SEMI / ANTI the outer row, the columns copied into the scan slot
- *     (custom_scan_tlist), then ExecScan's projection.
+ *     (custom_scan_tlist), then ExecScan's projection;
+ *  5. outer joins: LEFT and FULL probes also return each outer row without
+ *     a match (or with a NULL key) once, flagged GX_JOIN_PAIR_NO_INNER:
+ *     its inner columns are NULL.  RIGHT and FULL probes mark the keys
+ *     they match on the device; once the outer side is done, the node
+ *     reads the unmatched inner rows with JOIN_UNMATCHED tasks over
+ *     ranges of rows_per_chunk placed rows (each range once), then the
+ *     inner rows with a NULL key, which the table never held (noted while
+ *     the build tasks are laid out): each comes once with its outer
+ *     columns NULL.
  *
  * The range join (custom_private 6, GX_JOIN_RANGE; gx_jrange.cuh) runs
  * the same steps with another table: BUILD batches hold the one inner
@@ -58,9 +67,10 @@
  * Keys are read from the children's rows on the host (numeric values put
  * at the common scale of both sides: gx_store_datum_scale), so both sides
  * hold the same int64 for equal values; a NULL key never matches (the
- * device skips it when building, and an ANTI probe returns its row).  An
- * empty inner side needs no device: INNER and SEMI return nothing (the
- * outer side is not read), ANTI every outer row.
+ * device skips it when building, and an ANTI, LEFT or FULL probe returns
+ * its row).  An empty inner side needs no device: INNER, SEMI and RIGHT
+ * return nothing (the outer side is not read), ANTI, LEFT and FULL every
+ * outer row (LEFT, FULL: with NULL inner columns).
  *
  * Fallback.  The plan's third child is PostgreSQL's Hash Join (a range
  * join: Nested Loop) of the same two sides (join_path.cpp), with the
@@ -88,21 +98,28 @@
  * The probes run in count-only mode (ext.count_only: no pair written, the
  * task's matches in join_count; a key program never leaves a row to the
  * host, so there is no entry to read) and the node returns one row, the
- * sum of their counts: INNER the pairs, SEMI / ANTI the outer rows; over
- * an empty inner side INNER and SEMI count 0 without reading the outer
- * side, ANTI every outer row.  When it falls back, the node counts the
- * fallback plan's rows (the Hash Join returns the join's rows, the same
- * count): the fallback stays the one plan of either form, whose target
- * is the join relation's, and a fallback runs only when the table does
- * not fit, where returning the rows to the node is PostgreSQL's own cost.
+ * sum of their counts: INNER the pairs, SEMI / ANTI the outer rows, LEFT
+ * the pairs and the unmatched outer rows; RIGHT / FULL add the counts of
+ * count-only JOIN_UNMATCHED tasks and the inner rows with a NULL key
+ * (their inner side is read through the child, so the host has those);
+ * over an empty inner side INNER, SEMI and RIGHT count 0 without reading
+ * the outer side, ANTI, LEFT and FULL every outer row.  When it falls
+ * back, the node counts the fallback plan's rows (the Hash Join returns
+ * the join's rows, the same count): the fallback stays the one plan of
+ * either form, whose target is the join relation's, and a fallback runs
+ * only when the table does not fit, where returning the rows to the node
+ * is PostgreSQL's own cost.
  * (A fallback that aggregates itself would need a second plan per node.)
  *
  * Rescans: the built table (or the decision to fall back) is kept when
  * the inner child's parameters did not change (only the outer side, or
  * the fallback plan, is read again); otherwise the session is closed (the
  * service frees the table) and the inner side is read again and the
- * decision taken again.  The fallback plan is rescanned with the node
- * whether or not it runs, so it is ready when a later decision needs it.
+ * decision taken again.  A RIGHT / FULL table holds the marks of the last
+ * scan's probes, so it is never kept: such a rescan reads the inner side
+ * again and builds a fresh table.  The fallback plan is rescanned with
+ * the node whether or not it runs, so it is ready when a later decision
+ * needs it.
  * CHECK_FOR_INTERRUPTS runs between tasks.  Device errors other than
  * memory come back as ERRORs through gx_slot_wait; a key program cannot
  * raise one, nor select a row for the host, so either is an internal
@@ -135,6 +152,8 @@ typedef struct GxJoinStats
 	int64		build_tasks;	/* JOIN_BUILD tasks */
 	int64		probe_tasks;	/* JOIN_PROBE tasks (passes) */
 	int64		pairs;			/* entries the probes returned */
+	int64		unmatched_tasks;	/* JOIN_UNMATCHED tasks (RIGHT / FULL) */
+	int64		unmatched;		/* inner rows without a match (NULL keys too) */
 	int64		counted;		/* counting: the counts returned */
 	int64		rebuilds;		/* device input: tables made again larger */
 	int64		declined;		/* ... not read by the device (no table for
@@ -207,10 +226,22 @@ typedef struct GxJoinState
 	uint32		table;			/* the join table object, 0 = none */
 	uint32		cap,
 				kcap;
+	uint32		placed;			/* rows the table holds (non-NULL keys) */
 	MemoryContext inner_cxt;
 	MinimalTuple *inner;
 	uint32		ninner;
 	uint32		inner_alloc;
+	uint32	   *nullkey;		/* RIGHT / FULL: inner rows with a NULL key */
+	uint32		nnullkey,
+				nullkey_alloc;
+	/* RIGHT / FULL, after the outer side: the unmatched inner rows */
+	bool		probed;			/* the outer side is done */
+	uint32		tail_next;		/* the next placed row to read */
+	bool		tail_nulls;		/* ... the NULL-key rows taken */
+	uint32	   *tail_buf;		/* the last JOIN_UNMATCHED task's rows */
+	const uint32 *tail;			/* the inner rows being returned */
+	uint32		ntail,
+				tail_pos;
 	/* the outer chunk being probed */
 	MemoryContext chunk_cxt;
 	MinimalTuple *outer;
@@ -349,8 +380,8 @@ gx_join_outer_columns(GxJoinState *st, GxJoinInput *in)
 
 /*
  * The sides the device reads itself (see the design note): the inner side
- * when its rows are never returned (counting, SEMI, ANTI), the outer side
- * when counting, each when the plan gave it a program
+ * when its rows are never returned (counting, but for RIGHT / FULL; SEMI,
+ * ANTI), the outer side when counting, each when the plan gave it a program
  */
 static void
 gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
@@ -373,8 +404,10 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		/* the outer side's rows: every column the node returns is the table's */
 		if (side == 0 && !st->count && gx_join_outer_columns(st, in))
 			in->rows = true;
+		/* (a counting RIGHT / FULL join counts the inner rows with a NULL key on the host) */
 		in->on = gx_enable_join_inputs &&
-			(side == 0 ? st->count || in->rows : (st->count || st->mode != GX_JOIN_INNER));
+			(side == 0 ? st->count || in->rows :
+			 st->count ? !GX_JOIN_MODE_MARKS(st->mode) : !GX_JOIN_MODE_PAIRS(st->mode));
 		if (!in->on)
 			continue;
 		gx_source_init(&in->src, ((ScanState *) child)->ss_currentRelation, in->prog,
@@ -617,6 +650,11 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 										  ALLOCSET_DEFAULT_SIZES);
 	st->device = gx_resolve_device();
 	gx_join_chunk_geometry(st);
+	if (st->mode < GX_JOIN_INNER || st->mode > GX_JOIN_FULL)
+		elog(ERROR, "gpuext: GpuJoin of unknown mode %d", st->mode);
+	if (GX_JOIN_MODE_MARKS(st->mode))
+		st->tail_buf = (uint32 *) MemoryContextAllocHuge(estate->es_query_cxt,
+														 sizeof(uint32) * st->rows_per_chunk);
 	gx_join_inputs_begin(st, estate, eflags);
 }
 
@@ -750,6 +788,9 @@ gx_join_drop_table(GxJoinState *st)
 	MemoryContextReset(st->inner_cxt);
 	st->inner = NULL;
 	st->ninner = st->inner_alloc = 0;
+	st->nullkey = NULL;
+	st->nnullkey = st->nullkey_alloc = 0;
+	st->placed = 0;
 }
 
 /* the key directory's slots for cap rows: a power of 2 >= 2 cap (a range join: none) */
@@ -842,10 +883,15 @@ gx_join_finish_table(GxJoinState *st)
 
 	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
 	/* counting, SEMI and ANTI read a key's count, never its run */
-	if (st->alg == GX_JOIN_HASH && (st->count || st->mode != GX_JOIN_INNER))
+	if (st->alg == GX_JOIN_HASH &&
+		(st->count || st->mode == GX_JOIN_SEMI || st->mode == GX_JOIN_ANTI))
 		c->ext.join.jflags = GX_JOIN_NO_RUNS;
 	res = gx_join_run(st, slot, gen);
 	rows = res->join_count;
+	if (rows > st->cap)
+		elog(ERROR, "gpuext: GpuJoin table holds %llu rows for %u",
+			 (unsigned long long) rows, st->cap);
+	st->placed = (uint32) rows;
 	st->stats.table_rows += rows;
 	gx_slot_release(slot);
 	return rows;
@@ -917,6 +963,35 @@ gx_join_build_input(GxJoinState *st)
 }
 
 /*
+ * RIGHT / FULL: note the rows of the build task c (inner rows lo ..
+ * lo + n - 1) with a NULL key, which the table will not hold (st->nullkey,
+ * in "GpuJoin inner rows")
+ */
+static void
+gx_join_note_null_keys(GxJoinState *st, gx_chunk *c, uint32 lo, uint32 n)
+{
+	for (uint32 r = 0; r < n; r++)
+	{
+		bool		null = false;
+
+		for (int k = 0; k < st->nkeys && !null; k++)
+			null = (((uint32 *) ((char *) c + c->cols[k].nulls_off))[r >> 5] >> (r & 31)) & 1;
+		if (!null)
+			continue;
+		if (st->nnullkey == st->nullkey_alloc)
+		{
+			st->nullkey_alloc = Max(1024, st->nullkey_alloc * 2);
+			st->nullkey = (uint32 *) (st->nullkey == NULL ?
+									  MemoryContextAllocHuge(st->inner_cxt,
+															 sizeof(uint32) * st->nullkey_alloc) :
+									  repalloc_huge(st->nullkey,
+													sizeof(uint32) * st->nullkey_alloc));
+		}
+		st->nullkey[st->nnullkey++] = lo + r;
+	}
+}
+
+/*
  * Build the join table of the inner side: JOIN_BUILD per chunk of rows,
  * then JOIN_FINISH_BUILD.  An empty inner side builds nothing.  false
  * when the table cannot be had (see the design note): the caller runs the
@@ -961,6 +1036,8 @@ gx_join_build_table(GxJoinState *st)
 		c = gx_slot_chunk(slot);
 		gx_join_task(st, c, GX_TASK_JOIN_BUILD, true, st->inner + lo, n);
 		c->ext.join.row_base = lo;
+		if (GX_JOIN_MODE_MARKS(st->mode))
+			gx_join_note_null_keys(st, c, lo, n);
 		/* (the service takes the table's memory for the first task) */
 		gx_slot_submit(slot, st->device);
 		if (!gx_slot_wait_memory(slot, gen))
@@ -1052,9 +1129,15 @@ gx_join_probe_pass(GxJoinState *st)
 	st->next_match = res->next_match;
 	gx_slot_release(slot);
 	for (uint32 i = 0; i < st->npairs; i++)
-		if (st->pairs[i].outer >= st->nouter || (st->pairs[i].flags & GX_JOIN_PAIR_HOST) ||
-			(st->mode == GX_JOIN_INNER && (uint64) st->pairs[i].inner >= st->ninner))
+	{
+		const gx_join_pair *p = &st->pairs[i];
+		bool		no_inner = (p->flags & GX_JOIN_PAIR_NO_INNER) != 0;
+
+		if (p->outer >= st->nouter || (p->flags & GX_JOIN_PAIR_HOST) ||
+			(no_inner && st->mode != GX_JOIN_LEFT && st->mode != GX_JOIN_FULL) ||
+			(GX_JOIN_MODE_PAIRS(st->mode) && !no_inner && (uint64) p->inner >= st->ninner))
 			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
+	}
 	st->stats.probe_tasks++;
 	st->stats.pairs += st->npairs;
 }
@@ -1221,16 +1304,18 @@ gx_join_next_chunk(GxJoinState *st)
 		return false;
 	if (st->ninner == 0 && st->count)
 	{
-		/* (ANTI, as below): every row counts */
+		/* (ANTI, LEFT, FULL, as below): every row counts */
 		st->count_sum += n;
 		return true;
 	}
 	if (st->ninner == 0)
 	{
-		/* (only ANTI reads the outer side of an empty inner side): every row */
+		/* (only ANTI, LEFT and FULL read the outer side of an empty inner side) */
+		uint32		flags = GX_JOIN_MODE_PAIRS(st->mode) ? GX_JOIN_PAIR_NO_INNER : 0;
+
 		gx_join_pairs_room(st, n);
 		for (uint32 i = 0; i < n; i++)
-			st->pairs[i] = gx_join_pair {i, 0, 0};
+			st->pairs[i] = gx_join_pair {i, flags, 0};
 		st->npairs = n;
 		return true;
 	}
@@ -1243,49 +1328,62 @@ gx_join_next_chunk(GxJoinState *st)
 	return true;
 }
 
-/* put entry p's row into the scan slot: the columns of its outer (and inner) row */
+/*
+ * The scan slot's row: the outer columns from otup, or from ot (a row of
+ * the outer table: the outer device input), or all NULL (neither: an
+ * unmatched inner row); the inner ones from itup, or NULL (none)
+ */
 static TupleTableSlot *
-gx_join_store(GxJoinState *st, const gx_join_pair *p)
+gx_join_store_rows(GxJoinState *st, MinimalTuple otup, TupleTableSlot *ot, MinimalTuple itup)
 {
 	TupleTableSlot *scan = st->css.ss.ss_ScanTupleSlot;
+	const AttrNumber *oatt = st->input[0].attno;
 
 	ExecClearTuple(scan);
-	if (gx_join_outer_rows_input(st))
+	if (otup != NULL)
 	{
-		/* the outer row from its table (a cached batch names it by its row map value) */
-		GxJoinInput *in = &st->input[0];
-		TupleTableSlot *t = gx_source_row(&in->src, &in->batch[0], p->outer, in->tslot);
-
-		slot_getsomeattrs(t, in->maxattno);
-		for (int i = 0; i < st->natts; i++)
-			if (st->src_side[i] == 0)
-			{
-				int			a = in->attno[st->src_att[i]] - 1;
-
-				scan->tts_values[i] = t->tts_values[a];
-				scan->tts_isnull[i] = t->tts_isnull[a];
-			}
-	}
-	else
-	{
-		ExecStoreMinimalTuple(st->outer[p->outer], st->oslot, false);
+		ExecStoreMinimalTuple(otup, st->oslot, false);
 		slot_getsomeattrs(st->oslot, st->omax);
 	}
-	if (st->mode == GX_JOIN_INNER)
+	if (ot != NULL)
+		slot_getsomeattrs(ot, st->input[0].maxattno);
+	if (itup != NULL)
 	{
-		ExecStoreMinimalTuple(st->inner[p->inner], st->islot, false);
+		ExecStoreMinimalTuple(itup, st->islot, false);
 		slot_getsomeattrs(st->islot, st->imax);
 	}
 	for (int i = 0; i < st->natts; i++)
 	{
-		int			a = st->src_att[i] - 1;
+		bool		outer = st->src_side[i] == 0;
+		TupleTableSlot *from = outer ? (ot != NULL ? ot : st->oslot) : st->islot;
+		/* (the table's column of the child's resno, for a row of the table) */
+		int			a = (outer && ot != NULL ? oatt[st->src_att[i]] : st->src_att[i]) - 1;
 
-		if (st->src_side[i] == 0 && gx_join_outer_rows_input(st))
-			continue;			/* (taken from the table above) */
-		scan->tts_values[i] = (st->src_side[i] == 0 ? st->oslot : st->islot)->tts_values[a];
-		scan->tts_isnull[i] = (st->src_side[i] == 0 ? st->oslot : st->islot)->tts_isnull[a];
+		if (outer ? (otup == NULL && ot == NULL) : itup == NULL)
+		{
+			scan->tts_values[i] = (Datum) 0;
+			scan->tts_isnull[i] = true;
+			continue;
+		}
+		scan->tts_values[i] = from->tts_values[a];
+		scan->tts_isnull[i] = from->tts_isnull[a];
 	}
 	return ExecStoreVirtualTuple(scan);
+}
+
+/* put entry p's row into the scan slot: its outer row, and its inner row if any */
+static TupleTableSlot *
+gx_join_store(GxJoinState *st, const gx_join_pair *p)
+{
+	bool		inner = GX_JOIN_MODE_PAIRS(st->mode) && !(p->flags & GX_JOIN_PAIR_NO_INNER);
+	MinimalTuple itup = inner ? st->inner[p->inner] : NULL;
+
+	/* the outer device input: the row from its table (by its row number in the batch) */
+	if (gx_join_outer_rows_input(st))
+		return gx_join_store_rows(st, NULL,
+								  gx_source_row(&st->input[0].src, &st->input[0].batch[0],
+												p->outer, st->input[0].tslot), itup);
+	return gx_join_store_rows(st, st->outer[p->outer], NULL, itup);
 }
 
 /*
@@ -1318,6 +1416,97 @@ gx_join_probe_step(GxJoinState *st)
 	return more;
 }
 
+/*
+ * RIGHT / FULL, after the outer side (see the design note): the next
+ * batch of inner rows without a match into st->tail, a JOIN_UNMATCHED
+ * task over the next range of placed rows, then the rows with a NULL
+ * key; counting, their count into count_sum.  false when all are done.
+ */
+static bool
+gx_join_tail_step(GxJoinState *st)
+{
+	int			slot;
+	uint32		gen;
+	gx_chunk   *c;
+	gx_result  *res;
+	uint32		n;
+	const int64 *payloads;
+
+	st->ntail = st->tail_pos = 0;
+	if (st->tail_next >= st->placed)
+	{
+		if (st->tail_nulls)
+			return false;
+		/* the rows the table never held */
+		st->tail_nulls = true;
+		st->stats.unmatched += st->nnullkey;
+		if (st->count)
+			st->count_sum += st->nnullkey;
+		else
+		{
+			st->tail = st->nullkey;
+			st->ntail = st->nnullkey;
+		}
+		return true;
+	}
+	n = Min(st->rows_per_chunk, st->placed - st->tail_next);
+	CHECK_FOR_INTERRUPTS();
+	slot = gx_slot_acquire(true);
+	gen = gx_service_generation();
+	c = gx_slot_chunk(slot);
+	gx_join_header(st, c, GX_TASK_JOIN_UNMATCHED, GX_ALIGN_UP(sizeof(gx_chunk)));
+	c->nrows = n;
+	c->ext.join.first_row = st->tail_next;
+	c->ext.count_only = st->count ? 1 : 0;
+	res = gx_join_run(st, slot, gen);
+	if (res->join_count > n || res->nsel != (st->count ? 0 : res->join_count))
+		elog(ERROR, "gpuext: GpuJoin read %u unmatched rows of %u", res->nsel, n);
+	if (st->count)
+		st->count_sum += (int64) res->join_count;
+	payloads = (const int64 *) ((char *) res + gx_join_unmatched_off());
+	for (uint32 i = 0; i < res->nsel; i++)
+	{
+		if (payloads[i] < 0 || payloads[i] >= st->ninner)
+			elog(ERROR, "gpuext: GpuJoin read a bad unmatched row");
+		st->tail_buf[i] = (uint32) payloads[i];
+	}
+	st->tail = st->tail_buf;
+	st->ntail = res->nsel;
+	gx_slot_release(slot);
+	st->tail_next += n;
+	st->stats.unmatched_tasks++;
+	st->stats.unmatched += res->join_count;
+	return true;
+}
+
+/*
+ * The next batch of entries: a probe of the outer side, then (RIGHT /
+ * FULL) the inner rows without a match (timed as probing); false at the
+ * end
+ */
+static bool
+gx_join_step(GxJoinState *st)
+{
+	instr_time	t0,
+				t1;
+	bool		more;
+
+	if (!st->probed)
+	{
+		if (gx_join_probe_step(st))
+			return true;
+		st->probed = true;
+	}
+	if (!GX_JOIN_MODE_MARKS(st->mode))
+		return false;
+	INSTR_TIME_SET_CURRENT(t0);
+	more = gx_join_tail_step(st);
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->stats.probe_ms += INSTR_TIME_GET_MILLISEC(t1);
+	return more;
+}
+
 /* ExecScan access method: the next joined row */
 static TupleTableSlot *
 gx_join_next(ScanState *ss)
@@ -1325,14 +1514,16 @@ gx_join_next(ScanState *ss)
 	GxJoinState *st = (GxJoinState *) ss;
 
 	/* (gx_join_exec built the table) */
-	/* INNER / SEMI over an empty inner side: nothing (the outer is not read) */
-	if (st->ninner == 0 && st->mode != GX_JOIN_ANTI)
+	/* INNER / SEMI / RIGHT over an empty inner side: nothing (the outer is not read) */
+	if (st->ninner == 0 && !GX_JOIN_MODE_KEEPS_OUTER(st->mode))
 		return ExecClearTuple(ss->ss_ScanTupleSlot);
 	for (;;)
 	{
 		if (st->pair_pos < st->npairs)
 			return gx_join_store(st, &st->pairs[st->pair_pos++]);
-		if (!gx_join_probe_step(st))
+		if (st->tail_pos < st->ntail)
+			return gx_join_store_rows(st, NULL, NULL, st->inner[st->tail[st->tail_pos++]]);
+		if (!gx_join_step(st))
 			return ExecClearTuple(ss->ss_ScanTupleSlot);
 	}
 }
@@ -1385,14 +1576,17 @@ gx_join_count_next(ScanState *ss)
 			st->count_sum++;
 		}
 	}
-	else if (st->ninner > 0 || st->mode == GX_JOIN_ANTI)
+	else if (st->ninner > 0 || GX_JOIN_MODE_KEEPS_OUTER(st->mode))
 	{
-		/* (INNER / SEMI over an empty inner side: 0, the outer is not read) */
+		/* (INNER / SEMI / RIGHT over an empty inner side: 0, the outer is not read) */
 		if (st->input[0].on && st->table != 0)
+		{
 			gx_join_count_input(st);
-		else
-			while (gx_join_probe_step(st))
-				;
+			st->probed = true;
+		}
+		/* (then RIGHT / FULL: the inner rows without a match) */
+		while (gx_join_step(st))
+			;
 	}
 	st->count_done = true;
 	st->stats.counted += st->count_sum;
@@ -1477,6 +1671,10 @@ gx_join_rescan(CustomScanState *node)
 	/* the outer device input starts again at its next chunk */
 	gx_join_input_drop_batch(&st->input[0]);
 	st->input[0].reading = false;
+	st->probed = false;
+	st->tail_next = 0;
+	st->tail_nulls = false;
+	st->ntail = st->tail_pos = 0;
 	if (chg != NULL)
 	{
 		UpdateChangedParamSet(st->outer_ps, chg);
@@ -1488,7 +1686,9 @@ gx_join_rescan(CustomScanState *node)
 		ExecReScan(st->outer_ps);
 	if (st->fallback_ps->chgParam == NULL)
 		ExecReScan(st->fallback_ps);
-	if (!st->built || st->inner_ps->chgParam != NULL)
+	/* (RIGHT / FULL: the table holds the last scan's marks) */
+	if (!st->built || st->inner_ps->chgParam != NULL ||
+		(GX_JOIN_MODE_MARKS(st->mode) && st->session != 0))
 	{
 		gx_join_drop_table(st);
 		if (st->inner_ps->chgParam == NULL)
@@ -1544,7 +1744,7 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	GxJoinState *st = (GxJoinState *) node;
 	GxJoinStats *s = &st->stats;
-	static const char *const types[] = {"Inner", "Semi", "Anti"};
+	static const char *const types[] = {"Inner", "Semi", "Anti", "Left", "Right", "Full"};
 	bool		range = st->alg == GX_JOIN_RANGE;
 	const char *fb = range ? "the Nested Loop below" : "the Hash Join below";
 
@@ -1582,6 +1782,11 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyInteger("Build Tasks", NULL, s->build_tasks, es);
 	ExplainPropertyInteger("Probe Tasks", NULL, s->probe_tasks, es);
 	ExplainPropertyInteger("Rows From Device", NULL, s->pairs, es);
+	if (GX_JOIN_MODE_MARKS(st->mode))
+	{
+		ExplainPropertyInteger("Unmatched Tasks", NULL, s->unmatched_tasks, es);
+		ExplainPropertyInteger("Unmatched Inner Rows", NULL, s->unmatched, es);
+	}
 	if (st->count)
 		ExplainPropertyInteger("Counted Rows", NULL, s->counted, es);
 	for (int side = 0; side < 2; side++)

@@ -8,7 +8,9 @@
  * beside PostgreSQL's own join paths when the join is one the device's
  * hash join runs exactly (docs/engine.md, GpuJoin):
  *
- *  - INNER, SEMI (EXISTS, IN) or ANTI (NOT EXISTS) between two base
+ *  - INNER, SEMI (EXISTS, IN), ANTI (NOT EXISTS), LEFT, RIGHT or FULL
+ *    (outer joins: either side built, a LEFT join offered as LEFT and as
+ *    RIGHT with the sides swapped, a FULL join both ways) between two base
  *    relations the device can read (gx_scan_rel_eligible), each read by
  *    its cheapest unparameterized path, which becomes a child plan of the
  *    CustomScan (custom_plans: outer, inner);
@@ -19,7 +21,11 @@
  *    scale that an int64 holds); one or two keys (GX_JOIN_MAX_KEYS);
  *  - no other join qual, no pseudoconstant, no PlaceHolderVar in the
  *    target, only the outer side's columns for SEMI / ANTI, a SELECT
- *    without row marks (no EvalPlanQual recheck of a join's rows).
+ *    without row marks (no EvalPlanQual recheck of a join's rows);
+ *  - outer joins: every clause of the restrictlist one of the join's own
+ *    (ON) clauses: a clause pushed down to the join (a WHERE clause above
+ *    it, which removes rows instead of NULL-extending them) means no
+ *    path.
  *
  * The range join (gx_try_range_path; gx_jrange.cuh), when no hash path
  * fits: the same joins of the same relations whose one or two join
@@ -260,7 +266,7 @@ gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerre
 		if (!IsA(v, Var) || v->varlevelsup != 0)
 			return false;
 		if (!bms_is_member(v->varno, outerrel->relids) &&
-			(mode != GX_JOIN_INNER || !bms_is_member(v->varno, innerrel->relids)))
+			(!GX_JOIN_MODE_PAIRS(mode) || !bms_is_member(v->varno, innerrel->relids)))
 			return false;
 	}
 	return true;
@@ -339,12 +345,14 @@ gx_fallback_extra(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 				  RelOptInfo *innerrel, int mode, List *restrictlist, JoinPathExtraData *extra,
 				  JoinPathExtraData *x)
 {
-	JoinType	jt = mode == GX_JOIN_SEMI ? JOIN_SEMI : mode == GX_JOIN_ANTI ? JOIN_ANTI : JOIN_INNER;
+	static const JoinType jts[] = {JOIN_INNER, JOIN_SEMI, JOIN_ANTI, JOIN_LEFT, JOIN_RIGHT,
+	JOIN_FULL};
+	JoinType	jt = jts[mode];
 
 	*x = *extra;
 	x->restrictlist = restrictlist;
 	x->inner_unique = false;
-	if (jt != JOIN_INNER)
+	if (jt == JOIN_SEMI || jt == JOIN_ANTI)
 		compute_semi_anti_join_factors(root, joinrel, outerrel, innerrel, jt, extra->sjinfo,
 									   restrictlist, &x->semifactors);
 	return jt;
@@ -431,6 +439,10 @@ gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 
 		if (!gx_join_key_clause((RestrictInfo *) lfirst(lc), outerrel, innerrel, &o, &i,
 								&scale))
+			return;
+		/* an outer join's clauses are its own (see the design note) */
+		if (GX_JOIN_MODE_PAIRS(mode) && mode != GX_JOIN_INNER &&
+			RINFO_IS_PUSHED_DOWN((RestrictInfo *) lfirst(lc), joinrel->relids))
 			return;
 		okeys = lappend(okeys, o);
 		ikeys = lappend(ikeys, i);
@@ -732,7 +744,9 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 		return;
 	if (gx_enable_hashjoin)
 		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra);
-	if (gx_enable_nestloop)
+	/* (the range join: INNER, SEMI and ANTI; its table has no matched marks) */
+	if (gx_enable_nestloop &&
+		(mode == GX_JOIN_INNER || mode == GX_JOIN_SEMI || mode == GX_JOIN_ANTI))
 		gx_try_range_path(root, joinrel, outerrel, innerrel, mode, extra);
 }
 
@@ -743,9 +757,9 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
  * side made unique; right anti joins (16) and semi joins (18)), each time
  * after adding its own paths, which may push earlier GpuJoin paths out:
  * so every call offers the GpuJoin paths of the join whatever its own
- * join type (both build sides of an inner join, the semi or anti join with
- * the sides the right way round), and with gpuext.force one of them is
- * left after the last call.
+ * join type (both build sides of an inner, left, right or full join, the
+ * semi or anti join with the sides the right way round), and with
+ * gpuext.force one of them is left after the last call.
  */
 static void
 gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
@@ -783,6 +797,20 @@ gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 			break;
 		case JOIN_ANTI:
 			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_ANTI, extra);
+			break;
+		case JOIN_LEFT:
+			/* (outerrel preserved: probe it, or build it) */
+			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_LEFT, extra);
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_RIGHT, extra);
+			break;
+		case JOIN_RIGHT:
+			/* (innerrel preserved) */
+			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_RIGHT, extra);
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_LEFT, extra);
+			break;
+		case JOIN_FULL:
+			gx_try_join_path(root, joinrel, outerrel, innerrel, GX_JOIN_FULL, extra);
+			gx_try_join_path(root, joinrel, innerrel, outerrel, GX_JOIN_FULL, extra);
 			break;
 #if PG_VERSION_NUM >= 180000
 		case JOIN_RIGHT_SEMI:
@@ -838,7 +866,19 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 static AttrNumber
 gx_child_resno(Plan *child, Expr *e)
 {
-	TargetEntry *tle = tlist_member(e, child->targetlist);
+	TargetEntry *tle;
+
+#if PG_VERSION_NUM >= 160000
+	/* (above an outer join a Var of its nullable side is marked; the child's is not) */
+	if (IsA(e, Var) && ((Var *) e)->varnullingrels != NULL)
+	{
+		Var		   *v = (Var *) copyObjectImpl(e);
+
+		v->varnullingrels = NULL;
+		e = (Expr *) v;
+	}
+#endif
+	tle = tlist_member(e, child->targetlist);
 
 	if (tle != NULL)
 		return tle->resno;

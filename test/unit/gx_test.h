@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 #include <limits>
 #include <map>
 #include <random>
@@ -1330,14 +1331,15 @@ join_finish_bytes(void)
 	return GX_ALIGN_UP(sizeof(gx_chunk)) + gx_result_bytes(0);
 }
 
+/* a task of kind without rows nor program on the table of js, in mem (bytes, zeroed) */
 static gx_chunk *
-join_finish_task(void *mem, const JoinSpec &js)
+join_table_task(void *mem, uint64_t bytes, int kind, const JoinSpec &js)
 {
 	gx_chunk   *c = (gx_chunk *) mem;
 
-	memset(mem, 0, join_finish_bytes());
+	memset(mem, 0, bytes);
 	c->magic = GX_CHUNK_MAGIC;
-	c->kind = GX_TASK_JOIN_FINISH_BUILD;
+	c->kind = kind;
 	c->obj[0] = 1;
 	c->ext.entry = -1;
 	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
@@ -1350,6 +1352,12 @@ join_finish_task(void *mem, const JoinSpec &js)
 	return c;
 }
 
+static gx_chunk *
+join_finish_task(void *mem, const JoinSpec &js)
+{
+	return join_table_task(mem, join_finish_bytes(), GX_TASK_JOIN_FINISH_BUILD, js);
+}
+
 /*
  * runs a task in place (in its memory, capacity bytes) on a device, with
  * the cache entry 'entry' of entry_bytes (or none); false on failure
@@ -1357,12 +1365,33 @@ join_finish_task(void *mem, const JoinSpec &js)
 typedef std::function<bool(gx_chunk *c, uint64_t capacity, const void *entry,
 						   uint64_t entry_bytes)> JoinRunner;
 
+/* bytes of a JOIN_UNMATCHED task of a range of n rows (its result area included) */
+static uint64_t
+join_unmatched_bytes(uint32_t n)
+{
+	return GX_ALIGN_UP(sizeof(gx_chunk)) + gx_join_unmatched_result_bytes(n, 0);
+}
+
+/* a JOIN_UNMATCHED task in mem (join_unmatched_bytes(n)): placed rows [lo, lo + n) */
+static gx_chunk *
+join_unmatched_task(void *mem, const JoinSpec &js, uint32_t lo, uint32_t n, int count_only)
+{
+	gx_chunk   *c = join_table_task(mem, join_unmatched_bytes(n), GX_TASK_JOIN_UNMATCHED, js);
+
+	c->nrows = n;
+	c->ext.count_only = count_only;
+	c->ext.join.first_row = lo;
+	return c;
+}
+
 /* what a join gave: entries (outer row of the side, flags, inner payload) and counts */
 struct JoinOut
 {
 	std::vector<std::pair<uint32_t, int64_t>> pairs;	/* (outer row, payload) */
 	std::vector<uint32_t> host;	/* outer rows flagged for the host */
 	std::vector<int64_t> build_sel;	/* inner rows selected by BUILD (row numbers) */
+	std::vector<int64_t> unmatched;	/* RIGHT / FULL: payloads of JOIN_UNMATCHED */
+	uint64_t	ucount = 0;		/* ... the sum of its join_count */
 	uint64_t	count = 0;		/* sum of join_count over the probe passes */
 	uint64_t	table_rows = 0;	/* FINISH's join_count */
 	int			passes = 0;
@@ -1406,7 +1435,7 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
 		gx_chunk   *c = join_finish_task(fm.data(), js);
 
-		if (js.noruns && (count_only || mode != GX_JOIN_INNER))
+		if (js.noruns && (count_only || mode == GX_JOIN_SEMI || mode == GX_JOIN_ANTI))
 			c->ext.join.jflags = GX_JOIN_NO_RUNS;
 
 		if (!run(c, join_finish_bytes(), nullptr, 0) || gx_chunk_result(c)->error != GX_NO_ERROR)
@@ -1462,6 +1491,12 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 				last = p[i].outer;
 				if (p[i].flags & GX_JOIN_PAIR_HOST)
 					o.host.push_back(lo + p[i].outer);
+				else if (p[i].flags & GX_JOIN_PAIR_NO_INNER)
+				{
+					if (p[i].inner != 0 || (mode != GX_JOIN_LEFT && mode != GX_JOIN_FULL))
+						o.ok = false;
+					o.pairs.push_back({lo + p[i].outer, -1});
+				}
 				else
 					o.pairs.push_back({lo + p[i].outer, p[i].inner});
 			}
@@ -1485,9 +1520,38 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 		if (outer.size() == 0)
 			break;
 	}
+	/* RIGHT / FULL: the unmatched placed rows, in ranges of about max_pairs rows */
+	if (GX_JOIN_MODE_MARKS(mode))
+	{
+		uint32_t	range = std::max<uint32_t>(97, max_pairs);
+
+		for (uint32_t lo = 0; lo < o.table_rows; lo += range)
+		{
+			uint32_t	n = std::min<uint32_t>(range, (uint32_t) o.table_rows - lo);
+			std::vector<uint64_t> um(join_unmatched_bytes(n) / 8 + 1);
+			gx_chunk   *c = join_unmatched_task(um.data(), js, lo, n, count_only);
+
+			if (!run(c, join_unmatched_bytes(n), nullptr, 0) ||
+				gx_chunk_result(c)->error != GX_NO_ERROR)
+			{
+				o.ok = false;
+				return;
+			}
+			gx_result  *res = gx_chunk_result(c);
+			const int64_t *pay = (const int64_t *) ((const char *) res + gx_join_unmatched_off());
+
+			if (res->nsel > n || res->join_count > n ||
+				res->nsel != (count_only ? 0 : res->join_count))
+				o.ok = false;
+			o.ucount += res->join_count;
+			for (uint32_t i = 0; i < res->nsel && i < n; i++)
+				o.unmatched.push_back(pay[i]);
+		}
+	}
 	std::sort(o.pairs.begin(), o.pairs.end());
 	std::sort(o.host.begin(), o.host.end());
 	std::sort(o.build_sel.begin(), o.build_sel.end());
+	std::sort(o.unmatched.begin(), o.unmatched.end());
 }
 
 /* the key of a row of a side, for the reference */
@@ -1501,8 +1565,10 @@ struct JoinKeyHash
 
 /*
  * The reference: inner rows that pass (not host rows, non-NULL keys, in
- * the table: their payload among 'placed') in an unordered_multimap; the
- * expected entries and counts for the mode
+ * the table: not among 'excluded') in an unordered_multimap; the expected
+ * entries and counts for the mode (LEFT / FULL: an outer row without a
+ * match is (row, -1); RIGHT / FULL: the payloads of the table's rows no
+ * outer row matched, and their count)
  */
 static void
 join_reference(const JoinSide &inner, const JoinSide &outer, const JoinSpec &js, uint32_t mode,
@@ -1510,8 +1576,10 @@ join_reference(const JoinSide &inner, const JoinSide &outer, const JoinSpec &js,
 {
 	std::unordered_multimap<std::pair<int64_t, int64_t>, int64_t, JoinKeyHash> h;
 	std::vector<std::pair<int64_t, int64_t>> sorted;	/* range: (key, payload) */
+	std::unordered_set<std::pair<int64_t, int64_t>, JoinKeyHash> matched;
 	std::vector<uint8_t> skip(inner.size(), 0);
 	const bool	range = js.alg == GX_JOIN_RANGE;
+	const bool	pairs = GX_JOIN_MODE_PAIRS(mode);
 
 	if (excluded)
 		for (int64_t r : *excluded)
@@ -1572,19 +1640,35 @@ join_reference(const JoinSide &inner, const JoinSide &outer, const JoinSpec &js,
 		}
 		else if (!outer.null_key(r, js.nkeys))
 		{
-			auto		range = h.equal_range({outer.k1[r], js.nkeys > 1 ? outer.k2[r] : 0});
+			std::pair<int64_t, int64_t> key {outer.k1[r], js.nkeys > 1 ? outer.k2[r] : 0};
+			auto		run = h.equal_range(key);
 
-			for (auto it = range.first; it != range.second; ++it, n++)
-				if (mode == GX_JOIN_INNER && !count_only)
+			for (auto it = run.first; it != run.second; ++it, n++)
+				if (pairs && !count_only)
 					w.pairs.push_back({r, it->second});
+			if (n > 0)
+				matched.insert(key);
 		}
-		size_t		m = mode == GX_JOIN_INNER ? n : mode == GX_JOIN_SEMI ? n > 0 : n == 0;
+		size_t		m = mode == GX_JOIN_INNER || mode == GX_JOIN_RIGHT ? n :
+			mode == GX_JOIN_LEFT || mode == GX_JOIN_FULL ? std::max<size_t>(n, 1) :
+			mode == GX_JOIN_SEMI ? n > 0 : n == 0;
 
 		w.count += m;
-		if (mode != GX_JOIN_INNER && m && !count_only)
+		if (!count_only && (mode == GX_JOIN_SEMI || mode == GX_JOIN_ANTI) && m)
 			w.pairs.push_back({r, 0});
+		if (!count_only && (mode == GX_JOIN_LEFT || mode == GX_JOIN_FULL) && n == 0)
+			w.pairs.push_back({r, -1});
 	}
+	if (GX_JOIN_MODE_MARKS(mode))
+		for (auto &e : h)
+			if (!matched.count(e.first))
+			{
+				w.ucount++;
+				if (!count_only)
+					w.unmatched.push_back(e.second);
+			}
 	std::sort(w.pairs.begin(), w.pairs.end());
+	std::sort(w.unmatched.begin(), w.unmatched.end());
 }
 
 /* the inner rows a table takes: passing, not for the host, non-NULL keys */

@@ -2884,8 +2884,12 @@ join_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSp
 	uint64_t	tbytes = join_table_bytes(js);
 	int			ncases = 0;
 
-	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI})
+	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI, GX_JOIN_LEFT,
+		 GX_JOIN_RIGHT, GX_JOIN_FULL})
 		for (int count_only : {0, 1})
+			if (js.alg == GX_JOIN_RANGE && mode > GX_JOIN_ANTI)
+				continue;		/* (the range join: INNER, SEMI, ANTI) */
+			else
 			for (uint32_t maxp : max_pairs_list)
 			{
 				void	   *table = nullptr;
@@ -2909,6 +2913,11 @@ join_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSp
 					  (unsigned long long) want.count);
 				CHECK(got.host == want.host, "%s: mode %u: %zu host rows, want %zu", what, mode,
 					  got.host.size(), want.host.size());
+				CHECK(got.unmatched == want.unmatched && got.ucount == want.ucount,
+					  "%s: mode %u count_only %d max %u: %zu unmatched (count %llu), want %zu (%llu)",
+					  what, mode, count_only, maxp, got.unmatched.size(),
+					  (unsigned long long) got.ucount, want.unmatched.size(),
+					  (unsigned long long) want.ucount);
 				/* the table holds min(cap, rows); the others were selected, none lost */
 				{
 					uint64_t	hosts = 0;
@@ -3072,12 +3081,15 @@ test_join_invalid(void)
 			build->deform_off = sizeof(gx_chunk));
 	JMUTATE(build, bb, gb, "count-only build", build->ext.count_only = 1);
 	JMUTATE(build, bb, gb, "column outside the task", build->cols[0].values_off = bb.capacity);
-	JMUTATE(probe, pb, gp, "probe mode 3", probe->ext.join.mode = 3);
+	JMUTATE(probe, pb, gp, "probe mode 6", probe->ext.join.mode = GX_JOIN_FULL + 1);
 	JMUTATE(probe, pb, gp, "probe past its rows", probe->ext.join.first_row = 101);
 	JMUTATE(probe, pb, gp, "probe skipping matches of a semi join",
 			(probe->ext.join.mode = GX_JOIN_SEMI, probe->ext.join.first_match = 1));
 	JMUTATE(probe, pb, gp, "count-only probe skipping matches",
 			(probe->ext.count_only = 1, probe->ext.join.first_match = 1));
+	JMUTATE(probe, pb, gp, "count-only left join skipping matches",
+			(probe->ext.count_only = 1, probe->ext.join.mode = GX_JOIN_LEFT,
+			 probe->ext.join.first_match = 1));
 	JMUTATE(probe, pb, gp, "probe result area past its slot", probe->ext.join.max_pairs = 65);
 	JMUTATE(probe, pb, gp, "probe result area far past its slot",
 			probe->ext.join.max_pairs = 0xFFFFFFFFu);
@@ -3104,6 +3116,42 @@ test_join_invalid(void)
 		fin = join_finish_task(fm.data(), js);
 		fin->ext.join.jflags = 2;
 		expect_invalid(fin, join_finish_bytes(), &ctx, "finish with unknown flags");
+	}
+	{
+		/* JOIN_UNMATCHED: no program nor column, a range inside the table, its result area */
+		uint64_t	ub = join_unmatched_bytes(100);
+		std::vector<uint64_t> um(ub / 8 + 1);
+		gx_chunk   *u = join_unmatched_task(um.data(), js, 0, 100, 0);
+
+		u->ninstr = 1;
+		expect_invalid(u, ub, &ctx, "unmatched with a program");
+		u = join_unmatched_task(um.data(), js, 0, 100, 0);
+		u->ncols = 1;
+		expect_invalid(u, ub, &ctx, "unmatched with a column");
+		u = join_unmatched_task(um.data(), js, 0, 100, 0);
+		u->ext.nagg = 1;
+		expect_invalid(u, ub, &ctx, "unmatched with aggregates");
+		u = join_unmatched_task(um.data(), js, 1, 100, 0);
+		expect_invalid(u, ub, &ctx, "unmatched range past the table");
+		u = join_unmatched_task(um.data(), js, 0xFFFFFFF0u, 100, 0);
+		expect_invalid(u, ub, &ctx, "unmatched range far past the table");
+		u = join_unmatched_task(um.data(), js, 0, 100, 0);
+		expect_invalid(u, ub - 8, &ctx, "unmatched result area past its slot");
+		u = join_unmatched_task(um.data(), js, 0, 100, 0);
+		u->ext.join.kcap = js.kcap / 2;
+		expect_invalid(u, ub, &ctx, "unmatched of a bad geometry");
+		u = join_unmatched_task(um.data(), js, 0, 100, 2);
+		expect_invalid(u, ub, &ctx, "unmatched count_only 2");
+		u = join_unmatched_task(um.data(), js, 0, 100, 1);
+		ctx.obj_bytes[0] = tbytes - 1;
+		expect_invalid(u, ub, &ctx, "unmatched of a table object too small");
+		ctx.obj_bytes[0] = tbytes;
+		/* count-only needs no room for payloads */
+		u = join_unmatched_task(um.data(), js, 0, 100, 1);
+		CHECK(gx_cpu_run(u, GX_ALIGN_UP(sizeof(gx_chunk)) + gx_join_unmatched_result_bytes(100, 1),
+						 &ctx, err, sizeof(err)) == GX_OK &&
+			  (gx_chunk_result(u)->error & 0xff) == GX_ERR_BAD_PROGRAM,
+			  "an unmatched read of an unfinished table fails: %s", err);
 	}
 
 	/* out of order: a probe before the finish, a build after it */

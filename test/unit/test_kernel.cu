@@ -1946,8 +1946,12 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 
 	uint64_t	tbytes = join_table_bytes(js);
 
-	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI})
+	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI, GX_JOIN_LEFT,
+		 GX_JOIN_RIGHT, GX_JOIN_FULL})
 		for (int count_only : {0, 1})
+			if (js.alg == GX_JOIN_RANGE && mode > GX_JOIN_ANTI)
+				continue;		/* (the range join: INNER, SEMI, ANTI) */
+			else
 			for (uint32_t maxp : max_pairs_list)
 			{
 				void	   *gt = nullptr,
@@ -1976,8 +1980,14 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 					  "%s: mode %u count_only %d max %u: GPU %zu entries, count %llu, want %zu, %llu",
 					  what, mode, count_only, maxp, g.pairs.size(), (unsigned long long) g.count,
 					  wg.pairs.size(), (unsigned long long) wg.count);
+				CHECK(g.unmatched == wg.unmatched && g.ucount == wg.ucount &&
+					  cp.unmatched == wc.unmatched && cp.ucount == wc.ucount,
+					  "%s: mode %u count_only %d max %u: GPU %zu unmatched (count %llu), want %zu",
+					  what, mode, count_only, maxp, g.unmatched.size(),
+					  (unsigned long long) g.ucount, wg.unmatched.size());
 				if (cap_rows == 0)
-					CHECK(g.pairs == cp.pairs && g.count == cp.count && g.passes == cp.passes,
+					CHECK(g.pairs == cp.pairs && g.count == cp.count && g.passes == cp.passes &&
+						  g.unmatched == cp.unmatched,
 						  "%s: mode %u count_only %d max %u: GPU and CPU differ", what, mode,
 						  count_only, maxp);
 				gx_mem_free(GX_DEV_GPU, gt);
