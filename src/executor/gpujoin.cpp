@@ -830,6 +830,15 @@ gx_join_table_fits(GxJoinState *st, uint32 n)
 	return !gx_memory_over_limit(st->device, bytes);
 }
 
+/* an array of elem-byte entries in cxt with twice its room (1024 at least) */
+static void *
+gx_join_grow(void *arr, uint32 *alloc, Size elem, MemoryContext cxt)
+{
+	*alloc = Max(1024, *alloc * 2);
+	return arr == NULL ? MemoryContextAllocHuge(cxt, elem * *alloc) :
+		repalloc_huge(arr, elem * *alloc);
+}
+
 /*
  * Read the inner child into st->inner (the child runs in the caller's
  * memory context: a scan allocates its descriptor there on its first row;
@@ -856,12 +865,8 @@ gx_join_read_inner(GxJoinState *st)
 				st->stats.inner_rows += st->ninner;
 				return false;
 			}
-			st->inner_alloc = Max(1024, st->inner_alloc * 2);
-			st->inner = (MinimalTuple *) (st->inner == NULL ?
-										  MemoryContextAllocHuge(st->inner_cxt,
-																 sizeof(MinimalTuple) * st->inner_alloc) :
-										  repalloc_huge(st->inner,
-														sizeof(MinimalTuple) * st->inner_alloc));
+			st->inner = (MinimalTuple *) gx_join_grow(st->inner, &st->inner_alloc,
+													  sizeof(MinimalTuple), st->inner_cxt);
 		}
 		old = MemoryContextSwitchTo(st->inner_cxt);
 		st->inner[st->ninner++] = ExecCopySlotMinimalTuple(s);
@@ -980,12 +985,8 @@ gx_join_note_null_keys(GxJoinState *st, gx_chunk *c, uint32 lo, uint32 n)
 			continue;
 		if (st->nnullkey == st->nullkey_alloc)
 		{
-			st->nullkey_alloc = Max(1024, st->nullkey_alloc * 2);
-			st->nullkey = (uint32 *) (st->nullkey == NULL ?
-									  MemoryContextAllocHuge(st->inner_cxt,
-															 sizeof(uint32) * st->nullkey_alloc) :
-									  repalloc_huge(st->nullkey,
-													sizeof(uint32) * st->nullkey_alloc));
+			st->nullkey = (uint32 *) gx_join_grow(st->nullkey, &st->nullkey_alloc, sizeof(uint32),
+												  st->inner_cxt);
 		}
 		st->nullkey[st->nnullkey++] = lo + r;
 	}
