@@ -44,25 +44,12 @@
  * their inclusiveness (bflags).  Its fallback is a Nested Loop; the rest
  * (passes, counting, decisions, rescans) is shared.
  *
- * Device inputs (hash joins; custom_private 7 / 8, gpuext.join_device_inputs): the
- * plan may give a side a program (its table's quals, then the keys as
- * outputs) when its child is a plain scan of a table.  The node then
- * reads that table itself through a row source (GxSource: cache entries
- * where they lie on the device, other blocks as heap pages the device
- * deforms), JOIN_BUILD / JOIN_PROBE tasks over its batches, up to
- * GX_MAX_BATCHES in flight, and never runs the child: the inner side when
- * its rows are never returned (counting, SEMI, ANTI), the outer side
- * always.  The inner table is sized from the plan's estimate and made
- * again larger, the side read again, when a build task finds it full; no
- * table for the estimate sends the node to the child's rows (step 1).
- * When the outer side's rows are returned (SEMI, ANTI, INNER; every
- * column the node returns of it a column of its table), its batches go
- * one at a time: the batch's staging slot is kept for its passes (the
- * task submitted again from next_row / next_match) and its pages stay
- * pinned while its rows are returned, fetched from the table by the
- * entries' row numbers.  Such a side reads heap pages only (no cache
- * entry: an entry is pinned only while a task is in flight, and a pass
- * must see the rows the first one saw).
+ * Device inputs (hash joins; custom_private 7 / 8, gpuext.join_device_inputs;
+ * join_inputs.cpp): a side whose child is a plain scan of a table may be
+ * read by the node itself through a row source, cached columns where they
+ * lie, and its child never runs: the inner side when its rows are never
+ * returned, the outer side always.  This file calls them where the child
+ * would be read (steps 1 and 3).
  *
  * Keys are read from the children's rows on the host (numeric values put
  * at the common scale of both sides: gx_store_datum_scale), so both sides
@@ -127,8 +114,7 @@
  */
 #include "gpuext.h"
 #include "compat.h"
-#include "engine.h"
-#include "executor.h"
+#include "gpujoin.h"
 
 extern "C"
 {
@@ -141,124 +127,6 @@ extern "C"
 #include "utils/ruleutils.h"
 }
 
-/* what EXPLAIN ANALYZE reports, summed over the node's loops */
-typedef struct GxJoinStats
-{
-	int64		outer_rows;		/* rows read from the outer child */
-	int64		inner_rows;		/* rows read from the inner child */
-	int64		table_rows;		/* rows placed in the join tables (non-NULL keys) */
-	int64		builds;			/* tables built */
-	int64		fallbacks;		/* decisions to run the fallback plan */
-	int64		build_tasks;	/* JOIN_BUILD tasks */
-	int64		probe_tasks;	/* JOIN_PROBE tasks (passes) */
-	int64		pairs;			/* entries the probes returned */
-	int64		unmatched_tasks;	/* JOIN_UNMATCHED tasks (RIGHT / FULL) */
-	int64		unmatched;		/* inner rows without a match (NULL keys too) */
-	int64		counted;		/* counting: the counts returned */
-	int64		rebuilds;		/* device input: tables made again larger */
-	int64		declined;		/* ... not read by the device (no table for
-								 * the estimate): the child's rows instead */
-	double		build_ms;		/* reading the inner side and building */
-	double		probe_ms;		/* reading the outer side and probing */
-} GxJoinStats;
-
-/*
- * A side read by the device itself (custom_private 6 / 7): its table
- * through a row source (source_heap.cpp, source_cache.cpp), in batches
- * of cached columns, heap pages or deformed columns, with the plan's
- * program (quals, keys as outputs)
- */
-typedef struct GxJoinInput
-{
-	GxProgram  *prog;			/* the plan's program, NULL: read the child */
-	bool		on;				/* this node reads the side through src */
-	bool		started;		/* src started (since the last rescan) */
-	GxSource	src;
-	GxScanStats stats;			/* its chunks (EXPLAIN ANALYZE) */
-	GxBatch		batch[GX_MAX_BATCHES];
-	int64		next_seq;
-	/* the outer side's rows returned (SEMI, ANTI, INNER): one batch at a time */
-	bool		rows;			/* this run returns the side's rows */
-	AttrNumber *attno;			/* per resno of the child's target list: its
-								 * column of the table (a Var), else 0 */
-	TupleTableSlot *tslot;		/* a row of the table */
-	int			maxattno;		/* the highest column of it returned */
-	int			held;			/* the batch's slot, kept for its passes, or -1 */
-	bool		reading;		/* the source stands in this run (until a rescan) */
-	uint32		held_gen;
-} GxJoinInput;
-
-typedef struct GxJoinState
-{
-	CustomScanState css;
-	int			mode;			/* enum gx_join_mode */
-	int			alg;			/* enum gx_join_alg */
-	/* GX_JOIN_RANGE: the outer keys are the bounds, the inner key is one */
-	int			lo_k,
-				hi_k;			/* which outer key bounds the inner key, -1 none */
-	uint32		bflags;			/* GX_JOIN_LO_INCL, GX_JOIN_HI_INCL */
-	bool		count;			/* counting: one row, count(*)'s partial state */
-	bool		count_done;		/* ... returned (until a rescan) */
-	int64		count_sum;		/* ... the count being made */
-	int			nkeys;
-	AttrNumber	okey[GX_JOIN_MAX_KEYS];	/* resnos in the outer child's rows */
-	AttrNumber	ikey[GX_JOIN_MAX_KEYS];	/* ... in the inner child's */
-	int			otype[GX_JOIN_MAX_KEYS];	/* device types of the keys */
-	int			itype[GX_JOIN_MAX_KEYS];
-	int			kscale[GX_JOIN_MAX_KEYS];	/* numeric: both sides' scale */
-	int			natts;			/* columns of the scan slot */
-	int		   *src_side;		/* per column: 0 outer, 1 inner */
-	AttrNumber *src_att;		/* ... its resno there */
-	int			omax,
-				imax;			/* highest resno read on each side */
-	PlanState  *outer_ps;
-	PlanState  *inner_ps;
-	PlanState  *fallback_ps;	/* PostgreSQL's join of the two sides */
-	TupleTableSlot *oslot;		/* an outer row (MinimalTuple) */
-	TupleTableSlot *islot;		/* an inner row */
-	int			device;			/* gx_dev_kind */
-	uint32		rows_per_chunk;	/* rows of a build or probe task */
-	uint32		max_pairs;		/* entries a probe pass returns at most */
-	/* the inner side and its table */
-	bool		built;			/* the inner side read, the decision taken */
-	bool		fallback;		/* ... to return the fallback plan's rows */
-	uint32		session;		/* 0 = none */
-	uint32		table;			/* the join table object, 0 = none */
-	uint32		cap,
-				kcap;
-	uint32		placed;			/* rows the table holds (non-NULL keys) */
-	MemoryContext inner_cxt;
-	MinimalTuple *inner;
-	uint32		ninner;
-	uint32		inner_alloc;
-	uint32	   *nullkey;		/* RIGHT / FULL: inner rows with a NULL key */
-	uint32		nnullkey,
-				nullkey_alloc;
-	/* RIGHT / FULL, after the outer side: the unmatched inner rows */
-	bool		probed;			/* the outer side is done */
-	uint32		tail_next;		/* the next placed row to read */
-	bool		tail_nulls;		/* ... the NULL-key rows taken */
-	uint32	   *tail_buf;		/* the last JOIN_UNMATCHED task's rows */
-	const uint32 *tail;			/* the inner rows being returned */
-	uint32		ntail,
-				tail_pos;
-	/* the outer chunk being probed */
-	MemoryContext chunk_cxt;
-	MinimalTuple *outer;
-	uint32		nouter;
-	bool		outer_done;
-	char	   *image;			/* the chunk's probe task, input part */
-	uint64		image_bytes;
-	bool		more;			/* another pass of this chunk is due */
-	uint32		next_row,
-				next_match;
-	gx_join_pair *pairs;		/* entries of the last pass */
-	uint32		npairs,
-				pairs_alloc,
-				pair_pos;
-	GxJoinInput input[2];		/* 0 outer, 1 inner */
-	GxJoinStats stats;
-} GxJoinState;
 
 static void gx_join_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *gx_join_exec(CustomScanState *node);
@@ -345,236 +213,6 @@ gx_join_chunk_geometry(GxJoinState *st)
 	}
 }
 
-/*
- * Can the outer side's rows come from its table (a device input that
- * returns rows)?  Every outer column the node returns must be a column of
- * the table (a Var of the scan in the child's target list): in->attno
- * maps the child's resnos to them.
- */
-static bool
-gx_join_outer_columns(GxJoinState *st, GxJoinInput *in)
-{
-	Plan	   *child = st->outer_ps->plan;
-	Index		relid = ((Scan *) child)->scanrelid;
-	int			n = list_length(child->targetlist);
-
-	in->attno = (AttrNumber *) palloc0(sizeof(AttrNumber) * (n + 1));
-	for (int i = 0; i < st->natts; i++)
-	{
-		TargetEntry *tle;
-		Var		   *v;
-
-		if (st->src_side[i] != 0)
-			continue;
-		if (st->src_att[i] < 1 || st->src_att[i] > n)
-			return false;
-		tle = (TargetEntry *) list_nth(child->targetlist, st->src_att[i] - 1);
-		v = (Var *) tle->expr;
-		if (!IsA(v, Var) || v->varno != (int) relid || v->varattno <= 0)
-			return false;
-		in->attno[st->src_att[i]] = v->varattno;
-		in->maxattno = Max(in->maxattno, v->varattno);
-	}
-	return true;
-}
-
-/*
- * The sides the device reads itself (see the design note): the inner side
- * when its rows are never returned (counting, but for RIGHT / FULL; SEMI,
- * ANTI), the outer side when counting, each when the plan gave it a program
- */
-static void
-gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
-{
-	CustomScan *cscan = (CustomScan *) st->css.ss.ps.plan;
-	List	   *priv = cscan->custom_private;
-
-	for (int side = 0; side < 2; side++)
-	{
-		GxJoinInput *in = &st->input[side];
-		Node	   *n = list_length(priv) > 7 + side ? (Node *) list_nth(priv, 7 + side) : NULL;
-		PlanState  *child = side == 0 ? st->outer_ps : st->inner_ps;
-
-		for (int i = 0; i < GX_MAX_BATCHES; i++)
-			in->batch[i].slot = -1;
-		if (n == NULL || !IsA(n, Const))
-			continue;
-		in->prog = gx_program_from_const((Const *) n, NIL);
-		in->held = -1;
-		/* the outer side's rows: every column the node returns is the table's */
-		if (side == 0 && !st->count && gx_join_outer_columns(st, in))
-			in->rows = true;
-		/* (a counting RIGHT / FULL join counts the inner rows with a NULL key on the host) */
-		in->on = gx_enable_join_inputs &&
-			(side == 0 ? st->count || in->rows :
-			 st->count ? !GX_JOIN_MODE_MARKS(st->mode) : !GX_JOIN_MODE_PAIRS(st->mode));
-		if (!in->on)
-			continue;
-		gx_source_init(&in->src, ((ScanState *) child)->ss_currentRelation, in->prog,
-					   st->device, &in->stats, estate, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
-		in->src.need_rows = in->rows;
-		/* (its passes submit a batch's task again: heap pages, never an entry) */
-		in->src.no_cache = in->rows;
-		if (in->rows && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
-			in->tslot = table_slot_create(in->src.rel, NULL);
-	}
-}
-
-static void gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes);
-static gx_result *gx_join_result(int slot);
-
-/* the task header of a batch of a side the device reads (gx_source_fill fills its rows) */
-static void
-gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
-{
-	GxProgram  *p = in->prog;
-
-	gx_join_header(st, c, kind, in->src.input_bytes);
-	c->result_off = in->src.result_off;
-	c->deform_off = 0;
-	c->ncols = p->ncols;
-	c->ninstr = p->ninstr;
-	c->nconsts = p->nconsts;
-	c->nregs = p->nregs;
-	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
-	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
-	for (int k = 0; k < st->nkeys; k++)
-		c->ext.join.key_out[k] = k;
-	c->ext.join.mode = st->mode;
-	c->ext.count_only = kind == GX_TASK_JOIN_PROBE && !in->rows ? 1 : 0;
-}
-
-/* the side's source from its start (in the query's snapshot) */
-static void
-gx_join_input_start(GxJoinState *st, GxJoinInput *in)
-{
-	if (in->started)
-	{
-		gx_source_release(&in->src);
-		gx_source_rescan(&in->src);
-	}
-	gx_source_start(&in->src, st->css.ss.ps.state->es_snapshot);
-	in->started = true;
-	in->next_seq = 0;
-}
-
-/* the batch in flight submitted first, or NULL */
-static GxBatch *
-gx_join_input_oldest(GxJoinInput *in)
-{
-	GxBatch    *next = NULL;
-
-	for (int i = 0; i < GX_MAX_BATCHES; i++)
-		if (in->batch[i].inflight && (next == NULL || in->batch[i].seq < next->seq))
-			next = &in->batch[i];
-	return next;
-}
-
-/* fill a free batch of the side with its next rows and submit it; false at the end */
-static bool
-gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
-{
-	GxBatch    *b = NULL;
-	gx_chunk   *c;
-	uint32		n;
-	int			slot;
-
-	for (int i = 0; i < GX_MAX_BATCHES && b == NULL; i++)
-		if (!in->batch[i].inflight)
-			b = &in->batch[i];
-	if (b == NULL || in->src.heap_done)
-		return false;
-	slot = gx_slot_acquire(wait);
-	if (slot < 0)
-		return false;
-	gx_unpin_batch(b);
-	b->slot = slot;
-	b->generation = gx_service_generation();
-	b->count_only = true;
-	c = gx_slot_chunk(slot);
-	gx_join_input_task(st, in, c, kind);
-	n = gx_source_fill(&in->src, b, c, slot);
-	if (n == 0)
-	{
-		gx_slot_release(slot);
-		b->slot = -1;
-		return false;
-	}
-	c->kind = kind;				/* (a cache entry's batch came back as a CACHE_SCAN) */
-	c->fault = gx_take_fault();
-	b->seq = in->next_seq++;
-	b->inflight = true;
-	gx_slot_submit(slot, st->device);
-	in->stats.chunks++;
-	in->stats.rows_in += n - b->skipped_rows;
-	return true;
-}
-
-/* outcomes of gx_join_input_run */
-#define GX_INPUT_DONE 0
-#define GX_INPUT_FULL 1			/* BUILD: the table had no room for a row */
-#define GX_INPUT_NO_MEMORY 2	/* BUILD: the table's memory cannot be had */
-
-/*
- * Run every row of a side the device reads through tasks of kind
- * (JOIN_BUILD, or count-only JOIN_PROBE), GX_MAX_BATCHES in flight (a
- * build's first task alone: it takes the table's memory), adding their
- * join_count into *count.  A build stops submitting when a task found no
- * room (GX_INPUT_FULL) or no memory (GX_INPUT_NO_MEMORY); the tasks in
- * flight are collected first.  Device errors are raised.
- */
-static int
-gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
-{
-	int			outcome = GX_INPUT_DONE;
-	bool		first = kind == GX_TASK_JOIN_BUILD;
-
-	for (;;)
-	{
-		GxBatch    *b;
-		gx_result  *res;
-
-		CHECK_FOR_INTERRUPTS();
-		while (outcome == GX_INPUT_DONE &&
-			   !(first && gx_join_input_oldest(in) != NULL) &&
-			   gx_join_input_submit(st, in, kind, gx_join_input_oldest(in) == NULL))
-			;
-		b = gx_join_input_oldest(in);
-		if (b == NULL)
-			return outcome;
-		if (kind == GX_TASK_JOIN_BUILD)
-		{
-			if (!gx_slot_wait_memory(b->slot, b->generation))
-			{
-				outcome = GX_INPUT_NO_MEMORY;	/* (its slot released) */
-				b->slot = -1;
-				b->inflight = false;
-				gx_unpin_batch(b);
-				continue;
-			}
-			first = false;
-		}
-		else
-			gx_slot_wait(b->slot, b->generation, b->cached ? GX_WAIT_SPIN_US : 0);
-		res = gx_join_result(b->slot);
-		/* a key program never leaves a row to the host; a probe of counts returns none */
-		if ((res->flags & GX_RESULT_HOST) ||
-			(kind == GX_TASK_JOIN_PROBE && (res->nsel != 0 || (res->flags & GX_RESULT_MORE))))
-			elog(ERROR, "gpuext: GpuJoin task of a device input returned rows");
-		if (res->flags & GX_RESULT_FULL)
-			outcome = GX_INPUT_FULL;
-		*count += res->join_count;
-		in->stats.kernel_ms += res->kernel_ns / 1e6;
-		gx_slot_release(b->slot);
-		b->slot = -1;
-		b->inflight = false;
-		gx_unpin_batch(b);
-		if (kind == GX_TASK_JOIN_BUILD)
-			st->stats.build_tasks++;
-		else
-			st->stats.probe_tasks++;
-	}
-}
 
 /* BeginCustomScan: the children, the plan's key and column maps, the slots */
 static void
@@ -677,7 +315,7 @@ gx_join_store_key(gx_chunk *c, int k, uint32 row, TupleTableSlot *slot, AttrNumb
  * the session, the table and its geometry, the input's size (the result
  * follows it)
  */
-static void
+void
 gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes)
 {
 	memset(c, 0, sizeof(gx_chunk));
@@ -751,7 +389,7 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 }
 
 /* the result of the finished task in slot (its device error raised) */
-static gx_result *
+gx_result *
 gx_join_result(int slot)
 {
 	gx_result  *res = gx_chunk_result(gx_slot_chunk(slot));
@@ -794,7 +432,7 @@ gx_join_drop_table(GxJoinState *st)
 }
 
 /* the key directory's slots for cap rows: a power of 2 >= 2 cap (a range join: none) */
-static uint32
+uint32
 gx_join_kcap(const GxJoinState *st, uint32 cap)
 {
 	uint64		kcap = 2;
@@ -808,7 +446,7 @@ gx_join_kcap(const GxJoinState *st, uint32 cap)
 }
 
 /* bytes of the table of cap rows (kcap key slots) of the node's algorithm */
-static uint64
+uint64
 gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap)
 {
 	return st->alg == GX_JOIN_RANGE ? gx_jrange_table_bytes(cap) :
@@ -820,7 +458,7 @@ gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap)
  * holds nothing else) and gpuext.device_memory now?  (A guess for the
  * device limit, which other sessions share: gx_session_try_alloc decides.)
  */
-static bool
+bool
 gx_join_table_fits(GxJoinState *st, uint32 n)
 {
 	uint64		bytes = gx_join_bytes(st, n, gx_join_kcap(st, n));
@@ -877,7 +515,7 @@ gx_join_read_inner(GxJoinState *st)
 }
 
 /* the table's JOIN_FINISH_BUILD: its rows into place; the rows it holds */
-static uint64
+uint64
 gx_join_finish_table(GxJoinState *st)
 {
 	int			slot = gx_slot_acquire(true);
@@ -900,71 +538,6 @@ gx_join_finish_table(GxJoinState *st)
 	st->stats.table_rows += rows;
 	gx_slot_release(slot);
 	return rows;
-}
-
-/*
- * Build the table from the inner side's own rows (a device input): JOIN_BUILD
- * tasks over its batches, then JOIN_FINISH_BUILD.  The side's size is
- * known only once read, so the table is sized from the plan's estimate
- * and, when a task finds it full, made again larger (from the rows read
- * so far over the share of the table read), the side read again from its
- * start.  GX_BUILD_DECLINED when no table for the estimate can be had:
- * the caller reads the child's rows instead (an empty side needs no
- * table, a small one may fit once counted); GX_BUILD_NONE when a larger
- * table cannot be had (the fallback plan runs).  The rows the table holds
- * (non-NULL keys) stand for the side's rows: none, and INNER / SEMI
- * return nothing, ANTI every outer row.
- */
-#define GX_BUILD_DONE 0
-#define GX_BUILD_DECLINED 1
-#define GX_BUILD_NONE 2
-static int
-gx_join_build_input(GxJoinState *st)
-{
-	GxJoinInput *in = &st->input[1];
-	/* (the estimate of a whole table is close: a small margin keeps kcap down) */
-	double		est = st->inner_ps->plan->plan_rows * 1.02 + 1024;
-	uint32		cap = (uint32) Min(est, (double) GX_JOIN_MAX_CAP);
-	int64		rebuilds0 = st->stats.rebuilds;
-
-	for (;;)
-	{
-		uint64		added = 0;
-		int64		rows0 = in->stats.rows_in;
-		int			outcome;
-
-		if (!gx_join_table_fits(st, cap))
-			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
-		st->cap = cap;
-		st->kcap = gx_join_kcap(st, cap);
-		st->session = gx_session_open(st->device);
-		st->table = gx_session_try_alloc(st->session, st->device,
-										 gx_join_bytes(st, st->cap, st->kcap),
-										 GX_OBJ_JOIN_TABLE);
-		if (st->table == 0)
-			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
-		gx_join_input_start(st, in);
-		outcome = gx_join_input_run(st, in, GX_TASK_JOIN_BUILD, &added);
-		if (outcome == GX_INPUT_NO_MEMORY)
-			return GX_BUILD_NONE;
-		if (outcome == GX_INPUT_DONE)
-		{
-			st->stats.inner_rows += in->stats.rows_in - rows0;
-			break;
-		}
-		/* full: a larger table, the side from its start */
-		if (cap >= GX_JOIN_MAX_CAP)
-			return GX_BUILD_NONE;
-		est = (double) (in->stats.rows_in - rows0) /
-			Max(gx_source_progress(&in->src), 0.001) * 1.25;
-		cap = (uint32) Min(Max(est, 2.0 * cap), (double) GX_JOIN_MAX_CAP);
-		gx_session_close(st->session);
-		st->session = 0;
-		st->table = 0;
-		st->stats.rebuilds++;
-	}
-	st->ninner = (uint32) gx_join_finish_table(st);
-	return GX_BUILD_DONE;
 }
 
 /*
@@ -1094,6 +667,20 @@ gx_join_pairs_room(GxJoinState *st, uint32 n)
 							   sizeof(gx_join_pair) * (Size) st->pairs_alloc);
 }
 
+/* the entries of a finished probe pass of nrows outer rows into st->pairs, and where the next starts */
+void
+gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows)
+{
+	gx_join_pairs_room(st, res->nsel);
+	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows),
+		   sizeof(gx_join_pair) * (Size) res->nsel);
+	st->npairs = res->nsel;
+	st->pair_pos = 0;
+	st->more = (res->flags & GX_RESULT_MORE) != 0;
+	st->next_row = res->next_row;
+	st->next_match = res->next_match;
+}
+
 /* one JOIN_PROBE pass over the current outer chunk: its entries into st->pairs */
 static void
 gx_join_probe_pass(GxJoinState *st)
@@ -1120,14 +707,7 @@ gx_join_probe_pass(GxJoinState *st)
 			 st->count ? 0 : st->max_pairs);
 	if (st->count)
 		st->count_sum += (int64) res->join_count;
-	gx_join_pairs_room(st, res->nsel);
-	memcpy(st->pairs, (char *) res + gx_join_pairs_off(c->nrows),
-		   sizeof(gx_join_pair) * (Size) res->nsel);
-	st->npairs = res->nsel;
-	st->pair_pos = 0;
-	st->more = (res->flags & GX_RESULT_MORE) != 0;
-	st->next_row = res->next_row;
-	st->next_match = res->next_match;
+	gx_join_take_pass(st, res, c->nrows);
 	gx_slot_release(slot);
 	for (uint32 i = 0; i < st->npairs; i++)
 	{
@@ -1143,116 +723,9 @@ gx_join_probe_pass(GxJoinState *st)
 	st->stats.pairs += st->npairs;
 }
 
-/* does this run read the outer side's rows through its device input? */
-static bool
-gx_join_outer_rows_input(GxJoinState *st)
-{
-	return st->input[0].on && st->input[0].rows && st->table != 0;
-}
 
-/* give back the outer device input's batch: its held slot and its pins */
-static void
-gx_join_input_drop_batch(GxJoinInput *in)
-{
-	if (in->held >= 0)
-		gx_slot_release(in->held);
-	in->held = -1;
-	for (int i = 0; i < GX_MAX_BATCHES; i++)
-		gx_unpin_batch(&in->batch[i]);
-}
 
-/*
- * One JOIN_PROBE pass over the outer device input's batch in its held
- * slot (the first, or the next one from next_row / next_match): the
- * task, still in the slot, is submitted again, so a cache entry stays
- * pinned by the slot across the passes; its entries into st->pairs
- */
-static void
-gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
-{
-	gx_chunk   *c = gx_slot_chunk(in->held);
-	gx_result  *res;
-	uint32		nrows = c->nrows;
 
-	CHECK_FOR_INTERRUPTS();
-	c->kind = GX_TASK_JOIN_PROBE;
-	c->ext.join.first_row = st->next_row;
-	c->ext.join.first_match = st->next_match;
-	in->held_gen = gx_service_generation();
-	gx_slot_submit(in->held, st->device);
-	gx_slot_wait(in->held, in->held_gen, in->batch[0].cached ? GX_WAIT_SPIN_US : 0);
-	res = gx_chunk_result(c);
-	if (res->error != GX_NO_ERROR)
-	{
-		int			code = (int) (res->error & 0xff);
-
-		gx_join_input_drop_batch(in);
-		gx_raise_error(code);
-	}
-	if (res->nsel > c->ext.join.max_pairs || (res->flags & GX_RESULT_HOST))
-		elog(ERROR, "gpuext: GpuJoin probe returned %u entries for %u", res->nsel,
-			 c->ext.join.max_pairs);
-	gx_join_pairs_room(st, res->nsel);
-	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows),
-		   sizeof(gx_join_pair) * (Size) res->nsel);
-	st->npairs = res->nsel;
-	st->pair_pos = 0;
-	st->more = (res->flags & GX_RESULT_MORE) != 0;
-	st->next_row = res->next_row;
-	st->next_match = res->next_match;
-	in->stats.kernel_ms += res->kernel_ns / 1e6;
-	for (uint32 i = 0; i < st->npairs; i++)
-		if ((!in->batch[0].cached && st->pairs[i].outer >= nrows) ||
-			(st->mode == GX_JOIN_INNER && (uint64) st->pairs[i].inner >= st->ninner))
-			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
-	st->stats.probe_tasks++;
-	st->stats.pairs += st->npairs;
-}
-
-/*
- * The outer device input's next batch (cached columns, heap pages or
- * deformed columns), probed (its first pass); its slot is kept for the
- * passes and its pages stay pinned while its rows are returned.  false
- * at the end of the side.
- */
-static bool
-gx_join_input_next_chunk(GxJoinState *st)
-{
-	GxJoinInput *in = &st->input[0];
-	GxBatch    *b = &in->batch[0];
-	gx_chunk   *c;
-	uint32		n;
-
-	gx_join_input_drop_batch(in);
-	if (in->src.heap_done)
-		return false;
-	in->held = gx_slot_acquire(true);
-	c = gx_slot_chunk(in->held);
-	gx_join_input_task(st, in, c, GX_TASK_JOIN_PROBE);
-	b->slot = in->held;
-	b->count_only = false;
-	n = gx_source_fill(&in->src, b, c, in->held);
-	b->slot = -1;
-	if (n == 0)
-	{
-		gx_join_input_drop_batch(in);
-		return false;
-	}
-	c->ext.join.max_pairs = (uint32)
-		Min((uint64) PG_INT32_MAX,
-			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n)) /
-			sizeof(gx_join_pair));
-	if (c->result_off + gx_join_pairs_off(n) >= gx_shared->slot_bytes ||
-		c->ext.join.max_pairs == 0)
-		elog(ERROR, "gpuext: a GpuJoin probe batch leaves no room for its result");
-	c->fault = gx_take_fault();
-	in->stats.chunks++;
-	in->stats.rows_in += n - b->skipped_rows;
-	st->stats.outer_rows += n - b->skipped_rows;
-	st->next_row = st->next_match = 0;
-	gx_join_input_pass(st, in);
-	return true;
-}
 
 /*
  * Read the next chunk of outer rows and probe it (its first pass); false
@@ -1529,28 +1002,6 @@ gx_join_next(ScanState *ss)
 	}
 }
 
-/*
- * Counting with the outer side read by the device: count-only probes of
- * its batches (cached columns probe the table where they lie), timed
- */
-static void
-gx_join_count_input(GxJoinState *st)
-{
-	GxJoinInput *in = &st->input[0];
-	int64		rows0 = in->stats.rows_in;
-	uint64		count = 0;
-	instr_time	t0,
-				t1;
-
-	INSTR_TIME_SET_CURRENT(t0);
-	gx_join_input_start(st, in);
-	(void) gx_join_input_run(st, in, GX_TASK_JOIN_PROBE, &count);
-	st->count_sum += (int64) count;
-	st->stats.outer_rows += in->stats.rows_in - rows0;
-	INSTR_TIME_SET_CURRENT(t1);
-	INSTR_TIME_SUBTRACT(t1, t0);
-	st->stats.probe_ms += INSTR_TIME_GET_MILLISEC(t1);
-}
 
 /*
  * ExecScan access method of a counting node: once, one row whose columns

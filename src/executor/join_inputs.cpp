@@ -1,0 +1,463 @@
+/*
+ * join_inputs.cpp - GpuJoin's device inputs: the sides the device reads
+ * itself (issue 15; gpuext.join_device_inputs).
+ *
+ * Design note
+ * -----------
+ * The plan may give a side of a hash join a program (join_path.cpp,
+ * gx_join_side_program: its table's quals, then the keys as outputs 0 ..
+ * nkeys-1; custom_private 7 / 8) when its child is a plain scan of a
+ * table.  The node then reads that table itself through a row source
+ * (GxSource, as GpuScan does: cache entries where they lie on the device,
+ * their stale blocks from the heap, other blocks as heap pages the device
+ * deforms) and never runs the child:
+ *
+ *  - the inner side of a counting join (but RIGHT / FULL, whose inner
+ *    NULL keys the host counts) and of SEMI and ANTI joins, whose inner
+ *    rows are never returned: JOIN_BUILD tasks over its batches, up to
+ *    GX_MAX_BATCHES in flight (the first alone: it takes the table's
+ *    memory).  The table is sized from the plan's estimate (1.02x); a
+ *    task that finds it full makes the node make it again larger (from
+ *    the rows read over the share of the table read) and read the side
+ *    again; no table for the estimate at all sends the node to the
+ *    child's rows (gx_join_read_inner: an empty side needs no table);
+ *  - the outer side of every join.  Counting: count-only JOIN_PROBE tasks
+ *    over its batches, GX_MAX_BATCHES in flight.  Returning rows (every
+ *    outer column the node returns a column of the table): one batch at
+ *    a time, its staging slot kept and submitted again for each pass
+ *    (next_row / next_match), its pages pinned while its rows are
+ *    returned, fetched from the table by the entries' row numbers
+ *    (gx_source_row).  Such a side reads heap pages only
+ *    (GxSource.no_cache): a cache entry is pinned only while a task is in
+ *    flight, and every pass must see the rows the first one saw.
+ *
+ * Device errors come back as ERRORs (gx_join_result); CHECK_FOR_INTERRUPTS
+ * runs between tasks.
+ */
+#include "gpuext.h"
+#include "gpujoin.h"
+
+extern "C"
+{
+#include "access/tableam.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+}
+
+/*
+ * Can the outer side's rows come from its table (a device input that
+ * returns rows)?  Every outer column the node returns must be a column of
+ * the table (a Var of the scan in the child's target list): in->attno
+ * maps the child's resnos to them.
+ */
+static bool
+gx_join_outer_columns(GxJoinState *st, GxJoinInput *in)
+{
+	Plan	   *child = st->outer_ps->plan;
+	Index		relid = ((Scan *) child)->scanrelid;
+	int			n = list_length(child->targetlist);
+
+	in->attno = (AttrNumber *) palloc0(sizeof(AttrNumber) * (n + 1));
+	for (int i = 0; i < st->natts; i++)
+	{
+		TargetEntry *tle;
+		Var		   *v;
+
+		if (st->src_side[i] != 0)
+			continue;
+		if (st->src_att[i] < 1 || st->src_att[i] > n)
+			return false;
+		tle = (TargetEntry *) list_nth(child->targetlist, st->src_att[i] - 1);
+		v = (Var *) tle->expr;
+		if (!IsA(v, Var) || v->varno != (int) relid || v->varattno <= 0)
+			return false;
+		in->attno[st->src_att[i]] = v->varattno;
+		in->maxattno = Max(in->maxattno, v->varattno);
+	}
+	return true;
+}
+
+/*
+ * The sides the device reads itself (see the design note): the inner side
+ * when its rows are never returned (counting, but for RIGHT / FULL; SEMI,
+ * ANTI), the outer side when counting, each when the plan gave it a program
+ */
+void
+gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
+{
+	CustomScan *cscan = (CustomScan *) st->css.ss.ps.plan;
+	List	   *priv = cscan->custom_private;
+
+	for (int side = 0; side < 2; side++)
+	{
+		GxJoinInput *in = &st->input[side];
+		Node	   *n = list_length(priv) > 7 + side ? (Node *) list_nth(priv, 7 + side) : NULL;
+		PlanState  *child = side == 0 ? st->outer_ps : st->inner_ps;
+
+		for (int i = 0; i < GX_MAX_BATCHES; i++)
+			in->batch[i].slot = -1;
+		if (n == NULL || !IsA(n, Const))
+			continue;
+		in->prog = gx_program_from_const((Const *) n, NIL);
+		in->held = -1;
+		/* the outer side's rows: every column the node returns is the table's */
+		if (side == 0 && !st->count && gx_join_outer_columns(st, in))
+			in->rows = true;
+		/* (a counting RIGHT / FULL join counts the inner rows with a NULL key on the host) */
+		in->on = gx_enable_join_inputs &&
+			(side == 0 ? st->count || in->rows :
+			 st->count ? !GX_JOIN_MODE_MARKS(st->mode) : !GX_JOIN_MODE_PAIRS(st->mode));
+		if (!in->on)
+			continue;
+		gx_source_init(&in->src, ((ScanState *) child)->ss_currentRelation, in->prog,
+					   st->device, &in->stats, estate, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
+		in->src.need_rows = in->rows;
+		/* (its passes submit a batch's task again: heap pages, never an entry) */
+		in->src.no_cache = in->rows;
+		if (in->rows && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+			in->tslot = table_slot_create(in->src.rel, NULL);
+	}
+}
+
+/* the task header of a batch of a side the device reads (gx_source_fill fills its rows) */
+static void
+gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
+{
+	GxProgram  *p = in->prog;
+
+	gx_join_header(st, c, kind, in->src.input_bytes);
+	c->result_off = in->src.result_off;
+	c->deform_off = 0;
+	c->ncols = p->ncols;
+	c->ninstr = p->ninstr;
+	c->nconsts = p->nconsts;
+	c->nregs = p->nregs;
+	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
+	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
+	for (int k = 0; k < st->nkeys; k++)
+		c->ext.join.key_out[k] = k;
+	c->ext.join.mode = st->mode;
+	c->ext.count_only = kind == GX_TASK_JOIN_PROBE && !in->rows ? 1 : 0;
+}
+
+/* the side's source from its start (in the query's snapshot) */
+void
+gx_join_input_start(GxJoinState *st, GxJoinInput *in)
+{
+	if (in->started)
+	{
+		gx_source_release(&in->src);
+		gx_source_rescan(&in->src);
+	}
+	gx_source_start(&in->src, st->css.ss.ps.state->es_snapshot);
+	in->started = true;
+	in->next_seq = 0;
+}
+
+/* the batch in flight submitted first, or NULL */
+static GxBatch *
+gx_join_input_oldest(GxJoinInput *in)
+{
+	GxBatch    *next = NULL;
+
+	for (int i = 0; i < GX_MAX_BATCHES; i++)
+		if (in->batch[i].inflight && (next == NULL || in->batch[i].seq < next->seq))
+			next = &in->batch[i];
+	return next;
+}
+
+/* fill a free batch of the side with its next rows and submit it; false at the end */
+static bool
+gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
+{
+	GxBatch    *b = NULL;
+	gx_chunk   *c;
+	uint32		n;
+	int			slot;
+
+	for (int i = 0; i < GX_MAX_BATCHES && b == NULL; i++)
+		if (!in->batch[i].inflight)
+			b = &in->batch[i];
+	if (b == NULL || in->src.heap_done)
+		return false;
+	slot = gx_slot_acquire(wait);
+	if (slot < 0)
+		return false;
+	gx_unpin_batch(b);
+	b->slot = slot;
+	b->generation = gx_service_generation();
+	b->count_only = true;
+	c = gx_slot_chunk(slot);
+	gx_join_input_task(st, in, c, kind);
+	n = gx_source_fill(&in->src, b, c, slot);
+	if (n == 0)
+	{
+		gx_slot_release(slot);
+		b->slot = -1;
+		return false;
+	}
+	c->kind = kind;				/* (a cache entry's batch came back as a CACHE_SCAN) */
+	c->fault = gx_take_fault();
+	b->seq = in->next_seq++;
+	b->inflight = true;
+	gx_slot_submit(slot, st->device);
+	in->stats.chunks++;
+	in->stats.rows_in += n - b->skipped_rows;
+	return true;
+}
+
+/* outcomes of gx_join_input_run */
+#define GX_INPUT_DONE 0
+#define GX_INPUT_FULL 1			/* BUILD: the table had no room for a row */
+#define GX_INPUT_NO_MEMORY 2	/* BUILD: the table's memory cannot be had */
+
+/*
+ * Run every row of a side the device reads through tasks of kind
+ * (JOIN_BUILD, or count-only JOIN_PROBE), GX_MAX_BATCHES in flight (a
+ * build's first task alone: it takes the table's memory), adding their
+ * join_count into *count.  A build stops submitting when a task found no
+ * room (GX_INPUT_FULL) or no memory (GX_INPUT_NO_MEMORY); the tasks in
+ * flight are collected first.  Device errors are raised.
+ */
+static int
+gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
+{
+	int			outcome = GX_INPUT_DONE;
+	bool		first = kind == GX_TASK_JOIN_BUILD;
+
+	for (;;)
+	{
+		GxBatch    *b;
+		gx_result  *res;
+
+		CHECK_FOR_INTERRUPTS();
+		while (outcome == GX_INPUT_DONE &&
+			   !(first && gx_join_input_oldest(in) != NULL) &&
+			   gx_join_input_submit(st, in, kind, gx_join_input_oldest(in) == NULL))
+			;
+		b = gx_join_input_oldest(in);
+		if (b == NULL)
+			return outcome;
+		if (kind == GX_TASK_JOIN_BUILD)
+		{
+			if (!gx_slot_wait_memory(b->slot, b->generation))
+			{
+				outcome = GX_INPUT_NO_MEMORY;	/* (its slot released) */
+				b->slot = -1;
+				b->inflight = false;
+				gx_unpin_batch(b);
+				continue;
+			}
+			first = false;
+		}
+		else
+			gx_slot_wait(b->slot, b->generation, b->cached ? GX_WAIT_SPIN_US : 0);
+		res = gx_join_result(b->slot);
+		/* a key program never leaves a row to the host; a probe of counts returns none */
+		if ((res->flags & GX_RESULT_HOST) ||
+			(kind == GX_TASK_JOIN_PROBE && (res->nsel != 0 || (res->flags & GX_RESULT_MORE))))
+			elog(ERROR, "gpuext: GpuJoin task of a device input returned rows");
+		if (res->flags & GX_RESULT_FULL)
+			outcome = GX_INPUT_FULL;
+		*count += res->join_count;
+		in->stats.kernel_ms += res->kernel_ns / 1e6;
+		gx_slot_release(b->slot);
+		b->slot = -1;
+		b->inflight = false;
+		gx_unpin_batch(b);
+		if (kind == GX_TASK_JOIN_BUILD)
+			st->stats.build_tasks++;
+		else
+			st->stats.probe_tasks++;
+	}
+}
+
+/*
+ * Build the table from the inner side's own rows (a device input): JOIN_BUILD
+ * tasks over its batches, then JOIN_FINISH_BUILD.  The side's size is
+ * known only once read, so the table is sized from the plan's estimate
+ * and, when a task finds it full, made again larger (from the rows read
+ * so far over the share of the table read), the side read again from its
+ * start.  GX_BUILD_DECLINED when no table for the estimate can be had:
+ * the caller reads the child's rows instead (an empty side needs no
+ * table, a small one may fit once counted); GX_BUILD_NONE when a larger
+ * table cannot be had (the fallback plan runs).  The rows the table holds
+ * (non-NULL keys) stand for the side's rows: none, and INNER / SEMI
+ * return nothing, ANTI every outer row.
+ */
+int
+gx_join_build_input(GxJoinState *st)
+{
+	GxJoinInput *in = &st->input[1];
+	/* (the estimate of a whole table is close: a small margin keeps kcap down) */
+	double		est = st->inner_ps->plan->plan_rows * 1.02 + 1024;
+	uint32		cap = (uint32) Min(est, (double) GX_JOIN_MAX_CAP);
+	int64		rebuilds0 = st->stats.rebuilds;
+
+	for (;;)
+	{
+		uint64		added = 0;
+		int64		rows0 = in->stats.rows_in;
+		int			outcome;
+
+		if (!gx_join_table_fits(st, cap))
+			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
+		st->cap = cap;
+		st->kcap = gx_join_kcap(st, cap);
+		st->session = gx_session_open(st->device);
+		st->table = gx_session_try_alloc(st->session, st->device,
+										 gx_join_bytes(st, st->cap, st->kcap),
+										 GX_OBJ_JOIN_TABLE);
+		if (st->table == 0)
+			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
+		gx_join_input_start(st, in);
+		outcome = gx_join_input_run(st, in, GX_TASK_JOIN_BUILD, &added);
+		if (outcome == GX_INPUT_NO_MEMORY)
+			return GX_BUILD_NONE;
+		if (outcome == GX_INPUT_DONE)
+		{
+			st->stats.inner_rows += in->stats.rows_in - rows0;
+			break;
+		}
+		/* full: a larger table, the side from its start */
+		if (cap >= GX_JOIN_MAX_CAP)
+			return GX_BUILD_NONE;
+		est = (double) (in->stats.rows_in - rows0) /
+			Max(gx_source_progress(&in->src), 0.001) * 1.25;
+		cap = (uint32) Min(Max(est, 2.0 * cap), (double) GX_JOIN_MAX_CAP);
+		gx_session_close(st->session);
+		st->session = 0;
+		st->table = 0;
+		st->stats.rebuilds++;
+	}
+	st->ninner = (uint32) gx_join_finish_table(st);
+	return GX_BUILD_DONE;
+}
+
+/* does this run read the outer side's rows through its device input? */
+bool
+gx_join_outer_rows_input(GxJoinState *st)
+{
+	return st->input[0].on && st->input[0].rows && st->table != 0;
+}
+
+/* give back the outer device input's batch: its held slot and its pins */
+void
+gx_join_input_drop_batch(GxJoinInput *in)
+{
+	if (in->held >= 0)
+		gx_slot_release(in->held);
+	in->held = -1;
+	for (int i = 0; i < GX_MAX_BATCHES; i++)
+		gx_unpin_batch(&in->batch[i]);
+}
+
+/*
+ * One JOIN_PROBE pass over the outer device input's batch in its held
+ * slot (the first, or the next one from next_row / next_match): the
+ * task, still in the slot, is submitted again, so a cache entry stays
+ * pinned by the slot across the passes; its entries into st->pairs
+ */
+void
+gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
+{
+	gx_chunk   *c = gx_slot_chunk(in->held);
+	gx_result  *res;
+	uint32		nrows = c->nrows;
+
+	CHECK_FOR_INTERRUPTS();
+	c->kind = GX_TASK_JOIN_PROBE;
+	c->ext.join.first_row = st->next_row;
+	c->ext.join.first_match = st->next_match;
+	in->held_gen = gx_service_generation();
+	gx_slot_submit(in->held, st->device);
+	gx_slot_wait(in->held, in->held_gen, in->batch[0].cached ? GX_WAIT_SPIN_US : 0);
+	res = gx_chunk_result(c);
+	if (res->error != GX_NO_ERROR)
+	{
+		int			code = (int) (res->error & 0xff);
+
+		gx_join_input_drop_batch(in);
+		gx_raise_error(code);
+	}
+	if (res->nsel > c->ext.join.max_pairs || (res->flags & GX_RESULT_HOST))
+		elog(ERROR, "gpuext: GpuJoin probe returned %u entries for %u", res->nsel,
+			 c->ext.join.max_pairs);
+	gx_join_take_pass(st, res, nrows);
+	in->stats.kernel_ms += res->kernel_ns / 1e6;
+	for (uint32 i = 0; i < st->npairs; i++)
+		if ((!in->batch[0].cached && st->pairs[i].outer >= nrows) ||
+			(st->mode == GX_JOIN_INNER && (uint64) st->pairs[i].inner >= st->ninner))
+			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
+	st->stats.probe_tasks++;
+	st->stats.pairs += st->npairs;
+}
+
+/*
+ * The outer device input's next batch (cached columns, heap pages or
+ * deformed columns), probed (its first pass); its slot is kept for the
+ * passes and its pages stay pinned while its rows are returned.  false
+ * at the end of the side.
+ */
+bool
+gx_join_input_next_chunk(GxJoinState *st)
+{
+	GxJoinInput *in = &st->input[0];
+	GxBatch    *b = &in->batch[0];
+	gx_chunk   *c;
+	uint32		n;
+
+	gx_join_input_drop_batch(in);
+	if (in->src.heap_done)
+		return false;
+	in->held = gx_slot_acquire(true);
+	c = gx_slot_chunk(in->held);
+	gx_join_input_task(st, in, c, GX_TASK_JOIN_PROBE);
+	b->slot = in->held;
+	b->count_only = false;
+	n = gx_source_fill(&in->src, b, c, in->held);
+	b->slot = -1;
+	if (n == 0)
+	{
+		gx_join_input_drop_batch(in);
+		return false;
+	}
+	c->ext.join.max_pairs = (uint32)
+		Min((uint64) PG_INT32_MAX,
+			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n)) /
+			sizeof(gx_join_pair));
+	if (c->result_off + gx_join_pairs_off(n) >= gx_shared->slot_bytes ||
+		c->ext.join.max_pairs == 0)
+		elog(ERROR, "gpuext: a GpuJoin probe batch leaves no room for its result");
+	c->fault = gx_take_fault();
+	in->stats.chunks++;
+	in->stats.rows_in += n - b->skipped_rows;
+	st->stats.outer_rows += n - b->skipped_rows;
+	st->next_row = st->next_match = 0;
+	gx_join_input_pass(st, in);
+	return true;
+}
+
+/*
+ * Counting with the outer side read by the device: count-only probes of
+ * its batches (cached columns probe the table where they lie), timed
+ */
+void
+gx_join_count_input(GxJoinState *st)
+{
+	GxJoinInput *in = &st->input[0];
+	int64		rows0 = in->stats.rows_in;
+	uint64		count = 0;
+	instr_time	t0,
+				t1;
+
+	INSTR_TIME_SET_CURRENT(t0);
+	gx_join_input_start(st, in);
+	(void) gx_join_input_run(st, in, GX_TASK_JOIN_PROBE, &count);
+	st->count_sum += (int64) count;
+	st->stats.outer_rows += in->stats.rows_in - rows0;
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->stats.probe_ms += INSTR_TIME_GET_MILLISEC(t1);
+}

@@ -1,0 +1,157 @@
+/*
+ * gpujoin.h - the GpuJoin node's state, shared by its files:
+ * gpujoin.cpp (the node: reading the children, building, probing,
+ * returning rows, rescans, EXPLAIN) and join_inputs.cpp (the sides the
+ * device reads itself, through a row source).
+ */
+#ifndef GX_GPUJOIN_H
+#define GX_GPUJOIN_H
+
+#include "gpuext.h"
+#include "engine.h"
+#include "executor.h"
+
+/* what EXPLAIN ANALYZE reports, summed over the node's loops */
+typedef struct GxJoinStats
+{
+	int64		outer_rows;		/* rows read from the outer child */
+	int64		inner_rows;		/* rows read from the inner child */
+	int64		table_rows;		/* rows placed in the join tables (non-NULL keys) */
+	int64		builds;			/* tables built */
+	int64		fallbacks;		/* decisions to run the fallback plan */
+	int64		build_tasks;	/* JOIN_BUILD tasks */
+	int64		probe_tasks;	/* JOIN_PROBE tasks (passes) */
+	int64		pairs;			/* entries the probes returned */
+	int64		unmatched_tasks;	/* JOIN_UNMATCHED tasks (RIGHT / FULL) */
+	int64		unmatched;		/* inner rows without a match (NULL keys too) */
+	int64		counted;		/* counting: the counts returned */
+	int64		rebuilds;		/* device input: tables made again larger */
+	int64		declined;		/* ... not read by the device (no table for
+								 * the estimate): the child's rows instead */
+	double		build_ms;		/* reading the inner side and building */
+	double		probe_ms;		/* reading the outer side and probing */
+} GxJoinStats;
+
+/*
+ * A side read by the device itself (custom_private 7 / 8): its table
+ * through a row source (source_heap.cpp, source_cache.cpp), in batches
+ * of cached columns, heap pages or deformed columns, with the plan's
+ * program (quals, keys as outputs)
+ */
+typedef struct GxJoinInput
+{
+	GxProgram  *prog;			/* the plan's program, NULL: read the child */
+	bool		on;				/* this node reads the side through src */
+	bool		started;		/* src started (since the last rescan) */
+	GxSource	src;
+	GxScanStats stats;			/* its chunks (EXPLAIN ANALYZE) */
+	GxBatch		batch[GX_MAX_BATCHES];
+	int64		next_seq;
+	/* the outer side's rows returned (SEMI, ANTI, INNER): one batch at a time */
+	bool		rows;			/* this run returns the side's rows */
+	AttrNumber *attno;			/* per resno of the child's target list: its
+								 * column of the table (a Var), else 0 */
+	TupleTableSlot *tslot;		/* a row of the table */
+	int			maxattno;		/* the highest column of it returned */
+	int			held;			/* the batch's slot, kept for its passes, or -1 */
+	bool		reading;		/* the source stands in this run (until a rescan) */
+	uint32		held_gen;
+} GxJoinInput;
+
+typedef struct GxJoinState
+{
+	CustomScanState css;
+	int			mode;			/* enum gx_join_mode */
+	int			alg;			/* enum gx_join_alg */
+	/* GX_JOIN_RANGE: the outer keys are the bounds, the inner key is one */
+	int			lo_k,
+				hi_k;			/* which outer key bounds the inner key, -1 none */
+	uint32		bflags;			/* GX_JOIN_LO_INCL, GX_JOIN_HI_INCL */
+	bool		count;			/* counting: one row, count(*)'s partial state */
+	bool		count_done;		/* ... returned (until a rescan) */
+	int64		count_sum;		/* ... the count being made */
+	int			nkeys;
+	AttrNumber	okey[GX_JOIN_MAX_KEYS];	/* resnos in the outer child's rows */
+	AttrNumber	ikey[GX_JOIN_MAX_KEYS];	/* ... in the inner child's */
+	int			otype[GX_JOIN_MAX_KEYS];	/* device types of the keys */
+	int			itype[GX_JOIN_MAX_KEYS];
+	int			kscale[GX_JOIN_MAX_KEYS];	/* numeric: both sides' scale */
+	int			natts;			/* columns of the scan slot */
+	int		   *src_side;		/* per column: 0 outer, 1 inner */
+	AttrNumber *src_att;		/* ... its resno there */
+	int			omax,
+				imax;			/* highest resno read on each side */
+	PlanState  *outer_ps;
+	PlanState  *inner_ps;
+	PlanState  *fallback_ps;	/* PostgreSQL's join of the two sides */
+	TupleTableSlot *oslot;		/* an outer row (MinimalTuple) */
+	TupleTableSlot *islot;		/* an inner row */
+	int			device;			/* gx_dev_kind */
+	uint32		rows_per_chunk;	/* rows of a build or probe task */
+	uint32		max_pairs;		/* entries a probe pass returns at most */
+	/* the inner side and its table */
+	bool		built;			/* the inner side read, the decision taken */
+	bool		fallback;		/* ... to return the fallback plan's rows */
+	uint32		session;		/* 0 = none */
+	uint32		table;			/* the join table object, 0 = none */
+	uint32		cap,
+				kcap;
+	uint32		placed;			/* rows the table holds (non-NULL keys) */
+	MemoryContext inner_cxt;
+	MinimalTuple *inner;
+	uint32		ninner;
+	uint32		inner_alloc;
+	uint32	   *nullkey;		/* RIGHT / FULL: inner rows with a NULL key */
+	uint32		nnullkey,
+				nullkey_alloc;
+	/* RIGHT / FULL, after the outer side: the unmatched inner rows */
+	bool		probed;			/* the outer side is done */
+	uint32		tail_next;		/* the next placed row to read */
+	bool		tail_nulls;		/* ... the NULL-key rows taken */
+	uint32	   *tail_buf;		/* the last JOIN_UNMATCHED task's rows */
+	const uint32 *tail;			/* the inner rows being returned */
+	uint32		ntail,
+				tail_pos;
+	/* the outer chunk being probed */
+	MemoryContext chunk_cxt;
+	MinimalTuple *outer;
+	uint32		nouter;
+	bool		outer_done;
+	char	   *image;			/* the chunk's probe task, input part */
+	uint64		image_bytes;
+	bool		more;			/* another pass of this chunk is due */
+	uint32		next_row,
+				next_match;
+	gx_join_pair *pairs;		/* entries of the last pass */
+	uint32		npairs,
+				pairs_alloc,
+				pair_pos;
+	GxJoinInput input[2];		/* 0 outer, 1 inner */
+	GxJoinStats stats;
+} GxJoinState;
+
+/* gx_join_build_input's outcomes */
+#define GX_BUILD_DONE 0
+#define GX_BUILD_DECLINED 1		/* no table for the estimate: read the child */
+#define GX_BUILD_NONE 2			/* no larger table: the fallback plan runs */
+
+/* the node's steps the device inputs use (gpujoin.cpp) */
+void		gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes);
+gx_result  *gx_join_result(int slot);
+uint32		gx_join_kcap(const GxJoinState *st, uint32 cap);
+uint64		gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap);
+bool		gx_join_table_fits(GxJoinState *st, uint32 n);
+uint64		gx_join_finish_table(GxJoinState *st);
+void		gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows);
+
+/* the sides the device reads itself (join_inputs.cpp) */
+void		gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags);
+void		gx_join_input_start(GxJoinState *st, GxJoinInput *in);
+int			gx_join_build_input(GxJoinState *st);
+void		gx_join_count_input(GxJoinState *st);
+bool		gx_join_outer_rows_input(GxJoinState *st);
+bool		gx_join_input_next_chunk(GxJoinState *st);
+void		gx_join_input_pass(GxJoinState *st, GxJoinInput *in);
+void		gx_join_input_drop_batch(GxJoinInput *in);
+
+#endif							/* GX_GPUJOIN_H */
