@@ -798,6 +798,12 @@ gx_validate_join_unmatched(const gx_chunk *c, uint64_t slot_bytes, const gx_task
 		gx_errf(err, errlen, "join unmatched task has a program, columns or aggregates");
 		return GX_INVALID;
 	}
+	/* (only a hash table has matched marks and staged rows) */
+	if (j->alg != GX_JOIN_HASH)
+	{
+		gx_errf(err, errlen, "join unmatched task of a range join's table");
+		return GX_INVALID;
+	}
 	if ((st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if ((uint64_t) j->first_row + c->nrows > j->cap)

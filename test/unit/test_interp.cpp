@@ -3142,6 +3142,9 @@ test_join_invalid(void)
 		expect_invalid(u, ub, &ctx, "unmatched of a bad geometry");
 		u = join_unmatched_task(um.data(), js, 0, 100, 2);
 		expect_invalid(u, ub, &ctx, "unmatched count_only 2");
+		u = join_unmatched_task(um.data(), js, 0, 100, 0);
+		u->ext.join.alg = GX_JOIN_RANGE;
+		expect_invalid(u, ub, &ctx, "unmatched of a range join's table");
 		u = join_unmatched_task(um.data(), js, 0, 100, 1);
 		ctx.obj_bytes[0] = tbytes - 1;
 		expect_invalid(u, ub, &ctx, "unmatched of a table object too small");
