@@ -1637,11 +1637,6 @@ gx_gpu_join_build(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 }
 
 /*
- * JOIN_FINISH_BUILD (validated): kstart = the exclusive prefix sum of
- * kcount (cub::DeviceScan, its temporary storage in the table object),
- * the staged rows into their runs, the table sealed; the header comes back
- */
-/*
  * The start of a JOIN_FINISH_BUILD whose CUB call (what) needs temp bytes
  * of the table's reserved scratch: refused when it needs more; *grid
  * clamped; the slot begun
@@ -1709,6 +1704,12 @@ gx_gpu_jrange_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, char *
 						  err, errlen);
 }
 
+/*
+ * JOIN_FINISH_BUILD (validated): kstart = the exclusive prefix sum of
+ * kcount (cub::DeviceScan, its temporary storage in the table object),
+ * the staged rows into their runs (neither with GX_JOIN_NO_RUNS), the
+ * table sealed; a range join's table sorted instead; the header comes back
+ */
 gx_status
 gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {

@@ -63,7 +63,7 @@
  * The range join (ext.join.alg GX_JOIN_RANGE: band and inequality
  * predicates) is gx_jrange.cuh's table under the same build, probe and
  * write steps: gx_jtab_of gives its arrays (run = the payloads in key
- * order), gx_join_build_row appends, and gx_join_find_run, the one step
+ * order), gx_join_build_at appends, and gx_join_find_run, the one step
  * the algorithms do not share, finds an outer row's run by its bounds
  * instead of its key.
  *
@@ -276,14 +276,11 @@ gx_join_slot(const gx_jtab *t, const int64_t *k, int create)
 }
 
 /*
- * BUILD: the keys of an inner row whose program passed (its outputs
- * j->key_out) into k, and its payload (output j->payload_out, else
- * 'payload', the row's default); 0 when a key is NULL (the row joins
- * nothing), else 1
+ * The keys of a row whose program passed (its outputs j->key_out) into k;
+ * 0 when a key is NULL (the row joins nothing), else 1
  */
 GX_HD int
-gx_join_build_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t *k,
-				   int64_t *payload)
+gx_join_out_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t *k)
 {
 	for (uint32_t i = 0; i < t->nkeys; i++)
 	{
@@ -293,6 +290,20 @@ gx_join_build_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, in
 			return 0;
 		k[i] = r->v.i;
 	}
+	return 1;
+}
+
+/*
+ * BUILD: the keys of an inner row whose program passed into k, and its
+ * payload (output j->payload_out, else 'payload', the row's default); 0
+ * when a key is NULL, else 1
+ */
+GX_HD int
+gx_join_build_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t *k,
+				   int64_t *payload)
+{
+	if (!gx_join_out_keys(t, j, out, k))
+		return 0;
 	if (j->payload_out >= 0)
 		*payload = out[j->payload_out].isnull ? 0 : out[j->payload_out].v.i;
 	return 1;
@@ -427,14 +438,8 @@ gx_join_find_run(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, uint
 	*start = 0;
 	if (t->alg == GX_JOIN_RANGE)
 		return gx_jrange_lookup(t->skey, t->rows, j, out, start);
-	for (uint32_t i = 0; i < t->nkeys; i++)
-	{
-		const gx_reg *r = &out[j->key_out[i]];
-
-		if (r->isnull)
-			return 0;
-		k[i] = r->v.i;
-	}
+	if (!gx_join_out_keys(t, j, out, k))
+		return 0;
 	return gx_join_lookup(t, k, start, GX_JOIN_MODE_MARKS(j->mode));
 }
 

@@ -362,18 +362,6 @@ gx_collect_batch(GxScanState *st, GxBatch *b)
 	b->inflight = false;
 }
 
-/* the batch submitted first among those in flight, or NULL */
-static GxBatch *
-gx_oldest_inflight(GxScanState *st)
-{
-	GxBatch    *next = NULL;
-
-	for (int i = 0; i < st->nbatches; i++)
-		if (st->batch[i].inflight && (next == NULL || st->batch[i].seq < next->seq))
-			next = &st->batch[i];
-	return next;
-}
-
 /* keep up to st->nbatches chunks in flight */
 static void
 gx_keep_inflight(GxScanState *st)
@@ -381,7 +369,7 @@ gx_keep_inflight(GxScanState *st)
 	for (int i = 0; i < st->nbatches && !st->src.heap_done; i++)
 	{
 		GxBatch    *b = &st->batch[i];
-		bool		any_inflight = gx_oldest_inflight(st) != NULL;
+		bool		any_inflight = gx_oldest_batch(st->batch, st->nbatches) != NULL;
 
 		if (b->inflight || b == st->consuming)
 			continue;
@@ -415,7 +403,7 @@ gx_run_agg_chunks(GxScanState *st)
 		if (st->src.heap_done && st->par == NULL && st->agg_obj != 0 &&
 			st->agg_read_slot < 0 && !st->group_mode)
 			(void) gx_agg_read_submit(st, false);
-		next = gx_oldest_inflight(st);
+		next = gx_oldest_batch(st->batch, st->nbatches);
 		if (next == NULL)
 		{
 			/* GpuPreAgg: a pass that must run again starts over */
@@ -571,7 +559,7 @@ gx_next_row(ScanState *ss)
 		gx_keep_inflight(st);
 
 		/* collect the oldest chunk in flight */
-		GxBatch    *next = gx_oldest_inflight(st);
+		GxBatch    *next = gx_oldest_batch(st->batch, st->nbatches);
 
 		if (next == NULL)
 		{

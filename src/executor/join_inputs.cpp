@@ -81,7 +81,8 @@ gx_join_outer_columns(GxJoinState *st, GxJoinInput *in)
 /*
  * The sides the device reads itself (see the design note): the inner side
  * when its rows are never returned (counting, but for RIGHT / FULL; SEMI,
- * ANTI), the outer side when counting, each when the plan gave it a program
+ * ANTI), the outer side when counting or when every outer column returned
+ * is its table's, each when the plan gave it a program
  */
 void
 gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
@@ -97,10 +98,10 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 
 		for (int i = 0; i < GX_MAX_BATCHES; i++)
 			in->batch[i].slot = -1;
+		in->held = -1;
 		if (n == NULL || !IsA(n, Const))
 			continue;
 		in->prog = gx_program_from_const((Const *) n, NIL);
-		in->held = -1;
 		/* the outer side's rows: every column the node returns is the table's */
 		if (side == 0 && !st->count && gx_join_outer_columns(st, in))
 			in->rows = true;
@@ -153,18 +154,6 @@ gx_join_input_start(GxJoinState *st, GxJoinInput *in)
 	gx_source_start(&in->src, st->css.ss.ps.state->es_snapshot);
 	in->started = true;
 	in->next_seq = 0;
-}
-
-/* the batch in flight submitted first, or NULL */
-static GxBatch *
-gx_join_input_oldest(GxJoinInput *in)
-{
-	GxBatch    *next = NULL;
-
-	for (int i = 0; i < GX_MAX_BATCHES; i++)
-		if (in->batch[i].inflight && (next == NULL || in->batch[i].seq < next->seq))
-			next = &in->batch[i];
-	return next;
 }
 
 /* fill a free batch of the side with its next rows and submit it; false at the end */
@@ -233,10 +222,11 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 
 		CHECK_FOR_INTERRUPTS();
 		while (outcome == GX_INPUT_DONE &&
-			   !(first && gx_join_input_oldest(in) != NULL) &&
-			   gx_join_input_submit(st, in, kind, gx_join_input_oldest(in) == NULL))
+			   !(first && gx_oldest_batch(in->batch, GX_MAX_BATCHES) != NULL) &&
+			   gx_join_input_submit(st, in, kind,
+									gx_oldest_batch(in->batch, GX_MAX_BATCHES) == NULL))
 			;
-		b = gx_join_input_oldest(in);
+		b = gx_oldest_batch(in->batch, GX_MAX_BATCHES);
 		if (b == NULL)
 			return outcome;
 		if (kind == GX_TASK_JOIN_BUILD)
@@ -293,7 +283,7 @@ gx_join_build_input(GxJoinState *st)
 	/* (the estimate of a whole table is close: a small margin keeps kcap down) */
 	double		est = st->inner_ps->plan->plan_rows * 1.02 + 1024;
 	uint32		cap = (uint32) Min(est, (double) GX_JOIN_MAX_CAP);
-	int64		rebuilds0 = st->stats.rebuilds;
+	int			no_table = GX_BUILD_DECLINED;	/* (a larger one: GX_BUILD_NONE) */
 
 	for (;;)
 	{
@@ -302,7 +292,7 @@ gx_join_build_input(GxJoinState *st)
 		int			outcome;
 
 		if (!gx_join_table_fits(st, cap))
-			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
+			return no_table;
 		st->cap = cap;
 		st->kcap = gx_join_kcap(st, cap);
 		st->session = gx_session_open(st->device);
@@ -310,7 +300,7 @@ gx_join_build_input(GxJoinState *st)
 										 gx_join_bytes(st, st->cap, st->kcap),
 										 GX_OBJ_JOIN_TABLE);
 		if (st->table == 0)
-			return st->stats.rebuilds == rebuilds0 ? GX_BUILD_DECLINED : GX_BUILD_NONE;
+			return no_table;
 		gx_join_input_start(st, in);
 		outcome = gx_join_input_run(st, in, GX_TASK_JOIN_BUILD, &added);
 		if (outcome == GX_INPUT_NO_MEMORY)
@@ -330,6 +320,7 @@ gx_join_build_input(GxJoinState *st)
 		st->session = 0;
 		st->table = 0;
 		st->stats.rebuilds++;
+		no_table = GX_BUILD_NONE;
 	}
 	st->ninner = (uint32) gx_join_finish_table(st);
 	return GX_BUILD_DONE;

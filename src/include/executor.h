@@ -413,6 +413,18 @@ double		gx_source_progress(GxSource *src);
 void		gx_source_release(GxSource *src);
 void		gx_source_end(GxSource *src);
 void		gx_unpin_batch(GxBatch *b);
+
+/* the batch in flight submitted first among batch[0 .. n), or NULL */
+static inline GxBatch *
+gx_oldest_batch(GxBatch *batch, int n)
+{
+	GxBatch    *next = NULL;
+
+	for (int i = 0; i < n; i++)
+		if (batch[i].inflight && (next == NULL || batch[i].seq < next->seq))
+			next = &batch[i];
+	return next;
+}
 void		gx_source_cache_begin(GxSource *src);
 void		gx_set_stop_block(GxSource *src);
 bool		gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot);

@@ -42,7 +42,7 @@ typedef struct GxJoinInput
 {
 	GxProgram  *prog;			/* the plan's program, NULL: read the child */
 	bool		on;				/* this node reads the side through src */
-	bool		started;		/* src started (since the last rescan) */
+	bool		started;		/* src started once (its heap scan is open) */
 	GxSource	src;
 	GxScanStats stats;			/* its chunks (EXPLAIN ANALYZE) */
 	GxBatch		batch[GX_MAX_BATCHES];
