@@ -371,6 +371,32 @@ SET gpuext.enable_gpujoin = off;
 SELECT gx_jccheck('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
 RESET gpuext.enable_gpujoin;
 
+-- float keys compare as float8eq: -0 = 0, every NaN equals every NaN (a
+-- negated one too), infinities, float4 = float8 exact as doubles (0.1
+-- differs), NULL never matches
+CREATE TABLE gx_jflt (id int4, f4 float4, f8 float8);
+INSERT INTO gx_jflt VALUES (1, '-0', '-0'), (2, '0', '0'), (3, 'NaN', 'NaN'),
+    (4, 'NaN', -('NaN'::float8)), (5, 0.1, 0.1), (6, 'Infinity', 'Infinity'),
+    (7, '-Infinity', '-Infinity'), (8, NULL, NULL), (9, 0.5, 0.5), (10, 1e-45, 1e-300),
+    (11, 0.1, 0.1::float4);
+ANALYZE gx_jflt;
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_jflt a JOIN gx_jflt b ON a.f8 = b.f8');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_jflt a JOIN gx_jflt b ON a.f4 = b.f4');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_jflt a JOIN gx_jflt b ON a.f4 = b.f8');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_jflt a JOIN gx_jflt b ON a.f8 = b.f4 AND a.id % 2 = b.id % 2');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_jflt a JOIN gx_jflt b ON a.f8 = b.f8 AND a.f4 = b.f4');
+SELECT gx_jcheck('SELECT a.id FROM gx_jflt a WHERE a.f4 IN (SELECT f8 FROM gx_jflt WHERE id > 2)');
+SELECT gx_jcheck('SELECT a.id FROM gx_jflt a WHERE NOT EXISTS (SELECT 1 FROM gx_jflt b WHERE b.f8 = a.f4 AND b.id > 5)');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_jflt a LEFT JOIN gx_jflt b ON a.f8 = b.f4');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_jflt a FULL JOIN (SELECT * FROM gx_jflt WHERE id > 4) b ON a.f4 = b.f8');
+SELECT gx_jccheck('SELECT count(*) FROM gx_jflt a JOIN gx_jflt b ON a.f8 = b.f8');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_num a JOIN gx_num b ON a.f8 = b.f8');
+SELECT gx_jcheck('SELECT a.id, b.id FROM gx_num a JOIN gx_num b ON a.f4 = b.f8 AND a.i2 = b.i2');
+SELECT gx_jccheck('SELECT count(*) FROM gx_num a JOIN gx_num b ON a.f4 = b.f4');
+-- (a float inequality is not the range join's)
+SELECT gx_jcheck('SELECT count(*) FROM gx_jflt a JOIN gx_jflt b ON a.f8 < b.f8');
+DROP TABLE gx_jflt;
+
 -- what stays with PostgreSQL: other join quals, non-equi joins (but
 -- one the range join takes: gpujoin_band), types the device does not
 -- compare, three keys, row marks, the switches

@@ -51,6 +51,12 @@ FROM generate_series(1, 30000) g;
 CREATE TABLE gx_iempty (id int4, k int4);
 VACUUM ANALYZE gx_ia, gx_ib, gx_iempty;
 
+-- float keys (gx_num: -0, NaN, infinities, NULLs) read by the device
+SELECT gx_icheck('SELECT count(*) FROM gx_num a JOIN gx_num b ON a.f8 = b.f4');
+SELECT gx_icheck('SELECT a.id FROM gx_num a WHERE EXISTS (SELECT 1 FROM gx_num b WHERE b.f8 = a.f8 AND b.id > 2900)');
+SELECT gx_icheck('SELECT a.id FROM gx_num a WHERE NOT EXISTS (SELECT 1 FROM gx_num b WHERE b.f4 = a.f8 AND b.i2 = a.i2)');
+SELECT gx_icheck('SELECT a.id, b.id FROM gx_num a JOIN gx_num b ON a.f4 = b.f4 WHERE b.id > 2990');
+
 -- from heap pages: counts (both sides), SEMI and ANTI (the inner side)
 SELECT gx_icheck('SELECT count(*) FROM gx_ia a JOIN gx_ib b ON a.k = b.k');
 SELECT gx_icheck('SELECT count(*) FROM gx_ia a JOIN gx_ib b ON a.k = b.k AND a.k8 = b.k8');

@@ -641,7 +641,8 @@ typedef struct gx_agg
  * of gx_join_table_bytes(cap, kcap) bytes (a range join's, alg
  * GX_JOIN_RANGE: gx_jrange_table_bytes(cap), kcap 0; zeroed memory is an
  * empty table), whose geometry every task that names it repeats here.  The keys
- * (1 or 2, integer-like: bool, int2/4/8, date, timestamp(tz), char8) and
+ * (1 or 2, integer-like: bool, int2/4/8, date, timestamp(tz), char8; or,
+ * in a hash table, floats: kfloat) and
  * the BUILD payload are outputs of the task's program (GX_OP_OUT), so the
  * quals of either side run in the same pass.
  */
@@ -699,7 +700,10 @@ typedef struct gx_join_ext
 	int16_t		lo_out;
 	int16_t		hi_out;
 	uint32_t	bflags;			/* GX_JOIN_LO_INCL, GX_JOIN_HI_INCL */
-	uint32_t	pad2;
+	uint32_t	kfloat;			/* hash join: bit k set, key k is a float
+								 * (float4 / float8 output, held as a
+								 * double), compared as float8eq: -0 = 0,
+								 * NaN = NaN (gx_join_float_key) */
 } gx_join_ext;
 
 enum gx_join_alg

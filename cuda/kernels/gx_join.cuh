@@ -276,8 +276,20 @@ gx_join_slot(const gx_jtab *t, const int64_t *k, int create)
 }
 
 /*
- * The keys of a row whose program passed (its outputs j->key_out) into k;
- * 0 when a key is NULL (the row joins nothing), else 1
+ * A float key as an int64 that is equal exactly where float8eq holds
+ * (-0 = 0, every NaN one value; a float4 is exact as a double, as in
+ * float48eq), and ordered as float8_cmp orders (gx_float_ord)
+ */
+GX_HD int64_t
+gx_join_float_key(double d)
+{
+	return gx_float_ord(d == 0.0 ? 0.0 : d);
+}
+
+/*
+ * The keys of a row whose program passed (its outputs j->key_out) into k,
+ * floats (j->kfloat) as gx_join_float_key; 0 when a key is NULL (the row
+ * joins nothing), else 1
  */
 GX_HD int
 gx_join_out_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t *k)
@@ -288,7 +300,7 @@ gx_join_out_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int6
 
 		if (r->isnull)
 			return 0;
-		k[i] = r->v.i;
+		k[i] = (j->kfloat >> i) & 1 ? gx_join_float_key(r->v.d) : r->v.i;
 	}
 	return 1;
 }

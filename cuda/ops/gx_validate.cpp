@@ -656,11 +656,19 @@ gx_check_join_table(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 	return GX_OK;
 }
 
+/* may a join key be an output of type t: integer-like, or a float where flt? */
+static bool
+gx_join_key_output(int t, bool flt)
+{
+	return flt ? (t == GX_FLOAT4 || t == GX_FLOAT8) : gx_key_like((uint32_t) t);
+}
+
 /*
  * BUILD and PROBE: rows as a FILTER or CACHE_SCAN task has them (its own
  * columns, heap pages the device deforms, or a cache entry; no aggregate
  * or group table; map_sel only for a PROBE of an entry) whose program the
  * device runs, with the keys (and the payload) as integer-like outputs
+ * (keys of a hash table: floats where kfloat says)
  */
 static gx_status
 gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *err,
@@ -687,11 +695,17 @@ gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *
 	if (probe && j->alg == GX_JOIN_RANGE &&
 		(st = gx_check_jrange_bounds(c, err, errlen)) != GX_OK)
 		return st;
+	if ((j->kfloat >> j->nkeys) != 0 || (j->kfloat != 0 && j->alg != GX_JOIN_HASH))
+	{
+		gx_errf(err, errlen, "join task: float keys 0x%x of %u keys (algorithm %u)",
+				j->kfloat, j->nkeys, j->alg);
+		return GX_INVALID;
+	}
 	for (uint32_t k = 0; k < j->nkeys && !(probe && j->alg == GX_JOIN_RANGE); k++)
 		if (j->key_out[k] < 0 || j->key_out[k] >= GX_MAX_OUTS ||
-			!gx_key_like((uint32_t) gx_out_type(c, j->key_out[k])))
+			!gx_join_key_output(gx_out_type(c, j->key_out[k]), (j->kfloat >> k) & 1))
 		{
-			gx_errf(err, errlen, "join key %u is not an integer-like output", k);
+			gx_errf(err, errlen, "join key %u is not an output of its type", k);
 			return GX_INVALID;
 		}
 	if (x->entry >= 0)

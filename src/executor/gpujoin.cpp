@@ -258,6 +258,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 		st->otype[k] = list_nth_int(types, 3 * k);
 		st->itype[k] = list_nth_int(types, 3 * k + 1);
 		st->kscale[k] = list_nth_int(types, 3 * k + 2);
+		if (st->otype[k] == GX_FLOAT4 || st->otype[k] == GX_FLOAT8)
+			st->kfloat |= 1u << k;
 		st->omax = Max(st->omax, st->okey[k]);
 		st->imax = Max(st->imax, st->ikey[k]);
 		k++;
@@ -332,6 +334,7 @@ gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes)
 	c->ext.join.lo_out = st->lo_k;
 	c->ext.join.hi_out = st->hi_k;
 	c->ext.join.bflags = st->bflags;
+	c->ext.join.kfloat = st->kfloat;
 }
 
 /*

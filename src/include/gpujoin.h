@@ -76,6 +76,7 @@ typedef struct GxJoinState
 	int			otype[GX_JOIN_MAX_KEYS];	/* device types of the keys */
 	int			itype[GX_JOIN_MAX_KEYS];
 	int			kscale[GX_JOIN_MAX_KEYS];	/* numeric: both sides' scale */
+	uint32		kfloat;			/* bit k: key k is a float (gx_join_ext) */
 	int			natts;			/* columns of the scan slot */
 	int		   *src_side;		/* per column: 0 outer, 1 inner */
 	AttrNumber *src_att;		/* ... its resno there */

@@ -18,7 +18,9 @@
  *    other, whose operator (by its function) compares by value the
  *    integers the device holds: int2/int4/int8 in any mix, date, timestamp,
  *    timestamptz, bool, and numeric with a typmod (both sides at one
- *    scale that an int64 holds); one or two keys (GX_JOIN_MAX_KEYS);
+ *    scale that an int64 holds), or float4 / float8 in any mix (as
+ *    float8eq: -0 = 0, NaN = NaN; hash joins only); one or two keys
+ *    (GX_JOIN_MAX_KEYS);
  *  - no other join qual, no pseudoconstant, no PlaceHolderVar in the
  *    target, only the outer side's columns for SEMI / ANTI, a SELECT
  *    without row marks (no EvalPlanQual recheck of a join's rows);
@@ -169,11 +171,18 @@ gx_join_eq_func(Oid fn)
 		case F_TIMESTAMPTZ_EQ:
 		case F_BOOLEQ:
 		case F_NUMERIC_EQ:
+		case F_FLOAT4EQ:
+		case F_FLOAT8EQ:
+		case F_FLOAT48EQ:
+		case F_FLOAT84EQ:
 			return true;
 		default:
 			return false;
 	}
 }
+
+/* a float key type (float4, float8: compared as float8eq, gx_join_float_key) */
+#define GX_JOIN_FLOAT(t) ((t) == GX_FLOAT4 || (t) == GX_FLOAT8)
 
 /*
  * The device type of a key (a Var; a range join's bound: an expression),
@@ -195,7 +204,7 @@ gx_join_key_type(Expr *e, int *gxtype, int *scale, int *intdigits)
 		*intdigits = (((typmod - VARHDRSZ) >> 16) & 0xffff) - *scale;
 	}
 	return *gxtype == GX_BOOL || *gxtype == GX_INT2 || *gxtype == GX_INT4 ||
-		*gxtype == GX_INT8 || *gxtype == GX_NUMERIC;
+		*gxtype == GX_INT8 || *gxtype == GX_NUMERIC || GX_JOIN_FLOAT(*gxtype);
 }
 
 /*
@@ -242,7 +251,7 @@ gx_join_key_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel,
 	if (!gx_join_key_type((Expr *) *okey, &ot, &os, &od) ||
 		!gx_join_key_type((Expr *) *ikey, &it, &is, &id))
 		return false;
-	if ((ot == GX_NUMERIC) != (it == GX_NUMERIC))
+	if ((ot == GX_NUMERIC) != (it == GX_NUMERIC) || GX_JOIN_FLOAT(ot) != GX_JOIN_FLOAT(it))
 		return false;
 	*scale = Max(os, is);
 	/* numerics: both sides' values as int64 at the larger scale */
@@ -614,8 +623,9 @@ gx_range_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel, Gx
 		expression_returns_set((Node *) oe))
 		return false;
 	if (!gx_join_key_type((Expr *) iv, &it, &is, &id) ||
-		!gx_join_key_type(oe, &ot, &os, &od) || it == GX_BOOL || ot == GX_BOOL)
-		return false;
+		!gx_join_key_type(oe, &ot, &os, &od) || it == GX_BOOL || ot == GX_BOOL ||
+		GX_JOIN_FLOAT(it) || GX_JOIN_FLOAT(ot))
+		return false;			/* (floats: a hash join's keys only) */
 	if ((ot == GX_NUMERIC) != (it == GX_NUMERIC))
 		return false;
 	if (it == GX_NUMERIC)
@@ -961,7 +971,7 @@ gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tli
  * A side's device input: when the child plan is a plain scan of a table
  * (a SeqScan, or a GpuScan that returns rows) whose quals all compile
  * into one device program without Params or rows for the host, and whose
- * keys are integer-like columns of that table (not numeric: the device
+ * keys are integer-like or float columns of that table (not numeric: the device
  * holds those at their column's scale, the join at the common one), the
  * program "quals, then output k = key k", as a Const; else Integer 0.
  * The node may then read the table through a row source, cache entries
@@ -1010,7 +1020,7 @@ gx_join_side_program(Plan *child, List *resnos)
 		if (!IsA(v, Var) || v->varno != (int) relid || v->varattno <= 0 ||
 			gx_program_add_output(prog, (Expr *) v, relid, &t, &sc) !=
 			foreach_current_index(lc) ||
-			!(t == GX_BOOL || t == GX_INT2 || t == GX_INT4 || t == GX_INT8))
+			!(t == GX_BOOL || t == GX_INT2 || t == GX_INT4 || t == GX_INT8 || GX_JOIN_FLOAT(t)))
 			return (Node *) makeInteger(0);
 	}
 	if (prog->params != NIL || prog->may_host || prog->may_fallback)

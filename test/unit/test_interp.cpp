@@ -3065,6 +3065,8 @@ test_join_invalid(void)
 	JMUTATE(build, bb, gb, "join key of a float output",
 			(build->code[build->ninstr - 1].type = GX_FLOAT8,
 			 build->code[build->ninstr - 2].type = GX_FLOAT8));
+	JMUTATE(build, bb, gb, "float key bit beyond the keys", build->ext.join.kfloat = 2);
+	JMUTATE(build, bb, gb, "float key of an integer output", build->ext.join.kfloat = 1);
 	JMUTATE(build, bb, gb, "payload of a missing output", build->ext.join.payload_out = 3);
 	JMUTATE(build, bb, gb, "payload below -1", build->ext.join.payload_out = -2);
 	JMUTATE(build, bb, gb, "key slots not a power of 2", build->ext.join.kcap = 300);
