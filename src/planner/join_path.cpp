@@ -974,11 +974,14 @@ gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tli
  * keys are integer-like or float columns of that table (not numeric: the device
  * holds those at their column's scale, the join at the common one), the
  * program "quals, then output k = key k", as a Const; else Integer 0.
+ * bounds (a range join's outer side): the keys are the bounds,
+ * expressions of the table's columns the program computes (integers,
+ * dates, timestamps), as the child's scan would for the same rows.
  * The node may then read the table through a row source, cache entries
  * included, instead of the child (gpujoin.cpp).
  */
 static Node *
-gx_join_side_program(Plan *child, List *resnos)
+gx_join_side_program(Plan *child, List *resnos, bool bounds)
 {
 	Index		relid;
 	List	   *quals;
@@ -1017,10 +1020,13 @@ gx_join_side_program(Plan *child, List *resnos)
 		int			t,
 					sc;
 
-		if (!IsA(v, Var) || v->varno != (int) relid || v->varattno <= 0 ||
-			gx_program_add_output(prog, (Expr *) v, relid, &t, &sc) !=
+		if (bounds ? !bms_is_subset(pull_varnos(NULL, (Node *) v), bms_make_singleton(relid)) :
+			(!IsA(v, Var) || v->varno != (int) relid || v->varattno <= 0))
+			return (Node *) makeInteger(0);
+		if (gx_program_add_output(prog, (Expr *) v, relid, &t, &sc) !=
 			foreach_current_index(lc) ||
-			!(t == GX_BOOL || t == GX_INT2 || t == GX_INT4 || t == GX_INT8 || GX_JOIN_FLOAT(t)))
+			!(t == GX_INT2 || t == GX_INT4 || t == GX_INT8 ||
+			  (!bounds && (t == GX_BOOL || GX_JOIN_FLOAT(t)))))
 			return (Node *) makeInteger(0);
 	}
 	if (prog->params != NIL || prog->may_host || prog->may_fallback)
@@ -1056,17 +1062,21 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 												 opath->parent->relids, ipath->parent->relids,
 												 intVal(list_nth(priv, 4)) != 0,
 												 (List *) list_nth(priv, 5));
-	/* (after the key resnos: gx_child_resno may have added a key to a child) */
+	/*
+	 * (after the key resnos: gx_child_resno may have added a key to a
+	 * child).  A range join's outer keys are its bounds, expressions; its
+	 * inner key is one column, named once per bound.
+	 */
 	{
-		bool		hash = list_nth(priv, 5) == NIL;
+		bool		range = list_nth(priv, 5) != NIL;
+		List	   *ires = (List *) lthird(cscan->custom_private);
 
 		cscan->custom_private =
 			lappend(lappend(cscan->custom_private,
-							hash ? gx_join_side_program(outer,
-														(List *) lsecond(cscan->custom_private)) :
-							(Node *) makeInteger(0)),
-					hash ? gx_join_side_program(inner, (List *) lthird(cscan->custom_private)) :
-					(Node *) makeInteger(0));
+							gx_join_side_program(outer, (List *) lsecond(cscan->custom_private),
+												 range)),
+					gx_join_side_program(inner, range ? list_make1_int(linitial_int(ires)) : ires,
+										 false));
 	}
 	cscan->custom_scan_tlist = tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
