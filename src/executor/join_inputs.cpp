@@ -4,10 +4,11 @@
  *
  * Design note
  * -----------
- * The plan may give a side of a hash join a program (join_path.cpp,
+ * The plan may give a side of a join a program (join_path.cpp,
  * gx_join_side_program: its table's quals, then the keys as outputs 0 ..
- * nkeys-1; custom_private 7 / 8) when its child is a plain scan of a
- * table.  The node then reads that table itself through a row source
+ * nkeys-1; a range join's outer side: its bounds, expressions the
+ * program computes; custom_private 7 / 8) when its child is a plain scan
+ * of a table.  The node then reads that table itself through a row source
  * (GxSource, as GpuScan does: cache entries where they lie on the device,
  * their stale blocks from the heap, other blocks as heap pages the device
  * deforms) and never runs the child:
