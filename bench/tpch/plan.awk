@@ -15,8 +15,12 @@
 #       goes: a line per node that ran, "SELF_MS<tab>TOTAL_MS<tab>LABEL",
 #       SELF the node's own time (its actual total time x loops less its
 #       children's, at least 0), in plan order; LABEL the node's name, its
-#       join condition (Hash Cond / Join Keys / Merge Cond) and how a
-#       GpuJoin joined.  Under a Gather the workers' times add up (loops),
+#       join condition (Hash Cond / Join Keys / Merge Cond), how a GpuJoin
+#       joined and, in brackets, a gpuext node's device figures: a
+#       GpuScan's Device Time and cached chunks of its chunks, a GpuJoin's
+#       Build and Probe Time and the cached chunks of the outer side it
+#       read itself (the rest of a GpuScan's own time is the host's: heap
+#       pages, rows fetched and formed for the node above).  Under a Gather the workers' times add up (loops),
 #       so they can exceed the wall-clock time.
 #   awk -v mode=nodes -f plan.awk FILE   a line per node of tree mode's
 #       plan (no fallback plans, no Sort, Hash, ...): "LABEL<tab>CONDITION"
@@ -78,6 +82,19 @@ function label(i,    t) {
     }
     return t
 }
+# " [device ... ms, ...]": a GpuScan's device time and cached chunks, a
+# GpuJoin's build and probe time and its outer side's cached chunks
+function figures(i,    f) {
+    f = ""
+    if ((i, "Device Time") in fig) f = f ", device " fig[i, "Device Time"] " ms"
+    if ((i, "Build Time") in fig) f = f ", build " fig[i, "Build Time"] " ms"
+    if ((i, "Probe Time") in fig) f = f ", probe " fig[i, "Probe Time"] " ms"
+    if ((i, "Cached Chunks") in fig && (i, "Chunks") in fig)
+        f = f ", cached chunks " fig[i, "Cached Chunks"] "/" fig[i, "Chunks"]
+    if ((i, "Outer Cached Chunks") in fig && (i, "Outer Device Chunks") in fig)
+        f = f ", outer cached chunks " fig[i, "Outer Cached Chunks"] "/" fig[i, "Outer Device Chunks"]
+    return f == "" ? "" : " [" substr(f, 3) "]"
+}
 BEGIN { n = 0; cur = 0 }
 /^ *QUERY PLAN *$/ || /^-+$/ || /^\([0-9]+ rows?\)$/ { next }
 /^ *(Planning|Execution) Time:/ { next }
@@ -93,6 +110,11 @@ BEGIN { n = 0; cur = 0 }
     if (!isnode) {
         d = trim(line)
         if (cur && d ~ /^Joined: /) { sub(/^Joined: /, "", d); joined[cur] = d }
+        # a gpuext node's device figures (EXPLAIN ANALYZE)
+        if (cur && d ~ /^(Device Time|Build Time|Probe Time|Chunks|Cached Chunks|Outer Device Chunks|Outer Cached Chunks): [0-9.]+/) {
+            k = d; sub(/:.*/, "", k); v = d; sub(/^[^:]*: /, "", v); sub(/ .*/, "", v)
+            fig[cur, k] = v
+        }
         if (cur && cond[cur] == "" && d ~ /^(Hash Cond|Join Keys|Merge Cond|Join Filter): /) {
             sub(/^[A-Za-z ]+: /, "", d); cond[cur] = d
         }
@@ -132,6 +154,7 @@ END {
             l = label(i)
             if (name[i] == "Hash" || name[i] == "Parallel Hash") l = l " (build)"
             if (cond[i] != "") l = l " " cond[i]
+            l = l figures(i)
             printf "%.3f\t%.3f\t%s\n", self, tot[i], l
         }
     } else if (mode == "nodes") {
