@@ -366,7 +366,7 @@ MD=$OUT/join.md
     echo "- count(*) of r JOIN s on cached inputs, GPU cached: ${AIM[count]}"
     echo "- sort-merge within 2x of the hash join: n/a (no sort-merge GpuJoin yet)"
     echo "- band join at least 50x faster than PG par8: ${AIM[band]}"
-    echo "- TPC-H Q3, Q5, Q10, Q12 at least 10x DuckDB: not run here"
+    echo "- TPC-H Q3, Q5, Q10, Q12 at least 10x DuckDB: bench/tpch_join.sh (BENCH_TPCH_JOIN=1)"
     for q in "${QUERIES[@]}"; do
         echo
         echo "## $q: \`$(jb_sql "$q")\`"

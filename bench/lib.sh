@@ -346,10 +346,13 @@ bench_fail() {
 # configuration one untimed run with gpuext.jit_wait = on (the compiled
 # kernel ready), bench_time_runs, BENCH_RESULT_FN; the first result is the
 # reference (REF: PG serial's when RUN_ORDER starts with serial), every
-# other must equal it, and a configuration's runs one another (else FAIL)
+# other must equal it, and a configuration's runs one another (else FAIL).
+# BENCH_KEEP_REF=1: a later call for the same Q (other configurations in
+# RUN_ORDER: bench/tpch_join.sh's second pass) checks against the REF of
+# the earlier one, when it has one
 bench_run_query() {
     local q=$1 qf=$2 name warmed=0
-    REF[$q]=""
+    [ "${BENCH_KEEP_REF:-0}" = 1 ] || REF[$q]=""
     for name in "${RUN_ORDER[@]}"; do
         MS[$q,$name]=n/a; RUNSN[$q,$name]=0; ALLMS[$q,$name]=""; RES[$q,$name]=n/a; PLAN[$q,$name]=n/a
         if ! cfg_enabled "$name"; then

@@ -7,8 +7,9 @@
 #   BENCH_START=0 PGHOST=... PGPORT=... bench/tpch.sh   # a running server
 #
 # Starts a cluster with gpuext preloaded (bench/lib.sh, as bench/run.sh),
-# generates orders and lineitem at TPCH_SF (bench/tpch/gen.sh: generated in
-# PostgreSQL by parallel sessions, VACUUM ANALYZE), prewarms lineitem, and
+# generates the TPC-H tables at TPCH_SF (bench/tpch/gen.sh: generated in
+# PostgreSQL by parallel sessions, VACUUM ANALYZE; the queries here read
+# lineitem, bench/tpch_join.sh's the others too), prewarms lineitem, and
 # times bench/tpch/q1.sql and q6.sql (the standard texts: Q1 with delta 90
 # days, Q6 for 1994, discount 0.06 +- 0.01, quantity < 24) with
 # bench/lib.sh bench_time_query (result-check run, then pgbench -n -t

@@ -139,21 +139,42 @@ _gxd_bench() {
 # times (output in LOG; the last exec= line is the rows of all the tables,
 # exec=3 with one table).  Wants the tables' heap size / 2 + 1 GB of disk
 # (the CSV of a few columns is smaller than the heap).  Sets
-# DUCKDB_EXPORT_S, DUCKDB_RUN_S.
+# DUCKDB_EXPORT_S, DUCKDB_RUN_S.  (gxd_copy_tables_and_run with the same
+# columns for every table.)
 gxd_copy_and_run() {
-    local db=$1 tables=$2 cols=$3 types=$4 qfiles=$5 reps=$6 log=$7 t0 need avail create table
-    local execs=() counts=""
+    local db=$1 tables=$2 cols=$3 types=$4 qfiles=$5 reps=$6 log=$7 table specs=""
+    for table in $tables; do specs="$specs$table"$'\t'"$cols"$'\t'"$types"$'\n'; done
+    gxd_copy_tables_and_run "$db" "$specs" "$qfiles" "$reps" "$log"
+}
+
+# gxd_copy_tables_and_run DB SPECS QFILES REPS LOG: gxd_copy_and_run with
+# each table's own columns: SPECS holds a line per table,
+#   TABLE<tab>COLUMNS<tab>TYPES
+# COLUMNS the select list exported (expressions allowed: bench/tpch_join.sh
+# exports char(n) columns as col::text, without their trailing blanks),
+# TYPES read_csv's columns in the same order ('name': 'TYPE', ...: the
+# DuckDB table's column names and types).  The last exec= line is the
+# rows of all the tables (exec=<2 x tables + 1>).
+gxd_copy_tables_and_run() {
+    local db=$1 specs=$2 qfiles=$3 reps=$4 log=$5 t0 need avail create k
+    local tables=() colss=() typess=() table cols types execs=() counts=""
+    while IFS=$'\t' read -r table cols types; do
+        [ -n "$table" ] || continue
+        tables+=("$table"); colss+=("$cols"); typess+=("$types")
+    done <<<"$specs"
+    [ "${#tables[@]}" -gt 0 ] || { echo "duckdb: no tables to export"; return 1; }
     GXD_TMP=$(mktemp -d "${BENCH_DUCKDB_TMP:-$OUT}/duckdb_tmp.XXXXXX") || return 1
     gxd_build "$GXD_TMP" || return 1
-    need=$(gx_psql -d "$db" -Atc "SELECT $(printf "pg_relation_size('%s') + " $tables) 0" | awk '{ printf "%d", $1 / 2048 + 1048576 }')
+    need=$(gx_psql -d "$db" -Atc "SELECT $(printf "pg_relation_size('%s') + " "${tables[@]}") 0" | awk '{ printf "%d", $1 / 2048 + 1048576 }')
     avail=$(df -Pk "$GXD_TMP" | awk 'NR == 2 {print $4}')
     if [ -n "$need" ] && [ -n "$avail" ] && [ "$avail" -lt "$need" ]; then
         echo "duckdb: not enough disk for the CSV export (${avail} kB free, want ${need} kB)"; return 1
     fi
-    # shellcheck disable=SC2001  # (a back reference: no ${//} form)
-    create=$(sed "s/'\([^']*\)': '\([^']*\)'/\1 \2/g" <<<"$types")
     t0=$(date +%s.%N)
-    for table in $tables; do
+    for ((k = 0; k < ${#tables[@]}; k++)); do
+        table=${tables[$k]}; cols=${colss[$k]}; types=${typess[$k]}
+        # shellcheck disable=SC2001  # (a back reference: no ${//} form)
+        create=$(sed "s/'\([^']*\)': '\([^']*\)'/\1 \2/g" <<<"$types")
         mkdir -p "$GXD_TMP/csv/$table" || return 1
         GXD_TABLE=$table GXD_COLUMNS=$cols gxd_export "$db" "$GXD_TMP/csv/$table" "${GXD_EXPORT_JOBS:-8}" || return 1
         execs+=(--exec "CREATE TABLE $table ($create)"
@@ -161,7 +182,11 @@ gxd_copy_and_run() {
         counts="$counts(SELECT count(*) FROM $table) + "
     done
     DUCKDB_EXPORT_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    echo "duckdb: exported $tables ($cols) in $DUCKDB_EXPORT_S s ($(du -sh "$GXD_TMP/csv" | cut -f1))"
+    if [ "${#tables[@]}" = 1 ]; then
+        echo "duckdb: exported ${tables[0]} (${colss[0]}) in $DUCKDB_EXPORT_S s ($(du -sh "$GXD_TMP/csv" | cut -f1))"
+    else
+        echo "duckdb: exported ${tables[*]} in $DUCKDB_EXPORT_S s ($(du -sh "$GXD_TMP/csv" | cut -f1))"
+    fi
     t0=$(date +%s.%N)
     if ! "$GXD_BIN" --threads "$DUCKDB_THREADS" "${execs[@]}" \
             --exec "SELECT ${counts}0" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bench/groupby/groupby_json.py FACTS JSON - groupby.json of bench/groupby.sh
-(and join.json of bench/join.sh: no cub facts, no cub section), written with Python's json module from its facts (one a line, tab-separated):
+(and join.json of bench/join.sh, tpch_join.json of bench/tpch_join.sh: no
+cub facts, no cub section), written with Python's json module from its facts (one a line, tab-separated):
 
   meta NAME VALUE            rows, load_s, runs, postgres, cpu, gpu, preagg, ...
   duckdb NAME VALUE          title, version, threads, export_s, run_s, note
@@ -25,7 +26,9 @@ import sys
 TEXT = {"result", "sql", "title", "plan", "check", "note", "version", "postgres", "cpu",
         "gpu", "device", "table_size", "work_mem", "preagg", "gpu_device", "agg_node",
         "explain_config", "explain_file", "g50m_config", "within_3x",
-        "join_node", "detail", "aim_count", "aim_band"}
+        "join_node", "detail", "aim_count", "aim_band", "aim_tpch"}
+# name prefixes of text fields (bench/tpch_join.sh: one per configuration)
+TEXT_PREFIX = ("explain_file_", "own_time_")
 
 
 def num(v):
@@ -38,7 +41,7 @@ def num(v):
 
 
 def val(name, v):
-    if name in TEXT:
+    if name in TEXT or name.startswith(TEXT_PREFIX):
         return None if v in ("", "n/a") else v
     if name == "all_ms":
         return [num(x) for x in v.split()]

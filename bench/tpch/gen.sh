@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# bench/tpch/gen.sh - TPC-H-style data for bench/tpch.sh: tables orders and
-# lineitem (bench/tpch/schema.sql) generated inside PostgreSQL with
-# generate_series and deterministic pseudo-random functions of the row
-# number (bench/tpch/gen_batch.sql: the distributions), no dbgen needed.
+# bench/tpch/gen.sh - TPC-H-style data for bench/tpch.sh and
+# bench/tpch_join.sh: tables orders, lineitem, customer, supplier, nation
+# and region (bench/tpch/schema.sql; no part, partsupp) generated inside
+# PostgreSQL with generate_series and deterministic pseudo-random
+# functions of the row number (bench/tpch/gen_batch.sql and gen_dims.sql:
+# the distributions), no dbgen needed.
 #
 #   TPCH_SF=1 bench/tpch/gen.sh [DB]      # against PGHOST/PGPORT/PGUSER
 #
 # SF x 1.5M orders (sparse keys) with 1..7 lineitems each (about SF x 6M
-# lineitems).  The orders are split into TPCH_JOBS contiguous ranges, one
-# psql session each, loading in parallel as test/lib.sh gx_load_tablet does
-# for tablet; a session works through its range in batches of
-# TPCH_BATCH orders (one INSERT ... of orders and lineitems each).  Then
-# VACUUM ANALYZE of both tables (two sessions), and a table comment
-# "tpch sf=SF" on lineitem: a later run with the same SF skips the load
-# (TPCH_FORCE=1 loads anyway).  Prints the rows, sizes and load time.
+# lineitems), SF x 150K customers, SF x 10K suppliers, the spec's 25
+# nations and 5 regions.  The orders are split into TPCH_JOBS contiguous
+# ranges, one psql session each, loading in parallel as test/lib.sh
+# gx_load_tablet does for tablet; a session works through its range in
+# batches of TPCH_BATCH orders (one INSERT ... of orders and lineitems
+# each); one more session inserts customer, supplier, nation and region
+# (gen_dims.sql) meanwhile.  Then VACUUM ANALYZE of every table (two
+# sessions: lineitem; the others; a table with pages left without their
+# all-visible bit, which the column cache needs, is vacuumed once more),
+# and a table comment "tpch sf=SF tables=6" on lineitem: a later run with the same SF skips the load
+# (TPCH_FORCE=1 loads anyway; a database of the two-table generator is
+# loaded anew).  Prints the rows, sizes and load time.
 #
 # Environment:
 #   TPCH_SF     scale factor (default 1; fractions such as 0.1 work)
@@ -39,8 +46,8 @@ tpch_gen() {
         { echo "tpch: bad TPCH_SF '$sf'"; return 1; }
     [ -n "$norders" ] || { echo "tpch: bad TPCH_SF '$sf'"; return 1; }
     have=$("${psql[@]}" -Atc "SELECT obj_description('lineitem'::regclass, 'pg_class')" 2>/dev/null | tail -n 1)
-    if [ "$have" = "tpch sf=$sf" ] && [ "${TPCH_FORCE:-0}" != 1 ]; then
-        echo "==> tpch: orders and lineitem already hold SF $sf ($("${psql[@]}" -Atc "SELECT count(*) FROM lineitem") lineitems)"
+    if [ "$have" = "tpch sf=$sf tables=6" ] && [ "${TPCH_FORCE:-0}" != 1 ]; then
+        echo "==> tpch: the tables already hold SF $sf ($("${psql[@]}" -Atc "SELECT count(*) FROM lineitem") lineitems)"
         return 0
     fi
     if [ -z "$jobs" ]; then
@@ -65,6 +72,10 @@ tpch_gen() {
             -c "SET synchronous_commit = off" -f - &
         pids="$pids $!"
     done
+    # customer, supplier, nation, region: one more session
+    "${psql[@]}" -v custs="$custs" -v supps="$supps" -c "SET synchronous_commit = off" \
+        -f "$TPCH_DIR/gen_dims.sql" &
+    pids="$pids $!"
     for p in $pids; do wait "$p" || rc=1; done
     [ "$rc" = 0 ] || { echo "tpch: ERROR: loading failed"; return 1; }
     TPCH_INSERT_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -73,17 +84,29 @@ tpch_gen() {
     # column cache takes only all-visible pages; one synchronous commit
     # flushes them (as bench/groupby/gen.sh)
     "${psql[@]}" -c "SET synchronous_commit = on" -c "COMMENT ON TABLE lineitem IS 'tpch loading'" || return 1
-    # VACUUM ANALYZE: statistics, and all-visible pages; both tables at once
+    # VACUUM ANALYZE: statistics, and all-visible pages; lineitem beside
+    # the others
     "${psql[@]}" -c "VACUUM ANALYZE lineitem" & p=$!
-    "${psql[@]}" -c "VACUUM ANALYZE orders" || rc=1
+    "${psql[@]}" -c "VACUUM ANALYZE orders, customer, supplier, nation, region" || rc=1
     wait "$p" || rc=1
     [ "$rc" = 0 ] || { echo "tpch: ERROR: VACUUM ANALYZE failed"; return 1; }
-    "${psql[@]}" -c "COMMENT ON TABLE lineitem IS 'tpch sf=$sf'" || return 1
+    # a page VACUUM found pinned (a concurrent reader: autovacuum's ANALYZE,
+    # the background writer) is left without its all-visible bit, and the
+    # column cache skips it: once more over the tables that have such pages
+    # (VACUUM reads only those)
+    for t in $("${psql[@]}" -Atc "SELECT relname FROM pg_class WHERE relname IN ('lineitem', 'orders', 'customer', 'supplier', 'nation', 'region') AND relnamespace = 'public'::regnamespace AND relallvisible < relpages"); do
+        echo "==> tpch: $t: $("${psql[@]}" -Atc "SELECT relpages - relallvisible FROM pg_class WHERE oid = '$t'::regclass") pages not all-visible: VACUUM $t"
+        "${psql[@]}" -c "VACUUM $t" || return 1
+    done
+    "${psql[@]}" -c "COMMENT ON TABLE lineitem IS 'tpch sf=$sf tables=6'" || return 1
     TPCH_LOAD_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    "${psql[@]}" -Atc "SELECT 'orders: ' || (SELECT count(*) FROM orders) || ' rows, ' ||
-                              pg_size_pretty(pg_table_size('orders')) ||
-                              '; lineitem: ' || (SELECT count(*) FROM lineitem) || ' rows, ' ||
-                              pg_size_pretty(pg_table_size('lineitem'))" | sed 's/^/==> tpch: /'
+    "${psql[@]}" -Atc "SELECT string_agg(t || ': ' || n || ' rows, ' || pg_size_pretty(pg_table_size(t)), '; ' ORDER BY o)
+                       FROM (VALUES (1, 'lineitem', (SELECT count(*) FROM lineitem)),
+                                    (2, 'orders', (SELECT count(*) FROM orders)),
+                                    (3, 'customer', (SELECT count(*) FROM customer)),
+                                    (4, 'supplier', (SELECT count(*) FROM supplier)),
+                                    (5, 'nation', (SELECT count(*) FROM nation)),
+                                    (6, 'region', (SELECT count(*) FROM region))) AS x(o, t, n)" | sed 's/^/==> tpch: /'
     echo "==> tpch: loaded in $TPCH_LOAD_S s (inserts $TPCH_INSERT_S s, VACUUM ANALYZE the rest)"
 }
 

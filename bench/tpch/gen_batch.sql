@@ -2,7 +2,8 @@
 -- bench/tpch/gen.sh: the orders of index :lo .. :hi (1-based order
 -- numbers) and their lineitems, in one statement.  psql variables (set by
 -- gen.sh): lo, hi, parts (SF x 200000), supps (SF x 10000), custs
--- (SF x 150000), clerks (SF x 1000).
+-- (SF x 150000), clerks (SF x 1000).  customer, supplier, nation and
+-- region: gen_dims.sql.
 --
 -- Every value is a deterministic pseudo-random function of the row
 -- number: r(k, s) = hashint8extended(k, s) & 0x7fffffff, k the order
@@ -10,7 +11,9 @@
 -- columns), s a fixed seed per column; so the data is the same whatever
 -- the batches and sessions.  Distributions (TPC-H spec 4.2.3):
 --   o_orderkey     sparse: of each 32 keys the first 8 are used
---   o_custkey      uniform in 1..custs, never a multiple of 3
+--   o_custkey      uniform over the keys of 1..custs that are not a
+--                  multiple of 3 (the j-th of them, j uniform in
+--                  0..custs - custs/3 - 1: 3 (j / 2) + j mod 2 + 1)
 --   o_orderdate    uniform in [1992-01-01, 1998-12-31 - 151 days]
 --   lineitems      1..7 per order (uniform)
 --   l_partkey      uniform in 1..parts; l_suppkey from it as the spec's
@@ -84,7 +87,7 @@ WITH o AS (
 )
 INSERT INTO orders
 SELECT li.okey,
-       c.ck + CASE WHEN c.ck % 3 = 0 THEN CASE WHEN c.ck > 1 THEN -1 ELSE 1 END ELSE 0 END,
+       3 * (c.cj / 2) + c.cj % 2 + 1,
        CASE WHEN bool_and(li.l_linestatus = 'F') THEN 'F'
             WHEN bool_and(li.l_linestatus = 'O') THEN 'O'
             ELSE 'P' END,
@@ -99,5 +102,5 @@ SELECT li.okey,
               1 + ((hashint8extended(li.i, 6) & 2147483647) % 180)::int,
               19 + ((hashint8extended(li.i, 7) & 2147483647) % 60)::int)
 FROM li
-CROSS JOIN LATERAL (SELECT 1 + (hashint8extended(li.i, 3) & 2147483647) % :custs AS ck) AS c
-GROUP BY li.i, li.okey, li.odate, c.ck;
+CROSS JOIN LATERAL (SELECT (hashint8extended(li.i, 3) & 2147483647) % (:custs - :custs / 3) AS cj) AS c
+GROUP BY li.i, li.okey, li.odate, c.cj;

@@ -1,9 +1,17 @@
--- bench/tpch/schema.sql - the two TPC-H tables of bench/tpch.sh (Q1, Q6),
--- with the spec's column types; no keys or indexes (the queries scan).
+-- bench/tpch/schema.sql - the TPC-H tables of bench/tpch.sh (Q1, Q6:
+-- lineitem) and bench/tpch_join.sh (Q3, Q5, Q10, Q12: customer, orders,
+-- lineitem, supplier, nation, region), with the spec's column types
+-- (identifiers int8, fixed text char(n), variable text varchar(n), decimals
+-- numeric(15,2)); no keys or indexes (the queries scan; the joins hash).
+-- part and partsupp are not generated (no query here reads them).
 -- (Re)created by bench/tpch/gen.sh before it loads them.
 SET client_min_messages = warning;   -- no NOTICE for the first DROP
 DROP TABLE IF EXISTS lineitem;
 DROP TABLE IF EXISTS orders;
+DROP TABLE IF EXISTS customer;
+DROP TABLE IF EXISTS supplier;
+DROP TABLE IF EXISTS nation;
+DROP TABLE IF EXISTS region;
 
 CREATE TABLE orders (
     o_orderkey      int8          NOT NULL,
@@ -34,4 +42,38 @@ CREATE TABLE lineitem (
     l_shipinstruct  char(25)      NOT NULL,
     l_shipmode      char(10)      NOT NULL,
     l_comment       varchar(44)   NOT NULL
+);
+
+CREATE TABLE customer (
+    c_custkey       int8          NOT NULL,
+    c_name          varchar(25)   NOT NULL,
+    c_address       varchar(40)   NOT NULL,
+    c_nationkey     int8          NOT NULL,
+    c_phone         char(15)      NOT NULL,
+    c_acctbal       numeric(15,2) NOT NULL,
+    c_mktsegment    char(10)      NOT NULL,
+    c_comment       varchar(117)  NOT NULL
+);
+
+CREATE TABLE supplier (
+    s_suppkey       int8          NOT NULL,
+    s_name          char(25)      NOT NULL,
+    s_address       varchar(40)   NOT NULL,
+    s_nationkey     int8          NOT NULL,
+    s_phone         char(15)      NOT NULL,
+    s_acctbal       numeric(15,2) NOT NULL,
+    s_comment       varchar(101)  NOT NULL
+);
+
+CREATE TABLE nation (
+    n_nationkey     int8          NOT NULL,
+    n_name          char(25)      NOT NULL,
+    n_regionkey     int8          NOT NULL,
+    n_comment       varchar(152)  NOT NULL
+);
+
+CREATE TABLE region (
+    r_regionkey     int8          NOT NULL,
+    r_name          char(25)      NOT NULL,
+    r_comment       varchar(152)  NOT NULL
 );

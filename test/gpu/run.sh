@@ -59,6 +59,18 @@
 # summary; join.md and join.json come back as files when it ran alone,
 # else in extra.tgz with its logs.
 #
+# BENCH_TPCH_JOIN=1 (off by default) runs bench/tpch_join.sh after that
+# (SKIP_BENCH=1 SKIP_TESTS=1 BENCH_TPCH_JOIN=1: it alone): TPC-H Q3, Q5, Q10
+# and Q12 (issue 15) on data generated at TPCH_SF (default 3 here: 18M
+# lineitems; build, generation, load, DuckDB and every configuration in
+# about 7 minutes, within the budget below) against PostgreSQL and DuckDB, with
+# TPCH_JOIN_LONG_S defaulting to 5 here, TPCH_JOIN_TIMEOUT_S to 60 and
+# TPCH_JOIN_BUDGET_S to what is left of BENCH_BUDGET_S (540) since this
+# script's start (at least 180 s); the rest of its header's settings from
+# the environment.  Its tpch_join.md ends the summary; tpch_join.md and
+# tpch_join.json come back as files when it ran alone, else in extra.tgz
+# with its logs and EXPLAIN ANALYZE files.
+#
 # Outputs go to ${OUT:-/tmp/out}; at most 8 files come back from the GPU
 # host, so all but these are packed into extra.tgz: test.log, bench.log,
 # nvidia-smi.txt, and bench.md, bench.json, explain_q1_gpu.txt,
@@ -262,6 +274,11 @@ fi
 # joins (bench/join.sh, issue 15), when asked
 if [ "${BENCH_JOIN:-0}" = 1 ]; then
     run_report_bench join JOIN "joins" "JOIN_TIMEOUT_S=${JOIN_TIMEOUT_S:-60}"
+fi
+# TPC-H Q3, Q5, Q10, Q12 (bench/tpch_join.sh, issue 15), when asked
+if [ "${BENCH_TPCH_JOIN:-0}" = 1 ]; then
+    run_report_bench tpch_join TPCH_JOIN "TPC-H Q3, Q5, Q10, Q12" "TPCH_SF=${TPCH_SF:-3}" \
+        "TPCH_JOIN_LONG_S=${TPCH_JOIN_LONG_S:-5}" "TPCH_JOIN_TIMEOUT_S=${TPCH_JOIN_TIMEOUT_S:-60}"
 fi
 
 # at most 8 files come back from the GPU host: keep the main ones, pack the rest
