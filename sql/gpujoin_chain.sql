@@ -26,7 +26,8 @@ SELECT g, CASE WHEN g % 47 = 0 THEN NULL WHEN g * 7 % 650 % 8 = 5 THEN g * 7 % 6
        CASE WHEN g % 13 = 0 THEN NULL ELSE (g * 31 % 100000) / 100.0 END,
        CASE WHEN g % 9 = 0 THEN NULL ELSE 'o' || (g % 40) END
 FROM generate_series(1, 4000) g;
-CREATE TABLE gx_cl (id int4, ord int4, part int4, qty int4, ship date, price numeric(12,2), flag text);
+CREATE TABLE gx_cl (id int4, ord int4, part int4, qty int4, ship date, price numeric(12,2), flag text,
+                    supp int4);
 INSERT INTO gx_cl
 SELECT g, CASE WHEN g % 61 = 0 THEN NULL WHEN g % 4100 % 10 = 2 THEN g % 4100 + 2
               ELSE g % 4100 + 1 END,
@@ -34,14 +35,17 @@ SELECT g, CASE WHEN g % 61 = 0 THEN NULL WHEN g % 4100 % 10 = 2 THEN g % 4100 + 
        CASE WHEN g % 29 = 0 THEN NULL ELSE g % 50 + 1 END,
        date '2024-01-01' + (g * 3) % 400,
        (g * 17 % 50000) / 100.0,
-       CASE WHEN g % 7 = 0 THEN NULL WHEN g % 3 = 0 THEN 'o1' ELSE 'o2' END
+       CASE WHEN g % 7 = 0 THEN NULL WHEN g % 3 = 0 THEN 'o1' ELSE 'o2' END,
+       g * 13 % 199 + 1
 FROM generate_series(1, 16000) g;
 CREATE TABLE gx_cp (id int4, size int4, brand text);
 INSERT INTO gx_cp
 SELECT g, CASE WHEN g % 19 = 0 THEN NULL ELSE g % 40 END, 'b' || (g % 12)
 FROM generate_series(1, 800) g;
+CREATE TABLE gx_cs (id int4, nation int4);
+INSERT INTO gx_cs SELECT g, g % 25 FROM generate_series(1, 200) g;
 CREATE TABLE gx_cempty (id int4, k int4);
-VACUUM ANALYZE gx_cn, gx_cc, gx_co, gx_cl, gx_cp, gx_cempty;
+VACUUM ANALYZE gx_cn, gx_cc, gx_co, gx_cl, gx_cp, gx_cs, gx_cempty;
 
 -- the plans: a GpuJoin whose side is a GpuJoin (its keys read from the
 -- child's target list), the fallback Hash Join over the same children
@@ -68,6 +72,11 @@ SELECT gx_jcheck('SELECT * FROM gx_cn n JOIN gx_cc c ON c.nation = n.id JOIN gx_
 SELECT gx_jcheck('SELECT l.id, o.odate, p.brand FROM gx_cl l JOIN gx_co o ON l.ord = o.id JOIN gx_cp p ON l.part = p.id WHERE p.size < 10');
 SELECT gx_jcheck('SELECT l.id, o.id, p.id, c.name FROM gx_cl l JOIN gx_co o ON l.ord = o.id JOIN gx_cp p ON l.part = p.id JOIN gx_cc c ON o.cust = c.id WHERE l.qty > 40');
 SELECT gx_jcheck('SELECT a.id, b.id, c.id FROM gx_co a JOIN gx_co b ON a.cust = b.cust JOIN gx_co c ON b.id = c.cust WHERE a.id < 300');
+-- shaped as TPC-H Q3, Q5 (its supplier joined on two keys, one from each
+-- of two tables of the join below) and Q10
+SELECT gx_jcheck('SELECT o.id, o.odate, sum(l.price) AS rev FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id WHERE c.seg = 2 AND o.odate < date ''2024-05-01'' AND l.ship > date ''2024-05-01'' GROUP BY o.id, o.odate ORDER BY rev DESC, o.id LIMIT 10');
+SELECT gx_jcheck('SELECT n.name, sum(l.price) FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id JOIN gx_cs s ON l.supp = s.id AND c.nation = s.nation JOIN gx_cn n ON s.nation = n.id WHERE n.region < 3 AND o.odate >= date ''2024-03-01'' GROUP BY n.name');
+SELECT gx_jcheck('SELECT c.id, c.name, n.name, sum(l.price) AS rev FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id JOIN gx_cn n ON c.nation = n.id WHERE l.flag = ''o1'' AND o.odate < date ''2024-06-01'' GROUP BY c.id, c.name, n.name ORDER BY rev DESC, c.id LIMIT 20');
 -- two keys between a join and a table, a key on each side of the lower join
 SELECT gx_jcheck('SELECT o.id, l.id, x.id FROM gx_co o JOIN gx_cl l ON l.ord = o.id JOIN gx_cl x ON x.ord = l.ord AND x.part = l.part');
 SELECT gx_jcheck('SELECT c.id, o.id, l.id FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id AND l.qty = c.seg + 1');
@@ -118,6 +127,7 @@ SELECT q, gx_jccheck(q) FROM (VALUES
     ('SELECT count(*) FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id'),
     ('SELECT count(*) FROM gx_cn n JOIN gx_cc c ON c.nation = n.id JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id'),
     ('SELECT count(*) FROM gx_cl l JOIN gx_co o ON l.ord = o.id JOIN gx_cp p ON l.part = p.id WHERE p.size < 10'),
+    ('SELECT count(*) FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id JOIN gx_cs s ON l.supp = s.id AND c.nation = s.nation JOIN gx_cn n ON s.nation = n.id WHERE n.region < 3'),
     ('SELECT count(*) FROM gx_cc c LEFT JOIN gx_co o ON o.cust = c.id LEFT JOIN gx_cl l ON l.ord = o.id'),
     ('SELECT count(*) FROM gx_cc c JOIN gx_co o ON o.cust = c.id WHERE NOT EXISTS (SELECT 1 FROM gx_cl l WHERE l.ord = o.id)'),
     ('SELECT count(*) FROM gx_co o JOIN gx_cl l ON l.ord = o.id AND l.qty < o.prio * 10'),
@@ -144,9 +154,9 @@ RESET gpuext.force;
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
 SET enable_material = off;
-SELECT gx_jcheck('SELECT n.id, count(*), sum(p.size) FROM gx_cn n LEFT JOIN (gx_cn m JOIN gx_cc c ON c.nation = m.id JOIN gx_cp p ON p.size = c.bal / 25) ON n.id * 100 < c.bal WHERE n.id < 4 GROUP BY n.id');
+SELECT gx_jcheck('SELECT n.id, count(*), sum(p.size) FROM gx_cn n LEFT JOIN (gx_cn m JOIN gx_cc c ON c.nation = m.id JOIN gx_cp p ON p.size - c.bal / 25 = 0) ON n.id * 100 < c.bal WHERE n.id < 4 GROUP BY n.id');
 SET gpuext.force = on;
-SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_cn n LEFT JOIN (gx_cn m JOIN gx_cc c ON c.nation = m.id JOIN gx_cp p ON p.size = c.bal / 25) ON n.id * 100 < c.bal WHERE n.id < 4');
+SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_cn n LEFT JOIN (gx_cn m JOIN gx_cc c ON c.nation = m.id JOIN gx_cp p ON p.size - c.bal / 25 = 0) ON n.id * 100 < c.bal WHERE n.id < 4');
 RESET gpuext.force;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
@@ -240,5 +250,5 @@ SET gpuext.enable_gpujoin = off;
 SELECT gx_jcheck('SELECT c.id, o.id, l.id FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id');
 RESET gpuext.enable_gpujoin;
 
-DROP TABLE gx_cn, gx_cc, gx_co, gx_cl, gx_cp, gx_cempty;
+DROP TABLE gx_cn, gx_cc, gx_co, gx_cl, gx_cp, gx_cs, gx_cempty;
 DEALLOCATE ALL;
