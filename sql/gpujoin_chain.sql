@@ -143,12 +143,15 @@ SELECT gx_jcheck('WITH j AS (SELECT o.id, c.seg FROM gx_cc c JOIN gx_co o ON o.c
 SELECT gx_jcheck('SELECT c.id FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id WHERE l.qty = 1 UNION SELECT o.id FROM gx_co o JOIN gx_cl l ON l.ord = o.id AND l.qty < o.prio');
 
 -- rescans: a correlated subquery whose chain reads the parameter in its
--- lowest join (the nested GpuJoins rescanned) or in a host qual
+-- lowest join (the nested GpuJoins rescanned), in the top join's inner
+-- side, in the inner side of a nested GpuJoin (its table built for each
+-- row, the top one's kept: Table Builds) or in a host qual
 SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id WHERE l.qty < x) FROM generate_series(0, 50, 10) x');
 SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id WHERE c.bal < x * 20) FROM generate_series(0, 50, 10) x');
+SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_cl l JOIN gx_co o ON l.ord = o.id JOIN gx_cc c ON o.cust = c.id WHERE c.bal < x * 20 AND o.prio = 1) FROM generate_series(0, 50, 10) x');
 SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_co o JOIN gx_cl l ON l.ord = o.id AND l.qty < o.prio * x) FROM generate_series(0, 12, 3) x');
 SET gpuext.force = on;
-SELECT * FROM gx_jexplain('SELECT x, (SELECT count(*) FROM gx_cc c JOIN gx_co o ON o.cust = c.id JOIN gx_cl l ON l.ord = o.id WHERE c.bal < x * 20) FROM generate_series(0, 50, 25) x');
+SELECT * FROM gx_jexplain('SELECT x, (SELECT count(*) FROM gx_cl l JOIN gx_co o ON l.ord = o.id JOIN gx_cc c ON o.cust = c.id WHERE c.bal < x * 20 AND o.prio = 1) FROM generate_series(0, 50, 25) x');
 RESET gpuext.force;
 -- under a nested loop without Materialize: the chain rescanned whole
 SET enable_hashjoin = off;
