@@ -109,11 +109,10 @@
  *
  * Rescans (a nested GpuJoin is a child like any: rescanned by its
  * parent, keeping its own table by the same rule): the built table (or
- * the decision to fall back) is kept when
- * the inner child's parameters did not change (only the outer side, or
- * the fallback plan, is read again); otherwise the session is closed (the
- * service frees the table) and the inner side is read again and the
- * decision taken again.  A RIGHT / FULL table holds the marks of the last
+ * the decision to fall back) is kept when the inner child's parameters
+ * did not change (only the outer side, or the fallback plan, is read
+ * again); otherwise the session is closed (the service frees the table)
+ * and the inner side is read again and the decision taken again.  A RIGHT / FULL table holds the marks of the last
  * scan's probes, so it is never kept: such a rescan reads the inner side
  * again and builds a fresh table.  The fallback plan is rescanned with
  * the node whether or not it runs, so it is ready when a later decision

@@ -75,9 +75,9 @@
  * row of either side (sort, binary searches) where the hash join has 2
  * per key.  gpuext.enable_nestloop switches it, gpuext.enable_hashjoin
  * the hash join.  Its sides are base relations only (the bounds go into
- * the outer scan's target list).  (A bound that raises an error, an overflowing r.k + d,
- * raises it for every outer row the scan reads, where PostgreSQL
- * evaluates the clause only for the pairs it tests.)
+ * the outer scan's target list).  (A bound that raises an error, an
+ * overflowing r.k + d, raises it for every outer row the scan reads,
+ * where PostgreSQL evaluates the clause only for the pairs it tests.)
  *
  * Anything else keeps PostgreSQL's plans, so a query never gets a wrong
  * answer or an error it would not get without gpuext.  The path is
@@ -92,16 +92,15 @@
  * hash clauses the keys' clauses, its join filter the host quals; a side
  * that is a join is planned again under it, so the lowest join of a
  * chain of n GpuJoins is in the plan 2^(n-1) times, all but one never
- * run), which
- * the node runs instead, before it has returned a row, when the table
- * does not fit (gpuext.session_memory, gpuext.device_memory, the object
- * table, the device's memory, GX_JOIN_MAX_CAP rows): the answer is then
- * PostgreSQL's, never an out-of-memory ERROR.  The Hash Join is built
- * fresh for the path (not taken from the join relation's list, where
- * add_path may free a path it rejects later); every key operator the
- * path accepts is hashable, and a join clause that is not (none today)
- * means no GpuJoin path.  It is not costed into the GpuJoin path: it runs
- * only where the device cannot.
+ * run), which the node runs instead, before it has returned a row, when
+ * the table does not fit (gpuext.session_memory, gpuext.device_memory,
+ * the object table, the device's memory, GX_JOIN_MAX_CAP rows): the
+ * answer is then PostgreSQL's, never an out-of-memory ERROR.  The Hash
+ * Join is built fresh for the path (not taken from the join relation's
+ * list, where add_path may free a path it rejects later); a key clause
+ * must be hashable (one that is not, none today, is no key: an INNER
+ * join's host qual, else no GpuJoin path).  It is not costed into the
+ * GpuJoin path: it runs only where the device cannot.
  *
  * Cost: both children, then on the host the copy of every row of both
  * sides and the keys put into batches (cpu_tuple_cost and
