@@ -397,9 +397,10 @@ SELECT gx_jccheck('SELECT count(*) FROM gx_num a JOIN gx_num b ON a.f4 = b.f4');
 SELECT gx_jcheck('SELECT count(*) FROM gx_jflt a JOIN gx_jflt b ON a.f8 < b.f8');
 DROP TABLE gx_jflt;
 
--- what stays with PostgreSQL: other join quals, non-equi joins (but
--- one the range join takes: gpujoin_band), types the device does not
--- compare, three keys, row marks, the switches
+-- what stays with PostgreSQL: non-equi joins (but one the range join
+-- takes: gpujoin_band), OR, types the device does not compare, row marks,
+-- the switches; an INNER join's other join quals and a third key run on
+-- the host over the GpuJoin's rows (Join Filter; gpujoin_chain)
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 AND o.v < i.v');
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 OR o.k2 = i.k2');
 SELECT gx_jcheck('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 < i.k4 - 990');

@@ -215,7 +215,8 @@ RESET gpuext.force;
 RESET gpuext.session_memory;
 
 -- what stays with PostgreSQL (or the hash join): an equality, a mix of
--- equality and inequality, two lower bounds, bounds on two columns of
+-- equality and inequality (the hash join, the inequality its Join
+-- Filter), two lower bounds, bounds on two columns of
 -- each side, expressions on both sides, volatile bounds, types the device
 -- does not compare (date against timestamp, float), an unconstrained
 -- numeric bound (r.kn + 0.001 has no typmod), OR

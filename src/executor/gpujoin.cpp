@@ -5,8 +5,10 @@
  * Design note
  * -----------
  * The plan (join_path.cpp) has two children, the outer and the inner
- * side, each a scan of one table, and says which of their columns are the
- * keys and where each column the node returns comes from.  The node:
+ * side, each a scan of one table or a join (a chain: another GpuJoin, a
+ * Hash Join, ...; read through the child like a scan with no device
+ * input), and says which of their columns are the keys and where each
+ * column of its scan slot comes from.  The node:
  *
  *  1. drains the inner child into an array of MinimalTuples (memory
  *     context "GpuJoin inner rows"); the index of a row is its payload on
@@ -24,7 +26,10 @@
  *     pair comes back exactly once whatever the result's size;
  *  4. returns each entry as a row: INNER an (outer row, inner row) pair,
  *     SEMI / ANTI the outer row, the columns copied into the scan slot
- *     (custom_scan_tlist), then ExecScan's projection;
+ *     (custom_scan_tlist), then ExecScan's qual (an INNER join's host
+ *     quals, custom_exprs: ps.qual, per row in ExecScan's per-tuple
+ *     context; a row they reject is counted in nfiltered1, "Rows Removed
+ *     by Join Filter") and projection;
  *  5. outer joins: LEFT and FULL probes also return each outer row without
  *     a match (or with a NULL key) once, flagged GX_JOIN_PAIR_NO_INNER:
  *     its inner columns are NULL.  RIGHT and FULL probes mark the keys
@@ -48,8 +53,12 @@
  * join_inputs.cpp): a side whose child is a plain scan of a table may be
  * read by the node itself through a row source, cached columns where they
  * lie, and its child never runs: the inner side when its rows are never
- * returned, the outer side always.  This file calls them where the child
- * would be read (steps 1 and 3).
+ * returned, the outer side always but in another GpuJoin's outer child
+ * (st->nested: set while a GpuJoin initializes that child,
+ * gx_join_init_children), where an outer side whose rows are returned
+ * would keep its batch's staging slot while the GpuJoin above probes,
+ * waiting for a slot of its own.  This file calls
+ * them where the child would be read (steps 1 and 3).
  *
  * Keys are read from the children's rows on the host (numeric values put
  * at the common scale of both sides: gx_store_datum_scale), so both sides
@@ -98,11 +107,12 @@
  * is PostgreSQL's own cost.
  * (A fallback that aggregates itself would need a second plan per node.)
  *
- * Rescans: the built table (or the decision to fall back) is kept when
- * the inner child's parameters did not change (only the outer side, or
- * the fallback plan, is read again); otherwise the session is closed (the
- * service frees the table) and the inner side is read again and the
- * decision taken again.  A RIGHT / FULL table holds the marks of the last
+ * Rescans (a nested GpuJoin is a child like any: rescanned by its
+ * parent, keeping its own table by the same rule): the built table (or
+ * the decision to fall back) is kept when the inner child's parameters
+ * did not change (only the outer side, or the fallback plan, is read
+ * again); otherwise the session is closed (the service frees the table)
+ * and the inner side is read again and the decision taken again.  A RIGHT / FULL table holds the marks of the last
  * scan's probes, so it is never kept: such a rescan reads the inner side
  * again and builds a fresh table.  The fallback plan is rescanned with
  * the node whether or not it runs, so it is ready when a later decision
@@ -121,6 +131,7 @@ extern "C"
 #include "commands/explain.h"
 #include "executor/nodeCustom.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "portability/instr_time.h"
 #include "utils/memutils.h"
@@ -214,6 +225,32 @@ gx_join_chunk_geometry(GxJoinState *st)
 }
 
 
+/* GpuJoin nodes whose outer child is being initialized (gx_join_init_children) */
+static int	gx_join_outer_depth = 0;
+
+/*
+ * Initialize the three children, noting that a GpuJoin in the outer
+ * child's tree is nested under this one (st->nested: see the design
+ * note).  (The inner child is drained before this node takes a slot, and
+ * the fallback runs without one: a GpuJoin there is not nested.)
+ */
+static void
+gx_join_init_children(GxJoinState *st, CustomScan *cscan, EState *estate, int flags)
+{
+	gx_join_outer_depth++;
+	PG_TRY();
+	{
+		st->outer_ps = ExecInitNode((Plan *) linitial(cscan->custom_plans), estate, flags);
+	}
+	PG_FINALLY();
+	{
+		gx_join_outer_depth--;
+	}
+	PG_END_TRY();
+	st->inner_ps = ExecInitNode((Plan *) lsecond(cscan->custom_plans), estate, flags);
+	st->fallback_ps = ExecInitNode((Plan *) lthird(cscan->custom_plans), estate, flags);
+}
+
 /* BeginCustomScan: the children, the plan's key and column maps, the slots */
 static void
 gx_join_begin(CustomScanState *node, EState *estate, int eflags)
@@ -226,10 +263,12 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 			   *lc2;
 	int			k = 0;
 
-	st->outer_ps = ExecInitNode((Plan *) linitial(cscan->custom_plans), estate, child_flags);
-	st->inner_ps = ExecInitNode((Plan *) lsecond(cscan->custom_plans), estate, child_flags);
-	st->fallback_ps = ExecInitNode((Plan *) lthird(cscan->custom_plans), estate, child_flags);
+	st->nested = gx_join_outer_depth > 0;
+	gx_join_init_children(st, cscan, estate, child_flags);
 	node->custom_ps = list_make3(st->outer_ps, st->inner_ps, st->fallback_ps);
+	/* an INNER join's host quals, over the scan slot: ExecScan runs them per joined row */
+	if (cscan->custom_exprs != NIL)
+		node->ss.ps.qual = ExecInitQual(cscan->custom_exprs, &node->ss.ps);
 	st->mode = intVal(linitial(priv));
 	st->count = intVal(list_nth(priv, 5)) != 0;
 	st->alg = GX_JOIN_HASH;
@@ -1193,6 +1232,31 @@ gx_join_keys_text(GxJoinState *st, List *ancestors, ExplainState *es)
 	return buf.data;
 }
 
+/*
+ * "Join Filter:" (the host quals, as PostgreSQL shows a join's), with
+ * ANALYZE "Rows Removed by Join Filter" (per loop: ExecScan counts the
+ * rows they removed in nfiltered1)
+ */
+static void
+gx_join_explain_filter(GxJoinState *st, List *ancestors, ExplainState *es)
+{
+	CustomScan *cscan = (CustomScan *) st->css.ss.ps.plan;
+	Instrumentation *ins = st->css.ss.ps.instrument;
+	List	   *ctx;
+
+	if (cscan->custom_exprs == NIL)
+		return;
+	ctx = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan, ancestors);
+	ExplainPropertyText("Join Filter",
+						deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs), ctx,
+										   list_length(es->rtable) > 1 || es->verbose, false),
+						es);
+	if (es->analyze && ins != NULL && ins->nloops > 0 &&
+		(ins->nfiltered1 > 0 || es->format != EXPLAIN_FORMAT_TEXT))
+		ExplainPropertyFloat("Rows Removed by Join Filter", NULL, ins->nfiltered1 / ins->nloops,
+							 0, es);
+}
+
 /* ExplainCustomScan: algorithm, join type, keys, device; ANALYZE: rows per side */
 static void
 gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
@@ -1207,6 +1271,7 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Join Type", types[st->mode], es);
 	ExplainPropertyText(range ? "Join Bounds" : "Join Keys",
 						gx_join_keys_text(st, ancestors, es), es);
+	gx_join_explain_filter(st, ancestors, es);
 	if (st->count)
 		ExplainPropertyText("Device Aggregates", "count(*)", es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
@@ -1215,7 +1280,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 							st->input[0].on && st->input[1].on ? "outer and inner tables" :
 							st->input[0].on ? "outer table" : "inner table", es);
 	ExplainPropertyText("Fallback", fb, es);
-	if (!es->analyze)
+	/* (never run: no figures, as PostgreSQL shows such a node) */
+	if (!es->analyze || node->ss.ps.instrument == NULL || node->ss.ps.instrument->nloops == 0)
 		return;
 	/* (per decision: a rescan that keeps the table or the decision takes none) */
 	if (s->builds > 0 && s->fallbacks == 0)

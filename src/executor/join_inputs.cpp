@@ -22,7 +22,11 @@
  *    the rows read over the share of the table read) and read the side
  *    again; no table for the estimate at all sends the node to the
  *    child's rows (gx_join_read_inner: an empty side needs no table);
- *  - the outer side of every join.  Counting: count-only JOIN_PROBE tasks
+ *  - the outer side of every join but one in another GpuJoin's outer
+ *    child (st->nested: its held slot and the one the GpuJoin above
+ *    waits for could leave the slots to such pairs, each waiting;
+ *    gpujoin.cpp).
+ *    Counting: count-only JOIN_PROBE tasks
  *    over its batches, GX_MAX_BATCHES in flight.  Returning rows (every
  *    outer column the node returns a column of the table): one batch at
  *    a time, its staging slot kept and submitted again for each pass
@@ -103,8 +107,12 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		if (n == NULL || !IsA(n, Const))
 			continue;
 		in->prog = gx_program_from_const((Const *) n, NIL);
-		/* the outer side's rows: every column the node returns is the table's */
-		if (side == 0 && !st->count && gx_join_outer_columns(st, in))
+		/*
+		 * the outer side's rows: every column the node returns is the
+		 * table's; not in another GpuJoin's outer child, which waits for a
+		 * staging slot while this one holds its batch's
+		 */
+		if (side == 0 && !st->count && !st->nested && gx_join_outer_columns(st, in))
 			in->rows = true;
 		/* (a counting RIGHT / FULL join counts the inner rows with a NULL key on the host) */
 		in->on = gx_enable_join_inputs &&

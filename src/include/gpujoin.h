@@ -62,6 +62,8 @@ typedef struct GxJoinState
 {
 	CustomScanState css;
 	int			mode;			/* enum gx_join_mode */
+	bool		nested;			/* in another GpuJoin's outer child: no
+								 * outer device input returning rows */
 	int			alg;			/* enum gx_join_alg */
 	/* GX_JOIN_RANGE: the outer keys are the bounds, the inner key is one */
 	int			lo_k,

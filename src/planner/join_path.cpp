@@ -1,6 +1,7 @@
 /*
- * join_path.cpp - GpuJoin paths: a hash join, or a range join for band
- * and inequality predicates, of two tables on the device.
+ * join_path.cpp - GpuJoin paths: a hash join of two sides (tables or
+ * joins: chains), or a range join for band and inequality predicates of
+ * two tables, on the device.
  *
  * Design note
  * -----------
@@ -10,24 +11,55 @@
  *
  *  - INNER, SEMI (EXISTS, IN), ANTI (NOT EXISTS), LEFT, RIGHT or FULL
  *    (outer joins: either side built, a LEFT join offered as LEFT and as
- *    RIGHT with the sides swapped, a FULL join both ways) between two base
- *    relations the device can read (gx_scan_rel_eligible), each read by
- *    its cheapest unparameterized path, which becomes a child plan of the
- *    CustomScan (custom_plans: outer, inner);
- *  - every join clause an equality of a Var of one side with a Var of the
+ *    RIGHT with the sides swapped, a FULL join both ways) between two
+ *    sides, each read by its cheapest unparameterized path, which becomes
+ *    a child plan of the CustomScan (custom_plans: outer, inner).  A side
+ *    is a base relation the device can read (gx_scan_rel_eligible) or a
+ *    join relation (gx_join_side_ok): chains of three or more tables
+ *    become nested joins, the child a GpuJoin, a Hash Join or any plan
+ *    PostgreSQL found cheapest for that join; the node drains such a
+ *    child through the backend (it has no device input), and the keys
+ *    and returned columns must be Vars of its target (gx_side_has_var:
+ *    the join relation's, which holds every Var a join above needs;
+ *    gx_child_resno finds them in the child's target list, by column, as
+ *    PostgreSQL 16+ marks a Var above an outer join and not below);
+ *  - the key clauses: an equality of a Var of one side with a Var of the
  *    other, whose operator (by its function) compares by value the
  *    integers the device holds: int2/int4/int8 in any mix, date, timestamp,
  *    timestamptz, bool, and numeric with a typmod (both sides at one
  *    scale that an int64 holds), or float4 / float8 in any mix (as
- *    float8eq: -0 = 0, NaN = NaN; hash joins only); one or two keys
- *    (GX_JOIN_MAX_KEYS);
- *  - no other join qual, no pseudoconstant, no PlaceHolderVar in the
- *    target, only the outer side's columns for SEMI / ANTI, a SELECT
- *    without row marks (no EvalPlanQual recheck of a join's rows);
+ *    float8eq: -0 = 0, NaN = NaN; hash joins only); hashable (the
+ *    fallback's hash clause); one or two keys (GX_JOIN_MAX_KEYS), at
+ *    least one;
+ *  - other join clauses: an INNER join's are its host quals (below); a
+ *    SEMI, ANTI or outer join with one gets no path, since such a qual
+ *    decides which rows match (a SEMI row matched by a key but not the
+ *    qual must try the key's next inner row, an outer row whose matches
+ *    all fail it is NULL-extended), which a filter over the device's
+ *    pairs cannot do exactly;
+ *  - no pseudoconstant (a join relation's CustomScan gets no gating
+ *    Result), no PlaceHolderVar in the target, only the outer side's
+ *    columns for SEMI / ANTI, a SELECT without row marks (no EvalPlanQual
+ *    recheck of a join's rows);
  *  - outer joins: every clause of the restrictlist one of the join's own
  *    (ON) clauses: a clause pushed down to the join (a WHERE clause above
  *    it, which removes rows instead of NULL-extending them) means no
  *    path.
+ *
+ * Host quals (an INNER join's other join clauses: a.x < b.y, a.t <> b.t,
+ * text comparisons, a third key; not pseudoconstant, no subplan or
+ * PlaceHolderVar, every Var one a side returns): the device joins on the
+ * keys, and each pair it returns is formed into the scan slot and the
+ * quals run over it on the host, as a Hash Join runs its join filter.
+ * They are the plan's custom_exprs (setrefs points their Vars at
+ * custom_scan_tlist, which has the target's Vars, then theirs); the node
+ * gives them to ExecScan as its qual (EXPLAIN: "Join Filter", ANALYZE
+ * "Rows Removed by Join Filter").  Their cost is cost_qual_eval's for
+ * each pair the device returns (the join's rows over the quals'
+ * selectivity).  A counting path is not offered over a join with host
+ * quals: the rows must be formed to run them, so PostgreSQL's Aggregate
+ * counts them above the GpuJoin.  The range join takes none (every
+ * clause a bound) and two base relations only.
  *
  * The range join (gx_try_range_path; gx_jrange.cuh), when no hash path
  * fits: the same joins of the same relations whose one or two join
@@ -44,9 +76,10 @@
  * (gx_range_fallback_path); its cost has 2 log2(n) device operations per
  * row of either side (sort, binary searches) where the hash join has 2
  * per key.  gpuext.enable_nestloop switches it, gpuext.enable_hashjoin
- * the hash join.  (A bound that raises an error, an overflowing r.k + d,
- * raises it for every outer row the scan reads, where PostgreSQL
- * evaluates the clause only for the pairs it tests.)
+ * the hash join.  Its sides are base relations only (the bounds go into
+ * the outer scan's target list).  (A bound that raises an error, an
+ * overflowing r.k + d, raises it for every outer row the scan reads,
+ * where PostgreSQL evaluates the clause only for the pairs it tests.)
  *
  * Anything else keeps PostgreSQL's plans, so a query never gets a wrong
  * answer or an error it would not get without gpuext.  The path is
@@ -57,29 +90,36 @@
  * Fallback.  The device's table must hold every inner row, and the inner
  * side's size is known only when the node has read it.  So each GpuJoin
  * path carries a third child, PostgreSQL's own Hash Join of the same
- * join type over the same two child paths (gx_join_fallback_path), which
- * the node runs instead, before it has returned a row, when the table
- * does not fit (gpuext.session_memory, gpuext.device_memory, the object
- * table, the device's memory, GX_JOIN_MAX_CAP rows): the answer is then
- * PostgreSQL's, never an out-of-memory ERROR.  The Hash Join is built
- * fresh for the path (not taken from the join relation's list, where
- * add_path may free a path it rejects later); every key operator the
- * path accepts is hashable, and a join clause that is not (none today)
- * means no GpuJoin path.  It is not costed into the GpuJoin path: it runs
- * only where the device cannot.
+ * join type over the same two child paths (gx_join_fallback_path; its
+ * hash clauses the keys' clauses, its join filter the host quals; a side
+ * that is a join is planned again under it, so the lowest join of a
+ * chain of n GpuJoins is in the plan 2^(n-1) times, all but one never
+ * run), which the node runs instead, before it has returned a row, when
+ * the table does not fit (gpuext.session_memory, gpuext.device_memory,
+ * the object table, the device's memory, GX_JOIN_MAX_CAP rows): the
+ * answer is then PostgreSQL's, never an out-of-memory ERROR.  The Hash
+ * Join is built fresh for the path (not taken from the join relation's
+ * list, where add_path may free a path it rejects later); a key clause
+ * must be hashable (one that is not, none today, is no key: an INNER
+ * join's host qual, else no GpuJoin path).  It is not costed into the
+ * GpuJoin path: it runs only where the device cannot.
  *
  * Cost: both children, then on the host the copy of every row of both
  * sides and the keys put into batches (cpu_tuple_cost and
  * cpu_operator_cost per key), on the device the build and the probe
  * (gpuext.gpu_operator_cost per key and row), the pairs handed back
  * (gpuext.gpu_tuple_cost) and the joined rows formed (cpu_tuple_cost),
- * plus gpuext.gpu_setup_cost.  gpuext.force drops the join relation's
- * other paths once a GpuJoin path is in its list, as it drops a table's
- * other scans for GpuScan: the join order and the build side are still
- * chosen by cost.
+ * with the host quals run over each pair, plus gpuext.gpu_setup_cost.
+ * gpuext.force drops the join relation's other paths once a GpuJoin path
+ * is in its list, as it drops a table's other scans for GpuScan: the join
+ * order (which tables a chain joins first, through which sides) and the
+ * build side are still chosen by cost among the GpuJoin paths, and a
+ * join relation no GpuJoin takes keeps PostgreSQL's paths, under a
+ * GpuJoin above it.
  *
  * The plan (gx_plan_join_path): scanrelid 0, custom_scan_tlist = the join
- * relation's target list (Vars), custom_plans = (outer, inner, fallback),
+ * relation's target list (Vars; then the host quals' other Vars),
+ * custom_exprs = the host quals, custom_plans = (outer, inner, fallback),
  * custom_private = (mode, outer key resnos, inner key resnos, key types,
  * where each custom_scan_tlist column comes from, count mode, each side's
  * device input program): gx_join_plan_private() documents the layout the
@@ -104,7 +144,18 @@
  * survived in the join relation's list is counted (add_path frees those
  * it rejects), so gpuext.enable_gpujoin, enable_hashjoin and force rule
  * it as they rule the GpuJoin; gpuext.enable_agg switches device
- * aggregates, this one included.
+ * aggregates, this one included.  Over a chain the top GpuJoin counts
+ * (its sides' joins return rows); a GpuJoin with host quals is not
+ * counted (see above).
+ *
+ * Nesting and staging slots: a GpuJoin in another's outer child (anywhere
+ * in its tree, through any plan) reads its outer side through its child,
+ * never as a device input returning rows (gpujoin.cpp, st->nested): such
+ * an input keeps its batch's staging slot while its rows are returned,
+ * and the GpuJoin above, probing them, would wait for a slot of its own
+ * meanwhile, which with as many backends doing so as there are slots
+ * would never come.  (An inner child is drained before the node above
+ * takes a slot: a GpuJoin there keeps its device inputs.)
  */
 #include "gpuext.h"
 #include "planner.h"
@@ -135,6 +186,7 @@ static set_join_pathlist_hook_type prev_set_join_pathlist_hook = NULL;
 
 static Plan *gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 							   List *tlist, List *clauses, List *custom_plans);
+static bool gx_range_expr_foreign(Node *node, void *context);
 
 static CustomPathMethods gx_join_path_methods = {
 	"GpuJoin",
@@ -208,6 +260,32 @@ gx_join_key_type(Expr *e, int *gxtype, int *scale, int *intdigits)
 }
 
 /*
+ * Can the child plan of side rel return Var v?  A scan returns any column
+ * of its table; a join relation's child returns its target (the
+ * cheapest path's), which holds every Var a join above it needs.
+ */
+static bool
+gx_side_has_var(RelOptInfo *rel, Var *v)
+{
+	ListCell   *lc;
+
+	if (v->varlevelsup != 0 || !bms_is_member(v->varno, rel->relids))
+		return false;
+	if (rel->reloptkind == RELOPT_BASEREL)
+		return true;
+	foreach(lc, rel->reltarget->exprs)
+	{
+		Var		   *t = (Var *) lfirst(lc);
+
+		/* (PostgreSQL 16+: nulling marks may differ above an outer join) */
+		if (IsA(t, Var) && t->varno == v->varno && t->varattno == v->varattno &&
+			t->varlevelsup == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Is the join clause ri an equality of a Var of the outer side with a Var
  * of the inner side that the device compares exactly?  Sets *okey, *ikey
  * and *scale (numeric: the common scale of both sides' values, else 0).
@@ -248,6 +326,8 @@ gx_join_key_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel,
 	}
 	else
 		return false;
+	if (!gx_side_has_var(outerrel, *okey) || !gx_side_has_var(innerrel, *ikey))
+		return false;
 	if (!gx_join_key_type((Expr *) *okey, &ot, &os, &od) ||
 		!gx_join_key_type((Expr *) *ikey, &it, &is, &id))
 		return false;
@@ -260,7 +340,7 @@ gx_join_key_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel,
 
 /*
  * Is every column the join returns a Var of the side it can take it from
- * (SEMI / ANTI: the outer side only)?
+ * (SEMI / ANTI: the outer side only; a join relation's side: its target)?
  */
 static bool
 gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel,
@@ -274,8 +354,8 @@ gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerre
 
 		if (!IsA(v, Var) || v->varlevelsup != 0)
 			return false;
-		if (!bms_is_member(v->varno, outerrel->relids) &&
-			(!GX_JOIN_MODE_PAIRS(mode) || !bms_is_member(v->varno, innerrel->relids)))
+		if (!gx_side_has_var(outerrel, v) &&
+			(!GX_JOIN_MODE_PAIRS(mode) || !gx_side_has_var(innerrel, v)))
 			return false;
 	}
 	return true;
@@ -283,10 +363,13 @@ gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerre
 
 /*
  * the cost of a GpuJoin path over its two children (see the design note);
- * count: the counting node, one row out and no pair back
+ * count: the counting node, one row out and no pair back; hq: the host
+ * quals' cost per pair (NULL: none), pairs: the pairs the device returns
+ * (path->rows before the host quals)
  */
 static void
-gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count, bool range)
+gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count, bool range,
+			 QualCost *hq, double pairs)
 {
 	double		orows = outer->rows;
 	double		irows = inner->rows;
@@ -308,9 +391,12 @@ gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count, bool r
 	 */
 	probe = outer->total_cost + (cpu_tuple_cost + cpu_operator_cost * nkeys) * orows +
 		gx_gpu_operator_cost * (range ? 2 * logn : 2 * nkeys) * orows;
-	/* the pairs handed back and the joined rows formed */
+	/* the pairs handed back, the host quals, the joined rows formed */
 	out = count ? cpu_tuple_cost + path->pathtarget->cost.per_tuple :
-		(gx_gpu_tuple_cost + cpu_tuple_cost + path->pathtarget->cost.per_tuple) * path->rows;
+		(gx_gpu_tuple_cost + cpu_tuple_cost + (hq != NULL ? hq->per_tuple : 0)) * pairs +
+		path->pathtarget->cost.per_tuple * path->rows;
+	if (hq != NULL)
+		build += hq->startup;
 	path->startup_cost = build + path->pathtarget->cost.startup;
 	path->total_cost = build + probe + out + path->pathtarget->cost.startup;
 }
@@ -369,14 +455,15 @@ gx_fallback_extra(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 
 /*
  * The fallback of a GpuJoin path (see the design note): PostgreSQL's Hash
- * Join of mode over the same outer and inner paths, every clause of
- * restrictlist a hash clause; NULL when one is not hashable (extra:
- * gx_fallback_extra).
+ * Join of mode over the same outer and inner paths, the clauses hashclauses
+ * (the keys' clauses) its hash clauses, the rest of restrictlist (an INNER
+ * join's host quals) its join filter; NULL when a hash clause is not
+ * hashable (extra: gx_fallback_extra).
  */
 static Path *
 gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 					  RelOptInfo *innerrel, Path *outer, Path *inner, int mode,
-					  List *restrictlist, JoinPathExtraData *extra)
+					  List *restrictlist, List *hashclauses, JoinPathExtraData *extra)
 {
 	JoinType	jt;
 	JoinPathExtraData x;
@@ -384,13 +471,13 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	Path	   *path;
 	ListCell   *lc;
 
-	foreach(lc, restrictlist)
+	foreach(lc, hashclauses)
 		if (!OidIsValid(((RestrictInfo *) lfirst(lc))->hashjoinoperator))
 			return NULL;
 	jt = gx_fallback_extra(root, joinrel, outerrel, innerrel, mode, restrictlist, extra, &x);
-	initial_cost_hashjoin(root, &ws, jt, restrictlist, outer, inner, &x, false);
+	initial_cost_hashjoin(root, &ws, jt, hashclauses, outer, inner, &x, false);
 	path = &create_hashjoin_path(root, joinrel, jt, &ws, &x, outer, inner, false,
-								 restrictlist, NULL, restrictlist)->jpath.path;
+								 restrictlist, NULL, hashclauses)->jpath.path;
 #if PG_VERSION_NUM >= 180000
 	/* (enable_hashjoin chooses among plans; the fallback is no choice) */
 	path->disabled_nodes = outer->disabled_nodes + inner->disabled_nodes;
@@ -400,20 +487,34 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 
 /*
  * Add the GpuJoin path of mode over the outer and inner paths with its
- * fallback, keys and (a range join) bounds (gx_join_plan_private's 1 to
- * 3 and 6) to joinrel
+ * fallback, keys, (a range join) bounds (gx_join_plan_private's 1 to 3
+ * and 6) and host quals (RestrictInfos; an INNER hash join's) to joinrel.
+ * The path's custom_private: (mode, outer keys, inner keys, scales, count
+ * flag, range, host quals).
  */
 static void
-gx_add_join_path(RelOptInfo *joinrel, int mode, Path *outer, Path *inner, Path *fallback,
-				 List *okeys, List *ikeys, List *scales, List *range)
+gx_add_join_path(PlannerInfo *root, RelOptInfo *joinrel, int mode, Path *outer, Path *inner,
+				 Path *fallback, List *okeys, List *ikeys, List *scales, List *range,
+				 List *hostquals, JoinPathExtraData *extra)
 {
 	CustomPath *cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
+	QualCost	hq;
+	double		pairs = joinrel->rows;
 
 	cp->custom_paths = list_make3(outer, inner, fallback);
-	cp->custom_private = lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
-											makeInteger(0)), range);
+	cp->custom_private = lappend(lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
+													makeInteger(0)), range), hostquals);
 	cp->methods = &gx_join_path_methods;
-	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, range != NIL);
+	/* (the device returns the pairs of the keys: rows before the host quals) */
+	if (hostquals != NIL)
+	{
+		Selectivity sel = clauselist_selectivity(root, hostquals, 0, JOIN_INNER, extra->sjinfo);
+
+		cost_qual_eval(&hq, hostquals, root);
+		pairs = Min(joinrel->rows / Max(sel, 1e-10), outer->rows * inner->rows);
+	}
+	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, range != NIL,
+				 hostquals != NIL ? &hq : NULL, Max(pairs, joinrel->rows));
 	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
 	if (gx_force)
 		gx_join_force(joinrel, true);
@@ -421,8 +522,35 @@ gx_add_join_path(RelOptInfo *joinrel, int mode, Path *outer, Path *inner, Path *
 }
 
 /*
+ * Can the join clause ri be a host qual, evaluated over each joined row
+ * (an INNER join's; see the design note)?  Not a pseudoconstant, no
+ * subplan, no PlaceHolderVar; every Var one a side's child returns.
+ */
+static bool
+gx_host_qual_ok(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel)
+{
+	List	   *vars;
+	ListCell   *lc;
+
+	if (ri->pseudoconstant || contain_subplans((Node *) ri->clause) ||
+		gx_range_expr_foreign((Node *) ri->clause, NULL))
+		return false;
+	vars = pull_var_clause((Node *) ri->clause, PVC_INCLUDE_PLACEHOLDERS);
+	foreach(lc, vars)
+	{
+		Var		   *v = (Var *) lfirst(lc);
+
+		if (!IsA(v, Var) || (!gx_side_has_var(outerrel, v) && !gx_side_has_var(innerrel, v)))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
- * running the device's hash join, when it can (see the design note)
+ * running the device's hash join, when it can (see the design note): the
+ * first GX_JOIN_MAX_KEYS key equalities are its keys; an INNER join's
+ * other join clauses its host quals
  */
 static void
 gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
@@ -431,39 +559,49 @@ gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	List	   *restrictlist = extra->restrictlist;
 	List	   *okeys = NIL,
 			   *ikeys = NIL,
-			   *scales = NIL;
+			   *scales = NIL,
+			   *keyris = NIL,
+			   *hostquals = NIL;
 	Path	   *outer = outerrel->cheapest_total_path;
 	Path	   *inner = innerrel->cheapest_total_path;
 	Path	   *fallback;
 	ListCell   *lc;
 
 	/* (the sides checked: gx_try_join_path) */
-	if (restrictlist == NIL || list_length(restrictlist) > GX_JOIN_MAX_KEYS)
-		return;
 	foreach(lc, restrictlist)
 	{
+		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
 		Var		   *o,
 				   *i;
 		int			scale;
 
-		if (!gx_join_key_clause((RestrictInfo *) lfirst(lc), outerrel, innerrel, &o, &i,
-								&scale))
+		if (ri->pseudoconstant)
 			return;
-		/* an outer join's clauses are its own (see the design note) */
-		if (GX_JOIN_MODE_PAIRS(mode) && mode != GX_JOIN_INNER &&
-			RINFO_IS_PUSHED_DOWN((RestrictInfo *) lfirst(lc), joinrel->relids))
+		if (list_length(okeys) < GX_JOIN_MAX_KEYS && OidIsValid(ri->hashjoinoperator) &&
+			gx_join_key_clause(ri, outerrel, innerrel, &o, &i, &scale))
+		{
+			/* an outer join's clauses are its own (see the design note) */
+			if (GX_JOIN_MODE_PAIRS(mode) && mode != GX_JOIN_INNER &&
+				RINFO_IS_PUSHED_DOWN(ri, joinrel->relids))
+				return;
+			okeys = lappend(okeys, o);
+			ikeys = lappend(ikeys, i);
+			scales = lappend_int(scales, scale);
+			keyris = lappend(keyris, ri);
+		}
+		else if (mode == GX_JOIN_INNER && gx_host_qual_ok(ri, outerrel, innerrel))
+			hostquals = lappend(hostquals, ri);
+		else
 			return;
-		okeys = lappend(okeys, o);
-		ikeys = lappend(ikeys, i);
-		scales = lappend_int(scales, scale);
 	}
-	if (!gx_join_target_ok(joinrel, outerrel, innerrel, mode))
+	if (okeys == NIL || !gx_join_target_ok(joinrel, outerrel, innerrel, mode))
 		return;
 	fallback = gx_join_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
-									 restrictlist, extra);
+									 restrictlist, keyris, extra);
 	if (fallback == NULL)
 		return;
-	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, NIL);
+	gx_add_join_path(root, joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, NIL,
+					 hostquals, extra);
 }
 
 /* ---- the range join: band and inequality predicates (gx_jrange.cuh) ---- */
@@ -731,7 +869,23 @@ gx_try_range_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 						   (int) ((b.lo_incl ? GX_JOIN_LO_INCL : 0) | (b.hi_incl ? GX_JOIN_HI_INCL : 0)));
 	fallback = gx_range_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
 									  restrictlist, extra);
-	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, range);
+	gx_add_join_path(root, joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, range,
+					 NIL, extra);
+}
+
+/*
+ * Can rel be a side of a GpuJoin, read by its cheapest unparameterized
+ * path: a base relation the device can read (gx_scan_rel_eligible), or a
+ * join relation (its child plan any join, drained through the backend)?
+ */
+static bool
+gx_join_side_ok(PlannerInfo *root, RelOptInfo *rel)
+{
+	if (rel->cheapest_total_path == NULL || rel->cheapest_total_path->param_info != NULL)
+		return false;
+	if (rel->reloptkind == RELOPT_BASEREL)
+		return gx_scan_rel_eligible(rel, planner_rt_fetch(rel->relid, root));
+	return rel->reloptkind == RELOPT_JOINREL;
 }
 
 /*
@@ -744,18 +898,15 @@ static void
 gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra)
 {
-	if (outerrel->reloptkind != RELOPT_BASEREL || innerrel->reloptkind != RELOPT_BASEREL ||
-		!gx_scan_rel_eligible(outerrel, planner_rt_fetch(outerrel->relid, root)) ||
-		!gx_scan_rel_eligible(innerrel, planner_rt_fetch(innerrel->relid, root)))
-		return;
-	if (outerrel->cheapest_total_path == NULL || innerrel->cheapest_total_path == NULL ||
-		outerrel->cheapest_total_path->param_info != NULL ||
-		innerrel->cheapest_total_path->param_info != NULL)
+	bool		base = outerrel->reloptkind == RELOPT_BASEREL &&
+		innerrel->reloptkind == RELOPT_BASEREL;
+
+	if (!gx_join_side_ok(root, outerrel) || !gx_join_side_ok(root, innerrel))
 		return;
 	if (gx_enable_hashjoin)
 		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra);
-	/* (the range join: INNER, SEMI and ANTI; its table has no matched marks) */
-	if (gx_enable_nestloop &&
+	/* (the range join: INNER, SEMI and ANTI of two tables; its table has no matched marks) */
+	if (gx_enable_nestloop && base &&
 		(mode == GX_JOIN_INNER || mode == GX_JOIN_SEMI || mode == GX_JOIN_ANTI))
 		gx_try_range_path(root, joinrel, outerrel, innerrel, mode, extra);
 }
@@ -854,32 +1005,49 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 	if (!gx_is_join_path(path))
 		return NULL;
 	priv = src->custom_private;
+	/* (host quals: the rows are formed and filtered, Aggregate counts them) */
+	if (list_nth(priv, 6) != NIL)
+		return NULL;
 	cp = makeNode(CustomPath);
 	*cp = *src;
 	cp->path.parent = rel;
 	cp->path.pathtarget = partial;
 	cp->path.rows = 1;
 	cp->custom_paths = list_copy(src->custom_paths);
-	cp->custom_private = lappend(list_make5(linitial(priv), lsecond(priv), lthird(priv),
-											lfourth(priv), makeInteger(1)), list_nth(priv, 5));
+	cp->custom_private = lappend(lappend(list_make5(linitial(priv), lsecond(priv), lthird(priv),
+													lfourth(priv), makeInteger(1)),
+										 list_nth(priv, 5)), NIL);
 	gx_cost_join(&cp->path, (Path *) linitial(cp->custom_paths),
 				 (Path *) lsecond(cp->custom_paths), list_length((List *) lsecond(priv)), true,
-				 list_nth(priv, 5) != NIL);
+				 list_nth(priv, 5) != NIL, NULL, 1);
 	return &cp->path;
 }
 
 /*
  * The resno of expression e in a child plan's target list; a Var missing
  * there is added (the child is a scan of the Var's relation, which
- * projects)
+ * projects: a join child's target holds every Var the path takes from it,
+ * gx_side_has_var)
  */
 static AttrNumber
 gx_child_resno(Plan *child, Expr *e)
 {
 	TargetEntry *tle;
+	ListCell   *lc;
 
+	/*
+	 * (a Var by its column: above an outer join a Var of its nullable side
+	 * is marked, PostgreSQL 16+, and the child's is not, or less)
+	 */
+	foreach(lc, IsA(e, Var) ? child->targetlist : NIL)
+	{
+		Var		   *v = (Var *) ((TargetEntry *) lfirst(lc))->expr;
+
+		if (IsA(v, Var) && v->varno == ((Var *) e)->varno &&
+			v->varattno == ((Var *) e)->varattno && v->varlevelsup == 0)
+			return ((TargetEntry *) lfirst(lc))->resno;
+	}
 #if PG_VERSION_NUM >= 160000
-	/* (above an outer join a Var of its nullable side is marked; the child's is not) */
 	if (IsA(e, Var) && ((Var *) e)->varnullingrels != NULL)
 	{
 		Var		   *v = (Var *) copyObjectImpl(e);
@@ -899,14 +1067,17 @@ gx_child_resno(Plan *child, Expr *e)
 }
 
 /*
- * The plan's custom_private, which gpujoin.cpp reads:
+ * The plan's custom_private, which gpujoin.cpp reads (its custom_exprs:
+ * an INNER hash join's host quals, implicitly ANDed, over
+ * custom_scan_tlist):
  *   0  Integer: the mode (enum gx_join_mode)
  *   1  IntList: the outer keys' resnos in the outer child's target list
  *   2  IntList: the inner keys' resnos in the inner child's target list
  *   3  IntList: per key, the outer's and the inner's device type and the
  *      numeric scale both sides' values take (3 entries a key)
- *   4  IntList: per custom_scan_tlist column, side << 16 | resno (side 0:
- *      the outer child, 1: the inner child); empty when counting
+ *   4  IntList: per custom_scan_tlist column (the target's, then the
+ *      host quals' other Vars), side << 16 | resno (side 0: the outer
+ *      child, 1: the inner child); empty when counting
  *   5  Integer: 1 when the node counts (custom_scan_tlist: the partial
  *      count(*) Aggrefs), else 0
  *   6  IntList: a hash join: empty; a range join (gx_try_range_path):
@@ -1037,7 +1208,9 @@ gx_join_side_program(Plan *child, List *resnos, bool bounds)
 /*
  * PlanCustomPath of a GpuJoin path: the CustomScan over its two children
  * (and its fallback); a counting one's target list is the partial
- * count(*)
+ * count(*).  Host quals go to custom_exprs (setrefs points their Vars at
+ * custom_scan_tlist), and their Vars the target lacks to custom_scan_tlist
+ * after the target's.
  */
 static Plan *
 gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
@@ -1049,16 +1222,21 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 	List	   *priv = best_path->custom_private;
 	Path	   *opath = (Path *) linitial(best_path->custom_paths);
 	Path	   *ipath = (Path *) lsecond(best_path->custom_paths);
+	List	   *quals = extract_actual_clauses((List *) list_nth(priv, 6), false);
+	List	   *scan_tlist = tlist;
 
+	if (quals != NIL)
+		scan_tlist = add_to_flat_tlist(list_copy(tlist),
+									   pull_var_clause((Node *) quals, 0));
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = NIL;	/* (a join rel has no restriction clauses) */
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = custom_plans;
-	cscan->custom_exprs = NIL;
+	cscan->custom_exprs = quals;
 	cscan->custom_private = gx_join_plan_private(intVal(linitial(priv)), (List *) lsecond(priv),
 												 (List *) lthird(priv),
-												 (List *) lfourth(priv), tlist, outer, inner,
+												 (List *) lfourth(priv), scan_tlist, outer, inner,
 												 opath->parent->relids, ipath->parent->relids,
 												 intVal(list_nth(priv, 4)) != 0,
 												 (List *) list_nth(priv, 5));
@@ -1078,7 +1256,7 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 					gx_join_side_program(inner, range ? list_make1_int(linitial_int(ires)) : ires,
 										 false));
 	}
-	cscan->custom_scan_tlist = tlist;
+	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
 	cscan->methods = &gx_join_plan_methods;
 	return &cscan->scan.plan;
