@@ -200,7 +200,7 @@ gx_join_chunk_geometry(GxJoinState *st)
 	{
 		uint64		in = Max(gx_join_input_bytes(st, false, n),
 							 gx_join_input_bytes(st, true, n));
-		uint64		used = in + gx_join_probe_result_bytes(n, 0);
+		uint64		used = in + gx_join_probe_result_bytes(n, 0, st->alg);
 
 		if (n <= 1024 || (used < slot && (slot - used) / sizeof(gx_join_pair) >= n))
 		{
@@ -672,7 +672,7 @@ void
 gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows)
 {
 	gx_join_pairs_room(st, res->nsel);
-	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows),
+	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows, st->alg),
 		   sizeof(gx_join_pair) * (Size) res->nsel);
 	st->npairs = res->nsel;
 	st->pair_pos = 0;

@@ -416,9 +416,9 @@ gx_join_input_next_chunk(GxJoinState *st)
 	}
 	c->ext.join.max_pairs = (uint32)
 		Min((uint64) PG_INT32_MAX,
-			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n)) /
+			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n, st->alg)) /
 			sizeof(gx_join_pair));
-	if (c->result_off + gx_join_pairs_off(n) >= gx_shared->slot_bytes ||
+	if (c->result_off + gx_join_pairs_off(n, st->alg) >= gx_shared->slot_bytes ||
 		c->ext.join.max_pairs == 0)
 		elog(ERROR, "gpuext: a GpuJoin probe batch leaves no room for its result");
 	c->fault = gx_take_fault();

@@ -2014,6 +2014,7 @@ test_join(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	};
 
 	join_cases(rng, 10, both);
+	join_merge_cases(rng, 10, both);
 	join_range_cases(rng, 10, both);
 	{
 		/* a probe whose result area passes the slot: refused, the GPU stays usable */
@@ -3207,7 +3208,7 @@ test_join_bandwidth(std::mt19937_64 &rng)
 	gx_chunk   *build = join_side_task(bb, GX_TASK_JOIN_BUILD, in, js, 0, n);
 	gx_chunk   *probe = join_side_task(pb, GX_TASK_JOIN_PROBE, out, js, 0, n);
 
-	probe = join_grow_result(pb, gx_join_probe_result_bytes(n, n));
+	probe = join_grow_result(pb, gx_join_probe_result_bytes(n, n, GX_JOIN_HASH));
 	probe->ext.join.max_pairs = n;
 
 	std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
