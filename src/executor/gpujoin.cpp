@@ -44,7 +44,15 @@
  * their inclusiveness (bflags).  Its fallback is a Nested Loop; the rest
  * (passes, counting, decisions, rescans) is shared.
  *
- * Device inputs (hash joins; custom_private 7 / 8, gpuext.join_device_inputs;
+ * The merge join (custom_private 9, GX_JOIN_MERGE; gx_jmerge.cuh) runs
+ * the hash join's steps, keys and fallback with the sort-merge table
+ * (gx_jmerge_table_bytes(rows), no key directory: kcap 0): the device
+ * sorts the inner side at FINISH, and each probe task sorts its batch and
+ * merges it with the table; a probe's result area holds that scratch
+ * (gx_join_pairs_off(n, alg)).  Its marks (RIGHT / FULL) are per
+ * distinct key; the unmatched rows come as the hash table's.
+ *
+ * Device inputs (hash and merge joins; custom_private 7 / 8, gpuext.join_device_inputs;
  * join_inputs.cpp): a side whose child is a plain scan of a table may be
  * read by the node itself through a row source, cached columns where they
  * lie, and its child never runs: the inner side when its rows are never
@@ -243,6 +251,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 		st->hi_k = lsecond_int(range);
 		st->bflags = (uint32) lthird_int(range);
 	}
+	if (list_length(priv) > 9 && intVal(list_nth(priv, 9)) == GX_JOIN_MERGE)
+		st->alg = GX_JOIN_MERGE;
 	/* (its rows are returned as the node's: the same target list; counted) */
 	if (!st->count &&
 		ExecGetResultType(st->fallback_ps)->natts != list_length(cscan->scan.plan.targetlist))
@@ -431,13 +441,16 @@ gx_join_drop_table(GxJoinState *st)
 	st->placed = 0;
 }
 
-/* the key directory's slots for cap rows: a power of 2 >= 2 cap (a range join: none) */
+/*
+ * the key directory's slots for cap rows: a power of 2 >= 2 cap (a range
+ * or merge join: none)
+ */
 uint32
 gx_join_kcap(const GxJoinState *st, uint32 cap)
 {
 	uint64		kcap = 2;
 
-	if (st->alg == GX_JOIN_RANGE)
+	if (st->alg != GX_JOIN_HASH)
 		return 0;
 
 	while (kcap < 2 * (uint64) cap)
@@ -449,6 +462,8 @@ gx_join_kcap(const GxJoinState *st, uint32 cap)
 uint64
 gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap)
 {
+	if (st->alg == GX_JOIN_MERGE)
+		return gx_jmerge_table_bytes(cap);
 	return st->alg == GX_JOIN_RANGE ? gx_jrange_table_bytes(cap) :
 		gx_join_table_bytes(cap, kcap);
 }
@@ -1200,7 +1215,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	bool		range = st->alg == GX_JOIN_RANGE;
 	const char *fb = range ? "the Nested Loop below" : "the Hash Join below";
 
-	ExplainPropertyText("Algorithm", range ? "Range" : "Hash", es);
+	ExplainPropertyText("Algorithm", range ? "Range" : st->alg == GX_JOIN_MERGE ? "Merge" :
+						"Hash", es);
 	ExplainPropertyText("Join Type", types[st->mode], es);
 	ExplainPropertyText(range ? "Join Bounds" : "Join Keys",
 						gx_join_keys_text(st, ancestors, es), es);
@@ -1228,8 +1244,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	ExplainPropertyInteger("Outer Rows", NULL, s->outer_rows, es);
 	ExplainPropertyInteger("Inner Rows", NULL, s->inner_rows, es);
-	ExplainPropertyInteger(range ? "Sorted Table Rows" : "Hash Table Rows", NULL,
-						   s->table_rows, es);
+	ExplainPropertyInteger(st->alg != GX_JOIN_HASH ? "Sorted Table Rows" : "Hash Table Rows",
+						   NULL, s->table_rows, es);
 	ExplainPropertyInteger("Table Builds", NULL, s->builds, es);
 	ExplainPropertyInteger("Build Tasks", NULL, s->build_tasks, es);
 	ExplainPropertyInteger("Probe Tasks", NULL, s->probe_tasks, es);

@@ -42,7 +42,15 @@
  * (gx_range_fallback_path); its cost has 2 log2(n) device operations per
  * row of either side (sort, binary searches) where the hash join has 2
  * per key.  gpuext.enable_nestloop switches it, gpuext.enable_hashjoin
- * the hash join.  (A bound that raises an error, an overflowing r.k + d,
+ * the hash join.
+ *
+ * The merge join (gx_try_hash_path with GX_JOIN_MERGE; gx_jmerge.cuh):
+ * beside each hash path, the same join (keys, target, fallback, device
+ * inputs) run as a sort-merge join, custom_private 9 saying which; its
+ * cost has 2 nkeys log2(n) + 2 device operations per inner row (the sort)
+ * and 2 nkeys log2(b) + 2 per outer row (a batch of b rows sorted, then
+ * merged), so the hash join wins where both are on;
+ * gpuext.enable_mergejoin switches it.  (A bound that raises an error, an overflowing r.k + d,
  * raises it for every outer row the scan reads, where PostgreSQL
  * evaluates the clause only for the pairs it tests.)
  *
@@ -273,32 +281,40 @@ gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerre
 }
 
 /*
- * the cost of a GpuJoin path over its two children (see the design note);
- * count: the counting node, one row out and no pair back
+ * the cost of a GpuJoin path of algorithm alg (enum gx_join_alg) over its
+ * two children (see the design note); count: the counting node, one row
+ * out and no pair back
  */
 static void
-gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count, bool range)
+gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count, int alg)
 {
+	bool		range = alg == GX_JOIN_RANGE;
 	double		orows = outer->rows;
 	double		irows = inner->rows;
 	double		logn = irows > 2 ? std::log2(irows) : 1;
+	double		batch = Min(orows, (double) gx_chunk_rows);
+	double		logb = batch > 2 ? std::log2(batch) : 1;
 	Cost		build,
 				probe,
 				out;
 
 	/*
 	 * the inner side: read, copied, its keys batched, built on the device
-	 * (a range join: one key, sorted, n log n)
+	 * (a range join: one key, sorted, n log n; a merge join: its keys
+	 * sorted, n log n a key, and their runs encoded)
 	 */
 	build = inner->total_cost + gx_gpu_setup_cost +
 		(cpu_tuple_cost + cpu_operator_cost * (range ? 1 : nkeys)) * irows +
-		gx_gpu_operator_cost * (range ? 2 * logn : 2 * nkeys) * irows;
+		gx_gpu_operator_cost * irows *
+		(range ? 2 * logn : alg == GX_JOIN_MERGE ? 2 * nkeys * logn + 2 : 2 * nkeys);
 	/*
 	 * the outer side: read, copied, its keys (bounds) batched, probed on the
-	 * device (a range join: two binary searches of log n steps)
+	 * device (a range join: two binary searches of log n steps; a merge
+	 * join: each batch sorted, then merged, a step a row)
 	 */
 	probe = outer->total_cost + (cpu_tuple_cost + cpu_operator_cost * nkeys) * orows +
-		gx_gpu_operator_cost * (range ? 2 * logn : 2 * nkeys) * orows;
+		gx_gpu_operator_cost * orows *
+		(range ? 2 * logn : alg == GX_JOIN_MERGE ? 2 * nkeys * logb + 2 : 2 * nkeys);
 	/* the pairs handed back and the joined rows formed */
 	out = count ? cpu_tuple_cost + path->pathtarget->cost.per_tuple :
 		(gx_gpu_tuple_cost + cpu_tuple_cost + path->pathtarget->cost.per_tuple) * path->rows;
@@ -390,21 +406,23 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 }
 
 /*
- * Add the GpuJoin path of mode over the outer and inner paths with its
- * fallback, keys and (a range join) bounds (gx_join_plan_private's 1 to
- * 3 and 6) to joinrel
+ * Add the GpuJoin path of mode and algorithm alg over the outer and inner
+ * paths with its fallback, keys and (a range join) bounds
+ * (gx_join_plan_private's 1 to 3, 6 and 9) to joinrel.  The path's
+ * custom_private: (mode, keys, keys, scales, count, range, alg).
  */
 static void
 gx_add_join_path(RelOptInfo *joinrel, int mode, Path *outer, Path *inner, Path *fallback,
-				 List *okeys, List *ikeys, List *scales, List *range)
+				 List *okeys, List *ikeys, List *scales, List *range, int alg)
 {
 	CustomPath *cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
 
 	cp->custom_paths = list_make3(outer, inner, fallback);
-	cp->custom_private = lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
-											makeInteger(0)), range);
+	cp->custom_private = lappend(lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
+													makeInteger(0)), range),
+								 makeInteger(alg));
 	cp->methods = &gx_join_path_methods;
-	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, range != NIL);
+	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, alg);
 	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
 	if (gx_force)
 		gx_join_force(joinrel, true);
@@ -413,11 +431,13 @@ gx_add_join_path(RelOptInfo *joinrel, int mode, Path *outer, Path *inner, Path *
 
 /*
  * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
- * running the device's hash join, when it can (see the design note)
+ * running the device's equi-join algorithm alg (GX_JOIN_HASH, or
+ * GX_JOIN_MERGE: the same joins, keys and fallback), when it can (see
+ * the design note)
  */
 static void
 gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
-				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra)
+				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra, int alg)
 {
 	List	   *restrictlist = extra->restrictlist;
 	List	   *okeys = NIL,
@@ -454,7 +474,7 @@ gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 									 restrictlist, extra);
 	if (fallback == NULL)
 		return;
-	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, NIL);
+	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, NIL, alg);
 }
 
 /* ---- the range join: band and inequality predicates (gx_jrange.cuh) ---- */
@@ -721,14 +741,16 @@ gx_try_range_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 						   (int) ((b.lo_incl ? GX_JOIN_LO_INCL : 0) | (b.hi_incl ? GX_JOIN_HI_INCL : 0)));
 	fallback = gx_range_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
 									  restrictlist, extra);
-	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, range);
+	gx_add_join_path(joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, range,
+					 GX_JOIN_RANGE);
 }
 
 /*
- * Offer the GpuJoin path of mode over outerrel (probed) and innerrel
- * (built): the hash join's for equality keys (gpuext.enable_hashjoin), the
- * range join's for band and inequality predicates
- * (gpuext.enable_nestloop); the checks both share first
+ * Offer the GpuJoin paths of mode over outerrel (probed) and innerrel
+ * (built): the hash join's (gpuext.enable_hashjoin) and the merge join's
+ * (gpuext.enable_mergejoin) for equality keys, the range join's for band
+ * and inequality predicates (gpuext.enable_nestloop); the checks they
+ * share first
  */
 static void
 gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
@@ -743,7 +765,9 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 		innerrel->cheapest_total_path->param_info != NULL)
 		return;
 	if (gx_enable_hashjoin)
-		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra);
+		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra, GX_JOIN_HASH);
+	if (gx_enable_mergejoin)
+		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra, GX_JOIN_MERGE);
 	/* (the range join: INNER, SEMI and ANTI; its table has no matched marks) */
 	if (gx_enable_nestloop &&
 		(mode == GX_JOIN_INNER || mode == GX_JOIN_SEMI || mode == GX_JOIN_ANTI))
@@ -770,7 +794,8 @@ gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 	if (prev_set_join_pathlist_hook)
 		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
 
-	if (!gx_enabled || !gx_enable_gpujoin || (!gx_enable_hashjoin && !gx_enable_nestloop) ||
+	if (!gx_enabled || !gx_enable_gpujoin ||
+		(!gx_enable_hashjoin && !gx_enable_mergejoin && !gx_enable_nestloop) ||
 		gx_shared == NULL)
 		return;
 	/* (as GpuScan: the CPU device is used only when asked for) */
@@ -850,11 +875,12 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 	cp->path.pathtarget = partial;
 	cp->path.rows = 1;
 	cp->custom_paths = list_copy(src->custom_paths);
-	cp->custom_private = lappend(list_make5(linitial(priv), lsecond(priv), lthird(priv),
-											lfourth(priv), makeInteger(1)), list_nth(priv, 5));
+	cp->custom_private = lappend(lappend(list_make5(linitial(priv), lsecond(priv), lthird(priv),
+													lfourth(priv), makeInteger(1)),
+										 list_nth(priv, 5)), list_nth(priv, 6));
 	gx_cost_join(&cp->path, (Path *) linitial(cp->custom_paths),
 				 (Path *) lsecond(cp->custom_paths), list_length((List *) lsecond(priv)), true,
-				 list_nth(priv, 5) != NIL);
+				 intVal(list_nth(priv, 6)));
 	return &cp->path;
 }
 
@@ -903,11 +929,13 @@ gx_child_resno(Plan *child, Expr *e)
  *      (index of the lower bound among the outer keys or -1, of the upper
  *      bound or -1, GX_JOIN_LO_INCL | GX_JOIN_HI_INCL); its outer keys are
  *      the bounds' expressions, its inner keys the one inner key repeated
- *   7  a hash join: the outer side's device input (gx_join_side_program): a
+ *   7  a hash or merge join: the outer side's device input (gx_join_side_program): a
  *      Const, the program the device runs over the outer table's rows (its
  *      quals, then the keys as outputs 0 .. nkeys-1), or Integer 0: none
  *      (always none for a range join)
  *   8  the inner side's, likewise
+ *   9  Integer: the algorithm (enum gx_join_alg: GX_JOIN_HASH, GX_JOIN_RANGE,
+ *      GX_JOIN_MERGE)
  */
 static List *
 gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tlist,
@@ -1057,6 +1085,7 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 							(Node *) makeInteger(0)),
 					hash ? gx_join_side_program(inner, (List *) lthird(cscan->custom_private)) :
 					(Node *) makeInteger(0));
+		cscan->custom_private = lappend(cscan->custom_private, list_nth(priv, 6));
 	}
 	cscan->custom_scan_tlist = tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
