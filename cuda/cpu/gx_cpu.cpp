@@ -44,7 +44,7 @@
  *    (gx_cpu_merge_segments, as the range join's pairs), then gathers and
  *    encodes the distinct keys in segments; a PROBE first extracts its
  *    rows (tiles), sorts them the same way and walks the merge path
- *    (GX_CPU_MERGE_PARTS diagonals at a time) before the three phases.
+ *    (GX_CPU_MERGE_PARTS parts at a time) before the three phases.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -1204,12 +1204,12 @@ struct gx_cpu_jm_probe_job
 	std::atomic<uint64_t> *error;
 };
 
-#define GX_CPU_MERGE_PARTS 64	/* merge path diagonals a thread takes at a time */
+#define GX_CPU_MERGE_PARTS 64	/* merge path parts a thread takes at a time */
 
 /*
  * thread t of a merge probe: phase 0 extracts tiles of rows (deformed
  * first), phase 1 gathers the sorted keys, phase 2 walks the merge path,
- * GX_CPU_MERGE_PARTS diagonals at a time
+ * GX_CPU_MERGE_PARTS parts at a time
  */
 static void
 gx_cpu_jm_probe_worker(void *arg, int t)

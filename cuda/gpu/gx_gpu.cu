@@ -2030,8 +2030,8 @@ gx_gpu_jmerge_probe(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, const c
 																		   NULL);
 		GX_CHECK(cudaGetLastError(), "merge join gather kernel launch");
 	}
-	/* (the parts: n + the distinct keys, at most cap, over GX_JM_ITEMS) */
-	gx_jm_merge_kernel<<<gx_jm_grid(((uint64_t) n + j.cap) / GX_JM_ITEMS + 1), GX_BLOCK, 0,
+	/* (the parts: at most ceil(n / GX_JM_APART), gx_jmerge_part_len) */
+	gx_jm_merge_kernel<<<gx_jm_grid(((uint64_t) n + GX_JM_APART - 1) / GX_JM_APART), GX_BLOCK, 0,
 		s->stream>>>(obj, j, keys, a1, perm, n, mrow);
 	GX_CHECK(cudaGetLastError(), "merge join merge kernel launch");
 	return GX_OK;

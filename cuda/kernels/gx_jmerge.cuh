@@ -33,18 +33,20 @@
  *     (b) sort: (key, row) pairs of every row of the batch, as FINISH;
  *     (c) merge: merge path partitioning (Green, McColl, Bader: "GPU merge
  *         path"): the merged sequence of the batch's sorted keys A and the
- *         distinct keys B is cut into diagonals of GX_JM_ITEMS elements;
- *         each thread (a CPU thread: a range of diagonals) finds where its
- *         diagonal crosses the merge path with one binary search over the
- *         diagonal (A first on ties) and walks its part sequentially: an
- *         outer key meets the first distinct key >= it, so equality is
- *         one compare, and the row's run [ustart[u], ustart[u + 1]) is
- *         written to the row's entry (scattered back to the row's place:
- *         the output keeps the hash probe's order, outer rows in task
- *         order, which the passes resume by).  A part holding no outer key
- *         ends after its search, so a batch much smaller than the table
- *         costs a search per diagonal, not a walk of the table.  RIGHT /
- *         FULL mark the distinct key matched (umatched, read first).
+ *         distinct keys B is cut into diagonal parts of equal length
+ *         (gx_jmerge_part_len: GX_JM_ITEMS, or longer for a batch far
+ *         smaller than the table, so that a part holds about GX_JM_APART
+ *         outer keys); each thread (a CPU thread: a range of parts) finds
+ *         where its part's diagonals cross the merge path with one binary
+ *         search each (A first on ties) and walks its part in order: an
+ *         outer key meets the first distinct key >= it (the B elements
+ *         before it passed by galloping), so equality is one compare, and
+ *         the row's run [ustart[u], ustart[u + 1]) is written to the
+ *         row's entry (scattered back to the row's place: the output keeps
+ *         the hash probe's order, outer rows in task order, which the
+ *         passes resume by).  A part holding no outer key ends after its
+ *         searches.  RIGHT / FULL mark the distinct key matched (umatched,
+ *         read first).
  *     The phases then read each row's entry instead of evaluating its
  *     program again (gx_join_probe_row).
  *  - JOIN_UNMATCHED reads the sorted rows [first_row, + nrows): a row
@@ -64,7 +66,8 @@
 
 #include "gx_group.cuh"			/* atomics (GX_G_*) */
 
-#define GX_JM_ITEMS 64			/* merged elements per diagonal of the merge */
+#define GX_JM_ITEMS 64			/* merged elements of a diagonal part, at least */
+#define GX_JM_APART 8			/* outer keys of a diagonal part, on average */
 #define GX_JM_MAX_KEY ((int64_t) 0x7fffffffffffffffLL)	/* sorts last */
 
 /* (a0, a1) < (b0, b1), lexicographically */
@@ -126,10 +129,21 @@ gx_jmerge_split(const gx_jmerge *m, uint64_t d)
 	return lo;
 }
 
+/* is B[j] < (a0, a1)? */
+GX_HD int
+gx_jmerge_b_less(const gx_jmerge *m, uint64_t j, int64_t a0, int64_t a1)
+{
+	return gx_jm_less(m->b0[j], gx_jm_k1(m->b1, j), a0, a1);
+}
+
 /*
  * Walk the merge path over the diagonals [d0, d1): each keyed row of A
- * there gets its run (the distinct key equal to its key, or none); a part
- * without an element of A ends at once
+ * there gets its run (the distinct key equal to its key, or none).  The
+ * part holds A[i, iend) and B[j, jend); the B elements before an outer
+ * key are passed by galloping (steps 1, 2, 4 ... then a binary search
+ * between the last two), so a part whose few outer keys lie far apart in
+ * B costs their gaps' logarithms, not the gaps; a part without an element
+ * of A ends at once.
  */
 GX_HD void
 gx_jmerge_walk(const gx_jmerge *m, uint64_t d0, uint64_t d1)
@@ -137,16 +151,36 @@ gx_jmerge_walk(const gx_jmerge *m, uint64_t d0, uint64_t d1)
 	uint32_t	i = gx_jmerge_split(m, d0);
 	uint32_t	iend = gx_jmerge_split(m, d1);
 	uint64_t	j = d0 - i;
+	uint64_t	jend = d1 - iend;	/* (the first B >= any A of the part is <= jend) */
 
 	while (i < iend)
 	{
 		int64_t		a0 = m->a0[i],
 					a1 = gx_jm_k1(m->a1, i);
 
-		if (j < m->nb && gx_jm_less(m->b0[j], gx_jm_k1(m->b1, j), a0, a1))
+		if (j < jend && gx_jmerge_b_less(m, j, a0, a1))
 		{
-			j++;
-			continue;
+			/* B[lo] < A[i]; the first B >= A[i] lies in (lo, hi] */
+			uint64_t	lo = j,
+						step = 1,
+						hi;
+
+			while (lo + step < jend && gx_jmerge_b_less(m, lo + step, a0, a1))
+			{
+				lo += step;
+				step *= 2;
+			}
+			hi = lo + step < jend ? lo + step : jend;
+			while (hi - lo > 1)
+			{
+				uint64_t	mid = lo + (hi - lo) / 2;
+
+				if (gx_jmerge_b_less(m, mid, a0, a1))
+					lo = mid;
+				else
+					hi = mid;
+			}
+			j = hi;
 		}
 		uint32_t	row = m->arow[i++];
 
@@ -171,11 +205,32 @@ gx_jmerge_walk(const gx_jmerge *m, uint64_t d0, uint64_t d1)
 	}
 }
 
-/* the diagonals of the merge of a batch: ceil((na + nb) / GX_JM_ITEMS) */
+/*
+ * The length of the diagonal parts of the merge of a batch: the merged
+ * elements over ceil(na / GX_JM_APART) parts, GX_JM_ITEMS at least.  A
+ * batch about the table's size gets parts of GX_JM_ITEMS elements (the
+ * classic merge path); a batch far smaller than the table gets fewer,
+ * longer parts, each with about GX_JM_APART outer keys (the walk gallops
+ * over the table between them), instead of many parts without an outer
+ * key.  So there are at most ceil(na / GX_JM_APART) parts.
+ */
+GX_HD uint64_t
+gx_jmerge_part_len(const gx_jmerge *m)
+{
+	uint64_t	total = (uint64_t) m->na + m->nb;
+	uint64_t	q = ((uint64_t) m->na + GX_JM_APART - 1) / GX_JM_APART;
+	uint64_t	len = q > 0 ? (total + q - 1) / q : total;
+
+	return len > GX_JM_ITEMS ? len : GX_JM_ITEMS;
+}
+
+/* the diagonal parts of the merge of a batch (at most ceil(na / GX_JM_APART)) */
 GX_HD uint64_t
 gx_jmerge_parts(const gx_jmerge *m)
 {
-	return ((uint64_t) m->na + m->nb + GX_JM_ITEMS - 1) / GX_JM_ITEMS;
+	uint64_t	len = gx_jmerge_part_len(m);
+
+	return ((uint64_t) m->na + m->nb + len - 1) / len;
 }
 
 /* the merge of diagonal part p (of gx_jmerge_parts) */
@@ -183,8 +238,9 @@ GX_HD void
 gx_jmerge_part(const gx_jmerge *m, uint64_t p)
 {
 	uint64_t	total = (uint64_t) m->na + m->nb;
-	uint64_t	d0 = p * GX_JM_ITEMS;
-	uint64_t	d1 = d0 + GX_JM_ITEMS < total ? d0 + GX_JM_ITEMS : total;
+	uint64_t	len = gx_jmerge_part_len(m);
+	uint64_t	d0 = p * len;
+	uint64_t	d1 = d0 + len < total ? d0 + len : total;
 
 	if (d0 < total)
 		gx_jmerge_walk(m, d0, d1);
