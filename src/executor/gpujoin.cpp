@@ -1,6 +1,6 @@
 /*
- * gpujoin.cpp - the GpuJoin node: a hash join, or a range join for band
- * and inequality predicates, on the device (issue 15).
+ * gpujoin.cpp - the GpuJoin node: a hash or a merge join, or a range join
+ * for band and inequality predicates, on the device (issue 15).
  *
  * Design note
  * -----------
@@ -52,7 +52,7 @@
  * (gx_join_pairs_off(n, alg)).  Its marks (RIGHT / FULL) are per
  * distinct key; the unmatched rows come as the hash table's.
  *
- * Device inputs (hash and merge joins; custom_private 7 / 8, gpuext.join_device_inputs;
+ * Device inputs (equi-joins; custom_private 7 / 8, gpuext.join_device_inputs;
  * join_inputs.cpp): a side whose child is a plain scan of a table may be
  * read by the node itself through a row source, cached columns where they
  * lie, and its child never runs: the inner side when its rows are never

@@ -1,6 +1,6 @@
 /*
- * join_path.cpp - GpuJoin paths: a hash join, or a range join for band
- * and inequality predicates, of two tables on the device.
+ * join_path.cpp - GpuJoin paths: a hash or a merge join, or a range join
+ * for band and inequality predicates, of two tables on the device.
  *
  * Design note
  * -----------
@@ -42,7 +42,9 @@
  * (gx_range_fallback_path); its cost has 2 log2(n) device operations per
  * row of either side (sort, binary searches) where the hash join has 2
  * per key.  gpuext.enable_nestloop switches it, gpuext.enable_hashjoin
- * the hash join.
+ * the hash join.  (A bound that raises an error, an overflowing r.k + d,
+ * raises it for every outer row the scan reads, where PostgreSQL
+ * evaluates the clause only for the pairs it tests.)
  *
  * The merge join (gx_try_hash_path with GX_JOIN_MERGE; gx_jmerge.cuh):
  * beside each hash path, the same join (keys, target, fallback, device
@@ -50,9 +52,7 @@
  * cost has 2 nkeys log2(n) + 2 device operations per inner row (the sort)
  * and 2 nkeys log2(b) + 2 per outer row (a batch of b rows sorted, then
  * merged), so the hash join wins where both are on;
- * gpuext.enable_mergejoin switches it.  (A bound that raises an error, an overflowing r.k + d,
- * raises it for every outer row the scan reads, where PostgreSQL
- * evaluates the clause only for the pairs it tests.)
+ * gpuext.enable_mergejoin switches it.
  *
  * Anything else keeps PostgreSQL's plans, so a query never gets a wrong
  * answer or an error it would not get without gpuext.  The path is
@@ -929,10 +929,10 @@ gx_child_resno(Plan *child, Expr *e)
  *      (index of the lower bound among the outer keys or -1, of the upper
  *      bound or -1, GX_JOIN_LO_INCL | GX_JOIN_HI_INCL); its outer keys are
  *      the bounds' expressions, its inner keys the one inner key repeated
- *   7  a hash or merge join: the outer side's device input (gx_join_side_program): a
- *      Const, the program the device runs over the outer table's rows (its
- *      quals, then the keys as outputs 0 .. nkeys-1), or Integer 0: none
- *      (always none for a range join)
+ *   7  a hash or merge join: the outer side's device input
+ *      (gx_join_side_program): a Const, the program the device runs over
+ *      the outer table's rows (its quals, then the keys as outputs 0 ..
+ *      nkeys-1), or Integer 0: none (always none for a range join)
  *   8  the inner side's, likewise
  *   9  Integer: the algorithm (enum gx_join_alg: GX_JOIN_HASH, GX_JOIN_RANGE,
  *      GX_JOIN_MERGE)
