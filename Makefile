@@ -9,7 +9,7 @@ DATA = sql/gpuext--1.0.sql sql/gpuext--1.3.sql \
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
-REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain cursors stat engine upgrade
+REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain gpujoin_merge cursors stat engine upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
 ISOLATION = mvcc_concurrent cache_concurrent cache_refresh preagg_concurrent engine_concurrent service_kill
 ISOLATION_OPTS = --load-extension=gpuext

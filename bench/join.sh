@@ -22,6 +22,12 @@
 #            (COPY ... TO STDOUT: the pairs are formed as text and sent to
 #            psql, which writes them to /dev/null, not printing them); the
 #            result is psql's "COPY <rows>" (\set QUIET off)
+#   mcount, mpairs   count and pairs as GpuJoin's sort-merge join: the
+#            same SELECTs with gpuext.enable_hashjoin = off (a SET before
+#            the query in the timed file, PGOPTIONS for EXPLAIN and the
+#            pairs' checksum), so that gpuext.force plans the merge join;
+#            the PostgreSQL and DuckDB configurations run them as count and
+#            pairs (the setting is gpuext's alone)
 #   semi     SELECT count(*) FROM r WHERE EXISTS (SELECT 1 FROM s WHERE s.key = r.key)
 #   anti     the same with NOT EXISTS
 #   bandD    SELECT count(*) FROM br AS r JOIN bs AS s
@@ -88,7 +94,7 @@
 #   JOIN_BAND_ROWS    rows of br, bs (default 1000000)
 #   JOIN_BAND_WIDTHS  the band joins' widths D (default "1 10 100")
 #   JOIN_QUERIES      which queries (default: count skew10 skew50 skew90
-#                     pairs semi anti and a bandD per width)
+#                     pairs mcount mpairs semi anti and a bandD per width)
 #   JOIN_RUNS         runs per query and configuration, best counted (3)
 #   JOIN_LONG_S       a run this long is not repeated (30)
 #   JOIN_TIMEOUT_S    a run this long is cancelled (600; 0: no limit)
@@ -147,7 +153,7 @@ for v in JOIN_ROWS JOIN_BAND_ROWS RUNS LONG_S BUDGET_S BENCH_RUN_TIMEOUT_S "WIDT
     done
 done
 [ "$RUNS" -lt 1 ] && RUNS=1
-ALL_QUERIES=(count skew10 skew50 skew90 pairs semi anti)
+ALL_QUERIES=(count skew10 skew50 skew90 pairs mcount mpairs semi anti)
 for d in "${WIDTHS[@]}"; do ALL_QUERIES+=("band$d"); done
 read -r -a QUERIES <<<"${JOIN_QUERIES:-${ALL_QUERIES[*]}}"
 for q in "${QUERIES[@]}"; do
@@ -166,22 +172,33 @@ bench_on_exit
 EQ_JOIN="FROM r JOIN s ON r.key = s.key"
 jb_sql() {
     case "$1" in
-        count) echo "SELECT count(*) $EQ_JOIN" ;;
+        count | mcount) echo "SELECT count(*) $EQ_JOIN" ;;
         skew*) echo "SELECT count(*) FROM r JOIN s${1#skew} AS s ON r.key = s.key" ;;
-        pairs) echo "SELECT r.rid, s.rid $EQ_JOIN" ;;
+        pairs | mpairs) echo "SELECT r.rid, s.rid $EQ_JOIN" ;;
         semi) echo "SELECT count(*) FROM r WHERE EXISTS (SELECT 1 FROM s WHERE s.key = r.key)" ;;
         anti) echo "SELECT count(*) FROM r WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.key = r.key)" ;;
         band*) echo "SELECT count(*) FROM br AS r JOIN bs AS s ON r.key <= s.key AND s.key <= r.key + ${1#band}" ;;
     esac
 }
+# jb_qopts Q: the settings query Q runs with besides its configuration's
+# (the merge join's queries: the hash join off; psql's last "Time:" line,
+# the query's, is the one timed)
+jb_qopts() {
+    case "$1" in
+        mcount | mpairs) echo "-c gpuext.enable_hashjoin=off" ;;
+    esac
+}
 # the files: Q.sql (the SELECT), Q.run.sql (what psql times), duckdb/Q.sql
 for q in "${QUERIES[@]}"; do
     echo "$(jb_sql "$q");" >"$SQLDIR/$q.sql"
-    if [ "$q" = pairs ]; then
-        printf '%s\n' '\set QUIET off' "\\copy ($(jb_sql "$q")) to '/dev/null'" >"$SQLDIR/$q.run.sql"
+    case "$q" in
+        mcount | mpairs) echo "SET gpuext.enable_hashjoin = off;" ;;
+    esac >"$SQLDIR/$q.run.sql"
+    if [ "$q" = pairs ] || [ "$q" = mpairs ]; then
+        printf '%s\n' '\set QUIET off' "\\copy ($(jb_sql "$q")) to '/dev/null'" >>"$SQLDIR/$q.run.sql"
         echo "COPY ($(jb_sql "$q")) TO '/dev/null' (FORMAT csv);" >"$SQLDIR/duckdb/$q.sql"
     else
-        cp "$SQLDIR/$q.sql" "$SQLDIR/$q.run.sql" && cp "$SQLDIR/$q.sql" "$SQLDIR/duckdb/$q.sql"
+        cat "$SQLDIR/$q.sql" >>"$SQLDIR/$q.run.sql" && cp "$SQLDIR/$q.sql" "$SQLDIR/duckdb/$q.sql"
     fi
 done
 PAIRS_CHECK_SQL="SELECT count(*), sum(hashint8((r.rid::int8 << 32) | s.rid)) $EQ_JOIN"
@@ -241,6 +258,7 @@ fi
 # JOIN_JOINED is not 0 and the budget leaves time
 jb_plan() {
     local p joined
+    set -- "$1 $(jb_qopts "$2")" "$2"
     p=$(PGOPTIONS="$1" gx_psql -d "$DB" -Atc "EXPLAIN $(jb_sql "$2")" 2>/dev/null |
         awk '{ print } /GpuJoin/ { exit }' |
         grep -oE 'Gpu[A-Za-z]*|(Parallel )?Hash( Right| Left| Full)?( Semi| Anti)? Join|Merge( Right| Left| Full)?( Semi| Anti)? Join|Nested Loop( Right| Left)?( Semi| Anti)?( Join)?|Gather( Merge)?|Materialize' |
@@ -248,6 +266,9 @@ jb_plan() {
     if [[ $p == *GpuJoin* ]] && [ "${JOIN_JOINED:-1}" != 0 ] && bench_budget_ok; then
         joined=$(PGOPTIONS="$1" gx_psql -d "$DB" -Atc "EXPLAIN (ANALYZE, TIMING off, COSTS off) $(jb_sql "$2")" 2>/dev/null |
             sed -n 's/^ *Joined: //p' | head -n 1)
+        # (which algorithm: a merge join's plan says so)
+        PGOPTIONS="$1" gx_psql -d "$DB" -Atc "EXPLAIN $(jb_sql "$2")" 2>/dev/null |
+            grep -q 'Algorithm: Merge' && p=${p/GpuJoin/GpuJoin(merge)}
         case "$joined" in
             "on the device") p=${p/GpuJoin/GpuJoin:device} ;;
             "by the Hash Join below" | "by the Nested Loop below") p=${p/GpuJoin/GpuJoin:fallback} ;;
@@ -262,8 +283,8 @@ jb_plan() {
 # that configuration NAME's join forms, untimed, after T_RES (the rows)
 jb_result() {
     local sum
-    [ "$1" = pairs ] || return 0
-    sum=$(PGOPTIONS="$(bench_opts "$2")" gx_psql -d "$DB" -Atc "$PAIRS_CHECK_SQL" 2>&1 | tr '\n' ' ' | sed 's/ *$//')
+    [ "$1" = pairs ] || [ "$1" = mpairs ] || return 0
+    sum=$(PGOPTIONS="$(bench_opts "$2") $(jb_qopts "$1")" gx_psql -d "$DB" -Atc "$PAIRS_CHECK_SQL" 2>&1 | tr '\n' ' ' | sed 's/ *$//')
     T_RES="$T_RES $sum"
 }
 
@@ -272,7 +293,7 @@ for q in "${QUERIES[@]}"; do
     bench_run_query "$q" "$SQLDIR/$q.run.sql"
     # DuckDB's pairs: the rows written, n of PostgreSQL's "COPY n ..."
     ref=${REF[$q]:-}
-    [ "$q" = pairs ] && ref=$(awk '{ print $2 }' <<<"$ref")
+    { [ "$q" = pairs ] || [ "$q" = mpairs ]; } && ref=$(awk '{ print $2 }' <<<"$ref")
     bench_check_duckdb "$q" "$ref"
     gx_log "$q result (${BENCH_TITLE[${REF_CFG[$q]:-serial}]}): ${REF[$q]}"
 done
@@ -294,7 +315,7 @@ for q in "${QUERIES[@]}"; do
     fi
     f=$OUT/join_explain_${q}_${BEST[$q]}.txt
     EXPLAIN_FILE[$q]=$f
-    PGOPTIONS="$(bench_opts "${BEST[$q]}")" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(jb_sql "$q")" >"$f" 2>&1
+    PGOPTIONS="$(bench_opts "${BEST[$q]}") $(jb_qopts "$q")" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(jb_sql "$q")" >"$f" 2>&1
     node=$(grep -E 'actual time=' "$f" | grep -E 'GpuJoin|Join|Nested Loop' | head -n 1)
     JOIN_NODE[$q]=$(printf '%s' "$node" | sed 's/^[ >-]*//; s/ *(cost=.*//')
     JOIN_MS[$q]=$(node_ms "$node")
@@ -319,6 +340,19 @@ if has_q count && bench_is_num "${MS[count,gpucache]}"; then
     if bench_lt "${MS[count,gpucache]}" 10; then met=met; else met="not met"; fi
     AIM[count]="${MS[count,gpucache]} ms (aim: under 10 ms: $met; $(bench_xratio "${MS[count,duckdb]}" "${MS[count,gpucache]}") DuckDB, $(bench_xratio "${MS[count,par8]}" "${MS[count,gpucache]}") PG par8; plan ${PLAN[count,gpucache]})"
 fi
+# the merge join against the hash join, per GPU configuration, count and pairs
+AIM[merge]=""
+for pair in count:mcount pairs:mpairs; do
+    h=${pair%:*}; m=${pair#*:}
+    has_q "$h" && has_q "$m" || continue
+    for name in gpucache gpu; do
+        bench_is_num "${MS[$h,$name]}" && bench_is_num "${MS[$m,$name]}" || continue
+        if bench_lt "${MS[$m,$name]}" "$(awk -v x="${MS[$h,$name]}" 'BEGIN { print 2 * x }')"; then
+            met=met; else met="not met"; fi
+        AIM[merge]="${AIM[merge]}${AIM[merge]:+; }$h, ${BENCH_TITLE[$name]}: merge ${MS[$m,$name]} ms, hash ${MS[$h,$name]} ms ($(awk -v a="${MS[$m,$name]}" -v b="${MS[$h,$name]}" 'BEGIN { printf "%.2f", a / b }')x: $met; plans ${PLAN[$m,$name]}, ${PLAN[$h,$name]})"
+    done
+done
+[ -n "${AIM[merge]}" ] || AIM[merge]="n/a (needs count and mcount, or pairs and mpairs, on a GPU configuration)"
 AIM[band]=""
 for d in "${WIDTHS[@]}"; do
     q=band$d
@@ -349,6 +383,7 @@ MD=$OUT/join.md
     echo "- data: bench/join/gen.sh ($SIZES), $load; prewarmed; work_mem = $WORK_MEM"
     echo "- keys: r every key of 0..$((JOIN_ROWS - 1)) once; s uniform; s10 / s50 / s90 with 10% / 50% / 90% of the keys 1; br, bs uniform in 0..$((JOIN_BAND_ROWS - 1))"
     echo "- pairs: psql's \`\\copy (SELECT r.rid, s.rid ...) to '/dev/null'\`: the pairs go to the client as text (COPY TO STDOUT), psql writes them to /dev/null; result \"COPY rows\"; DuckDB: \`COPY (...) TO '/dev/null'\` (its rows)"
+    echo "- mcount, mpairs: count and pairs with gpuext.enable_hashjoin = off: GpuJoin's sort-merge join where gpuext plans (plan GpuJoin(merge)), the same query elsewhere"
     echo "- ms: the best of up to $RUNS runs (psql \\timing; a run of ${LONG_S} s or more is not repeated; one past ${BENCH_RUN_TIMEOUT_S} s is cancelled); runs: how many"
     echo "- vs PG serial: PG serial ms / ms; vs DuckDB: DuckDB ms / ms (above 1: faster than DuckDB)"
     echo "- plan: the join nodes top down; GpuJoin:device / :fallback: EXPLAIN ANALYZE's \"Joined: on the device\" / \"by the Hash Join below\" (a band join: \"by the Nested Loop below\")"
@@ -364,7 +399,7 @@ MD=$OUT/join.md
     echo "## Aims of issue 15 (ratios, not gates)"
     echo
     echo "- count(*) of r JOIN s on cached inputs, GPU cached: ${AIM[count]}"
-    echo "- sort-merge within 2x of the hash join: n/a (no sort-merge GpuJoin yet)"
+    echo "- sort-merge within 2x of the hash join (mcount / mpairs against count / pairs): ${AIM[merge]}"
     echo "- band join at least 50x faster than PG par8: ${AIM[band]}"
     echo "- TPC-H Q3, Q5, Q10, Q12 at least 10x DuckDB: bench/tpch_join.sh (BENCH_TPCH_JOIN=1)"
     for q in "${QUERIES[@]}"; do
@@ -394,6 +429,7 @@ FACTS=$OUT/join_facts.tsv
     bench_meta_facts "$JB_S"
     bench_fact meta aim_count "$(bench_oneline "${AIM[count]}")"
     bench_fact meta aim_band "$(bench_oneline "${AIM[band]}")"
+    bench_fact meta aim_merge "$(bench_oneline "${AIM[merge]}")"
     bench_fact duckdb title "$(bench_oneline "$DUCKDB_TITLE")"
     bench_fact duckdb version "$(bench_oneline "$DUCKDB_VERSION")"
     bench_fact duckdb threads "$DUCKDB_THREADS"

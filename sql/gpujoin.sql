@@ -412,9 +412,12 @@ SELECT gx_jcheck('SELECT o.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 FOR UPDAT
 SET gpuext.enable_gpujoin = off;
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
 RESET gpuext.enable_gpujoin;
+-- (the equi-join algorithms: the hash join and the merge join)
 SET gpuext.enable_hashjoin = off;
+SET gpuext.enable_mergejoin = off;
 SELECT gx_jcheck('SELECT o.id, i.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4');
 RESET gpuext.enable_hashjoin;
+RESET gpuext.enable_mergejoin;
 
 DROP TABLE gx_jo, gx_ji, gx_jskew, gx_jempty, gx_jnan, gx_jnull, gx_jbig;
 DEALLOCATE ALL;

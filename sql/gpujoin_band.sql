@@ -230,15 +230,18 @@ SELECT gx_bcheck('SELECT count(*) FROM gx_br r JOIN gx_bs s ON s.kd > r.kd::time
 SELECT gx_bcheck('SELECT count(*) FROM gx_br r JOIN gx_bs s ON s.kn > r.kn + 0.001 AND s.kn < r.kn + 1');
 SELECT gx_bcheck('SELECT count(*) FROM gx_br r JOIN gx_bs s ON s.k4 > r.k4 OR s.k4 < r.v');
 SELECT gx_bcheck('SELECT count(*) FROM gx_br r JOIN gx_bs s ON s.v::float8 > r.v::float8');
--- the switches: gpuext.enable_nestloop off, gpuext.enable_hashjoin off
+-- the switches: gpuext.enable_nestloop off, gpuext.enable_hashjoin and
+-- gpuext.enable_mergejoin (the equi-join algorithms) off
 SET gpuext.enable_nestloop = off;
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON r.k4 <= s.k4 AND s.k4 <= r.k4 + 10');
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.k4 = r.k4');
 RESET gpuext.enable_nestloop;
 SET gpuext.enable_hashjoin = off;
+SET gpuext.enable_mergejoin = off;
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON r.k4 <= s.k4 AND s.k4 <= r.k4 + 10');
 SELECT gx_bcheck('SELECT r.id, s.id FROM gx_br r JOIN gx_bs s ON s.k4 = r.k4');
 RESET gpuext.enable_hashjoin;
+RESET gpuext.enable_mergejoin;
 
 DROP TABLE gx_br, gx_bs, gx_bskew, gx_bempty, gx_bnull, gx_bbig, gx_bnan, gx_bts;
 DROP FUNCTION gx_bcheck(text), gx_band_node(text), gx_bexplain(text);

@@ -39,6 +39,12 @@
  *    prefix sum over the tiles and the end of a pass between them on the
  *    caller; JOIN_UNMATCHED: threads take tiles of the range of placed
  *    rows and append their unmatched payloads (one atomic add a tile).
+ *    The merge join (gx_jmerge.cuh): FINISH sorts an index permutation in
+ *    segments on the threads, merges them pairwise on the caller
+ *    (gx_cpu_merge_segments, as the range join's pairs), then gathers and
+ *    encodes the distinct keys in segments; a PROBE first extracts its
+ *    rows (tiles), sorts them the same way and walks the merge path
+ *    (GX_CPU_MERGE_PARTS parts at a time) before the three phases.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -62,6 +68,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <system_error>
@@ -823,6 +830,32 @@ struct gx_cpu_jrange_pair
 
 #define GX_CPU_SORT_SEGS 64		/* segments sorted in parallel, then merged */
 
+/* the first index of segment i of n entries cut into nseg */
+static uint32_t
+gx_cpu_seg(uint32_t n, uint32_t nseg, uint32_t i)
+{
+	return (uint32_t) ((uint64_t) n * i / nseg);
+}
+
+/*
+ * Merge the nseg sorted segments (gx_cpu_seg) of a[0, n) into one sorted
+ * run, pairs of runs at a time (std::inplace_merge: with a temporary
+ * buffer if it gets one, else in place)
+ */
+template <typename T, typename Less>
+static void
+gx_cpu_merge_segments(T *a, uint32_t n, uint32_t nseg, Less less)
+{
+	for (uint32_t w = 1; w < nseg; w *= 2)
+		for (uint32_t s = 0; s + w < nseg; s += 2 * w)
+		{
+			uint32_t	e = s + 2 * w < nseg ? s + 2 * w : nseg;
+
+			std::inplace_merge(a + gx_cpu_seg(n, nseg, s), a + gx_cpu_seg(n, nseg, s + w),
+							   a + gx_cpu_seg(n, nseg, e), less);
+		}
+}
+
 /* what the threads of a range FINISH_BUILD share */
 struct gx_cpu_jrange_job
 {
@@ -838,7 +871,7 @@ struct gx_cpu_jrange_job
 static uint32_t
 gx_cpu_jrange_seg(const gx_cpu_jrange_job *job, uint32_t i)
 {
-	return (uint32_t) ((uint64_t) job->n * i / job->nseg);
+	return gx_cpu_seg(job->n, job->nseg, i);
 }
 
 /*
@@ -906,17 +939,189 @@ gx_cpu_jrange_finish(gx_chunk *c, const gx_task_ctx *ctx)
 	{
 		job.next.store(0);
 		gx_cpu_parallel(gx_cpu_jrange_worker, &job, (int) job.nseg);
-		/* after the sort: merge the segments, pairs of runs at a time */
-		for (uint32_t w = 1; job.phase == 0 && w < job.nseg; w *= 2)
-			for (uint32_t s = 0; s + w < job.nseg; s += 2 * w)
-			{
-				uint32_t	e = s + 2 * w < job.nseg ? s + 2 * w : job.nseg;
-
-				std::inplace_merge(job.p + gx_cpu_jrange_seg(&job, s),
-								   job.p + gx_cpu_jrange_seg(&job, s + w),
-								   job.p + gx_cpu_jrange_seg(&job, e));
-			}
+		/* after the sort: merge the segments */
+		if (job.phase == 0)
+			gx_cpu_merge_segments(job.p, job.n, job.nseg,
+								  std::less<gx_cpu_jrange_pair>());
 	}
+	job.t.hdr->rows = job.n;
+	job.t.hdr->built = 1;
+	res->join_count = job.n;
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+
+/* ---- the merge join (gx_jmerge.cuh): sorts, run-length encoding, merge ---- */
+
+/* what the threads of a permutation sort share */
+struct gx_cpu_jm_sort_job
+{
+	uint32_t   *perm;			/* n indexes, sorted by (k0, k1, index) */
+	const int64_t *k0;
+	const int64_t *k1;			/* NULL: one key */
+	uint32_t	n;
+	uint32_t	nseg;
+	std::atomic<uint32_t> next {0};
+
+	/* does index a sort before index b? */
+	bool		less(uint32_t a, uint32_t b) const
+	{
+		int64_t		a1 = gx_jm_k1(k1, a),
+					b1 = gx_jm_k1(k1, b);
+
+		return k0[a] < k0[b] || (k0[a] == k0[b] && (a1 < b1 || (a1 == b1 && a < b)));
+	}
+};
+
+/* thread t of a permutation sort: segments at a time, the identity, sorted */
+static void
+gx_cpu_jm_sort_worker(void *arg, int t)
+{
+	gx_cpu_jm_sort_job *job = (gx_cpu_jm_sort_job *) arg;
+
+	(void) t;
+	for (;;)
+	{
+		uint32_t	seg = job->next.fetch_add(1);
+
+		if (seg >= job->nseg)
+			break;
+		uint32_t	lo = gx_cpu_seg(job->n, job->nseg, seg);
+		uint32_t	hi = gx_cpu_seg(job->n, job->nseg, seg + 1);
+
+		for (uint32_t i = lo; i < hi; i++)
+			job->perm[i] = i;
+		std::sort(job->perm + lo, job->perm + hi,
+				  [job] (uint32_t a, uint32_t b) { return job->less(a, b); });
+	}
+}
+
+/*
+ * perm[0, n) = the indexes of the keys (k0, k1; k1 NULL: one key) in key
+ * order (ties by index: deterministic): segments sorted by the threads,
+ * merged pairwise (std::inplace_merge)
+ */
+static void
+gx_cpu_jm_sort(uint32_t *perm, uint32_t n, const int64_t *k0, const int64_t *k1)
+{
+	gx_cpu_jm_sort_job job;
+
+	job.perm = perm;
+	job.k0 = k0;
+	job.k1 = k1;
+	job.n = n;
+	job.nseg = n < 65536 ? 1 : GX_CPU_SORT_SEGS;
+	gx_cpu_parallel(gx_cpu_jm_sort_worker, &job, (int) job.nseg);
+	gx_cpu_merge_segments(perm, n, job.nseg,
+						  [&job] (uint32_t a, uint32_t b) { return job.less(a, b); });
+}
+
+/* what the threads of a merge FINISH_BUILD share (after the sort) */
+struct gx_cpu_jm_finish_job
+{
+	gx_jtab		t;
+	const uint32_t *perm;
+	uint32_t	n;
+	uint32_t	nseg;
+	uint32_t	seg_heads[GX_CPU_SORT_SEGS + 1];	/* heads per segment, then
+													 * their prefix */
+	int			phase;			/* 0: gather and count heads, 1: encode */
+	std::atomic<uint32_t> next {0};
+};
+
+/*
+ * thread t of a merge FINISH_BUILD, segment at a time: phase 0 gathers
+ * the sorted keys and payloads and counts the segment's run heads; phase
+ * 1 (the heads' prefix known) writes each row's distinct key and each
+ * distinct key with its run's start
+ */
+static void
+gx_cpu_jm_finish_worker(void *arg, int t)
+{
+	gx_cpu_jm_finish_job *job = (gx_cpu_jm_finish_job *) arg;
+	const gx_jtab *tb = &job->t;
+
+	(void) t;
+	for (;;)
+	{
+		uint32_t	seg = job->next.fetch_add(1);
+
+		if (seg >= job->nseg)
+			break;
+		uint32_t	lo = gx_cpu_seg(job->n, job->nseg, seg);
+		uint32_t	hi = gx_cpu_seg(job->n, job->nseg, seg + 1);
+
+		if (job->phase == 0)
+		{
+			uint32_t	h = 0;
+
+			for (uint32_t i = lo; i < hi; i++)
+			{
+				uint32_t	p = job->perm[i];
+
+				tb->skey[i] = tb->key[p];
+				tb->skey1[i] = tb->key1[p];
+				tb->run[i] = tb->pay[p];
+				/* (a head: its key differs from the row before's, maybe another segment's) */
+				h += i == 0 || tb->key[p] != tb->key[job->perm[i - 1]] ||
+					tb->key1[p] != tb->key1[job->perm[i - 1]];
+			}
+			job->seg_heads[seg] = h;
+			continue;
+		}
+		uint32_t	u = job->seg_heads[seg];
+
+		for (uint32_t i = lo; i < hi; i++)
+		{
+			if (gx_jmerge_head(tb->skey, tb->skey1, i))
+			{
+				tb->ukey0[u] = tb->skey[i];
+				tb->ukey1[u] = tb->skey1[i];
+				tb->ustart[u] = i;
+				u++;
+			}
+			tb->urow[i] = u - 1;
+		}
+	}
+}
+
+/*
+ * JOIN_FINISH_BUILD of a merge table (valid): sort the appended rows by
+ * key into skey0 / skey1 / run, encode the distinct keys (ukey0, ukey1,
+ * ustart, urow; hdr.keys); the table is sealed (built)
+ */
+static gx_status
+gx_cpu_jmerge_finish(gx_chunk *c, const gx_task_ctx *ctx)
+{
+	gx_cpu_jm_finish_job job;
+	gx_result  *res = gx_chunk_result(c);
+	gx_jmerge_offs o;
+	auto		t0 = std::chrono::steady_clock::now();
+	uint32_t	acc = 0;
+
+	gx_cpu_join_reset(res, 0);
+	gx_jmerge_layout(c->ext.join.cap, &o);
+	job.t = gx_jtab_merge_of(ctx->obj[0], &c->ext.join);
+	job.n = gx_join_staged_rows(&job.t);
+	job.perm = (const uint32_t *) (ctx->obj[0] + o.vx);
+	job.nseg = job.n < 65536 ? 1 : GX_CPU_SORT_SEGS;
+	gx_cpu_jm_sort((uint32_t *) job.perm, job.n, job.t.key,
+				   job.t.nkeys > 1 ? job.t.key1 : NULL);
+	job.phase = 0;
+	gx_cpu_parallel(gx_cpu_jm_finish_worker, &job, (int) job.nseg);
+	/* the prefix of the segments' heads (serial: nseg values) */
+	for (uint32_t seg = 0; seg < job.nseg; seg++)
+	{
+		uint32_t	h = job.seg_heads[seg];
+
+		job.seg_heads[seg] = acc;
+		acc += h;
+	}
+	job.phase = 1;
+	job.next.store(0);
+	gx_cpu_parallel(gx_cpu_jm_finish_worker, &job, (int) job.nseg);
+	job.t.hdr->keys = acc;
 	job.t.hdr->rows = job.n;
 	job.t.hdr->built = 1;
 	res->join_count = job.n;
@@ -941,6 +1146,8 @@ gx_cpu_join_finish(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen
 	(void) errlen;
 	if (c->ext.join.alg == GX_JOIN_RANGE)
 		return gx_cpu_jrange_finish(c, ctx);
+	if (c->ext.join.alg == GX_JOIN_MERGE)
+		return gx_cpu_jmerge_finish(c, ctx);
 	gx_cpu_join_reset(res, 0);
 	job.t = gx_jtab_of(ctx->obj[0], &c->ext.join);
 	job.n = gx_join_staged_rows(&job.t);
@@ -978,6 +1185,143 @@ struct gx_cpu_join_probe_job
 	std::atomic<bool> host {false};
 };
 
+
+/* what the threads of a merge probe's extract, gather and merge share */
+struct gx_cpu_jm_probe_job
+{
+	gx_chunk   *c;
+	gx_jin		in;
+	const gx_jtab *t;
+	int64_t    *ok0,
+			   *ok1;			/* the rows' keys */
+	int64_t    *kx,
+			   *ky;				/* ... sorted */
+	uint32_t   *perm;			/* the rows in key order */
+	gx_jmerge  *m;
+	uint64_t	nwork;			/* tiles, row ranges or merge parts */
+	int			phase;			/* 0: extract, 1: gather, 2: merge */
+	std::atomic<uint64_t> next {0};
+	std::atomic<uint64_t> *error;
+};
+
+#define GX_CPU_MERGE_PARTS 64	/* merge path parts a thread takes at a time */
+
+/*
+ * thread t of a merge probe: phase 0 extracts tiles of rows (deformed
+ * first), phase 1 gathers the sorted keys, phase 2 walks the merge path,
+ * GX_CPU_MERGE_PARTS parts at a time
+ */
+static void
+gx_cpu_jm_probe_worker(void *arg, int t)
+{
+	gx_cpu_jm_probe_job *job = (gx_cpu_jm_probe_job *) arg;
+	gx_chunk   *c = job->c;
+	const gx_join_ext *j = &c->ext.join;
+
+	(void) t;
+	for (;;)
+	{
+		uint64_t	w = job->next.fetch_add(1);
+
+		if (w >= job->nwork)
+			break;
+		if (job->phase == 2)
+		{
+			uint64_t	p1 = (w + 1) * GX_CPU_MERGE_PARTS;
+
+			for (uint64_t p = w * GX_CPU_MERGE_PARTS; p < p1; p++)
+				gx_jmerge_part(job->m, p);
+			continue;
+		}
+		uint32_t	lo = (uint32_t) w * GX_TILE_ROWS;
+		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
+
+		if (job->phase == 1)
+		{
+			for (uint32_t i = lo; i < hi; i++)
+			{
+				job->kx[i] = job->ok0[job->perm[i]];
+				job->ky[i] = job->ok1[job->perm[i]];
+			}
+			continue;
+		}
+		uint32_t	end = c->deform_off != 0 ? gx_cpu_deform_tile(c, lo, hi, job->error) : hi;
+
+		for (uint32_t row = lo; row < hi; row++)
+		{
+			gx_jmerge_row *mr = &job->m->mrow[row];
+			int			err;
+
+			if (row >= end)
+			{
+				/* (not deformed: an error was recorded) */
+				mr->state = GX_JM_NONE;
+				mr->start = mr->count = 0;
+				job->ok0[row] = job->ok1[row] = GX_JM_MAX_KEY;
+				continue;
+			}
+			err = gx_jmerge_extract(c, &job->in, job->t, j, row, &job->ok0[row],
+									&job->ok1[row], mr);
+			if (err != GX_ERR_NONE)
+				gx_cpu_record_error(job->error, row, err);
+		}
+	}
+}
+
+/*
+ * A merge PROBE's steps before the hash probe's phases (gx_jmerge.cuh):
+ * extract the rows (their keys and states into the scratch of the result
+ * area res), sort them by key, merge them with the table's distinct keys:
+ * each keyed row's run into t->mrow
+ */
+static void
+gx_cpu_jmerge_probe(gx_chunk *c, gx_jin in, const gx_jtab *t, gx_result *res,
+					std::atomic<uint64_t> *error)
+{
+	gx_jmerge_probe_offs o;
+	char	   *scratch = (char *) res + gx_join_scratch_off(c->nrows);
+	gx_jmerge	m;
+	gx_cpu_jm_probe_job job;
+	const uint32_t ntiles = gx_ntiles(c->nrows);
+
+	gx_jmerge_probe_layout(c->nrows, &o);
+	job.c = c;
+	job.in = in;
+	job.t = t;
+	job.ok0 = (int64_t *) (scratch + o.ok0);
+	job.ok1 = (int64_t *) (scratch + o.ok1);
+	job.kx = (int64_t *) (scratch + o.kx);
+	job.ky = (int64_t *) (scratch + o.ky);
+	job.perm = (uint32_t *) (scratch + o.vx);
+	job.m = &m;
+	job.error = error;
+	m.mrow = t->mrow;
+	/* (a) extract */
+	job.phase = 0;
+	job.nwork = ntiles;
+	gx_cpu_parallel(gx_cpu_jm_probe_worker, &job, (int) ntiles);
+	/* (b) sort, then the sorted keys gathered */
+	gx_cpu_jm_sort(job.perm, c->nrows, job.ok0, t->nkeys > 1 ? job.ok1 : NULL);
+	job.phase = 1;
+	job.next.store(0);
+	gx_cpu_parallel(gx_cpu_jm_probe_worker, &job, (int) ntiles);
+	/* (c) merge with the distinct keys */
+	m.a0 = job.kx;
+	m.a1 = t->nkeys > 1 ? job.ky : NULL;
+	m.arow = job.perm;
+	m.na = c->nrows;
+	m.b0 = t->ukey0;
+	m.b1 = t->ukey1;
+	m.ustart = t->ustart;
+	m.nb = t->ukeys;
+	m.rows = t->rows;
+	m.umatched = GX_JOIN_MODE_MARKS(c->ext.join.mode) ? t->kmatched : NULL;
+	job.phase = 2;
+	job.nwork = (gx_jmerge_parts(&m) + GX_CPU_MERGE_PARTS - 1) / GX_CPU_MERGE_PARTS;
+	job.next.store(0);
+	gx_cpu_parallel(gx_cpu_jm_probe_worker, &job, (int) job.nwork);
+}
+
 /*
  * thread t of a JOIN_PROBE: phase 1 (count a tile's entries and matches)
  * or phase 3 (write them from the tile's offset on), tiles at a time
@@ -1003,8 +1347,8 @@ gx_cpu_join_probe_worker(void *arg, int t)
 					m = 0;
 		uint64_t	off = job->write ? job->te[tile] : 0;
 
-		/* (pages are deformed in phase 1, for both phases) */
-		if (!job->write && c->deform_off != 0)
+		/* (pages are deformed in phase 1, for both phases; a merge's in its extract) */
+		if (!job->write && c->deform_off != 0 && job->t.alg != GX_JOIN_MERGE)
 			hi = gx_cpu_deform_tile(c, lo, hi, &job->error);
 		if (lo < j->first_row)
 			lo = j->first_row < hi ? j->first_row : hi;
@@ -1111,10 +1455,10 @@ gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	job.c = c;
 	job.in = gx_cpu_join_input(c, ctx);
 	job.ntiles = gx_ntiles(c->nrows);
-	job.t = gx_jtab_of(ctx->obj[0], j);
+	job.t = gx_jtab_probe_of(ctx->obj[0], j, (char *) res, c->nrows);
 	job.te = (uint64_t *) ((char *) res + gx_join_tiles_off());
 	job.tm = job.te + job.ntiles;
-	job.pairs = (gx_join_pair *) ((char *) res + gx_join_pairs_off(c->nrows));
+	job.pairs = (gx_join_pair *) ((char *) res + gx_join_pairs_off(c->nrows, j->alg));
 	gx_cpu_join_reset(res, job.ntiles);
 	res->next_row = c->nrows;
 	if (!job.t.hdr->built)
@@ -1123,6 +1467,9 @@ gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 		gx_cpu_finish(res, t0);
 		return GX_OK;
 	}
+	/* (a merge probe: its rows sorted and merged first) */
+	if (j->alg == GX_JOIN_MERGE)
+		gx_cpu_jmerge_probe(c, job.in, &job.t, res, &job.error);
 
 	/* (1) count */
 	job.write = 0;

@@ -82,15 +82,21 @@
  * in the table object, reserved by gx_join_layout) and a scatter kernel
  * (a range join's table, gx_jrange.cuh: a pad kernel and
  * cub::DeviceRadixSort::SortPairs, its storage reserved by
- * gx_jrange_layout);
+ * gx_jrange_layout; a merge join's table, gx_jmerge.cuh: an init kernel,
+ * cub::DeviceRadixSort::SortPairs of an index permutation, a gather with
+ * head flags, cub::DeviceScan::InclusiveSum into urow, an encode kernel:
+ * gx_gpu_jmerge_finish);
  * JOIN_PROBE is the three phases as four kernels: count (a block a tile,
  * cub::BlockReduce), the prefix sum over the tiles (one block,
  * cub::BlockScan), the end of a pass (one block, only when the result
  * area is too small) and write (a block a tile, cub::BlockScan of the
  * rows' entries in row order).  The probe's header comes back, then nsel
- * entries of 16 bytes.  JOIN_UNMATCHED is one kernel (a thread a placed
- * row of the range; a block's unmatched payloads reserved with one atomic
- * add); its header comes back, then nsel payloads of 8 bytes.
+ * entries of 16 bytes.  A merge join's PROBE first runs its extract
+ * kernel, the sort (gx_jm_sort, in its result area's scratch) and the
+ * merge path kernel (gx_gpu_jmerge_probe).  JOIN_UNMATCHED is one kernel
+ * (a thread a placed row of the range; a block's unmatched payloads
+ * reserved with one atomic add); its header comes back, then nsel
+ * payloads of 8 bytes.
  *
  * No PostgreSQL header; no C++ exception leaves the extern "C" functions
  * (gx_guard.h).
@@ -530,6 +536,163 @@ gx_jrange_pad_kernel(char *obj, gx_join_ext j)
 	}
 }
 
+/* ---- the merge join (gx_jmerge.cuh) ---- */
+
+/*
+ * Merge sort, pass 2 (two keys): dst[i] = the first key of sorted index
+ * perm[i] (src[perm[i]]; an index past the valid ones, the largest key:
+ * nvalid NULL: every index valid)
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_jm_gather_key_kernel(const int64_t *src, const uint32_t *perm, int64_t *dst, uint32_t n,
+						const uint32_t *nvalid)
+{
+	const uint32_t valid = nvalid != NULL ? *nvalid : n;
+
+	for (uint32_t i = blockIdx.x * GX_BLOCK + threadIdx.x; i < n; i += gridDim.x * GX_BLOCK)
+	{
+		uint32_t	p = perm[i];
+
+		dst[i] = p < valid && p < n ? src[p] : GX_JM_MAX_KEY;
+	}
+}
+
+/*
+ * Merge JOIN_FINISH_BUILD, first: the identity into vx, the first sort
+ * pass's keys into kx (key1 with two keys, else key0; the entries past
+ * the appended rows the largest key, so that the stable sort of all cap
+ * entries leaves the rows first)
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_jm_finish_init_kernel(char *obj, gx_join_ext j, int64_t *kx, uint32_t *vx)
+{
+	gx_jtab		t = gx_jtab_merge_of(obj, &j);
+	const uint32_t n = gx_join_staged_rows(&t);
+
+	for (uint32_t i = blockIdx.x * GX_BLOCK + threadIdx.x; i < t.cap; i += gridDim.x * GX_BLOCK)
+	{
+		vx[i] = i;
+		kx[i] = i < n ? (t.nkeys > 1 ? t.key1[i] : t.key[i]) : GX_JM_MAX_KEY;
+	}
+}
+
+/*
+ * Merge JOIN_FINISH_BUILD, after the sort (perm): the sorted keys and
+ * payloads, and a head flag per sorted row (its key differs from the row
+ * before's; 0 past the rows)
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_jm_finish_gather_kernel(char *obj, gx_join_ext j, const uint32_t *perm, uint32_t *flags)
+{
+	gx_jtab		t = gx_jtab_merge_of(obj, &j);
+	const uint32_t n = gx_join_staged_rows(&t);
+
+	for (uint32_t i = blockIdx.x * GX_BLOCK + threadIdx.x; i < t.cap; i += gridDim.x * GX_BLOCK)
+	{
+		uint32_t	p = perm[i] < t.cap ? perm[i] : 0,
+					q = i > 0 && perm[i - 1] < t.cap ? perm[i - 1] : 0;
+
+		flags[i] = i < n && (i == 0 || t.key[p] != t.key[q] || t.key1[p] != t.key1[q]);
+		if (i >= n)
+			continue;
+		t.skey[i] = t.key[p];
+		t.skey1[i] = t.key1[p];
+		t.run[i] = t.pay[p];
+	}
+}
+
+/*
+ * Merge JOIN_FINISH_BUILD, after the inclusive sum of the head flags into
+ * urow: each sorted row's distinct key (urow - 1), each distinct key and
+ * its run's start, the number of them (hdr.keys: the last row's)
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_jm_finish_encode_kernel(char *obj, gx_join_ext j, const uint32_t *flags)
+{
+	gx_jtab		t = gx_jtab_merge_of(obj, &j);
+	const uint32_t n = gx_join_staged_rows(&t);
+
+	for (uint32_t i = blockIdx.x * GX_BLOCK + threadIdx.x; i < n; i += gridDim.x * GX_BLOCK)
+	{
+		uint32_t	u = t.urow[i] - 1;
+
+		t.urow[i] = u;
+		if (flags[i])
+		{
+			t.ukey0[u] = t.skey[i];
+			t.ukey1[u] = t.skey1[i];
+			t.ustart[u] = i;
+		}
+		if (i == n - 1)
+			t.hdr->keys = u + 1;
+	}
+}
+
+/*
+ * Merge JOIN_PROBE, (a) extract: a thread a row (rows of a block staged
+ * program): its state and keys into the scratch (ok0, ok1, mrow), the
+ * first sort pass's key into kx, its index into vx; errors recorded
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_jm_extract_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
+					 char *obj, gx_result *res, int64_t *ok0, int64_t *ok1, int64_t *kx,
+					 uint32_t *vx, gx_jmerge_row *mrow)
+{
+	__shared__ gx_chunk s_prog;
+
+	gx_join_stage((const gx_chunk *) in, &s_prog);
+
+	const gx_join_ext *j = &s_prog.ext.join;
+	const uint32_t nrows = s_prog.nrows;
+	gx_jtab		t = gx_jtab_of(obj, j);
+	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
+
+	for (uint32_t row = blockIdx.x * GX_BLOCK + threadIdx.x; row < nrows;
+		 row += gridDim.x * GX_BLOCK)
+	{
+		int			err = gx_jmerge_extract(&s_prog, &jin, &t, j, row, &ok0[row], &ok1[row],
+											&mrow[row]);
+
+		if (err != GX_ERR_NONE)
+			gx_join_error(res, row, err);
+		vx[row] = row;
+		kx[row] = t.nkeys > 1 ? ok1[row] : ok0[row];
+	}
+}
+
+/*
+ * Merge JOIN_PROBE, (c) merge: a thread a diagonal part of the merge path
+ * of the batch's sorted keys (a0, a1 or none; rows perm) with the table's
+ * distinct keys; nothing before the table is finished
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_jm_merge_kernel(char *obj, gx_join_ext j, const int64_t *a0, const int64_t *a1,
+				   const uint32_t *perm, uint32_t n, gx_jmerge_row *mrow)
+{
+	gx_jtab		t = gx_jtab_of(obj, &j);
+	gx_jmerge	m;
+
+	if (!t.hdr->built)
+		return;
+	m.a0 = a0;
+	m.a1 = a1;
+	m.arow = perm;
+	m.na = n;
+	m.b0 = t.ukey0;
+	m.b1 = t.ukey1;
+	m.ustart = t.ustart;
+	m.nb = t.ukeys;
+	m.rows = t.rows;
+	m.umatched = GX_JOIN_MODE_MARKS(j.mode) ? t.kmatched : NULL;
+	m.mrow = mrow;
+
+	const uint64_t parts = gx_jmerge_parts(&m);
+
+	for (uint64_t p = (uint64_t) blockIdx.x * GX_BLOCK + threadIdx.x; p < parts;
+		 p += (uint64_t) gridDim.x * GX_BLOCK)
+		gx_jmerge_part(&m, p);
+}
+
 typedef cub::BlockReduce<unsigned long long, GX_BLOCK> gx_join_reduce;
 typedef cub::BlockScan<unsigned long long, GX_BLOCK> gx_join_scan;
 
@@ -553,7 +716,7 @@ gx_join_count_kernel(const char *__restrict__ in, const char *colbase, const cha
 	const uint32_t nrows = s_prog.nrows;
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const int	count_only = s_prog.ext.count_only != 0;
-	gx_jtab		t = gx_jtab_of(obj, j);
+	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, nrows);
 	const int	built = t.hdr->built != 0;
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
@@ -687,7 +850,7 @@ gx_join_pass_end_kernel(const char *__restrict__ in, const char *colbase, const 
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const unsigned long long max = j->max_pairs;
 	const unsigned long long total = res->join_count;
-	gx_jtab		t = gx_jtab_of(obj, j);
+	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, nrows);
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
 	if (threadIdx.x == 0)
@@ -766,7 +929,7 @@ gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const cha
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const uint32_t max = j->max_pairs;
 	const int	count_only = s_prog.ext.count_only != 0;
-	gx_jtab		t = gx_jtab_of(obj, j);
+	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, nrows);
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
 	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
@@ -1388,7 +1551,8 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 		(uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg) :
 		c->kind == GX_TASK_JOIN_PROBE ? (uint32_t) sizeof(gx_join_pair) :
 		c->kind == GX_TASK_JOIN_UNMATCHED ? (uint32_t) sizeof(int64_t) : 4;
-	s->sel_at = c->kind == GX_TASK_JOIN_PROBE ? c->result_off + gx_join_pairs_off(c->nrows) : 0;
+	s->sel_at = c->kind == GX_TASK_JOIN_PROBE ?
+		c->result_off + gx_join_pairs_off(c->nrows, c->ext.join.alg) : 0;
 	if (mapped)
 	{
 		s->state = GX_SLOT_MAPPED;
@@ -1704,6 +1868,175 @@ gx_gpu_jrange_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, char *
 						  err, errlen);
 }
 
+/* a grid of blocks of GX_BLOCK threads for n items, at most 16 blocks an SM */
+static uint32_t
+gx_jm_grid(uint64_t n)
+{
+	uint64_t	grid = (n + GX_BLOCK - 1) / GX_BLOCK;
+
+	if (grid > (uint64_t) G.sm_count * 16)
+		grid = (uint64_t) G.sm_count * 16;
+	return grid > 0 ? (uint32_t) grid : 1;
+}
+
+/* the temporary bytes the merge join's sort of n entries asks of CUB (*bytes) */
+static gx_status
+gx_jm_sort_temp(uint32_t n, size_t *bytes, char *err, size_t errlen)
+{
+	cub::DoubleBuffer<int64_t> kb(NULL, NULL);
+	cub::DoubleBuffer<uint32_t> vb(NULL, NULL);
+
+	*bytes = 0;
+	GX_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, *bytes, kb, vb, (int) n, 0, 64),
+			 "cub::DeviceRadixSort (size)");
+	return GX_OK;
+}
+
+/*
+ * The merge join's sort (gx_jmerge.cuh) on stream st: n entries whose
+ * first pass's keys are in kx and indexes in vx (the identity): one
+ * stable cub::DeviceRadixSort::SortPairs pass, and with two keys (k0, the
+ * first keys by index; nvalid on the device: how many indexes are valid,
+ * or NULL: all) a second over the first keys gathered in the order of the
+ * first.  *keys: the sorted first keys, *perm: the sorted indexes; the
+ * other buffers are free.  temp: temp_bytes, checked by the caller.
+ */
+static gx_status
+gx_jm_sort(cudaStream_t st, uint32_t n, const int64_t *k0, const uint32_t *nvalid, int64_t *kx,
+		   int64_t *ky, uint32_t *vx, uint32_t *vy, char *temp, size_t temp_bytes, int64_t **keys,
+		   uint32_t **perm, char *err, size_t errlen)
+{
+	cub::DoubleBuffer<int64_t> kb(kx, ky);
+	cub::DoubleBuffer<uint32_t> vb(vx, vy);
+	size_t		bytes = temp_bytes;
+
+	GX_CHECK(cub::DeviceRadixSort::SortPairs(temp, bytes, kb, vb, (int) n, 0, 64, st),
+			 "cub::DeviceRadixSort");
+	if (k0 != NULL)
+	{
+		gx_jm_gather_key_kernel<<<gx_jm_grid(n), GX_BLOCK, 0, st>>>(k0, vb.Current(),
+																	kb.Alternate(), n, nvalid);
+		GX_CHECK(cudaGetLastError(), "merge join gather kernel launch");
+		kb.selector ^= 1;
+		bytes = temp_bytes;
+		GX_CHECK(cub::DeviceRadixSort::SortPairs(temp, bytes, kb, vb, (int) n, 0, 64, st),
+				 "cub::DeviceRadixSort");
+	}
+	*keys = kb.Current();
+	*perm = vb.Current();
+	return GX_OK;
+}
+
+/*
+ * Merge JOIN_FINISH_BUILD (validated; gx_jmerge.cuh): all cap entries
+ * sorted (those past the appended rows with the largest key: gx_jm_sort
+ * in the table's kx / ky / vx / vy), the sorted keys and payloads
+ * gathered with the head flags, cub::DeviceScan::InclusiveSum of the
+ * flags into urow, the distinct keys encoded, the seal; CUB's temporary
+ * storage is the table's scratch (its figures checked against it); the
+ * header comes back
+ */
+static gx_status
+gx_gpu_jmerge_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, char *err,
+					 size_t errlen)
+{
+	const gx_join_ext j = c->ext.join;
+	gx_jmerge_offs o;
+	size_t		temp = 0,
+				scan = 0;
+	uint32_t	grid = (j.cap + GX_BLOCK - 1) / GX_BLOCK;
+	int64_t    *keys;
+	uint32_t   *perm;
+	uint32_t   *flags;
+	gx_status	st;
+
+	gx_jmerge_layout(j.cap, &o);
+	if ((st = gx_jm_sort_temp(j.cap, &temp, err, errlen)) != GX_OK)
+		return st;
+	GX_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan, (const uint32_t *) NULL,
+										   (uint32_t *) NULL, (int) j.cap),
+			 "cub::DeviceScan (size)");
+	if ((st = gx_join_finish_begin(s, c, dres, "the sort", temp > scan ? temp : scan,
+								   o.scratch_bytes, &grid, err, errlen)) != GX_OK)
+		return st;
+	gx_jm_finish_init_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(obj, j, (int64_t *) (obj + o.kx),
+															   (uint32_t *) (obj + o.vx));
+	GX_CHECK(cudaGetLastError(), "merge join init kernel launch");
+	if ((st = gx_jm_sort(s->stream, j.cap, j.nkeys > 1 ? (const int64_t *) (obj + o.key0) : NULL,
+						 (const uint32_t *) obj /* hdr.nrows */ , (int64_t *) (obj + o.kx),
+						 (int64_t *) (obj + o.ky), (uint32_t *) (obj + o.vx),
+						 (uint32_t *) (obj + o.vy), obj + o.scratch, o.scratch_bytes, &keys,
+						 &perm, err, errlen)) != GX_OK)
+		return st;
+	flags = perm == (uint32_t *) (obj + o.vx) ? (uint32_t *) (obj + o.vy) :
+		(uint32_t *) (obj + o.vx);
+	gx_jm_finish_gather_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(obj, j, perm, flags);
+	GX_CHECK(cudaGetLastError(), "merge join gather kernel launch");
+	GX_CHECK(cub::DeviceScan::InclusiveSum(obj + o.scratch, scan, flags,
+										   (uint32_t *) (obj + o.urow), (int) j.cap, s->stream),
+			 "cub::DeviceScan");
+	gx_jm_finish_encode_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(obj, j, flags);
+	GX_CHECK(cudaGetLastError(), "merge join encode kernel launch");
+	gx_join_seal_kernel<<<1, 1, 0, s->stream>>>(obj, j, dres);
+	GX_CHECK(cudaGetLastError(), "join seal kernel launch");
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,
+						  err, errlen);
+}
+
+/*
+ * Merge JOIN_PROBE's steps before the phases (gx_jmerge.cuh), queued
+ * after the rows' input: extract (the rows' keys and states into the
+ * scratch of the result area), sort (gx_jm_sort; with two keys the
+ * sorted second keys gathered), merge (the runs into the rows' entries)
+ */
+static gx_status
+gx_gpu_jmerge_probe(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, const char *colbase,
+					const char *entry, size_t temp, char *err, size_t errlen)
+{
+	const uint32_t n = c->nrows;
+	const gx_join_ext j = c->ext.join;
+	gx_jmerge_probe_offs o;
+	char	   *scratch = (char *) dres + gx_join_scratch_off(n);
+	int64_t    *ok0,
+			   *ok1,
+			   *kx,
+			   *ky,
+			   *keys,
+			   *a1 = NULL;
+	uint32_t   *vx,
+			   *vy,
+			   *perm;
+	gx_jmerge_row *mrow;
+	gx_status	st;
+
+	gx_jmerge_probe_layout(n, &o);
+	ok0 = (int64_t *) (scratch + o.ok0);
+	ok1 = (int64_t *) (scratch + o.ok1);
+	kx = (int64_t *) (scratch + o.kx);
+	ky = (int64_t *) (scratch + o.ky);
+	vx = (uint32_t *) (scratch + o.vx);
+	vy = (uint32_t *) (scratch + o.vy);
+	mrow = (gx_jmerge_row *) (scratch + o.mrow);
+	gx_jm_extract_kernel<<<gx_jm_grid(n), GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
+																	dres, ok0, ok1, kx, vx, mrow);
+	GX_CHECK(cudaGetLastError(), "merge join extract kernel launch");
+	if ((st = gx_jm_sort(s->stream, n, j.nkeys > 1 ? ok0 : NULL, NULL, kx, ky, vx, vy,
+						 scratch + o.scratch, temp, &keys, &perm, err, errlen)) != GX_OK)
+		return st;
+	if (j.nkeys > 1)
+	{
+		a1 = keys == kx ? ky : kx;
+		gx_jm_gather_key_kernel<<<gx_jm_grid(n), GX_BLOCK, 0, s->stream>>>(ok1, perm, a1, n,
+																		   NULL);
+		GX_CHECK(cudaGetLastError(), "merge join gather kernel launch");
+	}
+	/* (the parts: at most ceil(n / GX_JM_APART), gx_jmerge_part_len) */
+	gx_jm_merge_kernel<<<gx_jm_grid(((uint64_t) n + GX_JM_APART - 1) / GX_JM_APART), GX_BLOCK, 0,
+		s->stream>>>(obj, j, keys, a1, perm, n, mrow);
+	GX_CHECK(cudaGetLastError(), "merge join merge kernel launch");
+	return GX_OK;
+}
+
 /*
  * JOIN_FINISH_BUILD (validated): kstart = the exclusive prefix sum of
  * kcount (cub::DeviceScan, its temporary storage in the table object),
@@ -1724,6 +2057,8 @@ gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, siz
 
 	if (j.alg == GX_JOIN_RANGE)
 		return gx_gpu_jrange_finish(s, c, dres, obj, err, errlen);
+	if (j.alg == GX_JOIN_MERGE)
+		return gx_gpu_jmerge_finish(s, c, dres, obj, err, errlen);
 	gx_join_layout(j.cap, j.kcap, &o);
 	GX_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, (const uint32_t *) (obj + o.kcount),
 										   (uint32_t *) (obj + o.kstart), (int) j.kcap,
@@ -1760,17 +2095,37 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	const uint32_t ntiles = gx_ntiles(nrows);
 	unsigned long long *te = (unsigned long long *) ((char *) dres + gx_join_tiles_off());
 	unsigned long long *tm = te + ntiles;
-	gx_join_pair *pairs = (gx_join_pair *) ((char *) dres + gx_join_pairs_off(nrows));
+	gx_join_pair *pairs = (gx_join_pair *) ((char *) dres +
+											gx_join_pairs_off(nrows, c->ext.join.alg));
 	uint32_t	grid = ntiles;
 	char	   *obj = ctx->obj[0];
 	const char *colbase,
 			   *entry;
+	size_t		temp = 0;
 	gx_status	st;
 
 	if (grid > (uint32_t) G.sm_count * 8)
 		grid = (uint32_t) G.sm_count * 8;
+	if (c->ext.join.alg == GX_JOIN_MERGE)
+	{
+		gx_jmerge_probe_offs o;
+
+		/* (the batch's sort: CUB's temporary storage in the task's scratch) */
+		gx_jmerge_probe_layout(nrows, &o);
+		if ((st = gx_jm_sort_temp(nrows, &temp, err, errlen)) != GX_OK)
+			return st;
+		if (temp > o.scratch_bytes)
+		{
+			gx_errf(err, errlen, "merge join probe: the sort needs %zu bytes, the task reserves %llu",
+					temp, (unsigned long long) o.scratch_bytes);
+			return GX_INVALID;
+		}
+	}
 	if ((st = gx_slot_begin(s, c, dres, ntiles, c->input_bytes, err, errlen)) != GX_OK ||
 		(st = gx_join_rows_input(s, c, ctx, dres, &colbase, &entry, err, errlen)) != GX_OK)
+		return st;
+	if (ntiles > 0 && c->ext.join.alg == GX_JOIN_MERGE &&
+		(st = gx_gpu_jmerge_probe(s, c, dres, obj, colbase, entry, temp, err, errlen)) != GX_OK)
 		return st;
 	if (ntiles > 0)
 	{

@@ -642,7 +642,7 @@ typedef struct gx_agg
  * GX_JOIN_RANGE: gx_jrange_table_bytes(cap), kcap 0; zeroed memory is an
  * empty table), whose geometry every task that names it repeats here.  The keys
  * (1 or 2, integer-like: bool, int2/4/8, date, timestamp(tz), char8; or,
- * in a hash table, floats: kfloat) and
+ * in a hash or merge table, floats: kfloat) and
  * the BUILD payload are outputs of the task's program (GX_OP_OUT), so the
  * quals of either side run in the same pass.
  */
@@ -700,7 +700,7 @@ typedef struct gx_join_ext
 	int16_t		lo_out;
 	int16_t		hi_out;
 	uint32_t	bflags;			/* GX_JOIN_LO_INCL, GX_JOIN_HI_INCL */
-	uint32_t	kfloat;			/* hash join: bit k set, key k is a float
+	uint32_t	kfloat;			/* hash / merge join: bit k set, key k is a float
 								 * (float4 / float8 output, held as a
 								 * double), compared as float8eq: -0 = 0,
 								 * NaN = NaN (gx_join_float_key) */
@@ -709,7 +709,9 @@ typedef struct gx_join_ext
 enum gx_join_alg
 {
 	GX_JOIN_HASH = 0,			/* equi-join: key directory and runs */
-	GX_JOIN_RANGE				/* band / inequality join: sorted keys */
+	GX_JOIN_RANGE,				/* band / inequality join: sorted keys */
+	GX_JOIN_MERGE				/* equi-join: both sides sorted, merged
+								 * (gx_jmerge.cuh) */
 };
 
 #define GX_JOIN_LO_INCL 0x1u	/* range probe: key >= lo (else key > lo) */
@@ -1019,7 +1021,8 @@ typedef struct gx_join_hdr
 								 * not append */
 	uint32_t	rows;			/* rows placed by FINISH_BUILD */
 	uint32_t	noruns;			/* FINISH_BUILD made no runs (GX_JOIN_NO_RUNS) */
-	uint32_t	pad[11];
+	uint32_t	keys;			/* GX_JOIN_MERGE: distinct keys (FINISH_BUILD) */
+	uint32_t	pad[10];
 } gx_join_hdr;
 
 #define GX_JSLOT_EMPTY 0u
@@ -1132,23 +1135,35 @@ gx_jrange_sort_scratch_bytes(uint64_t n)
 	return 65536 + 2 * n;
 }
 
+/*
+ * Lay out from off np arrays of n entries (part p: width[p] bytes an
+ * entry, its offset into *parts[p], each aligned), then a scratch of
+ * scratch_bytes on a 256-byte boundary (CUB's temporary storage: its
+ * offset into *scratch); the total bytes
+ */
+GX_INLINE uint64_t
+gx_layout_arrays(uint64_t off, uint64_t n, uint64_t *const *parts, const uint32_t *width,
+				 uint32_t np, uint64_t scratch_bytes, uint64_t *scratch)
+{
+	for (uint32_t p = 0; p < np; p++)
+	{
+		*parts[p] = off;
+		off = GX_ALIGN_UP(off + n * width[p]);
+	}
+	*scratch = (off + 255) & ~(uint64_t) 255;
+	return *scratch + scratch_bytes;
+}
+
 /* the layout of a range join table of cap rows; its bytes */
 GX_INLINE uint64_t
 gx_jrange_layout(uint64_t cap, gx_jrange_offs *o)
 {
-	uint64_t	off = sizeof(gx_join_hdr);
+	uint64_t   *const parts[] = {&o->key, &o->pay, &o->skey, &o->run};
+	const uint32_t width[] = {8, 8, 8, 8};
 
-	o->key = off;
-	off = GX_ALIGN_UP(off + cap * 8);
-	o->pay = off;
-	off = GX_ALIGN_UP(off + cap * 8);
-	o->skey = off;
-	off = GX_ALIGN_UP(off + cap * 8);
-	o->run = off;
-	off = GX_ALIGN_UP(off + cap * 8);
-	o->scratch = (off + 255) & ~(uint64_t) 255;
 	o->scratch_bytes = gx_jrange_sort_scratch_bytes(cap);
-	o->total = o->scratch + o->scratch_bytes;
+	o->total = gx_layout_arrays(sizeof(gx_join_hdr), cap, parts, width, 4, o->scratch_bytes,
+								&o->scratch);
 	return o->total;
 }
 
@@ -1162,11 +1177,126 @@ gx_jrange_table_bytes(uint64_t cap)
 }
 
 /*
+ * The merge join's table (ext.join.alg GX_JOIN_MERGE; gx_jmerge.cuh).
+ * Zeroed memory is an empty table:
+ *   gx_join_hdr                         64 bytes (nrows, full, built, rows, keys)
+ *   int64 key0[cap], key1[cap]          appended keys (key1 0 for one key) ...
+ *   int64 pay[cap]                      ... and payloads, in arrival order (BUILD)
+ *   int64 kx[cap], ky[cap]              the GPU sort's key buffers
+ *   uint32 vx[cap], vy[cap]             ... its index buffers
+ *   int64 skey0[cap], skey1[cap]        the keys sorted (FINISH_BUILD)
+ *   int64 run[cap]                      ... and their payloads, the same order
+ *   uint32 urow[cap]                    the distinct key of each sorted row
+ *   int64 ukey0[cap], ukey1[cap]        the distinct keys, ascending ...
+ *   uint32 ustart[cap]                  ... where each one's run starts (the
+ *                                       last one's ends at the placed rows)
+ *   uint32 umatched[cap]                a RIGHT / FULL probe matched the key
+ *   sort scratch                        GPU sort and scan (CUB)
+ */
+typedef struct gx_jmerge_offs
+{
+	uint64_t	key0,
+				key1,
+				pay,
+				kx,
+				ky,
+				vx,
+				vy,
+				skey0,
+				skey1,
+				run,
+				urow,
+				ukey0,
+				ukey1,
+				ustart,
+				umatched,
+				scratch,
+				scratch_bytes,
+				total;
+} gx_jmerge_offs;
+
+/* the layout of a merge join table of cap rows; its bytes */
+GX_INLINE uint64_t
+gx_jmerge_layout(uint64_t cap, gx_jmerge_offs *o)
+{
+	uint64_t   *const parts[] = {&o->key0, &o->key1, &o->pay, &o->kx, &o->ky, &o->vx, &o->vy,
+		&o->skey0, &o->skey1, &o->run, &o->urow, &o->ukey0, &o->ukey1, &o->ustart,
+	&o->umatched};
+	const uint32_t width[] = {8, 8, 8, 8, 8, 4, 4, 8, 8, 8, 4, 8, 8, 4, 4};
+
+	o->scratch_bytes = gx_jrange_sort_scratch_bytes(cap);
+	o->total = gx_layout_arrays(sizeof(gx_join_hdr), cap, parts, width, 15, o->scratch_bytes,
+								&o->scratch);
+	return o->total;
+}
+
+/* bytes of a merge join table of cap rows */
+GX_INLINE uint64_t
+gx_jmerge_table_bytes(uint64_t cap)
+{
+	gx_jmerge_offs o;
+
+	return gx_jmerge_layout(cap, &o);
+}
+
+/*
+ * A merge probe's outer rows (gx_jmerge.cuh), one entry a row of the
+ * task: what the row gives (GX_JM_*) and, for a keyed row, its run of
+ * the table's sorted rows
+ */
+typedef struct gx_jmerge_row
+{
+	uint32_t	state;			/* GX_JM_* */
+	uint32_t	start;			/* GX_JM_KEYED: its run [start, start + count) */
+	uint32_t	count;
+} gx_jmerge_row;
+
+#define GX_JM_NONE 0u			/* not probed: before first_row, skipped, failed
+								 * its quals, or an error */
+#define GX_JM_KEYED 1u			/* passed, its keys not NULL: merged */
+#define GX_JM_NULLKEY 2u		/* passed, a NULL key: no match */
+#define GX_JM_HOST 3u			/* the device cannot evaluate it */
+
+/*
+ * A merge probe's scratch (after the tiles' scratch in its result area,
+ * not copied back), for n outer rows: their keys (ok0, ok1), the sort's
+ * buffers (kx, ky, vx, vy), the rows (gx_jmerge_row), the sort's
+ * temporary storage (CUB's figure checked against it on the GPU)
+ */
+typedef struct gx_jmerge_probe_offs
+{
+	uint64_t	ok0,
+				ok1,
+				kx,
+				ky,
+				vx,
+				vy,
+				mrow,
+				scratch,
+				scratch_bytes,
+				total;
+} gx_jmerge_probe_offs;
+
+/* the layout of a merge probe's scratch of n rows (from its start); its bytes */
+GX_INLINE uint64_t
+gx_jmerge_probe_layout(uint64_t n, gx_jmerge_probe_offs *o)
+{
+	uint64_t   *const parts[] = {&o->ok0, &o->ok1, &o->kx, &o->ky, &o->vx, &o->vy, &o->mrow};
+	const uint32_t width[] = {8, 8, 8, 8, 4, 4, (uint32_t) sizeof(gx_jmerge_row)};
+
+	o->scratch_bytes = gx_jrange_sort_scratch_bytes(n);
+	o->total = gx_layout_arrays(0, n, parts, width, 7, o->scratch_bytes, &o->scratch);
+	return o->total;
+}
+
+/*
  * JOIN_PROBE's result area: the gx_result header (ntiles =
  * gx_ntiles(nrows)), then two arrays of ntiles uint64, the device's
  * scratch (the entries of each tile, then their offset; its matches, then
- * their prefix; not copied back), then max_pairs entries (nsel of them
- * written), in the order of the outer rows and, for a row, of its matches.
+ * their prefix; not copied back), a merge probe's scratch (alg
+ * GX_JOIN_MERGE: gx_jmerge_probe_layout; not copied back), then
+ * max_pairs entries (nsel of them written), in the order of the outer
+ * rows and, for a row, of its matches.
  */
 typedef struct gx_join_pair
 {
@@ -1188,17 +1318,28 @@ gx_join_tiles_off(void)
 	return GX_ALIGN_UP(sizeof(gx_result));
 }
 
+/* where a merge probe's scratch lies in its result area */
 GX_INLINE uint64_t
-gx_join_pairs_off(uint32_t nrows)
+gx_join_scratch_off(uint32_t nrows)
 {
 	return gx_join_tiles_off() + GX_ALIGN_UP((uint64_t) gx_ntiles(nrows) * 16);
 }
 
+/* where the entries lie in the result area of a probe of nrows rows of algorithm alg */
+GX_INLINE uint64_t
+gx_join_pairs_off(uint32_t nrows, uint32_t alg)
+{
+	gx_jmerge_probe_offs o;
+
+	return gx_join_scratch_off(nrows) +
+		(alg == GX_JOIN_MERGE ? GX_ALIGN_UP(gx_jmerge_probe_layout(nrows, &o)) : 0);
+}
+
 /* bytes of a JOIN_PROBE result area */
 GX_INLINE uint64_t
-gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs)
+gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs, uint32_t alg)
 {
-	return gx_join_pairs_off(nrows) + (uint64_t) max_pairs * sizeof(gx_join_pair);
+	return gx_join_pairs_off(nrows, alg) + (uint64_t) max_pairs * sizeof(gx_join_pair);
 }
 
 /*

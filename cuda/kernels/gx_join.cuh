@@ -67,6 +67,16 @@
  * the algorithms do not share, finds an outer row's run by its bounds
  * instead of its key.
  *
+ * The merge join (ext.join.alg GX_JOIN_MERGE: equi-joins, sort-merge) is
+ * gx_jmerge.cuh's table under the same steps: BUILD appends (as the
+ * range join), FINISH sorts and encodes the distinct keys, and a PROBE
+ * first extracts, sorts and merges its batch (gx_jmerge_extract,
+ * gx_jmerge_walk), which gives each outer row its run (t.mrow), read by
+ * gx_join_probe_row instead of evaluating the row again; the count,
+ * prefix sum, write and pass steps are the hash join's.  The marks of
+ * RIGHT / FULL are per distinct key (kmatched points at umatched), and
+ * UNMATCHED reads the sorted rows.
+ *
  * Partitioning (later): the key directory and the runs are one partition
  * today; a radix-partitioned table is P such directories and run areas,
  * chosen by the hash's high bits (the paper's split: histogram, prefix
@@ -92,6 +102,7 @@
 #define GX_JOIN_NO_ROOM (-1)	/* the table is full: the host's */
 
 #include "gx_jrange.cuh"		/* the range join (ext.join.alg GX_JOIN_RANGE) */
+#include "gx_jmerge.cuh"		/* the merge join (ext.join.alg GX_JOIN_MERGE) */
 
 /* a join table as a task sees it (its geometry from the task) */
 typedef struct gx_jtab
@@ -113,30 +124,81 @@ typedef struct gx_jtab
 	int64_t    *key;			/* appended keys */
 	int64_t    *pay;			/* ... and payloads */
 	int64_t    *skey;			/* the keys sorted */
+	/* GX_JOIN_MERGE (gx_jmerge.cuh): key / pay / skey / run as above, and */
+	int64_t    *key1;			/* appended second keys (0: one key) */
+	int64_t    *skey1;			/* ... sorted */
+	uint32_t   *urow;			/* the distinct key of each sorted row */
+	int64_t    *ukey0;			/* the distinct keys, ascending */
+	int64_t    *ukey1;
+	uint32_t   *ustart;			/* where each one's run starts */
+	uint32_t	ukeys;			/* distinct keys (min(hdr.keys, rows)) */
+	gx_jmerge_row *mrow;		/* PROBE: the batch's rows (gx_jtab_probe_of) */
 } gx_jtab;
+
+/*
+ * A table view of the object obj under the task's geometry j with no
+ * array yet: the header, the geometry, the placed rows (min(hdr.rows,
+ * cap)); the algorithm's view fills in its arrays
+ */
+GX_HD gx_jtab
+gx_jtab_base(char *obj, const gx_join_ext *j, uint32_t alg)
+{
+	gx_jtab		t;
+
+	t.hdr = (gx_join_hdr *) obj;
+	t.kslot = 0;
+	t.kcount = t.kstart = t.kmatched = 0;
+	t.staged = 0;
+	t.run = t.key = t.pay = t.skey = 0;
+	t.key1 = t.skey1 = t.ukey0 = t.ukey1 = 0;
+	t.urow = t.ustart = 0;
+	t.ukeys = 0;
+	t.mrow = 0;
+	t.cap = j->cap;
+	t.kmask = 0;
+	t.nkeys = j->nkeys;
+	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
+	t.noruns = 0;
+	t.alg = alg;
+	return t;
+}
 
 /* the range join's table object obj under the task's geometry j */
 GX_HD gx_jtab
 gx_jtab_range_of(char *obj, const gx_join_ext *j)
 {
 	gx_jrange_offs o;
-	gx_jtab		t;
+	gx_jtab		t = gx_jtab_base(obj, j, GX_JOIN_RANGE);
 
 	gx_jrange_layout(j->cap, &o);
-	t.hdr = (gx_join_hdr *) obj;
-	t.kslot = 0;
-	t.kcount = t.kstart = t.kmatched = 0;
-	t.staged = 0;
 	t.key = (int64_t *) (obj + o.key);
 	t.pay = (int64_t *) (obj + o.pay);
 	t.skey = (int64_t *) (obj + o.skey);
 	t.run = (int64_t *) (obj + o.run);
-	t.cap = j->cap;
-	t.kmask = 0;
 	t.nkeys = 1;
-	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
-	t.noruns = 0;
-	t.alg = GX_JOIN_RANGE;
+	return t;
+}
+
+/* the merge join's table object obj under the task's geometry j */
+GX_HD gx_jtab
+gx_jtab_merge_of(char *obj, const gx_join_ext *j)
+{
+	gx_jmerge_offs o;
+	gx_jtab		t = gx_jtab_base(obj, j, GX_JOIN_MERGE);
+
+	gx_jmerge_layout(j->cap, &o);
+	t.kmatched = (uint32_t *) (obj + o.umatched);	/* per distinct key */
+	t.key = (int64_t *) (obj + o.key0);
+	t.key1 = (int64_t *) (obj + o.key1);
+	t.pay = (int64_t *) (obj + o.pay);
+	t.skey = (int64_t *) (obj + o.skey0);
+	t.skey1 = (int64_t *) (obj + o.skey1);
+	t.run = (int64_t *) (obj + o.run);
+	t.urow = (uint32_t *) (obj + o.urow);
+	t.ukey0 = (int64_t *) (obj + o.ukey0);
+	t.ukey1 = (int64_t *) (obj + o.ukey1);
+	t.ustart = (uint32_t *) (obj + o.ustart);
+	t.ukeys = t.hdr->keys < t.rows ? t.hdr->keys : t.rows;
 	return t;
 }
 
@@ -149,21 +211,37 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 
 	if (j->alg == GX_JOIN_RANGE)
 		return gx_jtab_range_of(obj, j);
+	if (j->alg == GX_JOIN_MERGE)
+		return gx_jtab_merge_of(obj, j);
+	t = gx_jtab_base(obj, j, GX_JOIN_HASH);
 	gx_join_layout(j->cap, j->kcap, &o);
-	t.hdr = (gx_join_hdr *) obj;
 	t.kslot = (gx_join_kslot *) (obj + o.kslot);
 	t.kcount = (uint32_t *) (obj + o.kcount);
 	t.kstart = (uint32_t *) (obj + o.kstart);
 	t.kmatched = (uint32_t *) (obj + o.kmatched);
 	t.staged = (gx_join_staged *) (obj + o.staged);
 	t.run = (int64_t *) (obj + o.run);
-	t.cap = j->cap;
 	t.kmask = j->kcap - 1;
-	t.nkeys = j->nkeys;
-	t.rows = t.hdr->rows < j->cap ? t.hdr->rows : j->cap;
 	t.noruns = t.hdr->noruns;
-	t.alg = GX_JOIN_HASH;
-	t.key = t.pay = t.skey = 0;
+	return t;
+}
+
+/*
+ * The table as a PROBE task of nrows rows sees it: a merge probe also
+ * reads its rows' runs from its result area res (gx_jmerge_probe_layout)
+ */
+GX_HD gx_jtab
+gx_jtab_probe_of(char *obj, const gx_join_ext *j, char *res, uint32_t nrows)
+{
+	gx_jtab		t = gx_jtab_of(obj, j);
+
+	if (j->alg == GX_JOIN_MERGE)
+	{
+		gx_jmerge_probe_offs o;
+
+		gx_jmerge_probe_layout(nrows, &o);
+		t.mrow = (gx_jmerge_row *) (res + gx_join_scratch_off(nrows) + o.mrow);
+	}
 	return t;
 }
 
@@ -335,10 +413,12 @@ gx_join_build_at(const gx_jtab *t, const int64_t *k, int64_t payload, uint32_t i
 		GX_G_STORE_REL32(&t->hdr->full, 1);
 		return GX_JOIN_NO_ROOM;
 	}
-	if (t->alg == GX_JOIN_RANGE)
+	if (t->alg == GX_JOIN_RANGE || t->alg == GX_JOIN_MERGE)
 	{
-		/* appended as it comes (its one key); FINISH sorts */
+		/* appended as it comes (a range join: its one key); FINISH sorts */
 		t->key[idx] = k[0];
+		if (t->alg == GX_JOIN_MERGE)
+			t->key1[idx] = t->nkeys > 1 ? k[1] : 0;
 		t->pay[idx] = payload;
 		return GX_JOIN_ADDED;
 	}
@@ -456,14 +536,60 @@ gx_join_find_run(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, uint
 }
 
 /*
+ * Merge PROBE, (a) extract: evaluate outer row 'row' of the task (its
+ * program once), its state in *mr and its sort keys in *k0 / *k1 (the
+ * largest key unless keyed: it sorts last).  Returns GX_ERR_NONE, or the
+ * error the row raised (the caller records it; the row gives nothing).
+ */
+GX_HD int
+gx_jmerge_extract(const gx_chunk *prog, const gx_jin *in, const gx_jtab *t,
+				  const gx_join_ext *j, uint32_t row, int64_t *k0, int64_t *k1,
+				  gx_jmerge_row *mr)
+{
+	gx_reg		out[GX_MAX_OUTS];
+	int64_t		k[GX_JOIN_MAX_KEYS] = {0, 0};
+	int			err = GX_ERR_NONE;
+
+	mr->state = GX_JM_NONE;
+	mr->start = mr->count = 0;
+	*k0 = *k1 = GX_JM_MAX_KEY;
+	if (row < j->first_row || gx_jin_skipped(in, row))
+		return GX_ERR_NONE;
+	if (!gx_eval_row_out(prog, in->colbase, row, &err, out))
+	{
+		if (err == GX_ERR_HOST)
+			mr->state = GX_JM_HOST;
+		return err == GX_ERR_HOST ? GX_ERR_NONE : err;
+	}
+	if (!gx_join_out_keys(t, j, out, k))
+	{
+		mr->state = GX_JM_NULLKEY;
+		return GX_ERR_NONE;
+	}
+	mr->state = GX_JM_KEYED;
+	*k0 = k[0];
+	*k1 = t->nkeys > 1 ? k[1] : 0;
+	return GX_ERR_NONE;
+}
+
+/*
  * UNMATCHED: the payload of placed row i when no probe matched its key
- * (1), else 0
+ * (1), else 0 (a merge table: sorted row i, its distinct key's mark)
  */
 GX_HD int
 gx_join_unmatched_row(const gx_jtab *t, uint32_t i, int64_t *payload)
 {
 	if (i >= t->rows)
 		return 0;
+	if (t->alg == GX_JOIN_MERGE)
+	{
+		uint32_t	u = t->urow[i];
+
+		if (u >= t->ukeys || GX_G_LOAD32(&t->kmatched[u]) != 0)
+			return 0;
+		*payload = t->run[i];
+		return 1;
+	}
 
 	const gx_join_staged *st = &t->staged[i];
 
@@ -498,7 +624,23 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 	int			err;
 
 	jr->e = jr->m = jr->start = jr->skip = jr->host = jr->none = 0;
-	if (!gx_eval_row_out(prog, colbase, row, &err, out))
+	if (t->alg == GX_JOIN_MERGE)
+	{
+		/* the merge gave the row its run: its program ran once (extract) */
+		const gx_jmerge_row *mr = &t->mrow[row];
+
+		if (mr->state == GX_JM_HOST)
+		{
+			jr->host = 1;
+			jr->e = 1;
+			return GX_ERR_NONE;
+		}
+		if (mr->state != GX_JM_KEYED && mr->state != GX_JM_NULLKEY)
+			return GX_ERR_NONE;	/* not probed, or does not pass */
+		n = mr->state == GX_JM_KEYED ? mr->count : 0;
+		jr->start = mr->start;
+	}
+	else if (!gx_eval_row_out(prog, colbase, row, &err, out))
 	{
 		if (err == GX_ERR_HOST)
 		{
@@ -508,7 +650,8 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 		}
 		return err;				/* GX_ERR_NONE: the row does not pass */
 	}
-	n = gx_join_find_run(t, j, out, &jr->start);
+	else
+		n = gx_join_find_run(t, j, out, &jr->start);
 	switch (j->mode)
 	{
 		case GX_JOIN_INNER:

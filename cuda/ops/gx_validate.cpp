@@ -572,26 +572,28 @@ gx_validate_group_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 /* ---------------------------------------------------------------------- */
 
 /*
- * The range join's table obj[0] (gx_jrange.cuh) under the task's
- * geometry: cap rows (no key directory: kcap 0), one key, the object's
- * bytes
+ * A sorted table obj[0] (what: "range" or "merge", gx_jrange.cuh,
+ * gx_jmerge.cuh) under the task's geometry: cap rows (no key directory:
+ * kcap 0), keys between min_keys and max_keys, the object's bytes
  */
 static gx_status
-gx_check_jrange_table(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+gx_check_sorted_table(const gx_chunk *c, const gx_task_ctx *ctx, const char *what,
+					  uint32_t min_keys, uint32_t max_keys, uint64_t bytes, char *err,
+					  size_t errlen)
 {
 	const gx_join_ext *j = &c->ext.join;
 
-	if (j->cap == 0 || j->cap > GX_JOIN_MAX_CAP || j->kcap != 0 || j->nkeys != 1)
+	if (j->cap == 0 || j->cap > GX_JOIN_MAX_CAP || j->kcap != 0 || j->nkeys < min_keys ||
+		j->nkeys > max_keys)
 	{
-		gx_errf(err, errlen, "range join task: bad table geometry (cap %u, kcap %u, %u keys)",
+		gx_errf(err, errlen, "%s join task: bad table geometry (cap %u, kcap %u, %u keys)", what,
 				j->cap, j->kcap, j->nkeys);
 		return GX_INVALID;
 	}
-	if (ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) ||
-		ctx->obj_bytes[0] < gx_jrange_table_bytes(j->cap))
+	if (ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) || ctx->obj_bytes[0] < bytes)
 	{
-		gx_errf(err, errlen, "range join task has no join table object of %llu bytes",
-				(unsigned long long) gx_jrange_table_bytes(j->cap));
+		gx_errf(err, errlen, "%s join task has no join table object of %llu bytes", what,
+				(unsigned long long) bytes);
 		return GX_INVALID;
 	}
 	return GX_OK;
@@ -633,8 +635,15 @@ gx_check_join_table(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 {
 	const gx_join_ext *j = &c->ext.join;
 
+	/* (a range join's table holds one key; a merge join's one or two) */
 	if (j->alg == GX_JOIN_RANGE)
-		return gx_check_jrange_table(c, ctx, err, errlen);
+		return gx_check_sorted_table(c, ctx, "range", 1, 1,
+									 j->cap <= GX_JOIN_MAX_CAP ? gx_jrange_table_bytes(j->cap) : 0,
+									 err, errlen);
+	if (j->alg == GX_JOIN_MERGE)
+		return gx_check_sorted_table(c, ctx, "merge", 1, GX_JOIN_MAX_KEYS,
+									 j->cap <= GX_JOIN_MAX_CAP ? gx_jmerge_table_bytes(j->cap) : 0,
+									 err, errlen);
 	if (j->alg != GX_JOIN_HASH)
 	{
 		gx_errf(err, errlen, "join task: unknown algorithm %u", j->alg);
@@ -668,7 +677,7 @@ gx_join_key_output(int t, bool flt)
  * columns, heap pages the device deforms, or a cache entry; no aggregate
  * or group table; map_sel only for a PROBE of an entry) whose program the
  * device runs, with the keys (and the payload) as integer-like outputs
- * (keys of a hash table: floats where kfloat says)
+ * (keys of a hash or merge table: floats where kfloat says)
  */
 static gx_status
 gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *err,
@@ -695,7 +704,7 @@ gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *
 	if (probe && j->alg == GX_JOIN_RANGE &&
 		(st = gx_check_jrange_bounds(c, err, errlen)) != GX_OK)
 		return st;
-	if ((j->kfloat >> j->nkeys) != 0 || (j->kfloat != 0 && j->alg != GX_JOIN_HASH))
+	if ((j->kfloat >> j->nkeys) != 0 || (j->kfloat != 0 && j->alg == GX_JOIN_RANGE))
 	{
 		gx_errf(err, errlen, "join task: float keys 0x%x of %u keys (algorithm %u)",
 				j->kfloat, j->nkeys, j->alg);
@@ -755,8 +764,10 @@ gx_validate_join_finish(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ct
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK)
 		return st;
+	/* (a merge table's runs are its sorted rows: always made) */
 	if (c->nrows != 0 || c->ninstr != 0 || c->ext.nagg != 0 || c->ext.ngroup_cap != 0 ||
-		(c->ext.join.jflags & ~GX_JOIN_NO_RUNS) != 0)
+		(c->ext.join.jflags & ~GX_JOIN_NO_RUNS) != 0 ||
+		(c->ext.join.alg == GX_JOIN_MERGE && c->ext.join.jflags != 0))
 	{
 		gx_errf(err, errlen, "join finish task has rows, a program, aggregates or unknown flags");
 		return GX_INVALID;
@@ -766,8 +777,8 @@ gx_validate_join_finish(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ct
 
 /*
  * JOIN_PROBE: rows, the mode, the pass (first_row <= nrows; first_match
- * only where pairs are written), the result area of max_pairs entries, the
- * table
+ * only where pairs are written), the result area of max_pairs entries (a
+ * merge probe's: and its scratch), the table
  */
 gx_status
 gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
@@ -777,7 +788,8 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 	gx_status	st;
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
-							  gx_join_probe_result_bytes(c->nrows, j->max_pairs))) != GX_OK ||
+							  gx_join_probe_result_bytes(c->nrows, j->max_pairs, j->alg))) !=
+		GX_OK ||
 		(st = gx_check_join_rows(c, ctx, true, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
@@ -812,8 +824,8 @@ gx_validate_join_unmatched(const gx_chunk *c, uint64_t slot_bytes, const gx_task
 		gx_errf(err, errlen, "join unmatched task has a program, columns or aggregates");
 		return GX_INVALID;
 	}
-	/* (only a hash table has matched marks and staged rows) */
-	if (j->alg != GX_JOIN_HASH)
+	/* (a range table has no matched marks: a hash or merge table has) */
+	if (j->alg == GX_JOIN_RANGE)
 	{
 		gx_errf(err, errlen, "join unmatched task of a range join's table");
 		return GX_INVALID;

@@ -1,6 +1,6 @@
 /*
- * gpujoin.cpp - the GpuJoin node: a hash join, or a range join for band
- * and inequality predicates, on the device (issue 15).
+ * gpujoin.cpp - the GpuJoin node: a hash or a merge join, or a range join
+ * for band and inequality predicates, on the device (issue 15).
  *
  * Design note
  * -----------
@@ -49,7 +49,15 @@
  * their inclusiveness (bflags).  Its fallback is a Nested Loop; the rest
  * (passes, counting, decisions, rescans) is shared.
  *
- * Device inputs (hash joins; custom_private 7 / 8, gpuext.join_device_inputs;
+ * The merge join (custom_private 9, GX_JOIN_MERGE; gx_jmerge.cuh) runs
+ * the hash join's steps, keys and fallback with the sort-merge table
+ * (gx_jmerge_table_bytes(rows), no key directory: kcap 0): the device
+ * sorts the inner side at FINISH, and each probe task sorts its batch and
+ * merges it with the table; a probe's result area holds that scratch
+ * (gx_join_pairs_off(n, alg)).  Its marks (RIGHT / FULL) are per
+ * distinct key; the unmatched rows come as the hash table's.
+ *
+ * Device inputs (equi-joins; custom_private 7 / 8, gpuext.join_device_inputs;
  * join_inputs.cpp): a side whose child is a plain scan of a table may be
  * read by the node itself through a row source, cached columns where they
  * lie, and its child never runs: the inner side when its rows are never
@@ -211,7 +219,7 @@ gx_join_chunk_geometry(GxJoinState *st)
 	{
 		uint64		in = Max(gx_join_input_bytes(st, false, n),
 							 gx_join_input_bytes(st, true, n));
-		uint64		used = in + gx_join_probe_result_bytes(n, 0);
+		uint64		used = in + gx_join_probe_result_bytes(n, 0, st->alg);
 
 		if (n <= 1024 || (used < slot && (slot - used) / sizeof(gx_join_pair) >= n))
 		{
@@ -282,6 +290,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 		st->hi_k = lsecond_int(range);
 		st->bflags = (uint32) lthird_int(range);
 	}
+	if (list_length(priv) > 9 && intVal(list_nth(priv, 9)) == GX_JOIN_MERGE)
+		st->alg = GX_JOIN_MERGE;
 	/* (its rows are returned as the node's: the same target list; counted) */
 	if (!st->count &&
 		ExecGetResultType(st->fallback_ps)->natts != list_length(cscan->scan.plan.targetlist))
@@ -473,13 +483,16 @@ gx_join_drop_table(GxJoinState *st)
 	st->placed = 0;
 }
 
-/* the key directory's slots for cap rows: a power of 2 >= 2 cap (a range join: none) */
+/*
+ * the key directory's slots for cap rows: a power of 2 >= 2 cap (a range
+ * or merge join: none)
+ */
 uint32
 gx_join_kcap(const GxJoinState *st, uint32 cap)
 {
 	uint64		kcap = 2;
 
-	if (st->alg == GX_JOIN_RANGE)
+	if (st->alg != GX_JOIN_HASH)
 		return 0;
 
 	while (kcap < 2 * (uint64) cap)
@@ -491,6 +504,8 @@ gx_join_kcap(const GxJoinState *st, uint32 cap)
 uint64
 gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap)
 {
+	if (st->alg == GX_JOIN_MERGE)
+		return gx_jmerge_table_bytes(cap);
 	return st->alg == GX_JOIN_RANGE ? gx_jrange_table_bytes(cap) :
 		gx_join_table_bytes(cap, kcap);
 }
@@ -714,7 +729,7 @@ void
 gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows)
 {
 	gx_join_pairs_room(st, res->nsel);
-	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows),
+	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows, st->alg),
 		   sizeof(gx_join_pair) * (Size) res->nsel);
 	st->npairs = res->nsel;
 	st->pair_pos = 0;
@@ -1267,7 +1282,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	bool		range = st->alg == GX_JOIN_RANGE;
 	const char *fb = range ? "the Nested Loop below" : "the Hash Join below";
 
-	ExplainPropertyText("Algorithm", range ? "Range" : "Hash", es);
+	ExplainPropertyText("Algorithm", range ? "Range" : st->alg == GX_JOIN_MERGE ? "Merge" :
+						"Hash", es);
 	ExplainPropertyText("Join Type", types[st->mode], es);
 	ExplainPropertyText(range ? "Join Bounds" : "Join Keys",
 						gx_join_keys_text(st, ancestors, es), es);
@@ -1297,8 +1313,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	ExplainPropertyInteger("Outer Rows", NULL, s->outer_rows, es);
 	ExplainPropertyInteger("Inner Rows", NULL, s->inner_rows, es);
-	ExplainPropertyInteger(range ? "Sorted Table Rows" : "Hash Table Rows", NULL,
-						   s->table_rows, es);
+	ExplainPropertyInteger(st->alg != GX_JOIN_HASH ? "Sorted Table Rows" : "Hash Table Rows",
+						   NULL, s->table_rows, es);
 	ExplainPropertyInteger("Table Builds", NULL, s->builds, es);
 	ExplainPropertyInteger("Build Tasks", NULL, s->build_tasks, es);
 	ExplainPropertyInteger("Probe Tasks", NULL, s->probe_tasks, es);

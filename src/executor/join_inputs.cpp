@@ -120,11 +120,24 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 			 st->count ? !GX_JOIN_MODE_MARKS(st->mode) : !GX_JOIN_MODE_PAIRS(st->mode));
 		if (!in->on)
 			continue;
+		/* (a merge probe's result area holds its sort's scratch: room for it) */
+		if (side == 0 && st->alg == GX_JOIN_MERGE)
+		{
+			gx_jmerge_probe_offs o;
+
+			in->src.result_row_bytes = (uint32) (gx_jmerge_probe_layout(1024, &o) -
+												 o.scratch_bytes) / 1024 + 16;
+			in->src.result_fixed_bytes = (uint32) gx_jrange_sort_scratch_bytes(0) + 4096;
+		}
 		gx_source_init(&in->src, ((ScanState *) child)->ss_currentRelation, in->prog,
 					   st->device, &in->stats, estate, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
 		in->src.need_rows = in->rows;
-		/* (its passes submit a batch's task again: heap pages, never an entry) */
-		in->src.no_cache = in->rows;
+		/*
+		 * (its passes submit a batch's task again: heap pages, never an
+		 * entry; a merge probe's result area holds its sort's scratch, which
+		 * an entry's rows need more of than a slot has: heap pages)
+		 */
+		in->src.no_cache = in->rows || (side == 0 && st->alg == GX_JOIN_MERGE);
 		if (in->rows && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
 			in->tslot = table_slot_create(in->src.rel, NULL);
 	}
@@ -425,9 +438,9 @@ gx_join_input_next_chunk(GxJoinState *st)
 	}
 	c->ext.join.max_pairs = (uint32)
 		Min((uint64) PG_INT32_MAX,
-			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n)) /
+			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n, st->alg)) /
 			sizeof(gx_join_pair));
-	if (c->result_off + gx_join_pairs_off(n) >= gx_shared->slot_bytes ||
+	if (c->result_off + gx_join_pairs_off(n, st->alg) >= gx_shared->slot_bytes ||
 		c->ext.join.max_pairs == 0)
 		elog(ERROR, "gpuext: a GpuJoin probe batch leaves no room for its result");
 	c->fault = gx_take_fault();

@@ -54,7 +54,8 @@ gx_plan_layout(GxSource *src)
 
 	for (int i = 0; i < p->ncols; i++)
 		row_bytes += 8 + 1;		/* value (padded) + bitmap, generously */
-	rows = (gx_shared->slot_bytes - sizeof(gx_chunk) - 4096 -
+	row_bytes += src->result_row_bytes;
+	rows = (gx_shared->slot_bytes - sizeof(gx_chunk) - 4096 - src->result_fixed_bytes -
 			(uint64) GX_MAX_COLS * 2 * GX_ALIGN) / row_bytes;
 	rows = Min(rows, (uint64) gx_chunk_rows);
 	rows = Max(rows, (uint64) 1024);
@@ -238,7 +239,8 @@ gx_fill_device_pages(GxSource *src, GxBatch *b, gx_chunk *c)
 		{
 			uint32		k = (uint32) hs->rs_ntuples;
 			uint64		need = gx_page_batch_bytes(np + 1, BLCKSZ, n + k,
-												   src->prog->col_type, src->prog->ncols);
+												   src->prog->col_type, src->prog->ncols) +
+				(uint64) (n + k) * src->result_row_bytes + src->result_fixed_bytes;
 
 			if (n + k > src->rows_per_chunk || need > slot_bytes)
 			{

@@ -247,6 +247,10 @@ typedef struct GxSource
 								 * node that submits a batch's task again
 								 * later: an entry is pinned only while a
 								 * task is in flight) */
+	uint32		result_row_bytes;	/* result bytes a task needs per row
+									 * beyond a selection's, and ... */
+	uint32		result_fixed_bytes;	/* ... once (a merge probe's scratch);
+									 * set before gx_source_init */
 	TableScanDesc scan;
 	TupleTableSlot *read_slot;
 	bool		heap_done;

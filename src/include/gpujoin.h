@@ -64,7 +64,7 @@ typedef struct GxJoinState
 	int			mode;			/* enum gx_join_mode */
 	bool		nested;			/* in another GpuJoin's outer child: no
 								 * outer device input returning rows */
-	int			alg;			/* enum gx_join_alg */
+	int			alg;			/* enum gx_join_alg (custom_private 6, 9) */
 	/* GX_JOIN_RANGE: the outer keys are the bounds, the inner key is one */
 	int			lo_k,
 				hi_k;			/* which outer key bounds the inner key, -1 none */

@@ -30,6 +30,7 @@ void		gx_joinpath_init(void);
 Path	   *gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial);
 extern bool gx_enable_gpujoin;
 extern bool gx_enable_hashjoin;
+extern bool gx_enable_mergejoin;
 extern bool gx_enable_nestloop;
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;

@@ -40,6 +40,7 @@ bool		gx_enable_preagg = true;
 bool		gx_enable_final = true;
 bool		gx_enable_gpujoin = true;
 bool		gx_enable_hashjoin = true;
+bool		gx_enable_mergejoin = true;
 bool		gx_enable_join_inputs = true;
 bool		gx_enable_nestloop = true;
 int			gx_preagg_memory_mb = 16384;
@@ -228,12 +229,16 @@ gx_define_gucs(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.enable_gpujoin",
 							 "Enables GpuJoin: joins of two tables on the device.",
-							 "Each algorithm has its own switch (gpuext.enable_hashjoin, gpuext.enable_nestloop).",
+							 "Each algorithm has its own switch (gpuext.enable_hashjoin, gpuext.enable_mergejoin, gpuext.enable_nestloop).",
 							 &gx_enable_gpujoin, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.enable_hashjoin",
 							 "Enables GpuJoin's hash join (inner, semi and anti equi-joins).",
 							 NULL, &gx_enable_hashjoin, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_mergejoin",
+							 "Enables GpuJoin's sort-merge join (equi-joins: both sides sorted on the device, then merged).",
+							 NULL, &gx_enable_mergejoin, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.enable_nestloop",
 							 "Enables GpuJoin's non-equi algorithm (inner, semi and anti band and inequality joins, run as a sorted range join).",

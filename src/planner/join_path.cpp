@@ -1,7 +1,7 @@
 /*
- * join_path.cpp - GpuJoin paths: a hash join of two sides (tables or
- * joins: chains), or a range join for band and inequality predicates of
- * two tables, on the device.
+ * join_path.cpp - GpuJoin paths: a hash or a merge join of two sides
+ * (tables or joins: chains), or a range join for band and inequality
+ * predicates of two tables, on the device.
  *
  * Design note
  * -----------
@@ -28,7 +28,7 @@
  *    integers the device holds: int2/int4/int8 in any mix, date, timestamp,
  *    timestamptz, bool, and numeric with a typmod (both sides at one
  *    scale that an int64 holds), or float4 / float8 in any mix (as
- *    float8eq: -0 = 0, NaN = NaN; hash joins only); hashable (the
+ *    float8eq: -0 = 0, NaN = NaN; not the range join's); hashable (the
  *    fallback's hash clause); one or two keys (GX_JOIN_MAX_KEYS), at
  *    least one;
  *  - other join clauses: an INNER join's are its host quals (below); a
@@ -80,6 +80,14 @@
  * the outer scan's target list).  (A bound that raises an error, an
  * overflowing r.k + d, raises it for every outer row the scan reads,
  * where PostgreSQL evaluates the clause only for the pairs it tests.)
+ *
+ * The merge join (gx_try_hash_path with GX_JOIN_MERGE; gx_jmerge.cuh):
+ * beside each hash path, the same join (keys, target, fallback, device
+ * inputs) run as a sort-merge join, custom_private 9 saying which; its
+ * cost has 2 nkeys log2(n) + 2 device operations per inner row (the sort)
+ * and 2 nkeys log2(b) + 2 per outer row (a batch of b rows sorted, then
+ * merged), so the hash join wins where both are on;
+ * gpuext.enable_mergejoin switches it.
  *
  * Anything else keeps PostgreSQL's plans, so a query never gets a wrong
  * answer or an error it would not get without gpuext.  The path is
@@ -362,35 +370,42 @@ gx_join_target_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerre
 }
 
 /*
- * the cost of a GpuJoin path over its two children (see the design note);
- * count: the counting node, one row out and no pair back; hq: the host
- * quals' cost per pair (NULL: none), pairs: the pairs the device returns
- * (path->rows before the host quals)
+ * the cost of a GpuJoin path of algorithm alg (enum gx_join_alg) over its
+ * two children (see the design note); count: the counting node, one row
+ * out and no pair back; hq: the host quals' cost per pair (NULL: none),
+ * pairs: the pairs the device returns (path->rows before the host quals)
  */
 static void
-gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count, bool range,
+gx_cost_join(Path *path, Path *outer, Path *inner, int nkeys, bool count, int alg,
 			 QualCost *hq, double pairs)
 {
+	bool		range = alg == GX_JOIN_RANGE;
 	double		orows = outer->rows;
 	double		irows = inner->rows;
 	double		logn = irows > 2 ? std::log2(irows) : 1;
+	double		batch = Min(orows, (double) gx_chunk_rows);
+	double		logb = batch > 2 ? std::log2(batch) : 1;
 	Cost		build,
 				probe,
 				out;
 
 	/*
 	 * the inner side: read, copied, its keys batched, built on the device
-	 * (a range join: one key, sorted, n log n)
+	 * (a range join: one key, sorted, n log n; a merge join: its keys
+	 * sorted, n log n a key, and their runs encoded)
 	 */
 	build = inner->total_cost + gx_gpu_setup_cost +
 		(cpu_tuple_cost + cpu_operator_cost * (range ? 1 : nkeys)) * irows +
-		gx_gpu_operator_cost * (range ? 2 * logn : 2 * nkeys) * irows;
+		gx_gpu_operator_cost * irows *
+		(range ? 2 * logn : alg == GX_JOIN_MERGE ? 2 * nkeys * logn + 2 : 2 * nkeys);
 	/*
 	 * the outer side: read, copied, its keys (bounds) batched, probed on the
-	 * device (a range join: two binary searches of log n steps)
+	 * device (a range join: two binary searches of log n steps; a merge
+	 * join: each batch sorted, then merged, a step a row)
 	 */
 	probe = outer->total_cost + (cpu_tuple_cost + cpu_operator_cost * nkeys) * orows +
-		gx_gpu_operator_cost * (range ? 2 * logn : 2 * nkeys) * orows;
+		gx_gpu_operator_cost * orows *
+		(range ? 2 * logn : alg == GX_JOIN_MERGE ? 2 * nkeys * logb + 2 : 2 * nkeys);
 	/* the pairs handed back, the host quals, the joined rows formed */
 	out = count ? cpu_tuple_cost + path->pathtarget->cost.per_tuple :
 		(gx_gpu_tuple_cost + cpu_tuple_cost + (hq != NULL ? hq->per_tuple : 0)) * pairs +
@@ -486,16 +501,16 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 }
 
 /*
- * Add the GpuJoin path of mode over the outer and inner paths with its
- * fallback, keys, (a range join) bounds (gx_join_plan_private's 1 to 3
- * and 6) and host quals (RestrictInfos; an INNER hash join's) to joinrel.
- * The path's custom_private: (mode, outer keys, inner keys, scales, count
- * flag, range, host quals).
+ * Add the GpuJoin path of mode and algorithm alg over the outer and inner
+ * paths with its fallback, keys, (a range join) bounds
+ * (gx_join_plan_private's 1 to 3, 6 and 9) and host quals (RestrictInfos;
+ * an INNER equi-join's) to joinrel.  The path's custom_private: (mode,
+ * outer keys, inner keys, scales, count flag, range, host quals, alg).
  */
 static void
 gx_add_join_path(PlannerInfo *root, RelOptInfo *joinrel, int mode, Path *outer, Path *inner,
 				 Path *fallback, List *okeys, List *ikeys, List *scales, List *range,
-				 List *hostquals, JoinPathExtraData *extra)
+				 List *hostquals, int alg, JoinPathExtraData *extra)
 {
 	CustomPath *cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
 	QualCost	hq;
@@ -504,6 +519,7 @@ gx_add_join_path(PlannerInfo *root, RelOptInfo *joinrel, int mode, Path *outer, 
 	cp->custom_paths = list_make3(outer, inner, fallback);
 	cp->custom_private = lappend(lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
 													makeInteger(0)), range), hostquals);
+	cp->custom_private = lappend(cp->custom_private, makeInteger(alg));
 	cp->methods = &gx_join_path_methods;
 	/* (the device returns the pairs of the keys: rows before the host quals) */
 	if (hostquals != NIL)
@@ -513,7 +529,7 @@ gx_add_join_path(PlannerInfo *root, RelOptInfo *joinrel, int mode, Path *outer, 
 		cost_qual_eval(&hq, hostquals, root);
 		pairs = Min(joinrel->rows / Max(sel, 1e-10), outer->rows * inner->rows);
 	}
-	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, range != NIL,
+	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, alg,
 				 hostquals != NIL ? &hq : NULL, Max(pairs, joinrel->rows));
 	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
 	if (gx_force)
@@ -548,13 +564,14 @@ gx_host_qual_ok(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel)
 
 /*
  * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
- * running the device's hash join, when it can (see the design note): the
- * first GX_JOIN_MAX_KEYS key equalities are its keys; an INNER join's
- * other join clauses its host quals
+ * running the device's equi-join algorithm alg (GX_JOIN_HASH, or
+ * GX_JOIN_MERGE: the same joins, keys and fallback), when it can (see
+ * the design note): the first GX_JOIN_MAX_KEYS key equalities are its
+ * keys; an INNER join's other join clauses its host quals
  */
 static void
 gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
-				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra)
+				 RelOptInfo *innerrel, int mode, JoinPathExtraData *extra, int alg)
 {
 	List	   *restrictlist = extra->restrictlist;
 	List	   *okeys = NIL,
@@ -601,7 +618,7 @@ gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	if (fallback == NULL)
 		return;
 	gx_add_join_path(root, joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, NIL,
-					 hostquals, extra);
+					 hostquals, alg, extra);
 }
 
 /* ---- the range join: band and inequality predicates (gx_jrange.cuh) ---- */
@@ -763,7 +780,7 @@ gx_range_clause(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel, Gx
 	if (!gx_join_key_type((Expr *) iv, &it, &is, &id) ||
 		!gx_join_key_type(oe, &ot, &os, &od) || it == GX_BOOL || ot == GX_BOOL ||
 		GX_JOIN_FLOAT(it) || GX_JOIN_FLOAT(ot))
-		return false;			/* (floats: a hash join's keys only) */
+		return false;			/* (floats: an equi-join's keys only) */
 	if ((ot == GX_NUMERIC) != (it == GX_NUMERIC))
 		return false;
 	if (it == GX_NUMERIC)
@@ -870,7 +887,7 @@ gx_try_range_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	fallback = gx_range_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
 									  restrictlist, extra);
 	gx_add_join_path(root, joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, range,
-					 NIL, extra);
+					 NIL, GX_JOIN_RANGE, extra);
 }
 
 /*
@@ -889,10 +906,11 @@ gx_join_side_ok(PlannerInfo *root, RelOptInfo *rel)
 }
 
 /*
- * Offer the GpuJoin path of mode over outerrel (probed) and innerrel
- * (built): the hash join's for equality keys (gpuext.enable_hashjoin), the
- * range join's for band and inequality predicates
- * (gpuext.enable_nestloop); the checks both share first
+ * Offer the GpuJoin paths of mode over outerrel (probed) and innerrel
+ * (built): the hash join's (gpuext.enable_hashjoin) and the merge join's
+ * (gpuext.enable_mergejoin) for equality keys, the range join's for band
+ * and inequality predicates (gpuext.enable_nestloop); the checks they
+ * share first
  */
 static void
 gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
@@ -904,7 +922,9 @@ gx_try_join_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	if (!gx_join_side_ok(root, outerrel) || !gx_join_side_ok(root, innerrel))
 		return;
 	if (gx_enable_hashjoin)
-		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra);
+		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra, GX_JOIN_HASH);
+	if (gx_enable_mergejoin)
+		gx_try_hash_path(root, joinrel, outerrel, innerrel, mode, extra, GX_JOIN_MERGE);
 	/* (the range join: INNER, SEMI and ANTI of two tables; its table has no matched marks) */
 	if (gx_enable_nestloop && base &&
 		(mode == GX_JOIN_INNER || mode == GX_JOIN_SEMI || mode == GX_JOIN_ANTI))
@@ -931,7 +951,8 @@ gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 	if (prev_set_join_pathlist_hook)
 		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
 
-	if (!gx_enabled || !gx_enable_gpujoin || (!gx_enable_hashjoin && !gx_enable_nestloop) ||
+	if (!gx_enabled || !gx_enable_gpujoin ||
+		(!gx_enable_hashjoin && !gx_enable_mergejoin && !gx_enable_nestloop) ||
 		gx_shared == NULL)
 		return;
 	/* (as GpuScan: the CPU device is used only when asked for) */
@@ -1017,9 +1038,10 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 	cp->custom_private = lappend(lappend(list_make5(linitial(priv), lsecond(priv), lthird(priv),
 													lfourth(priv), makeInteger(1)),
 										 list_nth(priv, 5)), NIL);
+	cp->custom_private = lappend(cp->custom_private, list_nth(priv, 7));
 	gx_cost_join(&cp->path, (Path *) linitial(cp->custom_paths),
 				 (Path *) lsecond(cp->custom_paths), list_length((List *) lsecond(priv)), true,
-				 list_nth(priv, 5) != NIL, NULL, 1);
+				 intVal(list_nth(priv, 7)), NULL, 1);
 	return &cp->path;
 }
 
@@ -1084,11 +1106,13 @@ gx_child_resno(Plan *child, Expr *e)
  *      (index of the lower bound among the outer keys or -1, of the upper
  *      bound or -1, GX_JOIN_LO_INCL | GX_JOIN_HI_INCL); its outer keys are
  *      the bounds' expressions, its inner keys the one inner key repeated
- *   7  a hash join: the outer side's device input (gx_join_side_program): a
- *      Const, the program the device runs over the outer table's rows (its
- *      quals, then the keys as outputs 0 .. nkeys-1), or Integer 0: none
- *      (always none for a range join)
+ *   7  a hash or merge join: the outer side's device input
+ *      (gx_join_side_program): a Const, the program the device runs over
+ *      the outer table's rows (its quals, then the keys as outputs 0 ..
+ *      nkeys-1), or Integer 0: none (always none for a range join)
  *   8  the inner side's, likewise
+ *   9  Integer: the algorithm (enum gx_join_alg: GX_JOIN_HASH, GX_JOIN_RANGE,
+ *      GX_JOIN_MERGE)
  */
 static List *
 gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tlist,
@@ -1255,6 +1279,7 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 												 range)),
 					gx_join_side_program(inner, range ? list_make1_int(linitial_int(ires)) : ires,
 										 false));
+		cscan->custom_private = lappend(cscan->custom_private, list_nth(priv, 7));
 	}
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */

@@ -1154,6 +1154,8 @@ join_range_spec(int lo, int hi)
 static uint64_t
 join_table_bytes(const JoinSpec &js)
 {
+	if (js.alg == GX_JOIN_MERGE)
+		return gx_jmerge_table_bytes(js.cap);
 	return js.alg == GX_JOIN_RANGE ? gx_jrange_table_bytes(js.cap) :
 		gx_join_table_bytes(js.cap, js.kcap);
 }
@@ -1457,7 +1459,7 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 			gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_PROBE, outer, js, lo, hi);
 			std::vector<uint64_t> ent;
 
-			c = join_grow_result(b, gx_join_probe_result_bytes(hi - lo, max_pairs));
+			c = join_grow_result(b, gx_join_probe_result_bytes(hi - lo, max_pairs, js.alg));
 			c->ext.count_only = count_only;
 			c->ext.join.mode = mode;
 			c->ext.join.first_row = first_row;
@@ -1474,7 +1476,7 @@ join_all(const JoinRunner &run, const JoinSide &inner, const JoinSide &outer, co
 			}
 			gx_result  *res = gx_chunk_result(c);
 			const gx_join_pair *p = (const gx_join_pair *) ((const char *) res +
-															gx_join_pairs_off(hi - lo));
+															gx_join_pairs_off(hi - lo, js.alg));
 			uint32_t	last = first_row;
 
 			o.passes++;
@@ -1682,7 +1684,7 @@ join_inner_rows(const JoinSide &inner, const JoinSpec &js)
 	return n;
 }
 
-/* size a table for cap rows: kcap the power of 2 >= 2 cap (a range table: none) */
+/* size a table for cap rows: kcap the power of 2 >= 2 cap (a range or merge table: none) */
 static void
 join_size(JoinSpec &js, uint32_t cap)
 {
@@ -1690,7 +1692,7 @@ join_size(JoinSpec &js, uint32_t cap)
 	js.kcap = 2;
 	while (js.kcap < 2 * js.cap)
 		js.kcap *= 2;
-	if (js.alg == GX_JOIN_RANGE)
+	if (js.alg != GX_JOIN_HASH)
 		js.kcap = 0;
 }
 
@@ -1818,6 +1820,55 @@ join_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
 		for (int r = 0; r < 3000; r++)
 			far.add(1000 + (int64_t) (rng() % 1000), false, 0, false, true);
 		fn("no match", in, far, js, 300, 3000, {1u << 20, 5}, 0);
+	}
+}
+
+/*
+ * The merge join's cases (gx_jmerge.cuh) of both unit tests (sizes times
+ * scale): every hash join case (join_cases) as a merge join (but the
+ * tables without runs: a merge table has its runs), then keys at both ends of the int8 range (the
+ * largest key is what a row without a key sorts as) on one and two keys,
+ * and outer batches far smaller than the table
+ */
+static void
+join_merge_cases(std::mt19937_64 &rng, uint32_t scale, const JoinCaseFn &fn)
+{
+	join_cases(rng, scale, [&](const char *what, const JoinSide &in, const JoinSide &out,
+							   const JoinSpec &js, uint32_t ib, uint32_t ob,
+							   const std::vector<uint32_t> &maxp, uint32_t cap_rows) {
+		JoinSpec	m = js;
+		std::string name = std::string("merge ") + what;
+
+		if (js.noruns)
+			return;				/* (a merge table always has its runs) */
+		m.alg = GX_JOIN_MERGE;
+		m.noruns = false;
+		fn(name.c_str(), in, out, m, ib, ob, maxp, cap_rows);
+	});
+	for (int nkeys = 1; nkeys <= 2; nkeys++)
+	{
+		JoinSide	in,
+					out;
+		JoinSpec	js;
+		const int64_t ends[4] = {INT64_MIN, INT64_MIN + 1, INT64_MAX - 1, INT64_MAX};
+
+		js.alg = GX_JOIN_MERGE;
+		js.nkeys = nkeys;
+		js.host = true;
+		in.ktype = out.ktype = GX_INT8;
+		for (uint32_t r = 0; r < 2000 * scale; r++)
+			in.add(rng() % 4 == 0 ? ends[rng() % 4] : (int64_t) (rng() % 300) - 150,
+				   rng() % 25 == 0, rng() % 3 == 0 ? INT64_MAX : (int64_t) (rng() % 3),
+				   rng() % 40 == 0, rng() % 8 != 0, rng() % 60 == 0);
+		for (uint32_t r = 0; r < 3000 * scale; r++)
+			out.add(rng() % 4 == 0 ? ends[rng() % 4] : (int64_t) (rng() % 400) - 200,
+					rng() % 25 == 0, rng() % 3 == 0 ? INT64_MAX : (int64_t) (rng() % 3),
+					rng() % 40 == 0, rng() % 8 != 0, rng() % 60 == 0);
+		fn(nkeys == 1 ? "merge int8 keys at the ends" : "merge two int8 keys at the ends", in,
+		   out, js, 700 * scale, 1000 * scale, {1u << 20, 333 * scale}, 0);
+		fn(nkeys == 1 ? "merge int8 keys at the ends, small batches" :
+		   "merge two int8 keys at the ends, small batches", in, out, js, 2000 * scale, 37,
+		   {1u << 20, 5}, 0);
 	}
 }
 

@@ -2949,6 +2949,15 @@ test_join(void)
 	join_cases(rng, 1, join_case);
 }
 
+/* the merge join's cases (gx_test.h) on the CPU device */
+static void
+test_join_merge(void)
+{
+	std::mt19937_64 rng(1517);
+
+	join_merge_cases(rng, 1, join_case);
+}
+
 /* the range join's cases (gx_test.h) on the CPU device */
 static void
 test_join_range(void)
@@ -3012,7 +3021,7 @@ struct JoinTasks
 		ctx.obj_bytes[0] = tbytes;
 		build = join_side_task(bb, GX_TASK_JOIN_BUILD, in, js, 0, 100);
 		join_side_task(pb, GX_TASK_JOIN_PROBE, in, js, 0, 100);
-		probe = join_grow_result(pb, gx_join_probe_result_bytes(100, 64));
+		probe = join_grow_result(pb, gx_join_probe_result_bytes(100, 64, js.alg));
 		probe->ext.join.max_pairs = 64;
 		gb.assign((const char *) build, (const char *) build + bb.capacity);
 		gp.assign((const char *) probe, (const char *) probe + pb.capacity);
@@ -3030,6 +3039,31 @@ struct JoinTasks
 		stmt; \
 		expect_invalid(c, b.capacity, &ctx, (what)); \
 	} while (0)
+
+/*
+ * Build the table of ctx (obj[0]) from the 100 rows of side in, in three
+ * tasks out of order, and finish it (what: the algorithm, for messages)
+ */
+static void
+join_build_unordered(const JoinSide &in, const JoinSpec &js, gx_task_ctx *ctx, const char *what)
+{
+	char		err[256];
+
+	for (uint32_t lo : {60u, 0u, 30u})
+	{
+		ChunkBuilder b;
+		gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_BUILD, in, js, lo, lo == 60 ? 100 : lo + 30);
+
+		CHECK(gx_cpu_run(c, b.capacity, ctx, err, sizeof(err)) == GX_OK &&
+			  gx_chunk_result(c)->error == GX_NO_ERROR, "%s build: %s", what, err);
+	}
+
+	std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+	gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+	CHECK(gx_cpu_run(fin, join_finish_bytes(), ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(fin)->join_count == 100, "%s finish: %s", what, err);
+}
 
 /*
  * Join tasks the validator refuses, and the device's refusals of tasks
@@ -3212,7 +3246,7 @@ test_join_range_invalid(void)
 	std::vector<char> &gb = t.gb,
 			   &gp = t.gp;
 
-	JMUTATE(build, bb, gb, "join of an unknown algorithm", build->ext.join.alg = 2);
+	JMUTATE(build, bb, gb, "join of an unknown algorithm", build->ext.join.alg = 3);
 	JMUTATE(build, bb, gb, "range join with key slots", build->ext.join.kcap = 256);
 	JMUTATE(build, bb, gb, "range join with two keys", build->ext.join.nkeys = 2);
 	JMUTATE(build, bb, gb, "range join without rows", build->ext.join.cap = 0);
@@ -3235,21 +3269,7 @@ test_join_range_invalid(void)
 			 probe->ext.join.cap = 128));
 
 	/* built in three tasks, out of order: the finish sorts, the probe finds */
-	for (uint32_t lo : {60u, 0u, 30u})
-	{
-		ChunkBuilder b;
-		gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_BUILD, in, js, lo, lo == 60 ? 100 : lo + 30);
-
-		CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK &&
-			  gx_chunk_result(c)->error == GX_NO_ERROR, "range build: %s", err);
-	}
-	{
-		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
-		gx_chunk   *fin = join_finish_task(fm.data(), js);
-
-		CHECK(gx_cpu_run(fin, join_finish_bytes(), &ctx, err, sizeof(err)) == GX_OK &&
-			  gx_chunk_result(fin)->join_count == 100, "range finish: %s", err);
-	}
+	join_build_unordered(in, js, &ctx, "range");
 	{
 		gx_jrange_offs o;
 		const int64_t *skey,
@@ -3270,6 +3290,112 @@ test_join_range_invalid(void)
 		  (gx_chunk_result(probe)->flags & GX_RESULT_MORE) &&
 		  gx_chunk_result(probe)->next_row == 64,
 		  "range probe: each row's band [k, k + 3) holds its own key alone (%s)", err);
+}
+
+/*
+ * Merge join tasks the validator refuses (gx_jmerge.cuh), then a table
+ * built in tasks out of order: FINISH sorts it and encodes its distinct
+ * keys; a probe in passes; an UNMATCHED of the sorted rows
+ */
+static void
+test_join_merge_invalid(void)
+{
+	JoinSide	in;
+	JoinSpec	js;
+	char		err[256];
+
+	js.alg = GX_JOIN_MERGE;
+	js.nkeys = 2;
+	/* keys (r % 10, r % 3 - 1): 30 distinct keys of about 3 rows each */
+	for (int r = 0; r < 100; r++)
+		in.add(r % 10, false, r % 3 - 1, false, true);
+	JoinTasks	t(in, js);
+	gx_task_ctx &ctx = t.ctx;
+	ChunkBuilder &bb = t.bb,
+			   &pb = t.pb;
+	gx_chunk   *build = t.build,
+			   *probe = t.probe;
+	std::vector<char> &gb = t.gb,
+			   &gp = t.gp;
+
+	JMUTATE(build, bb, gb, "merge join with key slots", build->ext.join.kcap = 256);
+	JMUTATE(build, bb, gb, "merge join with three keys", build->ext.join.nkeys = 3);
+	JMUTATE(build, bb, gb, "merge join without keys", build->ext.join.nkeys = 0);
+	JMUTATE(build, bb, gb, "merge join without rows", build->ext.join.cap = 0);
+	JMUTATE(build, bb, gb, "merge join past the limit",
+			build->ext.join.cap = GX_JOIN_MAX_CAP + 1);
+	JMUTATE(build, bb, gb, "merge table larger than its object", build->ext.join.cap = 200);
+	JMUTATE(build, bb, gb, "merge join key of a missing output", build->ext.join.key_out[1] = 5);
+	/* a merge probe's result area holds its scratch: a hash probe's is too small */
+	JMUTATE(probe, pb, gp, "merge probe without room for its scratch",
+			probe->ext.join.max_pairs = 64 + (uint32_t) ((gx_join_pairs_off(100, GX_JOIN_MERGE) -
+														  gx_join_pairs_off(100, GX_JOIN_HASH)) /
+														 sizeof(gx_join_pair)) + 1);
+	JMUTATE(probe, pb, gp, "merge probe of a hash table's geometry",
+			(probe->ext.join.alg = GX_JOIN_HASH, probe->ext.join.kcap = 4096));
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+		fin->ext.join.jflags = GX_JOIN_NO_RUNS;
+		expect_invalid(fin, join_finish_bytes(), &ctx, "merge finish without runs");
+	}
+	{
+		std::vector<uint64_t> um(join_unmatched_bytes(10) / 8 + 1);
+		gx_chunk   *u = join_unmatched_task(um.data(), js, 95, 10, 0);
+
+		expect_invalid(u, join_unmatched_bytes(10), &ctx, "merge unmatched past the table");
+	}
+
+	/* built in three tasks, out of order */
+	join_build_unordered(in, js, &ctx, "merge");
+	{
+		gx_jmerge_offs o;
+		const gx_join_hdr *hdr = (const gx_join_hdr *) t.table;
+		const int64_t *s0,
+				   *s1,
+				   *run,
+				   *u0,
+				   *u1;
+		const uint32_t *ustart,
+				   *urow;
+		bool		ok = hdr->keys == 30 && hdr->rows == 100;
+
+		gx_jmerge_layout(js.cap, &o);
+		s0 = (const int64_t *) ((char *) t.table + o.skey0);
+		s1 = (const int64_t *) ((char *) t.table + o.skey1);
+		run = (const int64_t *) ((char *) t.table + o.run);
+		u0 = (const int64_t *) ((char *) t.table + o.ukey0);
+		u1 = (const int64_t *) ((char *) t.table + o.ukey1);
+		ustart = (const uint32_t *) ((char *) t.table + o.ustart);
+		urow = (const uint32_t *) ((char *) t.table + o.urow);
+		for (uint32_t i = 0; i < 100 && ok; i++)
+		{
+			/* sorted by (key0, key1), each row's payload (its row) with its keys */
+			ok = (i == 0 || s0[i - 1] < s0[i] || (s0[i - 1] == s0[i] && s1[i - 1] <= s1[i])) &&
+				s0[i] == run[i] % 10 && s1[i] == run[i] % 3 - 1 && urow[i] < 30 &&
+				u0[urow[i]] == s0[i] && u1[urow[i]] == s1[i] && ustart[urow[i]] <= i &&
+				i < (urow[i] + 1 < 30 ? ustart[urow[i] + 1] : 100);
+		}
+		CHECK(ok && ustart[0] == 0 && ustart[29] < 100,
+			  "merge finish: rows sorted, 30 distinct keys with their runs");
+	}
+	memcpy(probe, gp.data(), pb.capacity);
+	probe->ext.join.mode = GX_JOIN_RIGHT;
+	CHECK(gx_cpu_run(probe, pb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(probe)->error == GX_NO_ERROR &&
+		  (gx_chunk_result(probe)->flags & GX_RESULT_MORE) &&
+		  gx_chunk_result(probe)->nsel == 64 && gx_chunk_result(probe)->next_row < 100,
+		  "merge probe: a first pass of 64 entries (%s)", err);
+	{
+		std::vector<uint64_t> um(join_unmatched_bytes(100) / 8 + 1);
+		gx_chunk   *u = join_unmatched_task(um.data(), js, 0, 100, 0);
+
+		/* (the probe's rows are the table's: every key marked, none unmatched) */
+		CHECK(gx_cpu_run(u, join_unmatched_bytes(100), &ctx, err, sizeof(err)) == GX_OK &&
+			  gx_chunk_result(u)->error == GX_NO_ERROR && gx_chunk_result(u)->join_count == 0,
+			  "merge unmatched: every key matched (%s)", err);
+	}
 }
 #undef JMUTATE
 
@@ -3306,6 +3432,8 @@ main(void)
 	test_join_invalid();
 	test_join_range();
 	test_join_range_invalid();
+	test_join_merge();
+	test_join_merge_invalid();
 
 	int			before;
 
@@ -3314,6 +3442,7 @@ main(void)
 	test_aggregates(true);
 	test_cache_scan("pool");
 	test_join();
+	test_join_merge();
 	test_join_range_big();
 	test_pool_reuse();
 	gx_cpu_close();
