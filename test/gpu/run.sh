@@ -14,6 +14,13 @@
 # Uses the relocatable PostgreSQL 15 carried at .carry/pgport.tgz (unpacked
 # to /tmp/pg/pgport), runs the cluster as OS user "pg".  The tests run with
 # GX_REQUIRE_GPU=1 (the unit tests fail instead of skipping without a GPU).
+# The whole proof no longer fits one 10-minute call: split it, e.g.
+#   GPUEXT_SKIP_UNIT=1 SKIP_BENCH=1 TEST_MAPPED=0 TEST_PG18=0 TEST_STANDBY=0 test/gpu/run.sh
+#       # build, regression and isolation tests (about 2.5 minutes)
+#   GX_TEST_PARTS=random,types GPUEXT_REGRESS=setup GPUEXT_ISOLATION= SKIP_BENCH=1 \
+#       TEST_MAPPED=0 TEST_PG18=0 TEST_STANDBY=0 test/gpu/run.sh
+#       # a share of test_kernel's comparisons (its header lists the parts:
+#       # random, types, pages, cache, group, join, validation, bandwidth)
 # ROWS (default 100000000) is the benchmark table size.
 #
 # BENCH_MODE: run (default) = bench/run.sh; tpcb = bench/tpcb.sh alone;

@@ -13,6 +13,14 @@
  * make test/unit/test_kernel
  * Without a GPU it prints "test_kernel: skipped (no GPU)" and exits 0, or,
  * with GX_REQUIRE_GPU=1 in the environment, fails (exit 1).
+ *
+ * GX_TEST_PARTS (a comma-separated list; default: all) runs only some of
+ * the comparisons, so that a GPU host's 10-minute call can hold one share
+ * of them: random (random programs, all transfer modes and the JIT),
+ * types (integer edges, dates, numeric, char8), pages, cache, group
+ * (aggregate reads, group tables, float and exact-variance groups), join,
+ * validation (malformed tasks, pool memory), bandwidth (the GX_BW_ONLY
+ * figures).  GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -2705,6 +2713,29 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	printf("char8: %d chunks, %d mismatches\n", runs, bad);
 }
 
+/* does GX_TEST_PARTS (unset: every part) name part? */
+static bool
+test_part(const char *part)
+{
+	const char *parts = getenv("GX_TEST_PARTS");
+	size_t		n = strlen(part);
+
+	if (getenv("GX_BW_ONLY"))
+		parts = "bandwidth";
+	if (parts == NULL || parts[0] == '\0')
+		return true;
+	for (const char *p = parts; *p;)
+	{
+		const char *e = strchr(p, ',');
+		size_t		len = e ? (size_t) (e - p) : strlen(p);
+
+		if (len == n && strncmp(p, part, n) == 0)
+			return true;
+		p += len + (e ? 1 : 0);
+	}
+	return false;
+}
+
 static void
 test_random(std::mt19937_64 &rng)
 {
@@ -2731,26 +2762,43 @@ test_random(std::mt19937_64 &rng)
 		   err[0] ? "; " : "", err);
 	CHECK(info.mapped, "mapped transfer available: %s", err);
 
-	test_random_mode(rng, staging, nslots, slot_bytes, MODE_COPY, 60);
-	test_random_mode(rng, staging, nslots, slot_bytes, MODE_MAPPED, 60);
-	test_random_mode(rng, staging, nslots, slot_bytes, MODE_MIXED, 30);
-	test_random_mode(rng, staging, nslots, slot_bytes, MODE_JIT, 12);
-	jit_report("random programs");
-
-	for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
-		test_int_edges(staging, slot_bytes, mode);
-	for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
-		test_datetime(rng, staging, mode);
-	test_numeric(rng, staging, slot_bytes);
-	test_char8(rng, staging, slot_bytes);
-
-	test_pages(rng, staging, nslots, slot_bytes);
-	test_cache(rng, staging, slot_bytes);
-	test_agg_read(rng, staging, nslots, slot_bytes);
-	test_group(rng, staging, slot_bytes);
-	test_group_float(rng, staging);
-	test_join(rng, staging, slot_bytes);
-	test_group_exact_var(rng, staging);
+	if (test_part("random"))
+	{
+		test_random_mode(rng, staging, nslots, slot_bytes, MODE_COPY, 60);
+		test_random_mode(rng, staging, nslots, slot_bytes, MODE_MAPPED, 60);
+		test_random_mode(rng, staging, nslots, slot_bytes, MODE_MIXED, 30);
+		test_random_mode(rng, staging, nslots, slot_bytes, MODE_JIT, 12);
+		jit_report("random programs");
+	}
+	if (test_part("types"))
+	{
+		for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
+			test_int_edges(staging, slot_bytes, mode);
+		for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
+			test_datetime(rng, staging, mode);
+		test_numeric(rng, staging, slot_bytes);
+		test_char8(rng, staging, slot_bytes);
+	}
+	if (test_part("pages"))
+		test_pages(rng, staging, nslots, slot_bytes);
+	if (test_part("cache"))
+		test_cache(rng, staging, slot_bytes);
+	if (test_part("group"))
+	{
+		test_agg_read(rng, staging, nslots, slot_bytes);
+		test_group(rng, staging, slot_bytes);
+		test_group_float(rng, staging);
+	}
+	if (test_part("join"))
+		test_join(rng, staging, slot_bytes);
+	if (test_part("group"))
+		test_group_exact_var(rng, staging);
+	if (!test_part("validation"))
+	{
+		gx_gpu_close();
+		free(staging);
+		return;
+	}
 
 	/* malformed tasks are refused without touching the GPU, in both modes */
 	test_gpu_validation(rng, staging, slot_bytes);
@@ -3324,13 +3372,18 @@ main(void)
 	CHECK(gx_cpu_open(4, &started, err, sizeof(err)) == GX_OK && started >= 1,
 		  "gx_cpu_open: %s", err);
 
-	/* GX_BW_ONLY=1: the bandwidth figures alone */
-	if (!getenv("GX_BW_ONLY"))
+	/* GX_TEST_PARTS: some parts only (GX_BW_ONLY=1: the bandwidth figures) */
+	if (test_part("random") || test_part("types") || test_part("pages") ||
+		test_part("cache") || test_part("group") || test_part("join") ||
+		test_part("validation"))
 		test_random(rng);
-	test_bandwidth(rng);
-	test_group_bandwidth(rng);
-	test_join_bandwidth(rng, GX_JOIN_HASH);
-	test_join_bandwidth(rng, GX_JOIN_MERGE);
+	if (test_part("bandwidth"))
+	{
+		test_bandwidth(rng);
+		test_group_bandwidth(rng);
+		test_join_bandwidth(rng, GX_JOIN_HASH);
+		test_join_bandwidth(rng, GX_JOIN_MERGE);
+	}
 	gx_cpu_close();
 	printf("test_kernel: %d passed, %d failed\n", n_passed, n_failed);
 	return n_failed == 0 ? 0 : 1;
