@@ -132,7 +132,7 @@
  */
 #include "gpuext.h"
 #include "compat.h"
-#include "gpujoin.h"
+#include "join_state.h"
 
 extern "C"
 {
@@ -146,12 +146,10 @@ extern "C"
 #include "utils/ruleutils.h"
 }
 
-
 static void gx_join_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *gx_join_exec(CustomScanState *node);
 static void gx_join_end(CustomScanState *node);
 static void gx_join_rescan(CustomScanState *node);
-static void gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es);
 
 static CustomExecMethods gx_join_exec_methods = {
 	"GpuJoin",
@@ -179,16 +177,6 @@ static int
 gx_join_col_type(int gxtype)
 {
 	return gxtype == GX_NUMERIC ? GX_INT8 : gxtype;
-}
-
-/*
- * the keys of one side's batches: the plan's, but a range join's inner
- * side has one (its outer keys are the bounds)
- */
-static int
-gx_join_side_keys(const GxJoinState *st, bool inner)
-{
-	return inner && st->alg == GX_JOIN_RANGE ? 1 : st->nkeys;
 }
 
 /* bytes of a key batch of n rows of one side: header, columns */
@@ -231,7 +219,6 @@ gx_join_chunk_geometry(GxJoinState *st)
 		n /= 2;
 	}
 }
-
 
 /* GpuJoin nodes whose outer child is being initialized (gx_join_init_children) */
 static int	gx_join_outer_depth = 0;
@@ -362,31 +349,6 @@ gx_join_store_key(gx_chunk *c, int k, uint32 row, TupleTableSlot *slot, AttrNumb
 }
 
 /*
- * The header of a join task of the table: zeroed (no rows, no program),
- * the session, the table and its geometry, the input's size (the result
- * follows it)
- */
-void
-gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes)
-{
-	memset(c, 0, sizeof(gx_chunk));
-	gx_task_init(c, kind, st->session);
-	c->obj[0] = st->table;
-	c->input_bytes = input_bytes;
-	c->result_off = input_bytes;
-	c->ext.entry = -1;
-	c->ext.join.nkeys = gx_join_side_keys(st, true);
-	c->ext.join.payload_out = -1;
-	c->ext.join.cap = st->cap;
-	c->ext.join.kcap = st->kcap;
-	c->ext.join.alg = st->alg;
-	c->ext.join.lo_out = st->lo_k;
-	c->ext.join.hi_out = st->hi_k;
-	c->ext.join.bflags = st->bflags;
-	c->ext.join.kfloat = st->kfloat;
-}
-
-/*
  * Lay out a JOIN_BUILD (inner) or JOIN_PROBE (outer) task of rows
  * [0, n) of tups in c: the key columns, the program "load key k, output
  * k", the table's geometry.  The result area follows the input.
@@ -440,31 +402,6 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 	ExecClearTuple(slot);
 }
 
-/* the result of the finished task in slot (its device error raised) */
-gx_result *
-gx_join_result(int slot)
-{
-	gx_result  *res = gx_chunk_result(gx_slot_chunk(slot));
-
-	if (res->error != GX_NO_ERROR)
-	{
-		int			code = (int) (res->error & 0xff);
-
-		gx_slot_release(slot);
-		gx_raise_error(code);
-	}
-	return res;
-}
-
-/* submit the task in slot and wait for it; its result (device errors raised) */
-static gx_result *
-gx_join_run(GxJoinState *st, int slot, uint32 generation)
-{
-	gx_slot_submit(slot, st->device);
-	gx_slot_wait(slot, generation, 0);
-	return gx_join_result(slot);
-}
-
 /* the session's table goes (closing the session frees it); the inner rows too */
 static void
 gx_join_drop_table(GxJoinState *st)
@@ -481,48 +418,6 @@ gx_join_drop_table(GxJoinState *st)
 	st->nullkey = NULL;
 	st->nnullkey = st->nullkey_alloc = 0;
 	st->placed = 0;
-}
-
-/*
- * the key directory's slots for cap rows: a power of 2 >= 2 cap (a range
- * or merge join: none)
- */
-uint32
-gx_join_kcap(const GxJoinState *st, uint32 cap)
-{
-	uint64		kcap = 2;
-
-	if (st->alg != GX_JOIN_HASH)
-		return 0;
-
-	while (kcap < 2 * (uint64) cap)
-		kcap *= 2;
-	return (uint32) kcap;
-}
-
-/* bytes of the table of cap rows (kcap key slots) of the node's algorithm */
-uint64
-gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap)
-{
-	if (st->alg == GX_JOIN_MERGE)
-		return gx_jmerge_table_bytes(cap);
-	return st->alg == GX_JOIN_RANGE ? gx_jrange_table_bytes(cap) :
-		gx_join_table_bytes(cap, kcap);
-}
-
-/*
- * Would a table for n rows fit under gpuext.session_memory (the session
- * holds nothing else) and gpuext.device_memory now?  (A guess for the
- * device limit, which other sessions share: gx_session_try_alloc decides.)
- */
-bool
-gx_join_table_fits(GxJoinState *st, uint32 n)
-{
-	uint64		bytes = gx_join_bytes(st, n, gx_join_kcap(st, n));
-
-	if (gx_session_memory_kb > 0 && bytes > (uint64) gx_session_memory_kb * 1024)
-		return false;
-	return !gx_memory_over_limit(st->device, bytes);
 }
 
 /* an array of elem-byte entries in cxt with twice its room (1024 at least) */
@@ -569,32 +464,6 @@ gx_join_read_inner(GxJoinState *st)
 	}
 	st->stats.inner_rows += st->ninner;
 	return true;
-}
-
-/* the table's JOIN_FINISH_BUILD: its rows into place; the rows it holds */
-uint64
-gx_join_finish_table(GxJoinState *st)
-{
-	int			slot = gx_slot_acquire(true);
-	uint32		gen = gx_service_generation();
-	gx_chunk   *c = gx_slot_chunk(slot);
-	gx_result  *res;
-	uint64		rows;
-
-	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
-	/* counting, SEMI and ANTI read a key's count, never its run */
-	if (st->alg == GX_JOIN_HASH &&
-		(st->count || st->mode == GX_JOIN_SEMI || st->mode == GX_JOIN_ANTI))
-		c->ext.join.jflags = GX_JOIN_NO_RUNS;
-	res = gx_join_run(st, slot, gen);
-	rows = res->join_count;
-	if (rows > st->cap)
-		elog(ERROR, "gpuext: GpuJoin table holds %llu rows for %u",
-			 (unsigned long long) rows, st->cap);
-	st->placed = (uint32) rows;
-	st->stats.table_rows += rows;
-	gx_slot_release(slot);
-	return rows;
 }
 
 /*
@@ -710,34 +579,6 @@ gx_join_build(GxJoinState *st)
 	st->stats.build_ms += INSTR_TIME_GET_MILLISEC(t1);
 }
 
-/* make room for n entries in st->pairs */
-static void
-gx_join_pairs_room(GxJoinState *st, uint32 n)
-{
-	if (n <= st->pairs_alloc)
-		return;
-	st->pairs_alloc = Max(n, 1024);
-	if (st->pairs != NULL)
-		pfree(st->pairs);
-	st->pairs = (gx_join_pair *)
-		MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt,
-							   sizeof(gx_join_pair) * (Size) st->pairs_alloc);
-}
-
-/* the entries of a finished probe pass of nrows outer rows into st->pairs, and where the next starts */
-void
-gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows)
-{
-	gx_join_pairs_room(st, res->nsel);
-	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows, st->alg),
-		   sizeof(gx_join_pair) * (Size) res->nsel);
-	st->npairs = res->nsel;
-	st->pair_pos = 0;
-	st->more = (res->flags & GX_RESULT_MORE) != 0;
-	st->next_row = res->next_row;
-	st->next_match = res->next_match;
-}
-
 /* one JOIN_PROBE pass over the current outer chunk: its entries into st->pairs */
 static void
 gx_join_probe_pass(GxJoinState *st)
@@ -779,10 +620,6 @@ gx_join_probe_pass(GxJoinState *st)
 	st->stats.probe_tasks++;
 	st->stats.pairs += st->npairs;
 }
-
-
-
-
 
 /*
  * Read the next chunk of outer rows and probe it (its first pass); false
@@ -1059,7 +896,6 @@ gx_join_next(ScanState *ss)
 	}
 }
 
-
 /*
  * ExecScan access method of a counting node: once, one row whose columns
  * (count(*)'s partial states) are the count of the device's probes, or of
@@ -1206,148 +1042,3 @@ gx_join_rescan(CustomScanState *node)
 	ExecScanReScan(&node->ss);
 }
 
-/*
- * "(outer = inner)" for each key, deparsed from the children's columns; a
- * range join: "(inner >= lower)", "(inner <= upper)" (or > / <) for each
- * bound
- */
-static char *
-gx_join_keys_text(GxJoinState *st, List *ancestors, ExplainState *es)
-{
-	List	   *anc = lcons(st->css.ss.ps.plan, ancestors);
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	for (int k = 0; k < st->nkeys; k++)
-	{
-		TargetEntry *o = (TargetEntry *) list_nth(st->outer_ps->plan->targetlist,
-												  st->okey[k] - 1);
-		TargetEntry *i = (TargetEntry *) list_nth(st->inner_ps->plan->targetlist,
-												  st->ikey[k] - 1);
-		List	   *ctx;
-		char	   *otext;
-		char	   *itext;
-
-		/* (one deparse context, set for each child in turn) */
-		ctx = set_deparse_context_plan(es->deparse_cxt, st->outer_ps->plan, anc);
-		otext = deparse_expression((Node *) o->expr, ctx, true, false);
-		ctx = set_deparse_context_plan(es->deparse_cxt, st->inner_ps->plan, anc);
-		itext = deparse_expression((Node *) i->expr, ctx, true, false);
-		if (st->alg == GX_JOIN_RANGE)
-		{
-			bool		lo = k == st->lo_k;
-			bool		incl = (st->bflags & (lo ? GX_JOIN_LO_INCL : GX_JOIN_HI_INCL)) != 0;
-
-			appendStringInfo(&buf, "%s(%s %s%s %s)", k > 0 ? " AND " : "", itext,
-							 lo ? ">" : "<", incl ? "=" : "", otext);
-		}
-		else
-			appendStringInfo(&buf, "%s(%s = %s)", k > 0 ? " AND " : "", otext, itext);
-	}
-	return buf.data;
-}
-
-/*
- * "Join Filter:" (the host quals, as PostgreSQL shows a join's), with
- * ANALYZE "Rows Removed by Join Filter" (per loop: ExecScan counts the
- * rows they removed in nfiltered1)
- */
-static void
-gx_join_explain_filter(GxJoinState *st, List *ancestors, ExplainState *es)
-{
-	CustomScan *cscan = (CustomScan *) st->css.ss.ps.plan;
-	Instrumentation *ins = st->css.ss.ps.instrument;
-	List	   *ctx;
-
-	if (cscan->custom_exprs == NIL)
-		return;
-	ctx = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan, ancestors);
-	ExplainPropertyText("Join Filter",
-						deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs), ctx,
-										   list_length(es->rtable) > 1 || es->verbose, false),
-						es);
-	if (es->analyze && ins != NULL && ins->nloops > 0 &&
-		(ins->nfiltered1 > 0 || es->format != EXPLAIN_FORMAT_TEXT))
-		ExplainPropertyFloat("Rows Removed by Join Filter", NULL, ins->nfiltered1 / ins->nloops,
-							 0, es);
-}
-
-/* ExplainCustomScan: algorithm, join type, keys, device; ANALYZE: rows per side */
-static void
-gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
-{
-	GxJoinState *st = (GxJoinState *) node;
-	GxJoinStats *s = &st->stats;
-	static const char *const types[] = {"Inner", "Semi", "Anti", "Left", "Right", "Full"};
-	bool		range = st->alg == GX_JOIN_RANGE;
-	const char *fb = range ? "the Nested Loop below" : "the Hash Join below";
-
-	ExplainPropertyText("Algorithm", range ? "Range" : st->alg == GX_JOIN_MERGE ? "Merge" :
-						"Hash", es);
-	ExplainPropertyText("Join Type", types[st->mode], es);
-	ExplainPropertyText(range ? "Join Bounds" : "Join Keys",
-						gx_join_keys_text(st, ancestors, es), es);
-	gx_join_explain_filter(st, ancestors, es);
-	if (st->count)
-		ExplainPropertyText("Device Aggregates", "count(*)", es);
-	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
-	if (st->input[0].on || st->input[1].on)
-		ExplainPropertyText("Read By The Device",
-							st->input[0].on && st->input[1].on ? "outer and inner tables" :
-							st->input[0].on ? "outer table" : "inner table", es);
-	ExplainPropertyText("Fallback", fb, es);
-	/* (never run: no figures, as PostgreSQL shows such a node) */
-	if (!es->analyze || node->ss.ps.instrument == NULL || node->ss.ps.instrument->nloops == 0)
-		return;
-	/* (per decision: a rescan that keeps the table or the decision takes none) */
-	if (s->builds > 0 && s->fallbacks == 0)
-		ExplainPropertyText("Joined", "on the device", es);
-	else if (s->builds == 0 && s->fallbacks > 0)
-		ExplainPropertyText("Joined", psprintf("by %s", fb), es);
-	else if (s->builds > 0)
-	{
-		char	   *how = psprintf("on the device " INT64_FORMAT " times, by %s "
-								   INT64_FORMAT " times", s->builds, fb, s->fallbacks);
-
-		ExplainPropertyText("Joined", how, es);
-	}
-	ExplainPropertyInteger("Outer Rows", NULL, s->outer_rows, es);
-	ExplainPropertyInteger("Inner Rows", NULL, s->inner_rows, es);
-	ExplainPropertyInteger(st->alg != GX_JOIN_HASH ? "Sorted Table Rows" : "Hash Table Rows",
-						   NULL, s->table_rows, es);
-	ExplainPropertyInteger("Table Builds", NULL, s->builds, es);
-	ExplainPropertyInteger("Build Tasks", NULL, s->build_tasks, es);
-	ExplainPropertyInteger("Probe Tasks", NULL, s->probe_tasks, es);
-	ExplainPropertyInteger("Rows From Device", NULL, s->pairs, es);
-	if (GX_JOIN_MODE_MARKS(st->mode))
-	{
-		ExplainPropertyInteger("Unmatched Tasks", NULL, s->unmatched_tasks, es);
-		ExplainPropertyInteger("Unmatched Inner Rows", NULL, s->unmatched, es);
-	}
-	if (st->count)
-		ExplainPropertyInteger("Counted Rows", NULL, s->counted, es);
-	for (int side = 0; side < 2; side++)
-	{
-		GxJoinInput *in = &st->input[side];
-
-		if (!in->on)
-			continue;
-		ExplainPropertyInteger(side == 0 ? "Outer Device Chunks" : "Inner Device Chunks", NULL,
-							   in->stats.chunks, es);
-		ExplainPropertyInteger(side == 0 ? "Outer Cached Chunks" : "Inner Cached Chunks", NULL,
-							   in->stats.cache_chunks, es);
-	}
-	if (s->rebuilds > 0)
-		ExplainPropertyInteger("Tables Made Again", NULL, s->rebuilds, es);
-	if (s->declined > 0)
-		ExplainPropertyInteger("Inner Read By The Child", NULL, s->declined, es);
-	if (es->timing)
-	{
-		ExplainPropertyFloat("Build Time", "ms", s->build_ms, 3, es);
-		ExplainPropertyFloat("Probe Time", "ms", s->probe_ms, 3, es);
-		for (int side = 0; side < 2; side++)
-			if (st->input[side].on)
-				ExplainPropertyFloat(side == 0 ? "Outer Device Time" : "Inner Device Time", "ms",
-									 st->input[side].stats.kernel_ms, 3, es);
-	}
-}

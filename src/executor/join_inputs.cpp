@@ -40,7 +40,7 @@
  * runs between tasks.
  */
 #include "gpuext.h"
-#include "gpujoin.h"
+#include "join_state.h"
 
 extern "C"
 {

@@ -1,11 +1,13 @@
 /*
- * gpujoin.h - the GpuJoin node's state, shared by its files:
+ * join_state.h - the GpuJoin node's state, shared by its files:
  * gpujoin.cpp (the node: reading the children, building, probing,
- * returning rows, rescans, EXPLAIN) and join_inputs.cpp (the sides the
- * device reads itself, through a row source).
+ * returning rows, rescans), join_table.cpp (the steps on its table: task
+ * headers, sizes, the finish, a probe pass's entries), join_inputs.cpp
+ * (the sides the device reads itself, through a row source) and
+ * join_explain.cpp (EXPLAIN).
  */
-#ifndef GX_GPUJOIN_H
-#define GX_GPUJOIN_H
+#ifndef GX_JOIN_STATE_H
+#define GX_JOIN_STATE_H
 
 #include "gpuext.h"
 #include "engine.h"
@@ -138,7 +140,17 @@ typedef struct GxJoinState
 #define GX_BUILD_DECLINED 1		/* no table for the estimate: read the child */
 #define GX_BUILD_NONE 2			/* no larger table: the fallback plan runs */
 
-/* the node's steps the device inputs use (gpujoin.cpp) */
+/*
+ * the keys of one side's batches: the plan's, but a range join's inner
+ * side has one (its outer keys are the bounds)
+ */
+static inline int
+gx_join_side_keys(const GxJoinState *st, bool inner)
+{
+	return inner && st->alg == GX_JOIN_RANGE ? 1 : st->nkeys;
+}
+
+/* the table's steps, shared by the node and the device inputs (join_table.cpp) */
 void		gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes);
 gx_result  *gx_join_result(int slot);
 uint32		gx_join_kcap(const GxJoinState *st, uint32 cap);
@@ -146,6 +158,11 @@ uint64		gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap);
 bool		gx_join_table_fits(GxJoinState *st, uint32 n);
 uint64		gx_join_finish_table(GxJoinState *st);
 void		gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows);
+gx_result  *gx_join_run(GxJoinState *st, int slot, uint32 generation);
+void		gx_join_pairs_room(GxJoinState *st, uint32 n);
+
+/* EXPLAIN of the node (join_explain.cpp) */
+void		gx_join_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);
 
 /* the sides the device reads itself (join_inputs.cpp) */
 void		gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags);
@@ -157,4 +174,4 @@ bool		gx_join_input_next_chunk(GxJoinState *st);
 void		gx_join_input_pass(GxJoinState *st, GxJoinInput *in);
 void		gx_join_input_drop_batch(GxJoinInput *in);
 
-#endif							/* GX_GPUJOIN_H */
+#endif							/* GX_JOIN_STATE_H */

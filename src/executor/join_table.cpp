@@ -1,0 +1,162 @@
+/*
+ * join_table.cpp - the steps on GpuJoin's table that the node
+ * (gpujoin.cpp) and its device inputs (join_inputs.cpp) share: a join
+ * task's header, a finished task's result with its device error raised,
+ * the table's geometry and bytes for the node's algorithm (hash, merge,
+ * range: docs/engine.md, GpuJoin), whether a table fits the memory
+ * limits, its JOIN_FINISH_BUILD, and a probe pass's entries taken into
+ * the node's pair array.
+ */
+#include "gpuext.h"
+#include "join_state.h"
+
+extern "C"
+{
+#include "utils/memutils.h"
+}
+
+/*
+ * The header of a join task of the table: zeroed (no rows, no program),
+ * the session, the table and its geometry, the input's size (the result
+ * follows it)
+ */
+void
+gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes)
+{
+	memset(c, 0, sizeof(gx_chunk));
+	gx_task_init(c, kind, st->session);
+	c->obj[0] = st->table;
+	c->input_bytes = input_bytes;
+	c->result_off = input_bytes;
+	c->ext.entry = -1;
+	c->ext.join.nkeys = gx_join_side_keys(st, true);
+	c->ext.join.payload_out = -1;
+	c->ext.join.cap = st->cap;
+	c->ext.join.kcap = st->kcap;
+	c->ext.join.alg = st->alg;
+	c->ext.join.lo_out = st->lo_k;
+	c->ext.join.hi_out = st->hi_k;
+	c->ext.join.bflags = st->bflags;
+	c->ext.join.kfloat = st->kfloat;
+}
+
+/* the result of the finished task in slot (its device error raised) */
+gx_result *
+gx_join_result(int slot)
+{
+	gx_result  *res = gx_chunk_result(gx_slot_chunk(slot));
+
+	if (res->error != GX_NO_ERROR)
+	{
+		int			code = (int) (res->error & 0xff);
+
+		gx_slot_release(slot);
+		gx_raise_error(code);
+	}
+	return res;
+}
+
+/* submit the task in slot and wait for it; its result (device errors raised) */
+gx_result *
+gx_join_run(GxJoinState *st, int slot, uint32 generation)
+{
+	gx_slot_submit(slot, st->device);
+	gx_slot_wait(slot, generation, 0);
+	return gx_join_result(slot);
+}
+
+/*
+ * the key directory's slots for cap rows: a power of 2 >= 2 cap (a range
+ * or merge join: none)
+ */
+uint32
+gx_join_kcap(const GxJoinState *st, uint32 cap)
+{
+	uint64		kcap = 2;
+
+	if (st->alg != GX_JOIN_HASH)
+		return 0;
+
+	while (kcap < 2 * (uint64) cap)
+		kcap *= 2;
+	return (uint32) kcap;
+}
+
+/* bytes of the table of cap rows (kcap key slots) of the node's algorithm */
+uint64
+gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap)
+{
+	if (st->alg == GX_JOIN_MERGE)
+		return gx_jmerge_table_bytes(cap);
+	return st->alg == GX_JOIN_RANGE ? gx_jrange_table_bytes(cap) :
+		gx_join_table_bytes(cap, kcap);
+}
+
+/*
+ * Would a table for n rows fit under gpuext.session_memory (the session
+ * holds nothing else) and gpuext.device_memory now?  (A guess for the
+ * device limit, which other sessions share: gx_session_try_alloc decides.)
+ */
+bool
+gx_join_table_fits(GxJoinState *st, uint32 n)
+{
+	uint64		bytes = gx_join_bytes(st, n, gx_join_kcap(st, n));
+
+	if (gx_session_memory_kb > 0 && bytes > (uint64) gx_session_memory_kb * 1024)
+		return false;
+	return !gx_memory_over_limit(st->device, bytes);
+}
+
+/* the table's JOIN_FINISH_BUILD: its rows into place; the rows it holds */
+uint64
+gx_join_finish_table(GxJoinState *st)
+{
+	int			slot = gx_slot_acquire(true);
+	uint32		gen = gx_service_generation();
+	gx_chunk   *c = gx_slot_chunk(slot);
+	gx_result  *res;
+	uint64		rows;
+
+	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
+	/* counting, SEMI and ANTI read a key's count, never its run */
+	if (st->alg == GX_JOIN_HASH &&
+		(st->count || st->mode == GX_JOIN_SEMI || st->mode == GX_JOIN_ANTI))
+		c->ext.join.jflags = GX_JOIN_NO_RUNS;
+	res = gx_join_run(st, slot, gen);
+	rows = res->join_count;
+	if (rows > st->cap)
+		elog(ERROR, "gpuext: GpuJoin table holds %llu rows for %u",
+			 (unsigned long long) rows, st->cap);
+	st->placed = (uint32) rows;
+	st->stats.table_rows += rows;
+	gx_slot_release(slot);
+	return rows;
+}
+
+/* make room for n entries in st->pairs */
+void
+gx_join_pairs_room(GxJoinState *st, uint32 n)
+{
+	if (n <= st->pairs_alloc)
+		return;
+	st->pairs_alloc = Max(n, 1024);
+	if (st->pairs != NULL)
+		pfree(st->pairs);
+	st->pairs = (gx_join_pair *)
+		MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt,
+							   sizeof(gx_join_pair) * (Size) st->pairs_alloc);
+}
+
+/* the entries of a finished probe pass of nrows outer rows into st->pairs, and where the next starts */
+void
+gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows)
+{
+	gx_join_pairs_room(st, res->nsel);
+	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows, st->alg),
+		   sizeof(gx_join_pair) * (Size) res->nsel);
+	st->npairs = res->nsel;
+	st->pair_pos = 0;
+	st->more = (res->flags & GX_RESULT_MORE) != 0;
+	st->next_row = res->next_row;
+	st->next_match = res->next_match;
+}
