@@ -5,6 +5,7 @@
  * rows of each side, tasks, passes, rebuilds and the time of each phase.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "join_state.h"
 
 extern "C"
