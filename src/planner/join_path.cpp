@@ -100,9 +100,9 @@
  * path carries a third child, PostgreSQL's own Hash Join of the same
  * join type over the same two child paths (gx_join_fallback_path; its
  * hash clauses the keys' clauses, its join filter the host quals; a side
- * that is a join is planned again under it, so the lowest join of a
- * chain of n GpuJoins is in the plan 2^(n-1) times, all but one never
- * run), which the node runs instead, before it has returned a row, when
+ * that is a GpuJoin is joined by that GpuJoin's own fallback, so the
+ * fallback holds no GpuJoin and a chain of n GpuJoins plans each join at
+ * most n times), which the node runs instead, before it has returned a row, when
  * the table does not fit (gpuext.session_memory, gpuext.device_memory,
  * the object table, the device's memory, GX_JOIN_MAX_CAP rows): the
  * answer is then PostgreSQL's, never an out-of-memory ERROR.  The Hash
@@ -489,6 +489,17 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	foreach(lc, hashclauses)
 		if (!OidIsValid(((RestrictInfo *) lfirst(lc))->hashjoinoperator))
 			return NULL;
+	/*
+	 * A side that is a GpuJoin (a chain) is joined by its own fallback
+	 * here, PostgreSQL's plan of the same relation: so the fallback holds
+	 * no GpuJoin and a chain of n GpuJoins plans each join n times at
+	 * most, not 2^(n-1) times (the same Path is planned twice: createplan
+	 * does not change a Path)
+	 */
+	if (gx_is_join_path(outer))
+		outer = (Path *) lthird(((CustomPath *) outer)->custom_paths);
+	if (gx_is_join_path(inner))
+		inner = (Path *) lthird(((CustomPath *) inner)->custom_paths);
 	jt = gx_fallback_extra(root, joinrel, outerrel, innerrel, mode, restrictlist, extra, &x);
 	initial_cost_hashjoin(root, &ws, jt, hashclauses, outer, inner, &x, false);
 	path = &create_hashjoin_path(root, joinrel, jt, &ws, &x, outer, inner, false,
