@@ -838,6 +838,23 @@ gx_cpu_seg(uint32_t n, uint32_t nseg, uint32_t i)
 }
 
 /*
+ * Take the next of the nseg segments of n entries that no thread took
+ * yet (next counts them): its number and its range [*lo, *hi); false when
+ * none is left
+ */
+static bool
+gx_cpu_take_seg(std::atomic<uint32_t> &next, uint32_t n, uint32_t nseg, uint32_t *seg,
+				uint32_t *lo, uint32_t *hi)
+{
+	*seg = next.fetch_add(1);
+	if (*seg >= nseg)
+		return false;
+	*lo = gx_cpu_seg(n, nseg, *seg);
+	*hi = gx_cpu_seg(n, nseg, *seg + 1);
+	return true;
+}
+
+/*
  * Merge the nseg sorted segments (gx_cpu_seg) of a[0, n) into one sorted
  * run, pairs of runs at a time (std::inplace_merge: with a temporary
  * buffer if it gets one, else in place)
@@ -867,13 +884,6 @@ struct gx_cpu_jrange_job
 	std::atomic<uint32_t> next {0};
 };
 
-/* the first pair of segment i of job's n pairs */
-static uint32_t
-gx_cpu_jrange_seg(const gx_cpu_jrange_job *job, uint32_t i)
-{
-	return gx_cpu_seg(job->n, job->nseg, i);
-}
-
 /*
  * thread t of a range FINISH_BUILD, segment at a time: phase 0 gathers
  * the segment's appended rows into pairs and sorts them; phase 1 splits
@@ -885,15 +895,13 @@ gx_cpu_jrange_worker(void *arg, int t)
 {
 	gx_cpu_jrange_job *job = (gx_cpu_jrange_job *) arg;
 
-	(void) t;
-	for (;;)
-	{
-		uint32_t	seg = job->next.fetch_add(1);
+	uint32_t	seg,
+				lo,
+				hi;
 
-		if (seg >= job->nseg)
-			break;
-		uint32_t	lo = gx_cpu_jrange_seg(job, seg);
-		uint32_t	hi = gx_cpu_jrange_seg(job, seg + 1);
+	(void) t;
+	while (gx_cpu_take_seg(job->next, job->n, job->nseg, &seg, &lo, &hi))
+	{
 
 		for (uint32_t i = lo; i < hi; i++)
 		{
@@ -980,15 +988,13 @@ gx_cpu_jm_sort_worker(void *arg, int t)
 {
 	gx_cpu_jm_sort_job *job = (gx_cpu_jm_sort_job *) arg;
 
-	(void) t;
-	for (;;)
-	{
-		uint32_t	seg = job->next.fetch_add(1);
+	uint32_t	seg,
+				lo,
+				hi;
 
-		if (seg >= job->nseg)
-			break;
-		uint32_t	lo = gx_cpu_seg(job->n, job->nseg, seg);
-		uint32_t	hi = gx_cpu_seg(job->n, job->nseg, seg + 1);
+	(void) t;
+	while (gx_cpu_take_seg(job->next, job->n, job->nseg, &seg, &lo, &hi))
+	{
 
 		for (uint32_t i = lo; i < hi; i++)
 			job->perm[i] = i;
@@ -1042,15 +1048,13 @@ gx_cpu_jm_finish_worker(void *arg, int t)
 	gx_cpu_jm_finish_job *job = (gx_cpu_jm_finish_job *) arg;
 	const gx_jtab *tb = &job->t;
 
-	(void) t;
-	for (;;)
-	{
-		uint32_t	seg = job->next.fetch_add(1);
+	uint32_t	seg,
+				lo,
+				hi;
 
-		if (seg >= job->nseg)
-			break;
-		uint32_t	lo = gx_cpu_seg(job->n, job->nseg, seg);
-		uint32_t	hi = gx_cpu_seg(job->n, job->nseg, seg + 1);
+	(void) t;
+	while (gx_cpu_take_seg(job->next, job->n, job->nseg, &seg, &lo, &hi))
+	{
 
 		if (job->phase == 0)
 		{
