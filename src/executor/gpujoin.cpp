@@ -266,19 +266,19 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 		node->ss.ps.qual = ExecInitQual(cscan->custom_exprs, &node->ss.ps);
 	st->mode = intVal(linitial(priv));
 	st->count = intVal(list_nth(priv, 5)) != 0;
-	st->alg = GX_JOIN_HASH;
+	st->alg = intVal(list_nth(priv, 9));
 	st->lo_k = st->hi_k = -1;
-	if (list_length(priv) > 6 && list_nth(priv, 6) != NIL)
+	if ((st->alg == GX_JOIN_RANGE) != (list_nth(priv, 6) != NIL))
+		elog(ERROR, "gpuext: GpuJoin of algorithm %d with range bounds %s", st->alg,
+			 list_nth(priv, 6) != NIL ? "given" : "missing");
+	if (st->alg == GX_JOIN_RANGE)
 	{
 		List	   *range = (List *) list_nth(priv, 6);
 
-		st->alg = GX_JOIN_RANGE;
 		st->lo_k = linitial_int(range);
 		st->hi_k = lsecond_int(range);
 		st->bflags = (uint32) lthird_int(range);
 	}
-	if (list_length(priv) > 9 && intVal(list_nth(priv, 9)) == GX_JOIN_MERGE)
-		st->alg = GX_JOIN_MERGE;
 	/* (its rows are returned as the node's: the same target list; counted) */
 	if (!st->count &&
 		ExecGetResultType(st->fallback_ps)->natts != list_length(cscan->scan.plan.targetlist))

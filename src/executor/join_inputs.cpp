@@ -98,13 +98,13 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 	for (int side = 0; side < 2; side++)
 	{
 		GxJoinInput *in = &st->input[side];
-		Node	   *n = list_length(priv) > 7 + side ? (Node *) list_nth(priv, 7 + side) : NULL;
+		Node	   *n = (Node *) list_nth(priv, 7 + side);
 		PlanState  *child = side == 0 ? st->outer_ps : st->inner_ps;
 
 		for (int i = 0; i < GX_MAX_BATCHES; i++)
 			in->batch[i].slot = -1;
 		in->held = -1;
-		if (n == NULL || !IsA(n, Const))
+		if (!IsA(n, Const))
 			continue;
 		in->prog = gx_program_from_const((Const *) n, NIL);
 		/*
