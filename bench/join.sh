@@ -222,9 +222,8 @@ NGPU=$(gx_has_gpu "$DB")
 gx_log "GPUs listed by gpuext_devices(): $NGPU"
 
 join_gen "$DB" || exit 1
-SIZES=$(for t in $JOIN_TABLES; do gx_psql -d "$DB" -Atc "SELECT '$t ' || pg_size_pretty(pg_table_size('$t'))"; done | paste -sd, - | sed 's/,/, /g')
-gx_psql -d "$DB" -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1 &&
-    for t in $JOIN_TABLES; do gx_psql -d "$DB" -Atc "SELECT pg_prewarm('$t')" >/dev/null 2>&1; done
+# shellcheck disable=SC2086
+bench_tables_prewarm "$DB" $JOIN_TABLES
 
 # ------------------------------------------------------------------ configs
 bench_report_configs "$GPU_DEV" "$WORK_MEM" JOIN_SKIP

@@ -462,6 +462,17 @@ bench_fastest() {
     echo "$best"
 }
 
+# bench_tables_prewarm DB TABLE...: SIZES ("t 12 MB, u 3 MB"), then each
+# table read into shared buffers (pg_prewarm, when it can be created)
+bench_tables_prewarm() {
+    local db=$1 t
+    shift
+    SIZES=$(for t in "$@"; do gx_psql -d "$db" -Atc "SELECT '$t ' || pg_size_pretty(pg_table_size('$t'))"; done | paste -sd, - | sed 's/,/, /g')
+    gx_psql -d "$db" -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1 &&
+        for t in "$@"; do gx_psql -d "$db" -Atc "SELECT pg_prewarm('$t')" >/dev/null 2>&1; done
+    return 0
+}
+
 # bench_cache_load LOG DEVICE TABLE...: SELECT gpuext_cache_load(TABLE) for
 # each (gpuext.device DEVICE); sets CACHE_LOAD_MS (all of them) and
 # CACHE_ROWS (the rows cached, summed).  Pages not all-visible are not

@@ -199,11 +199,10 @@ gx_log "GPUs listed by gpuext_devices(): $NGPU"
 
 TPCH_LOAD_S=n/a
 tpch_gen "$DB" || exit 1
-SIZES=$(for t in $TABLES; do gx_psql -d "$DB" -Atc "SELECT '$t ' || pg_size_pretty(pg_table_size('$t'))"; done | paste -sd, - | sed 's/,/, /g')
 LI_COUNT=$(gx_psql -d "$DB" -Atc "SELECT count(*) FROM lineitem")
 PG_ROWS=$(gx_psql -d "$DB" -Atc "SELECT $(printf '(SELECT count(*) FROM %s) + ' $TABLES) 0")
-gx_psql -d "$DB" -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1 &&
-    for t in $TABLES; do gx_psql -d "$DB" -Atc "SELECT pg_prewarm('$t')" >/dev/null 2>&1; done
+# shellcheck disable=SC2086
+bench_tables_prewarm "$DB" $TABLES
 
 # ------------------------------------------------------------------ configs
 bench_report_configs "$GPU_DEV" "$WORK_MEM" TPCH_JOIN_SKIP
