@@ -226,6 +226,9 @@ BEGIN
     END LOOP;
     RETURN reads || CASE WHEN cached THEN ', cached' ELSE ', not cached' END;
 END $$;
+-- (VACUUM again right before loading: a snapshot held elsewhere while the
+-- first VACUUM ran, an autovacuum's ANALYZE, leaves blocks not all-visible)
+VACUUM gx_cl, gx_co;
 SELECT gpuext_cache_load('gx_cl') > 0 AS loaded, gpuext_cache_load('gx_co') > 0 AS loaded;
 SELECT q, gx_jccheck(q), gx_cread(q) FROM (VALUES
     ('SELECT count(*) FROM gx_cl l JOIN gx_co o ON l.ord = o.id JOIN gx_cc c ON o.cust = c.id WHERE c.seg = 1 AND o.prio = 3'),
