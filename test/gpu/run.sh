@@ -20,7 +20,10 @@
 #   GX_TEST_PARTS=random,types GPUEXT_REGRESS=setup GPUEXT_ISOLATION= SKIP_BENCH=1 \
 #       TEST_MAPPED=0 TEST_PG18=0 TEST_STANDBY=0 test/gpu/run.sh
 #       # a share of test_kernel's comparisons (its header lists the parts:
-#       # random, types, pages, cache, group, join, validation, bandwidth)
+#       # random, types, pages, cache, group, join, validation, bandwidth);
+#       # test_interp (the CPU device) takes the same variable with its own
+#       # parts, basic and join (its join cases take about 5 minutes here):
+#       # name one of them too, e.g. GX_TEST_PARTS=random,types,basic
 # ROWS (default 100000000) is the benchmark table size.
 #
 # BENCH_MODE: run (default) = bench/run.sh; tpcb = bench/tpcb.sh alone;

@@ -40,6 +40,33 @@ static int n_failed = 0;
 		} \
 	} while (0)
 
+/*
+ * Does GX_TEST_PARTS (a comma-separated list; unset: every part) name
+ * part?  GX_BW_ONLY=1 stands for GX_TEST_PARTS=bandwidth.  Both unit
+ * tests split their cases into parts this way (their headers list them).
+ */
+static bool
+test_part(const char *part)
+{
+	const char *parts = getenv("GX_TEST_PARTS");
+	size_t		n = strlen(part);
+
+	if (getenv("GX_BW_ONLY"))
+		parts = "bandwidth";
+	if (parts == NULL || parts[0] == '\0')
+		return true;
+	for (const char *p = parts; *p;)
+	{
+		const char *e = strchr(p, ',');
+		size_t		len = e ? (size_t) (e - p) : strlen(p);
+
+		if (len == n && strncmp(p, part, n) == 0)
+			return true;
+		p += len + (e ? 1 : 0);
+	}
+	return false;
+}
+
 /* ---------------------------------------------------------------------- */
 /* chunk builder: lays out a chunk exactly as gx_program.h describes       */
 /* ---------------------------------------------------------------------- */

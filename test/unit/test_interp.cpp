@@ -4,6 +4,11 @@
  * validators, aggregates and AGG_READ, cache scans) against hand-computed
  * PostgreSQL results, in a CPU-only build (gx_gpu_none.cpp).
  * Built with g++ only:  make test/unit/test_interp
+ *
+ * GX_TEST_PARTS (a comma-separated list; default: all, gx_test.h) runs
+ * only some of the cases: basic (the interpreter, aggregates, validation,
+ * groups, numeric and char8 programs, cache scans, the pool), join (the
+ * hash, merge and range joins, on the caller's thread and on the pool).
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -3402,49 +3407,63 @@ test_join_merge_invalid(void)
 int
 main(void)
 {
-	test_int_arith();
-	test_float_arith();
-	test_float_cmp();
-	test_casts();
-	test_programs();
-	test_crosstype();
-	test_datetime();
-	test_numeric_ops();
-	test_logic();
-	test_mem();
-
-	/* the CPU device on the calling thread alone, then on its pool */
-	test_cpu_layout(false);
-	test_aggregates(false);
-	test_validation();
-	test_numeric_programs();
-	test_numeric_free();
-	test_numeric_group();
-	test_group_filter();
-	test_group_float();
-	test_group_passes();
-	test_group_exact_var();
-	test_numeric_pages();
-	test_char8();
-	test_char8_pages();
-	test_cache_scan("caller alone");
-	test_join();
-	test_join_invalid();
-	test_join_range();
-	test_join_range_invalid();
-	test_join_merge();
-	test_join_merge_invalid();
-
 	int			before;
 
+	if (test_part("basic"))
+	{
+		test_int_arith();
+		test_float_arith();
+		test_float_cmp();
+		test_casts();
+		test_programs();
+		test_crosstype();
+		test_datetime();
+		test_numeric_ops();
+		test_logic();
+		test_mem();
+
+		/* the CPU device on the calling thread alone */
+		test_cpu_layout(false);
+		test_aggregates(false);
+		test_validation();
+		test_numeric_programs();
+		test_numeric_free();
+		test_numeric_group();
+		test_group_filter();
+		test_group_float();
+		test_group_passes();
+		test_group_exact_var();
+		test_numeric_pages();
+		test_char8();
+		test_char8_pages();
+		test_cache_scan("caller alone");
+	}
+	if (test_part("join"))
+	{
+		test_join();
+		test_join_invalid();
+		test_join_range();
+		test_join_range_invalid();
+		test_join_merge();
+		test_join_merge_invalid();
+	}
+
+	/* then on its pool */
 	test_pool_open(&before);
-	test_cpu_layout(true);
-	test_aggregates(true);
-	test_cache_scan("pool");
-	test_join();
-	test_join_merge();
-	test_join_range_big();
-	test_pool_reuse();
+	if (test_part("basic"))
+	{
+		test_cpu_layout(true);
+		test_aggregates(true);
+		test_cache_scan("pool");
+	}
+	if (test_part("join"))
+	{
+		test_join();
+		test_join_merge();
+		test_join_range_big();
+	}
+	if (test_part("basic"))
+		test_pool_reuse();
 	gx_cpu_close();
 	/* a joined thread may stay listed in /proc for a moment after it exited */
 	for (int i = 0; i < 200 && count_threads() != before; i++)

@@ -2713,29 +2713,6 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	printf("char8: %d chunks, %d mismatches\n", runs, bad);
 }
 
-/* does GX_TEST_PARTS (unset: every part) name part? */
-static bool
-test_part(const char *part)
-{
-	const char *parts = getenv("GX_TEST_PARTS");
-	size_t		n = strlen(part);
-
-	if (getenv("GX_BW_ONLY"))
-		parts = "bandwidth";
-	if (parts == NULL || parts[0] == '\0')
-		return true;
-	for (const char *p = parts; *p;)
-	{
-		const char *e = strchr(p, ',');
-		size_t		len = e ? (size_t) (e - p) : strlen(p);
-
-		if (len == n && strncmp(p, part, n) == 0)
-			return true;
-		p += len + (e ? 1 : 0);
-	}
-	return false;
-}
-
 static void
 test_random(std::mt19937_64 &rng)
 {
