@@ -138,6 +138,7 @@ extern "C"
 {
 #include "commands/explain.h"
 #include "executor/nodeCustom.h"
+#include "access/parallel.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -158,7 +159,11 @@ static CustomExecMethods gx_join_exec_methods = {
 	gx_join_end,
 	gx_join_rescan,
 	NULL, NULL,
-	NULL, NULL, NULL, NULL, NULL,
+	gx_join_par_estimate,
+	gx_join_par_init_dsm,
+	gx_join_par_reinit_dsm,
+	gx_join_par_init_worker,
+	gx_join_par_shutdown,
 	gx_join_explain
 };
 
@@ -402,12 +407,16 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 	ExecClearTuple(slot);
 }
 
-/* the session's table goes (closing the session frees it); the inner rows too */
-static void
+/*
+ * the session's table goes (closing the session frees it); the inner rows
+ * too.  A parallel worker's are the leader's: it only forgets them.
+ */
+void
 gx_join_drop_table(GxJoinState *st)
 {
-	if (st->session != 0)
+	if (st->session != 0 && !st->worker_table)
 		gx_session_close(st->session);
+	st->worker_table = false;
 	st->session = 0;
 	st->table = 0;
 	st->built = false;
@@ -558,12 +567,14 @@ gx_join_build_table(GxJoinState *st)
  * (it cannot be had) the fallback plan, with the session and the inner
  * rows given back at once
  */
-static void
+void
 gx_join_build(GxJoinState *st)
 {
 	instr_time	t0,
 				t1;
 
+	if (IsParallelWorker() && st->par != NULL)
+		elog(ERROR, "gpuext: a parallel GpuJoin worker cannot build the leader's table");
 	INSTR_TIME_SET_CURRENT(t0);
 	if (gx_join_build_table(st))
 		st->stats.builds++;
@@ -1023,7 +1034,9 @@ gx_join_rescan(CustomScanState *node)
 	if (chg != NULL)
 	{
 		UpdateChangedParamSet(st->outer_ps, chg);
-		UpdateChangedParamSet(st->inner_ps, chg);
+		/* (a parallel leader's ReInitializeDSM took the table's decision) */
+		if (!st->par_reinit)
+			UpdateChangedParamSet(st->inner_ps, chg);
 		UpdateChangedParamSet(st->fallback_ps, chg);
 	}
 	/* (a child with changed parameters is rescanned by its next ExecProcNode) */
@@ -1031,7 +1044,21 @@ gx_join_rescan(CustomScanState *node)
 		ExecReScan(st->outer_ps);
 	if (st->fallback_ps->chgParam == NULL)
 		ExecReScan(st->fallback_ps);
-	/* (RIGHT / FULL: the table holds the last scan's marks) */
+	if (!st->par_reinit)
+		gx_join_rescan_inner(st);
+	st->par_reinit = false;
+	ExecScanReScan(&node->ss);
+}
+
+/*
+ * The rescan's rule for the table: kept when the inner side's parameters
+ * did not change, else dropped (and the inner child rescanned), so the
+ * next execution reads the side again and takes the decision again;
+ * RIGHT / FULL always (the table holds the last scan's marks)
+ */
+void
+gx_join_rescan_inner(GxJoinState *st)
+{
 	if (!st->built || st->inner_ps->chgParam != NULL ||
 		(GX_JOIN_MODE_MARKS(st->mode) && st->session != 0))
 	{
@@ -1039,6 +1066,5 @@ gx_join_rescan(CustomScanState *node)
 		if (st->inner_ps->chgParam == NULL)
 			ExecReScan(st->inner_ps);
 	}
-	ExecScanReScan(&node->ss);
 }
 

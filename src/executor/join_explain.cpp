@@ -106,6 +106,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 							st->input[0].on && st->input[1].on ? "outer and inner tables" :
 							st->input[0].on ? "outer table" : "inner table", es);
 	ExplainPropertyText("Fallback", fb, es);
+	if (node->ss.ps.plan->parallel_aware)
+		ExplainPropertyText("Shared Table", "built once by the leader", es);
 	/* (never run: no figures, as PostgreSQL shows such a node) */
 	if (!es->analyze || node->ss.ps.instrument == NULL || node->ss.ps.instrument->nloops == 0)
 		return;
@@ -136,6 +138,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	if (st->count)
 		ExplainPropertyInteger("Counted Rows", NULL, s->counted, es);
+	if (node->ss.ps.plan->parallel_aware)
+		ExplainPropertyInteger("Workers Probing", NULL, s->workers, es);
 	for (int side = 0; side < 2; side++)
 	{
 		GxJoinInput *in = &st->input[side];

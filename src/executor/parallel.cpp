@@ -76,13 +76,10 @@ struct GxParallelState
 {
 	GxParallelShared *shared;	/* NULL once the worker reported or the
 								 * leader detached */
-	dsm_segment *seg;			/* leader: segment whose detach callback
-								 * is registered, else NULL */
+	GxLeaderDetach detach;		/* leader: the workers' counters at detach */
 	GxScanState *st;
 	GxParallelShared *coordinate;	/* the shared area (aggregate mode reads
 									 * it until the end of the scan) */
-	MemoryContextCallback forget;	/* leader: cancels the detach callback
-									 * if the executor memory goes first */
 };
 
 /* the ParallelTableScanDesc in a coordinate area */
@@ -108,15 +105,22 @@ gx_par_state(GxScanState *st)
 }
 
 /*
- * Attach this process to the shared heap scan.  A previous scan descriptor
+ * Attach a row source to the shared heap scan pscan (a GpuScan's, or a
+ * parallel GpuJoin's outer device input).  A previous scan descriptor
  * (a parallel query run again after its segment was destroyed) is ended
  * first; pages pinned by chunks in flight stay pinned by the chunks.
+ * init (the leader, once per segment): set pscan up first, in snapshot,
+ * without synchronized scanning (blocks from 0, as a serial scan).
  */
-static void
-gx_par_attach(GxScanState *st, ParallelTableScanDesc pscan)
+void
+gx_source_attach_parallel(GxSource *src, ParallelTableScanDesc pscan, Snapshot snapshot,
+						  bool init)
 {
-	GxSource   *src = &st->src;
-
+	if (init)
+	{
+		table_parallelscan_initialize(src->rel, pscan, snapshot);
+		pscan->phs_syncscan = false;
+	}
 	if (src->scan != NULL)
 		table_endscan(src->scan);
 	src->scan = table_beginscan_parallel(src->rel, pscan);
@@ -172,13 +176,63 @@ gx_par_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 }
 
 /*
- * on_dsm_detach callback of the leader: the workers are done (Gather waited
- * for them), add their counters to the leader's own
+ * Run d->fn(d->arg) when the parallel query's segment is detached (then
+ * the workers are done: Gather waited for them)
  */
 static void
-gx_par_detach(dsm_segment *seg, Datum arg)
+gx_leader_detach_cb(dsm_segment *seg, Datum arg)
 {
-	GxParallelState *par = (GxParallelState *) DatumGetPointer(arg);
+	GxLeaderDetach *d = (GxLeaderDetach *) DatumGetPointer(arg);
+
+	d->seg = NULL;
+	d->fn(d->arg);
+}
+
+/* the executor memory goes (normally after the segment; on some error paths before) */
+static void
+gx_leader_detach_forget(void *arg)
+{
+	GxLeaderDetach *d = (GxLeaderDetach *) arg;
+
+	if (d->seg != NULL)
+		cancel_on_dsm_detach(d->seg, gx_leader_detach_cb, PointerGetDatum(d));
+	d->seg = NULL;
+}
+
+/*
+ * A parallel-aware node's leader (InitializeDSMCustomScan): fn(arg) once
+ * the segment seg is detached, which Gather does after waiting for its
+ * workers and before EXPLAIN prints (the workers' figures into the
+ * leader's); cancelled if cxt, the executor's memory, is reset first.  A
+ * callback of a segment before is cancelled (Gather destroys a segment
+ * before it makes another); seg NULL (no worker: private memory) sets none.
+ */
+void
+gx_leader_detach_set(GxLeaderDetach *d, dsm_segment *seg, MemoryContext cxt,
+					 void (*fn) (void *arg), void *arg)
+{
+	if (d->seg != NULL)
+		cancel_on_dsm_detach(d->seg, gx_leader_detach_cb, PointerGetDatum(d));
+	d->seg = NULL;
+	if (seg == NULL)
+		return;
+	if (d->forget.func == NULL)
+	{
+		d->forget.func = gx_leader_detach_forget;
+		d->forget.arg = d;
+		MemoryContextRegisterResetCallback(cxt, &d->forget);
+	}
+	d->fn = fn;
+	d->arg = arg;
+	d->seg = seg;
+	on_dsm_detach(seg, gx_leader_detach_cb, PointerGetDatum(d));
+}
+
+/* at the segment's detach: the workers' counters into the leader's own */
+static void
+gx_par_detach(void *arg)
+{
+	GxParallelState *par = (GxParallelState *) arg;
 	GxParallelShared *shared = par->shared;
 
 	if (shared != NULL)
@@ -187,23 +241,6 @@ gx_par_detach(dsm_segment *seg, Datum arg)
 		gx_scan_stats_add(&par->st->stats, &shared->stats);
 		SpinLockRelease(&shared->mutex);
 	}
-	par->shared = NULL;
-	par->seg = NULL;
-}
-
-/*
- * Memory context reset callback of the leader: the executor state goes
- * away (normally after Gather destroyed the segment; on some error paths
- * before): make sure the detach callback will not write into it.
- */
-static void
-gx_par_forget(void *arg)
-{
-	GxParallelState *par = (GxParallelState *) arg;
-
-	if (par->seg != NULL)
-		cancel_on_dsm_detach(par->seg, gx_par_detach, PointerGetDatum(par));
-	par->seg = NULL;
 	par->shared = NULL;
 }
 
@@ -232,29 +269,11 @@ gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	shared->nactive = 0;
 	shared->consumed = false;
 	shared->agg_rows = 0;
-	table_parallelscan_initialize(st->src.rel, pscan, estate->es_snapshot);
-	/* no synchronized scanning: blocks from 0, as the serial GpuScan */
-	pscan->phs_syncscan = false;
-	gx_par_attach(st, pscan);
+	gx_source_attach_parallel(&st->src, pscan, estate->es_snapshot, true);
 
-	if (par->seg != NULL)		/* cannot happen: Gather destroys a segment
-								 * before it creates another */
-		cancel_on_dsm_detach(par->seg, gx_par_detach, PointerGetDatum(par));
-	par->seg = NULL;
-	par->shared = NULL;
 	/* no segment: no worker (private memory, freed with the context) */
-	if (pcxt->seg != NULL)
-	{
-		if (par->forget.func == NULL)
-		{
-			par->forget.func = gx_par_forget;
-			par->forget.arg = par;
-			MemoryContextRegisterResetCallback(estate->es_query_cxt, &par->forget);
-		}
-		par->shared = shared;
-		par->seg = pcxt->seg;
-		on_dsm_detach(pcxt->seg, gx_par_detach, PointerGetDatum(par));
-	}
+	par->shared = pcxt->seg != NULL ? shared : NULL;
+	gx_leader_detach_set(&par->detach, pcxt->seg, estate->es_query_cxt, gx_par_detach, par);
 }
 
 /*
@@ -354,7 +373,7 @@ gx_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	st->agg_obj = shared->agg_obj;
 	st->grp.cap = shared->group_cap;
 	st->grp.limit = shared->group_limit;
-	gx_par_attach(st, gx_pscan(coordinate));
+	gx_source_attach_parallel(&st->src, gx_pscan(coordinate), NULL, false);
 }
 
 /*

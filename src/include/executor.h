@@ -438,6 +438,24 @@ TupleTableSlot *gx_fetch_cached(GxSource *src, GxBatch *b, uint32 m, TupleTableS
 void		gx_cache_touch(int idx);
 
 /* ---- parallel-aware GpuScan (parallel.cpp) ---- */
+
+/*
+ * A parallel-aware node's leader: a function run once the parallel
+ * query's segment is detached (the workers' figures into the leader's),
+ * cancelled if the executor's memory goes first (gx_leader_detach_set)
+ */
+typedef struct GxLeaderDetach
+{
+	struct dsm_segment *seg;	/* the segment whose detach calls fn, or NULL */
+	void		(*fn) (void *arg);
+	void	   *arg;
+	MemoryContextCallback forget;	/* cancels it if the memory goes first */
+} GxLeaderDetach;
+
+void		gx_leader_detach_set(GxLeaderDetach *d, struct dsm_segment *seg, MemoryContext cxt,
+								 void (*fn) (void *arg), void *arg);
+void		gx_source_attach_parallel(GxSource *src, ParallelTableScanDesc pscan,
+									  Snapshot snapshot, bool init);
 bool		gx_scan_next_block(GxSource *src, BlockNumber *blk);
 Size		gx_par_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
 void		gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt,

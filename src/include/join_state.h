@@ -13,26 +13,47 @@
 #include "engine.h"
 #include "executor.h"
 
-/* what EXPLAIN ANALYZE reports, summed over the node's loops */
+/*
+ * What EXPLAIN ANALYZE reports, summed over the node's loops (and, for a
+ * parallel GpuJoin, over its processes: join_parallel.cpp).  Defined once,
+ * as GX_SCAN_STATS is: the struct and the sum come from this list.
+ */
+#define GX_JOIN_STATS(X) \
+	X(int64, outer_rows)		/* rows read from the outer child */ \
+	X(int64, inner_rows)		/* rows read from the inner child */ \
+	X(int64, table_rows)		/* rows placed in the join tables (non-NULL keys) */ \
+	X(int64, builds)			/* tables built */ \
+	X(int64, fallbacks)			/* decisions to run the fallback plan */ \
+	X(int64, build_tasks)		/* JOIN_BUILD tasks */ \
+	X(int64, probe_tasks)		/* JOIN_PROBE tasks (passes) */ \
+	X(int64, pairs)				/* entries the probes returned */ \
+	X(int64, unmatched_tasks)	/* JOIN_UNMATCHED tasks (RIGHT / FULL) */ \
+	X(int64, unmatched)			/* inner rows without a match (NULL keys too) */ \
+	X(int64, counted)			/* counting: the counts returned */ \
+	X(int64, rebuilds)			/* device input: tables made again larger */ \
+	X(int64, declined)			/* ... not read by the device (no table for \
+								 * the estimate): the child's rows instead */ \
+	X(int64, workers)			/* parallel: worker processes that probed */ \
+	X(double, build_ms)			/* reading the inner side and building */ \
+	X(double, probe_ms)			/* reading the outer side and probing */
+
 typedef struct GxJoinStats
 {
-	int64		outer_rows;		/* rows read from the outer child */
-	int64		inner_rows;		/* rows read from the inner child */
-	int64		table_rows;		/* rows placed in the join tables (non-NULL keys) */
-	int64		builds;			/* tables built */
-	int64		fallbacks;		/* decisions to run the fallback plan */
-	int64		build_tasks;	/* JOIN_BUILD tasks */
-	int64		probe_tasks;	/* JOIN_PROBE tasks (passes) */
-	int64		pairs;			/* entries the probes returned */
-	int64		unmatched_tasks;	/* JOIN_UNMATCHED tasks (RIGHT / FULL) */
-	int64		unmatched;		/* inner rows without a match (NULL keys too) */
-	int64		counted;		/* counting: the counts returned */
-	int64		rebuilds;		/* device input: tables made again larger */
-	int64		declined;		/* ... not read by the device (no table for
-								 * the estimate): the child's rows instead */
-	double		build_ms;		/* reading the inner side and building */
-	double		probe_ms;		/* reading the outer side and probing */
+#define GX_JSTAT_FIELD(type, name) type name;
+	GX_JOIN_STATS(GX_JSTAT_FIELD)
+#undef GX_JSTAT_FIELD
 } GxJoinStats;
+
+/* a += b */
+static inline void
+gx_join_stats_add(GxJoinStats *a, const GxJoinStats *b)
+{
+#define GX_JSTAT_ADD(type, name) a->name += b->name;
+	GX_JOIN_STATS(GX_JSTAT_ADD)
+#undef GX_JSTAT_ADD
+}
+
+typedef struct GxJoinParallel GxJoinParallel;	/* join_parallel.cpp */
 
 /*
  * A side read by the device itself (custom_private 7 / 8): its table
@@ -133,6 +154,15 @@ typedef struct GxJoinState
 				pair_pos;
 	GxJoinInput input[2];		/* 0 outer, 1 inner */
 	GxJoinStats stats;
+	/*
+	 * parallel GpuJoin (join_parallel.cpp): the leader's table, shared;
+	 * a worker's session and table are the leader's (never closed here),
+	 * its inner rows the leader's copies in the query's DSA
+	 */
+	GxJoinParallel *par;
+	bool		worker_table;	/* session / table / inner rows are the leader's */
+	bool		par_reinit;		/* the leader's ReInitializeDSM took the
+								 * rescan's table decision already */
 } GxJoinState;
 
 /* gx_join_build_input's outcomes */
@@ -160,6 +190,18 @@ uint64		gx_join_finish_table(GxJoinState *st);
 void		gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows);
 gx_result  *gx_join_run(GxJoinState *st, int slot, uint32 generation);
 void		gx_join_pairs_room(GxJoinState *st, uint32 n);
+
+/* the node's steps that the parallel join calls (gpujoin.cpp) */
+void		gx_join_build(GxJoinState *st);
+void		gx_join_drop_table(GxJoinState *st);
+void		gx_join_rescan_inner(GxJoinState *st);
+
+/* parallel GpuJoin (join_parallel.cpp) */
+Size		gx_join_par_estimate(CustomScanState *node, ParallelContext *pcxt);
+void		gx_join_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+void		gx_join_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+void		gx_join_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
+void		gx_join_par_shutdown(CustomScanState *node);
 
 /* EXPLAIN of the node (join_explain.cpp) */
 void		gx_join_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);

@@ -22,6 +22,7 @@ bool		gx_scan_path_may_host(Path *path);
 bool		gx_unfiltered_scan_paths(PlannerInfo *root, RelOptInfo *rel, Path **serial,
 									 Path **partial);
 bool		gx_extension_present(void);
+double		gx_parallel_divisor(Path *path);
 bool		gx_scan_rel_eligible(RelOptInfo *rel, RangeTblEntry *rte);
 CustomPath *gx_serial_custom_path(RelOptInfo *rel, PathTarget *target, double rows);
 void		gx_aggpath_init(void);
@@ -32,6 +33,7 @@ extern bool gx_enable_gpujoin;
 extern bool gx_enable_hashjoin;
 extern bool gx_enable_mergejoin;
 extern bool gx_enable_nestloop;
+extern bool gx_enable_parallel_join;
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;
 

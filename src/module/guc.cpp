@@ -43,6 +43,7 @@ bool		gx_enable_hashjoin = true;
 bool		gx_enable_mergejoin = true;
 bool		gx_enable_join_inputs = true;
 bool		gx_enable_nestloop = true;
+bool		gx_enable_parallel_join = true;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
@@ -243,6 +244,11 @@ gx_define_gucs(void)
 	DefineCustomBoolVariable("gpuext.enable_nestloop",
 							 "Enables GpuJoin's non-equi algorithm (inner, semi and anti band and inequality joins, run as a sorted range join).",
 							 NULL, &gx_enable_nestloop, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_parallel_join",
+							 "Enables parallel GpuJoin: the inner side built once by the leader, probed by every process of a parallel query.",
+							 "Inner, left, semi and anti joins; Gather above them is chosen by cost, as for any partial path.",
+							 &gx_enable_parallel_join, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.join_device_inputs",
 							 "Lets GpuJoin read a side's table itself, cached columns where they lie on the device.",

@@ -768,6 +768,8 @@ gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 		if (!IsA(a, Aggref) || a->aggfnoid != F_COUNT_ || !a->aggstar)
 			return;
 	}
+	Path	   *pbest = NULL;
+
 	foreach(lc, input_rel->pathlist)
 	{
 		Path	   *p = gx_join_count_path(input_rel, gx_unproject((Path *) lfirst(lc)),
@@ -776,7 +778,15 @@ gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 		if (p != NULL && (best == NULL || p->total_cost < best->total_cost))
 			best = p;
 	}
-	if (best == NULL)
+	/* a partial GpuJoin: each process counts its share (join_parallel.cpp) */
+	foreach(lc, input_rel->partial_pathlist)
+	{
+		Path	   *p = gx_join_count_path(input_rel, (Path *) lfirst(lc), partial);
+
+		if (p != NULL && (pbest == NULL || p->total_cost < pbest->total_cost))
+			pbest = p;
+	}
+	if (best == NULL && pbest == NULL)
 		return;
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
@@ -786,7 +796,16 @@ gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 		output_rel->pathlist = NIL;
 		output_rel->partial_pathlist = NIL;
 	}
-	gx_add_final_paths(root, output_rel, best, target, NIL, &costs, 1);
+	if (best != NULL)
+		gx_add_final_paths(root, output_rel, best, target, NIL, &costs, 1);
+	/* Finalize Aggregate -> Gather -> Parallel GpuJoin: a row per process */
+	if (pbest != NULL)
+	{
+		double		rows = pbest->parallel_workers + 1;
+		GatherPath *gpath = create_gather_path(root, input_rel, pbest, partial, NULL, &rows);
+
+		gx_add_final_paths(root, output_rel, &gpath->path, target, NIL, &costs, 1);
+	}
 }
 
 /*

@@ -434,13 +434,19 @@ gx_join_force(RelOptInfo *joinrel, bool adding)
 	List	   *keep = NIL;
 	ListCell   *lc;
 
+	List	   *pkeep = NIL;
+
 	foreach(lc, joinrel->pathlist)
 		if (gx_is_join_path((Path *) lfirst(lc)))
 			keep = lappend(keep, lfirst(lc));
 	if (keep == NIL && !adding)
 		return;
 	joinrel->pathlist = keep;
-	joinrel->partial_pathlist = NIL;
+	/* (partial GpuJoin paths stay: Gather over one may win by cost) */
+	foreach(lc, joinrel->partial_pathlist)
+		if (gx_is_join_path((Path *) lfirst(lc)))
+			pkeep = lappend(pkeep, lfirst(lc));
+	joinrel->partial_pathlist = pkeep;
 }
 
 /*
@@ -512,20 +518,71 @@ gx_join_fallback_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 }
 
 /*
+ * The outer path of a partial GpuJoin of mode over inner (see the design
+ * note, Parallel): outerrel's cheapest partial path, when the join may run
+ * in parallel (RIGHT and FULL may not: their unmatched inner rows need
+ * every process's probes); else NULL
+ */
+static Path *
+gx_partial_outer(RelOptInfo *joinrel, RelOptInfo *outerrel, Path *inner, int mode)
+{
+	if (!gx_enable_parallel_join || !joinrel->consider_parallel ||
+		GX_JOIN_MODE_MARKS(mode) || outerrel->partial_pathlist == NIL || inner == NULL)
+		return NULL;
+	return (Path *) linitial(outerrel->partial_pathlist);
+}
+
+/*
+ * The inner path of a partial GpuJoin: innerrel's cheapest unparameterized
+ * parallel-safe path (its cheapest may be a Gather, which is not), or NULL
+ */
+static Path *
+gx_parallel_inner(RelOptInfo *innerrel)
+{
+	Path	   *best = NULL;
+	ListCell   *lc;
+
+	foreach(lc, innerrel->pathlist)
+	{
+		Path	   *p = (Path *) lfirst(lc);
+
+		if (p->parallel_safe && p->param_info == NULL &&
+			(best == NULL || p->total_cost < best->total_cost))
+			best = p;
+	}
+	return best;
+}
+
+/*
  * Add the GpuJoin path of mode and algorithm alg over the outer and inner
  * paths with its fallback, keys, (a range join) bounds
  * (gx_join_plan_private's 1 to 3, 6 and 9) and host quals (RestrictInfos;
  * an INNER equi-join's) to joinrel.  The path's custom_private: (mode,
  * outer keys, inner keys, scales, count flag, range, host quals, alg).
+ * partial: outer is a partial path (gx_partial_outer), and so is the
+ * fallback; the path is a partial path of joinrel, parallel-aware (the
+ * leader builds the table once, join_parallel.cpp), its rows and costs
+ * a process's share.
  */
 static void
 gx_add_join_path(PlannerInfo *root, RelOptInfo *joinrel, int mode, Path *outer, Path *inner,
 				 Path *fallback, List *okeys, List *ikeys, List *scales, List *range,
-				 List *hostquals, int alg, JoinPathExtraData *extra)
+				 List *hostquals, int alg, JoinPathExtraData *extra, bool partial)
 {
 	CustomPath *cp = gx_serial_custom_path(joinrel, joinrel->reltarget, joinrel->rows);
 	QualCost	hq;
 	double		pairs = joinrel->rows;
+	double		share = 1;
+
+	if (partial)
+	{
+		cp->path.parallel_aware = true;
+		cp->path.parallel_safe = true;
+		cp->path.parallel_workers = outer->parallel_workers;
+		share = gx_parallel_divisor(&cp->path);
+		cp->path.rows = clamp_row_est(joinrel->rows / share);
+		pairs = cp->path.rows;
+	}
 
 	cp->custom_paths = list_make3(outer, inner, fallback);
 	cp->custom_private = lappend(lappend(list_make5(makeInteger(mode), okeys, ikeys, scales,
@@ -538,14 +595,17 @@ gx_add_join_path(PlannerInfo *root, RelOptInfo *joinrel, int mode, Path *outer, 
 		Selectivity sel = clauselist_selectivity(root, hostquals, 0, JOIN_INNER, extra->sjinfo);
 
 		cost_qual_eval(&hq, hostquals, root);
-		pairs = Min(joinrel->rows / Max(sel, 1e-10), outer->rows * inner->rows);
+		pairs = Min(joinrel->rows / share / Max(sel, 1e-10), outer->rows * inner->rows);
 	}
 	gx_cost_join(&cp->path, outer, inner, list_length(okeys), false, alg,
-				 hostquals != NIL ? &hq : NULL, Max(pairs, joinrel->rows));
+				 hostquals != NIL ? &hq : NULL, Max(pairs, cp->path.rows));
 	/* forced: PostgreSQL's paths go first, so that this one is not dominated */
 	if (gx_force)
 		gx_join_force(joinrel, true);
-	add_path(joinrel, &cp->path);
+	if (partial)
+		add_partial_path(joinrel, &cp->path);
+	else
+		add_path(joinrel, &cp->path);
 }
 
 /*
@@ -629,7 +689,14 @@ gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	if (fallback == NULL)
 		return;
 	gx_add_join_path(root, joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, NIL,
-					 hostquals, alg, extra);
+					 hostquals, alg, extra, false);
+	/* the partial form: the same over outerrel's partial path */
+	inner = gx_parallel_inner(innerrel);
+	if ((outer = gx_partial_outer(joinrel, outerrel, inner, mode)) != NULL &&
+		(fallback = gx_join_fallback_path(root, joinrel, outerrel, innerrel, outer, inner,
+										  mode, restrictlist, keyris, extra)) != NULL)
+		gx_add_join_path(root, joinrel, mode, outer, inner, fallback, okeys, ikeys, scales,
+						 NIL, hostquals, alg, extra, true);
 }
 
 /* ---- the range join: band and inequality predicates (gx_jrange.cuh) ---- */
@@ -898,7 +965,15 @@ gx_try_range_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	fallback = gx_range_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
 									  restrictlist, extra);
 	gx_add_join_path(root, joinrel, mode, outer, inner, fallback, okeys, ikeys, scales, range,
-					 NIL, GX_JOIN_RANGE, extra);
+					 NIL, GX_JOIN_RANGE, extra, false);
+	inner = gx_parallel_inner(innerrel);
+	if ((outer = gx_partial_outer(joinrel, outerrel, inner, mode)) != NULL)
+	{
+		fallback = gx_range_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
+										  restrictlist, extra);
+		gx_add_join_path(root, joinrel, mode, outer, inner, fallback, okeys, ikeys, scales,
+						 range, NIL, GX_JOIN_RANGE, extra, true);
+	}
 }
 
 /*

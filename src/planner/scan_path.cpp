@@ -190,9 +190,9 @@ gx_path_program(CustomPath *path, List *clauses, Index relid, List **device, Lis
  * The share of a partial path's rows one process handles: the workers plus
  * the leader's contribution.  A copy of costsize.c's static
  * get_parallel_divisor(), so that a partial GpuScan is costed like a
- * partial seqscan.
+ * partial seqscan (and a partial GpuJoin like a partial join).
  */
-static double
+double
 gx_parallel_divisor(Path *path)
 {
 	double		parallel_divisor = path->parallel_workers;
