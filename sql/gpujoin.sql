@@ -219,8 +219,10 @@ RESET plan_cache_mode;
 -- rescans: a parameter on the outer side keeps the decision (the
 -- fallback plan is rescanned); on the inner side it is taken again for
 -- each row: with 120kB, the tables of i.v < 0, 250 and 500 fit (0, about
--- 250 and 500 rows), those of 750 and 1000 do not
+-- 250 and 500 rows), those of 750 and 1000 do not (and run the fallback
+-- plan: no partitions, gpujoin_parts.sql has those)
 SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 WHERE o.v < x) FROM generate_series(0, 1000, 250) x');
+SET gpuext.join_partitions = off;
 SET gpuext.session_memory = '120kB';
 SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < x)) FROM generate_series(0, 1000, 250) x');
 SELECT gx_jcheck('SELECT x, (SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 WHERE i.v < x) FROM generate_series(1000, 0, -250) x');
@@ -233,6 +235,7 @@ SET gpuext.session_memory = '64kB';
 -- LIMIT: the fallback ended before its last row
 SELECT gx_jcheck('SELECT count(*) FROM (SELECT o.id FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 LIMIT 10) s');
 RESET gpuext.session_memory;
+RESET gpuext.join_partitions;
 
 -- count(*) over a join: the GpuJoin counts (count-only probes) and
 -- returns one row, count(*)'s partial state, to a Finalize Aggregate
@@ -348,10 +351,12 @@ SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i
 SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k;
 RESET gpuext.force;
 SET gpuext.session_memory = '120kB';
+SET gpuext.join_partitions = off;
 SELECT gx_jccheck('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT count(*) AS n FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < n.id * 125)) c WHERE n.id <= 8');
 SET gpuext.force = on;
 SELECT * FROM gx_jexplain('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT count(*) AS n FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k4 = o.k4 AND i.v < n.id * 125)) c WHERE n.id <= 8');
 RESET gpuext.force;
+RESET gpuext.join_partitions;
 RESET gpuext.session_memory;
 -- what keeps the GpuJoin returning rows: GROUP BY, HAVING, other
 -- aggregates, DISTINCT, count of a column, FILTER, grouping sets;

@@ -79,7 +79,9 @@
  * Fallback.  The plan's third child is PostgreSQL's Hash Join (a range
  * join: Nested Loop) of the same two sides (join_path.cpp), with the
  * node's target list.  The node runs
- * it instead, and returns its rows, when the table cannot be had; the
+ * it instead, and returns its rows, when the table cannot be had (a hash
+ * or merge join first tries a pass per partition of its inner side, one
+ * table at a time: join_parts.cpp); the
  * decision is taken once the inner side is read, before the outer side is
  * read or any row returned, so the rows are either all the device's or
  * all the plan's:
@@ -325,6 +327,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 									   &TTSOpsMinimalTuple);
 	st->islot = ExecInitExtraTupleSlot(estate, ExecGetResultType(st->inner_ps),
 									   &TTSOpsMinimalTuple);
+	st->spool_slot = ExecInitExtraTupleSlot(estate, ExecGetResultType(st->outer_ps),
+											&TTSOpsMinimalTuple);
 	st->inner_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuJoin inner rows",
 										  ALLOCSET_DEFAULT_SIZES);
 	st->chunk_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuJoin outer chunk",
@@ -337,6 +341,7 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 		st->tail_buf = (uint32 *) MemoryContextAllocHuge(estate->es_query_cxt,
 														 sizeof(uint32) * st->rows_per_chunk);
 	gx_join_inputs_begin(st, estate, eflags);
+	st->outer_input_on = st->input[0].on;
 }
 
 /* read one side's key k of the row in slot, as the batch stores it */
@@ -414,19 +419,33 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 void
 gx_join_drop_table(GxJoinState *st)
 {
-	if (st->session != 0 && !st->worker_table)
-		gx_session_close(st->session);
-	st->worker_table = false;
-	st->session = 0;
-	st->table = 0;
+	gx_join_drop_device(st);
+	gx_join_parts_end(st);
+	st->input[0].on = st->outer_input_on;
 	st->built = false;
 	st->fallback = false;
 	MemoryContextReset(st->inner_cxt);
 	st->inner = NULL;
 	st->ninner = st->inner_alloc = 0;
+	st->inner_bytes = 0;
 	st->nullkey = NULL;
-	st->nnullkey = st->nullkey_alloc = 0;
+	st->nullkey_alloc = 0;
+}
+
+/*
+ * The table goes (its session closed: the service frees it), the inner
+ * rows stay (a partitioned join's next pass builds another)
+ */
+void
+gx_join_drop_device(GxJoinState *st)
+{
+	if (st->session != 0 && !st->worker_table)
+		gx_session_close(st->session);
+	st->worker_table = false;
+	st->session = 0;
+	st->table = 0;
 	st->placed = 0;
+	st->nnullkey = 0;
 }
 
 /* an array of elem-byte entries in cxt with twice its room (1024 at least) */
@@ -457,9 +476,11 @@ gx_join_read_inner(GxJoinState *st)
 			break;
 		if (st->ninner == st->inner_alloc)
 		{
+			/* (no table for them: partitions, while their rows fit in memory) */
 			if ((uint64) st->inner_alloc * 2 > MaxAllocHugeSize / sizeof(MinimalTuple) ||
 				st->ninner >= GX_JOIN_MAX_CAP ||
-				(st->ninner > 0 && !gx_join_table_fits(st, st->ninner)))
+				(st->ninner > 0 && !gx_join_table_fits(st, st->ninner) &&
+				 !gx_join_parts_may_read(st, st->ninner)))
 			{
 				st->stats.inner_rows += st->ninner;
 				return false;
@@ -468,7 +489,8 @@ gx_join_read_inner(GxJoinState *st)
 													  sizeof(MinimalTuple), st->inner_cxt);
 		}
 		old = MemoryContextSwitchTo(st->inner_cxt);
-		st->inner[st->ninner++] = ExecCopySlotMinimalTuple(s);
+		st->inner[st->ninner] = ExecCopySlotMinimalTuple(s);
+		st->inner_bytes += st->inner[st->ninner++]->t_len;
 		MemoryContextSwitchTo(old);
 	}
 	st->stats.inner_rows += st->ninner;
@@ -501,19 +523,14 @@ gx_join_note_null_keys(GxJoinState *st, gx_chunk *c, uint32 lo, uint32 n)
 }
 
 /*
- * Build the join table of the inner side: JOIN_BUILD per chunk of rows,
- * then JOIN_FINISH_BUILD.  An empty inner side builds nothing.  false
- * when the table cannot be had (see the design note): the caller runs the
- * fallback plan.
+ * Build the join table of the inner side (gx_join_build_rows), or, when
+ * no table holds every row, the first of its partitions' (join_parts.cpp).
+ * An empty inner side builds nothing.  false when neither can be had
+ * (see the design note): the caller runs the fallback plan.
  */
 static bool
 gx_join_build_table(GxJoinState *st)
 {
-	int			slot;
-	uint32		gen;
-	gx_chunk   *c;
-	gx_result  *res;
-
 	if (st->input[1].on)
 	{
 		int			r = gx_join_build_input(st);
@@ -526,6 +543,31 @@ gx_join_build_table(GxJoinState *st)
 	}
 	if (!gx_join_read_inner(st))
 		return false;
+	if (st->ninner == 0)
+		return true;
+	/* no table for every row (its limits, or the device's memory): partitions */
+	if (!gx_join_table_fits(st, st->ninner) || !gx_join_build_rows(st))
+	{
+		gx_join_drop_device(st);
+		return gx_join_parts_begin(st) && gx_join_parts_build_first(st);
+	}
+	return true;
+}
+
+/*
+ * The table of the rows st->inner (all of the inner side, or a
+ * partition's): a session, the table object reserved for exactly those
+ * rows, JOIN_BUILD per chunk of rows, then JOIN_FINISH_BUILD (none for no
+ * rows).  false when the table cannot be had (its memory).
+ */
+bool
+gx_join_build_rows(GxJoinState *st)
+{
+	int			slot;
+	uint32		gen;
+	gx_chunk   *c;
+	gx_result  *res;
+
 	if (st->ninner == 0)
 		return true;
 	st->cap = st->ninner;
@@ -666,7 +708,8 @@ gx_join_next_chunk(GxJoinState *st)
 	/* (the child runs in the caller's context, as in gx_join_read_inner) */
 	while (n < st->rows_per_chunk)
 	{
-		TupleTableSlot *s = ExecProcNode(st->outer_ps);
+		TupleTableSlot *s = st->nparts > 0 ? gx_join_parts_outer(st) :
+			ExecProcNode(st->outer_ps);
 
 		if (TupIsNull(s))
 		{
@@ -681,15 +724,21 @@ gx_join_next_chunk(GxJoinState *st)
 	st->stats.outer_rows += n;
 	if (n == 0)
 		return false;
+	/*
+	 * an empty inner side (or partition): ANTI, LEFT and FULL return every
+	 * row, INNER, SEMI and RIGHT none (a partitioned join's pass 0 reads
+	 * its rows for the other passes)
+	 */
 	if (st->ninner == 0 && st->count)
 	{
-		/* (ANTI, LEFT, FULL, as below): every row counts */
-		st->count_sum += n;
+		if (GX_JOIN_MODE_KEEPS_OUTER(st->mode))
+			st->count_sum += n;
 		return true;
 	}
+	if (st->ninner == 0 && !GX_JOIN_MODE_KEEPS_OUTER(st->mode))
+		return true;
 	if (st->ninner == 0)
 	{
-		/* (only ANTI, LEFT and FULL read the outer side of an empty inner side) */
 		uint32		flags = GX_JOIN_MODE_PAIRS(st->mode) ? GX_JOIN_PAIR_NO_INNER : 0;
 
 		gx_join_pairs_room(st, n);
@@ -894,7 +943,7 @@ gx_join_next(ScanState *ss)
 
 	/* (gx_join_exec built the table) */
 	/* INNER / SEMI / RIGHT over an empty inner side: nothing (the outer is not read) */
-	if (st->ninner == 0 && !GX_JOIN_MODE_KEEPS_OUTER(st->mode))
+	if (st->ninner == 0 && st->nparts == 0 && !GX_JOIN_MODE_KEEPS_OUTER(st->mode))
 		return ExecClearTuple(ss->ss_ScanTupleSlot);
 	for (;;)
 	{
@@ -902,7 +951,8 @@ gx_join_next(ScanState *ss)
 			return gx_join_store(st, &st->pairs[st->pair_pos++]);
 		if (st->tail_pos < st->ntail)
 			return gx_join_store_rows(st, NULL, NULL, st->inner[st->tail[st->tail_pos++]]);
-		if (!gx_join_step(st))
+		/* (a partitioned join: the next pass) */
+		if (!gx_join_step(st) && !gx_join_parts_next(st))
 			return ExecClearTuple(ss->ss_ScanTupleSlot);
 	}
 }
@@ -932,7 +982,7 @@ gx_join_count_next(ScanState *ss)
 			st->count_sum++;
 		}
 	}
-	else if (st->ninner > 0 || GX_JOIN_MODE_KEEPS_OUTER(st->mode))
+	else if (st->ninner > 0 || st->nparts > 0 || GX_JOIN_MODE_KEEPS_OUTER(st->mode))
 	{
 		/* (INNER / SEMI / RIGHT over an empty inner side: 0, the outer is not read) */
 		if (st->input[0].on && st->table != 0)
@@ -940,9 +990,12 @@ gx_join_count_next(ScanState *ss)
 			gx_join_count_input(st);
 			st->probed = true;
 		}
-		/* (then RIGHT / FULL: the inner rows without a match) */
-		while (gx_join_step(st))
-			;
+		/* (then RIGHT / FULL: the inner rows without a match; the passes) */
+		do
+		{
+			while (gx_join_step(st))
+				;
+		} while (gx_join_parts_next(st));
 	}
 	st->count_done = true;
 	st->stats.counted += st->count_sum;
@@ -1018,19 +1071,8 @@ gx_join_rescan(CustomScanState *node)
 	GxJoinState *st = (GxJoinState *) node;
 	Bitmapset  *chg = node->ss.ps.chgParam;
 
-	MemoryContextReset(st->chunk_cxt);
-	st->outer = NULL;
-	st->nouter = st->npairs = st->pair_pos = 0;
-	st->more = false;
-	st->outer_done = false;
+	gx_join_reset_outer(st);
 	st->count_done = false;
-	/* the outer device input starts again at its next chunk */
-	gx_join_input_drop_batch(&st->input[0]);
-	st->input[0].reading = false;
-	st->probed = false;
-	st->tail_next = 0;
-	st->tail_nulls = false;
-	st->ntail = st->tail_pos = 0;
 	if (chg != NULL)
 	{
 		UpdateChangedParamSet(st->outer_ps, chg);
@@ -1051,6 +1093,27 @@ gx_join_rescan(CustomScanState *node)
 }
 
 /*
+ * The outer side from its start (a rescan, a partitioned join's next
+ * pass): no chunk, no entries, no unmatched rows read yet
+ */
+void
+gx_join_reset_outer(GxJoinState *st)
+{
+	MemoryContextReset(st->chunk_cxt);
+	st->outer = NULL;
+	st->nouter = st->npairs = st->pair_pos = 0;
+	st->more = false;
+	st->outer_done = false;
+	/* the outer device input starts again at its next chunk */
+	gx_join_input_drop_batch(&st->input[0]);
+	st->input[0].reading = false;
+	st->probed = false;
+	st->tail_next = 0;
+	st->tail_nulls = false;
+	st->ntail = st->tail_pos = 0;
+}
+
+/*
  * The rescan's rule for the table: kept when the inner side's parameters
  * did not change, else dropped (and the inner child rescanned), so the
  * next execution reads the side again and takes the decision again;
@@ -1059,7 +1122,7 @@ gx_join_rescan(CustomScanState *node)
 void
 gx_join_rescan_inner(GxJoinState *st)
 {
-	if (!st->built || st->inner_ps->chgParam != NULL ||
+	if (!st->built || st->inner_ps->chgParam != NULL || st->nparts > 0 ||
 		(GX_JOIN_MODE_MARKS(st->mode) && st->session != 0))
 	{
 		gx_join_drop_table(st);

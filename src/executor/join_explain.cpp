@@ -101,10 +101,11 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->count)
 		ExplainPropertyText("Device Aggregates", "count(*)", es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
-	if (st->input[0].on || st->input[1].on)
+	/* (the plan's: a partitioned run reads the outer side through its child) */
+	if (st->outer_input_on || st->input[1].on)
 		ExplainPropertyText("Read By The Device",
-							st->input[0].on && st->input[1].on ? "outer and inner tables" :
-							st->input[0].on ? "outer table" : "inner table", es);
+							st->outer_input_on && st->input[1].on ? "outer and inner tables" :
+							st->outer_input_on ? "outer table" : "inner table", es);
 	ExplainPropertyText("Fallback", fb, es);
 	if (node->ss.ps.plan->parallel_aware)
 		ExplainPropertyText("Shared Table", "built once by the leader", es);
@@ -144,12 +145,17 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	{
 		GxJoinInput *in = &st->input[side];
 
-		if (!in->on)
+		if (side == 0 ? !st->outer_input_on : !in->on)
 			continue;
 		ExplainPropertyInteger(side == 0 ? "Outer Device Chunks" : "Inner Device Chunks", NULL,
 							   in->stats.chunks, es);
 		ExplainPropertyInteger(side == 0 ? "Outer Cached Chunks" : "Inner Cached Chunks", NULL,
 							   in->stats.cache_chunks, es);
+	}
+	if (s->parts > 0)
+	{
+		ExplainPropertyInteger("Partitions", NULL, s->parts, es);
+		ExplainPropertyInteger("Partitioned Passes", NULL, s->passes, es);
 	}
 	if (s->rebuilds > 0)
 		ExplainPropertyInteger("Tables Made Again", NULL, s->rebuilds, es);
@@ -160,7 +166,7 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Build Time", "ms", s->build_ms, 3, es);
 		ExplainPropertyFloat("Probe Time", "ms", s->probe_ms, 3, es);
 		for (int side = 0; side < 2; side++)
-			if (st->input[side].on)
+			if (side == 0 ? st->outer_input_on : st->input[side].on)
 				ExplainPropertyFloat(side == 0 ? "Outer Device Time" : "Inner Device Time", "ms",
 									 st->input[side].stats.kernel_ms, 3, es);
 	}

@@ -34,6 +34,8 @@
 	X(int64, declined)			/* ... not read by the device (no table for \
 								 * the estimate): the child's rows instead */ \
 	X(int64, workers)			/* parallel: worker processes that probed */ \
+	X(int64, parts)				/* partitions of the inner side (the most) */ \
+	X(int64, passes)			/* partitioned passes run */ \
 	X(double, build_ms)			/* reading the inner side and building */ \
 	X(double, probe_ms)			/* reading the outer side and probing */
 
@@ -160,6 +162,19 @@ typedef struct GxJoinState
 	 * its inner rows the leader's copies in the query's DSA
 	 */
 	GxJoinParallel *par;
+	/*
+	 * partitioned passes (join_parts.cpp): one table for one partition of
+	 * the inner side at a time, st->inner / ninner that partition's rows
+	 */
+	int			nparts;			/* 0: one table for the whole side */
+	int			part;			/* this pass's partition */
+	MinimalTuple *part_rows;	/* every inner row, grouped by partition */
+	uint32	   *part_first;		/* partition p: part_rows[part_first[p] ..
+								 * part_first[p + 1]) */
+	struct Tuplestorestate **spool; /* the later passes' outer rows */
+	TupleTableSlot *spool_slot; /* an outer row read back from a spool */
+	Size		inner_bytes;	/* the inner rows' bytes */
+	bool		outer_input_on; /* the outer device input, before partitions */
 	bool		worker_table;	/* session / table / inner rows are the leader's */
 	bool		par_reinit;		/* the leader's ReInitializeDSM took the
 								 * rescan's table decision already */
@@ -191,10 +206,24 @@ void		gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows);
 gx_result  *gx_join_run(GxJoinState *st, int slot, uint32 generation);
 void		gx_join_pairs_room(GxJoinState *st, uint32 n);
 
-/* the node's steps that the parallel join calls (gpujoin.cpp) */
+/* the node's steps that the parallel and partitioned joins call (gpujoin.cpp) */
 void		gx_join_build(GxJoinState *st);
+bool		gx_join_build_rows(GxJoinState *st);
+void		gx_join_drop_device(GxJoinState *st);
 void		gx_join_drop_table(GxJoinState *st);
+void		gx_join_reset_outer(GxJoinState *st);
 void		gx_join_rescan_inner(GxJoinState *st);
+
+/* partitioned passes (join_parts.cpp) */
+#define GX_JOIN_MAX_PARTS 64
+bool		gx_join_parts_allowed(GxJoinState *st);
+bool		gx_join_parts_may_read(GxJoinState *st, uint32 n);
+Size		gx_join_parts_memory(void);
+bool		gx_join_parts_begin(GxJoinState *st);
+bool		gx_join_parts_build_first(GxJoinState *st);
+TupleTableSlot *gx_join_parts_outer(GxJoinState *st);
+bool		gx_join_parts_next(GxJoinState *st);
+void		gx_join_parts_end(GxJoinState *st);
 
 /* parallel GpuJoin (join_parallel.cpp) */
 Size		gx_join_par_estimate(CustomScanState *node, ParallelContext *pcxt);

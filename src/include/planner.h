@@ -34,6 +34,7 @@ extern bool gx_enable_hashjoin;
 extern bool gx_enable_mergejoin;
 extern bool gx_enable_nestloop;
 extern bool gx_enable_parallel_join;
+extern bool gx_join_partitions;
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;
 

@@ -44,6 +44,7 @@ bool		gx_enable_mergejoin = true;
 bool		gx_enable_join_inputs = true;
 bool		gx_enable_nestloop = true;
 bool		gx_enable_parallel_join = true;
+bool		gx_join_partitions = true;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
@@ -249,6 +250,11 @@ gx_define_gucs(void)
 							 "Enables parallel GpuJoin: the inner side built once by the leader, probed by every process of a parallel query.",
 							 "Inner, left, semi and anti joins; Gather above them is chosen by cost, as for any partial path.",
 							 &gx_enable_parallel_join, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.join_partitions",
+							 "Lets a GpuJoin whose table does not fit in device memory run a pass per partition of its inner side.",
+							 "Off: such a join runs its fallback plan, PostgreSQL's join of the same sides.",
+							 &gx_join_partitions, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.join_device_inputs",
 							 "Lets GpuJoin read a side's table itself, cached columns where they lie on the device.",
