@@ -111,7 +111,8 @@ SELECT gx_jcheck('SELECT o.id, l.id FROM gx_co o JOIN gx_cl l ON l.ord = o.id AN
 SELECT gx_jcheck('SELECT c.id, o.id, l.id FROM gx_cc c JOIN gx_co o ON o.cust = c.id AND o.prio <> c.seg JOIN gx_cl l ON l.ord = o.id AND l.qty > c.bal / 20');
 -- (no key equality left: PostgreSQL's join)
 SELECT gx_jcheck('SELECT o.id, l.id FROM gx_co o JOIN gx_cl l ON l.flag = o.note WHERE o.id < 20');
--- (SEMI, ANTI and outer joins take no host qual: PostgreSQL's join)
+-- SEMI, ANTI and LEFT joins run such quals over each pair (join_filter.cpp;
+-- gpujoin_filter.sql)
 SELECT gx_jcheck('SELECT o.id FROM gx_co o WHERE EXISTS (SELECT 1 FROM gx_cl l WHERE l.ord = o.id AND l.qty > o.prio * 10)');
 SELECT gx_jcheck('SELECT o.id FROM gx_co o WHERE NOT EXISTS (SELECT 1 FROM gx_cl l WHERE l.ord = o.id AND l.flag = o.note)');
 SELECT gx_jcheck('SELECT o.id, l.id FROM gx_co o LEFT JOIN gx_cl l ON l.ord = o.id AND l.qty > o.prio * 10');

@@ -29,7 +29,8 @@
  *     (custom_scan_tlist), then ExecScan's qual (an INNER join's host
  *     quals, custom_exprs: ps.qual, per row in ExecScan's per-tuple
  *     context; a row they reject is counted in nfiltered1, "Rows Removed
- *     by Join Filter") and projection;
+ *     by Join Filter") and projection (a SEMI, ANTI or LEFT join's other
+ *     join quals decide which rows match instead: join_filter.cpp);
  *  5. outer joins: LEFT and FULL probes also return each outer row without
  *     a match (or with a NULL key) once, flagged GX_JOIN_PAIR_NO_INNER:
  *     its inner columns are NULL.  RIGHT and FULL probes mark the keys
@@ -269,9 +270,11 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	gx_join_init_children(st, cscan, estate, child_flags);
 	node->custom_ps = list_make3(st->outer_ps, st->inner_ps, st->fallback_ps);
 	/* an INNER join's host quals, over the scan slot: ExecScan runs them per joined row */
-	if (cscan->custom_exprs != NIL)
+	st->mode = st->jtype = intVal(linitial(priv));
+	if (cscan->custom_exprs != NIL && st->mode != GX_JOIN_INNER)
+		gx_join_filter_begin(st, cscan->custom_exprs);
+	else if (cscan->custom_exprs != NIL)
 		node->ss.ps.qual = ExecInitQual(cscan->custom_exprs, &node->ss.ps);
-	st->mode = intVal(linitial(priv));
 	st->count = intVal(list_nth(priv, 5)) != 0;
 	st->alg = intVal(list_nth(priv, 9));
 	st->lo_k = st->hi_k = -1;
@@ -800,7 +803,7 @@ gx_join_store_rows(GxJoinState *st, MinimalTuple otup, TupleTableSlot *ot, Minim
 }
 
 /* put entry p's row into the scan slot: its outer row, and its inner row if any */
-static TupleTableSlot *
+TupleTableSlot *
 gx_join_store(GxJoinState *st, const gx_join_pair *p)
 {
 	bool		inner = GX_JOIN_MODE_PAIRS(st->mode) && !(p->flags & GX_JOIN_PAIR_NO_INNER);
@@ -912,7 +915,7 @@ gx_join_tail_step(GxJoinState *st)
  * FULL) the inner rows without a match (timed as probing); false at the
  * end
  */
-static bool
+bool
 gx_join_step(GxJoinState *st)
 {
 	instr_time	t0,
@@ -942,6 +945,8 @@ gx_join_next(ScanState *ss)
 	GxJoinState *st = (GxJoinState *) ss;
 
 	/* (gx_join_exec built the table) */
+	if (st->filtered)
+		return gx_join_filter_next(st);
 	/* INNER / SEMI / RIGHT over an empty inner side: nothing (the outer is not read) */
 	if (st->ninner == 0 && st->nparts == 0 && !GX_JOIN_MODE_KEEPS_OUTER(st->mode))
 		return ExecClearTuple(ss->ss_ScanTupleSlot);
@@ -1111,6 +1116,8 @@ gx_join_reset_outer(GxJoinState *st)
 	st->tail_next = 0;
 	st->tail_nulls = false;
 	st->ntail = st->tail_pos = 0;
+	st->cur = -1;				/* (a filtered join's run: join_filter.cpp) */
+	st->cur_any = st->cur_done = false;
 }
 
 /*

@@ -94,7 +94,7 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	ExplainPropertyText("Algorithm", range ? "Range" : st->alg == GX_JOIN_MERGE ? "Merge" :
 						"Hash", es);
-	ExplainPropertyText("Join Type", types[st->mode], es);
+	ExplainPropertyText("Join Type", types[st->jtype], es);
 	ExplainPropertyText(range ? "Join Bounds" : "Join Keys",
 						gx_join_keys_text(st, ancestors, es), es);
 	gx_join_explain_filter(st, ancestors, es);

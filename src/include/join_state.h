@@ -86,7 +86,18 @@ typedef struct GxJoinInput
 typedef struct GxJoinState
 {
 	CustomScanState css;
-	int			mode;			/* enum gx_join_mode */
+	int			mode;			/* enum gx_join_mode the device runs */
+	/*
+	 * a SEMI, ANTI or LEFT join with other join quals (join_filter.cpp):
+	 * the device runs it as INNER (SEMI) or LEFT (ANTI, LEFT) pairs, the
+	 * node runs the quals over each pair and keeps the rows of jtype
+	 */
+	int			jtype;			/* the plan's join type (enum gx_join_mode) */
+	bool		filtered;		/* the quals decide which rows match */
+	ExprState  *join_qual;		/* ... those quals */
+	int64		cur;			/* the outer row whose entries are being read, -1 */
+	bool		cur_any;		/* ... a pair of it passed the quals */
+	bool		cur_done;		/* ... its row was returned (SEMI, ANTI) */
 	bool		nested;			/* in another GpuJoin's outer child: no
 								 * outer device input returning rows */
 	int			alg;			/* enum gx_join_alg (custom_private 6, 9) */
@@ -212,6 +223,7 @@ bool		gx_join_build_rows(GxJoinState *st);
 void		gx_join_drop_device(GxJoinState *st);
 void		gx_join_drop_table(GxJoinState *st);
 void		gx_join_reset_outer(GxJoinState *st);
+bool		gx_join_step(GxJoinState *st);
 void		gx_join_rescan_inner(GxJoinState *st);
 
 /* partitioned passes (join_parts.cpp) */
@@ -231,6 +243,11 @@ void		gx_join_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *c
 void		gx_join_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
 void		gx_join_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
 void		gx_join_par_shutdown(CustomScanState *node);
+
+/* a SEMI, ANTI or LEFT join with other join quals (join_filter.cpp) */
+void		gx_join_filter_begin(GxJoinState *st, List *quals);
+TupleTableSlot *gx_join_filter_next(GxJoinState *st);
+TupleTableSlot *gx_join_store(GxJoinState *st, const gx_join_pair *p);
 
 /* EXPLAIN of the node (join_explain.cpp) */
 void		gx_join_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);

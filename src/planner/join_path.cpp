@@ -634,6 +634,41 @@ gx_host_qual_ok(RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *innerrel)
 }
 
 /*
+ * Can a LEFT join's host quals (join_filter.cpp) share the scan slot with
+ * its output?  The quals read the inner columns as they are in the ON
+ * clause, the output as nulled by the join (PostgreSQL 16+ marks those
+ * Vars, varnullingrels), and one column of custom_scan_tlist cannot be
+ * both: an inner column in both keeps PostgreSQL's plan (on every
+ * version, so that the plans are the same).
+ */
+static bool
+gx_join_quals_nulling_ok(RelOptInfo *joinrel, RelOptInfo *innerrel, int mode, List *hostquals)
+{
+	List	   *vars;
+	ListCell   *lc;
+
+	if (mode != GX_JOIN_LEFT || hostquals == NIL)
+		return true;
+	vars = pull_var_clause((Node *) extract_actual_clauses(hostquals, false), 0);
+	foreach(lc, vars)
+	{
+		Var		   *v = (Var *) lfirst(lc);
+		ListCell   *lc2;
+
+		if (!bms_is_member(v->varno, innerrel->relids))
+			continue;
+		foreach(lc2, joinrel->reltarget->exprs)
+		{
+			Var		   *o = (Var *) lfirst(lc2);
+
+			if (IsA(o, Var) && o->varno == v->varno && o->varattno == v->varattno)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
  * Offer a GpuJoin path of mode over outerrel (probed) and innerrel (built)
  * running the device's equi-join algorithm alg (GX_JOIN_HASH, or
  * GX_JOIN_MERGE: the same joins, keys and fallback), when it can (see
@@ -665,24 +700,26 @@ gx_try_hash_path(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 
 		if (ri->pseudoconstant)
 			return;
+		/* an outer join's clauses are its own (see the design note) */
+		if (GX_JOIN_MODE_PAIRS(mode) && mode != GX_JOIN_INNER &&
+			RINFO_IS_PUSHED_DOWN(ri, joinrel->relids))
+			return;
 		if (list_length(okeys) < GX_JOIN_MAX_KEYS && OidIsValid(ri->hashjoinoperator) &&
 			gx_join_key_clause(ri, outerrel, innerrel, &o, &i, &scale))
 		{
-			/* an outer join's clauses are its own (see the design note) */
-			if (GX_JOIN_MODE_PAIRS(mode) && mode != GX_JOIN_INNER &&
-				RINFO_IS_PUSHED_DOWN(ri, joinrel->relids))
-				return;
 			okeys = lappend(okeys, o);
 			ikeys = lappend(ikeys, i);
 			scales = lappend_int(scales, scale);
 			keyris = lappend(keyris, ri);
 		}
-		else if (mode == GX_JOIN_INNER && gx_host_qual_ok(ri, outerrel, innerrel))
+		/* (RIGHT / FULL: the unmatched inner rows would depend on them) */
+		else if (!GX_JOIN_MODE_MARKS(mode) && gx_host_qual_ok(ri, outerrel, innerrel))
 			hostquals = lappend(hostquals, ri);
 		else
 			return;
 	}
-	if (okeys == NIL || !gx_join_target_ok(joinrel, outerrel, innerrel, mode))
+	if (okeys == NIL || !gx_join_target_ok(joinrel, outerrel, innerrel, mode) ||
+		!gx_join_quals_nulling_ok(joinrel, innerrel, mode, hostquals))
 		return;
 	fallback = gx_join_fallback_path(root, joinrel, outerrel, innerrel, outer, inner, mode,
 									 restrictlist, keyris, extra);
