@@ -1641,6 +1641,7 @@ gx_cpu_search(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	gx_cpu_search_job job;
 	gx_result  *res = gx_chunk_result(c);
 	auto		t0 = std::chrono::steady_clock::now();
+	const uint32_t p = c->ext.search.alg == GX_SEARCH_PARY ? c->ext.search.lanes : 1;
 	gx_cpu_job_fn fn;
 
 	(void) err;
@@ -1650,27 +1651,9 @@ gx_cpu_search(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	job.nrows = c->nrows;
 	job.n = gx_search_rows(&job.in);
 	job.out = (gx_search_run *) ((char *) res + gx_search_runs_off());
-	switch (c->ext.search.alg == GX_SEARCH_PARY ? c->ext.search.lanes : 1)
-	{
-		case 2:
-			fn = gx_cpu_search_worker<2>;
-			break;
-		case 4:
-			fn = gx_cpu_search_worker<4>;
-			break;
-		case 8:
-			fn = gx_cpu_search_worker<8>;
-			break;
-		case 16:
-			fn = gx_cpu_search_worker<16>;
-			break;
-		case 32:
-			fn = gx_cpu_search_worker<32>;
-			break;
-		default:
-			fn = gx_cpu_search_worker<1>;
-			break;
-	}
+	fn = p == 2 ? gx_cpu_search_worker<2> : p == 4 ? gx_cpu_search_worker<4> :
+		p == 8 ? gx_cpu_search_worker<8> : p == 16 ? gx_cpu_search_worker<16> :
+		p == 32 ? gx_cpu_search_worker<32> : gx_cpu_search_worker<1>;
 	if (!job.in.hdr->built)
 		res->error = ((uint64_t) 0 << 8) | GX_ERR_BAD_PROGRAM;	/* not finished */
 	else

@@ -2193,14 +2193,15 @@ gx_gpu_join_unmatched(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, 
 typedef cub::BlockReduce<unsigned long long, GX_SEARCH_BLOCK> gx_search_reduce;
 
 /*
- * SEARCH: a group of P threads a probe (P = 1: binary search, a thread
- * each; else a tile of P lanes, p-ary search), 256 / P probes a block;
- * lane 0 writes the probe's run, the block's counts go to join_count with
- * one atomic add.  A table that is not sealed is an error at row 0.
+ * SEARCH: the probes of this block's groups of P lanes (L: a tile of P
+ * threads, or one thread for P = 1), 256 / P probes a block; lane 0
+ * writes the probe's run, the block's counts go to join_count with one
+ * atomic add.  A table that is not sealed is an error at row 0.
  */
-template <uint32_t P>
-__global__ void __launch_bounds__(GX_SEARCH_BLOCK)
-gx_search_kernel(gx_search_in in, uint32_t nrows, gx_result *res, gx_search_run *out)
+template <uint32_t P, class L>
+__device__ __forceinline__ void
+gx_search_block(const L &lanes, const gx_search_in &in, uint32_t nrows, gx_result *res,
+				gx_search_run *out)
 {
 	__shared__ typename gx_search_reduce::TempStorage tmp;
 	const uint64_t probe = ((uint64_t) blockIdx.x * GX_SEARCH_BLOCK + threadIdx.x) / P;
@@ -2212,20 +2213,11 @@ gx_search_kernel(gx_search_in in, uint32_t nrows, gx_result *res, gx_search_run 
 			res->error = ((uint64_t) 0 << 8) | GX_ERR_BAD_PROGRAM;	/* not finished */
 		return;					/* (every thread: the table is one) */
 	}
+	/* (the P lanes of a group share the probe: whole groups pass) */
 	if (probe < nrows)
 	{
-		const uint32_t n = gx_search_rows(&in);
-		gx_search_run r;
+		gx_search_run r = gx_search_probe(lanes, &in, gx_search_rows(&in), (uint32_t) probe);
 
-		if constexpr (P == 1)
-			r = gx_search_probe(gx_lanes_loop<1>(), &in, n, (uint32_t) probe);
-		else
-		{
-			/* (the P lanes of a tile share the probe: whole tiles pass) */
-			const gx_lanes_tile<P> lanes = {cg::tiled_partition<P>(cg::this_thread_block())};
-
-			r = gx_search_probe(lanes, &in, n, (uint32_t) probe);
-		}
 		if (threadIdx.x % P == 0)
 		{
 			out[probe] = r;
@@ -2237,6 +2229,25 @@ gx_search_kernel(gx_search_in in, uint32_t nrows, gx_result *res, gx_search_run 
 		atomicAdd((unsigned long long *) &res->join_count, cnt);
 	if (blockIdx.x == 0 && threadIdx.x == 0)
 		res->nsel = nrows;
+}
+
+/*
+ * SEARCH of P lanes a probe: P = 1, binary search, a thread each; else
+ * p-ary search, a tile of P threads each (made by every thread of the
+ * block)
+ */
+template <uint32_t P>
+__global__ void __launch_bounds__(GX_SEARCH_BLOCK)
+gx_search_kernel(gx_search_in in, uint32_t nrows, gx_result *res, gx_search_run *out)
+{
+	if constexpr (P == 1)
+		gx_search_block<P>(gx_lanes_loop<1>(), in, nrows, res, out);
+	else
+	{
+		const gx_lanes_tile<P> lanes = {cg::tiled_partition<P>(cg::this_thread_block())};
+
+		gx_search_block<P>(lanes, in, nrows, res, out);
+	}
 }
 
 /*
@@ -2259,33 +2270,12 @@ gx_gpu_search(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t e
 		return st;
 	if (grid > 0)
 	{
-		switch (p)
-		{
-			case 2:
-				gx_search_kernel<2><<<(uint32_t) grid, GX_SEARCH_BLOCK, 0, s->stream>>>(
-					in, c->nrows, dres, out);
-				break;
-			case 4:
-				gx_search_kernel<4><<<(uint32_t) grid, GX_SEARCH_BLOCK, 0, s->stream>>>(
-					in, c->nrows, dres, out);
-				break;
-			case 8:
-				gx_search_kernel<8><<<(uint32_t) grid, GX_SEARCH_BLOCK, 0, s->stream>>>(
-					in, c->nrows, dres, out);
-				break;
-			case 16:
-				gx_search_kernel<16><<<(uint32_t) grid, GX_SEARCH_BLOCK, 0, s->stream>>>(
-					in, c->nrows, dres, out);
-				break;
-			case 32:
-				gx_search_kernel<32><<<(uint32_t) grid, GX_SEARCH_BLOCK, 0, s->stream>>>(
-					in, c->nrows, dres, out);
-				break;
-			default:
-				gx_search_kernel<1><<<(uint32_t) grid, GX_SEARCH_BLOCK, 0, s->stream>>>(
-					in, c->nrows, dres, out);
-				break;
-		}
+		void		(*kernel) (gx_search_in, uint32_t, gx_result *, gx_search_run *) =
+			p == 2 ? gx_search_kernel<2> : p == 4 ? gx_search_kernel<4> :
+			p == 8 ? gx_search_kernel<8> : p == 16 ? gx_search_kernel<16> :
+			p == 32 ? gx_search_kernel<32> : gx_search_kernel<1>;
+
+		kernel<<<(uint32_t) grid, GX_SEARCH_BLOCK, 0, s->stream>>>(in, c->nrows, dres, out);
 		GX_CHECK(cudaGetLastError(), "search kernel launch");
 	}
 	return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,
