@@ -2263,21 +2263,19 @@ gx_gpu_search(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t e
 	gx_search_run *out = (gx_search_run *) ((char *) dres + gx_search_runs_off());
 	const gx_search_in in = gx_search_in_of(c, s->dev, ctx->obj[0]);
 	const uint32_t p = c->ext.search.alg == GX_SEARCH_PARY ? c->ext.search.lanes : 1;
+	/* (at least one block: a task without probes still checks the seal, as the CPU's) */
 	const uint64_t grid = ((uint64_t) c->nrows * p + GX_SEARCH_BLOCK - 1) / GX_SEARCH_BLOCK;
+	void		(*kernel) (gx_search_in, uint32_t, gx_result *, gx_search_run *) =
+		p == 2 ? gx_search_kernel<2> : p == 4 ? gx_search_kernel<4> :
+		p == 8 ? gx_search_kernel<8> : p == 16 ? gx_search_kernel<16> :
+		p == 32 ? gx_search_kernel<32> : gx_search_kernel<1>;
 	gx_status	st;
 
 	if ((st = gx_slot_begin(s, c, dres, 0, c->input_bytes, err, errlen)) != GX_OK)
 		return st;
-	if (grid > 0)
-	{
-		void		(*kernel) (gx_search_in, uint32_t, gx_result *, gx_search_run *) =
-			p == 2 ? gx_search_kernel<2> : p == 4 ? gx_search_kernel<4> :
-			p == 8 ? gx_search_kernel<8> : p == 16 ? gx_search_kernel<16> :
-			p == 32 ? gx_search_kernel<32> : gx_search_kernel<1>;
-
-		kernel<<<(uint32_t) grid, GX_SEARCH_BLOCK, 0, s->stream>>>(in, c->nrows, dres, out);
-		GX_CHECK(cudaGetLastError(), "search kernel launch");
-	}
+	kernel<<<grid > 0 ? (uint32_t) grid : 1u, GX_SEARCH_BLOCK, 0, s->stream>>>(in, c->nrows,
+																			 dres, out);
+	GX_CHECK(cudaGetLastError(), "search kernel launch");
 	return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,
 						  GX_ALIGN_UP(sizeof(gx_result)), 1, err, errlen);
 }

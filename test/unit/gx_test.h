@@ -2412,6 +2412,47 @@ search_probes(std::mt19937_64 &rng, SearchCase &sc, uint32_t n)
 	}
 }
 
+/*
+ * a SEARCH task (in its memory of capacity bytes) of operation op with
+ * bound flags, algorithm a[0] with a[1] lanes, and its reference runs
+ * and count
+ */
+typedef std::function<void(gx_chunk *c, uint64_t capacity, uint32_t op, uint32_t bflags,
+						   const uint32_t *a, const std::vector<gx_search_run> &want,
+						   uint64_t sum)> SearchTaskFn;
+
+/*
+ * Every operation (equality; ranges with every bound flag) and every
+ * algorithm and p over all the probes of sc, on a projection of cap rows:
+ * a task each, given to fn with its reference; the tasks' number
+ */
+static int
+search_each_task(const SearchCase &sc, uint32_t cap, const SearchTaskFn &fn)
+{
+	std::vector<int64_t> sorted = sc.keys;
+	const uint32_t np = (uint32_t) sc.lo.size();
+	int			n = 0;
+
+	std::sort(sorted.begin(), sorted.end());
+	for (uint32_t op : {GX_SEARCH_EQ, GX_SEARCH_RANGE})
+		for (uint32_t bflags = 0; bflags < (op == GX_SEARCH_RANGE ? 4u : 1u); bflags++)
+		{
+			uint64_t	sum = 0;
+			std::vector<gx_search_run> want = search_reference(sorted, sc, 0, np, op, bflags,
+															   &sum);
+
+			for (const auto &a : search_algs)
+			{
+				ChunkBuilder b;
+				gx_chunk   *c = search_task(b, sc, 0, np, op, bflags, a[0], a[1], cap);
+
+				fn(c, b.capacity, op, bflags, a, want, sum);
+				n++;
+			}
+		}
+	return n;
+}
+
 typedef std::function<void(const SearchCase &sc)> SearchCaseFn;
 
 /*

@@ -3446,13 +3446,10 @@ test_search(const char *how, uint32_t scale)
 	search_cases(rng, scale, [&](const SearchCase &sc) {
 		const uint32_t cap = search_cap(sc);
 		const uint64_t tbytes = gx_jrange_table_bytes(cap);
-		const uint32_t np = (uint32_t) sc.lo.size();
-		std::vector<int64_t> sorted = sc.keys;
 		void	   *table = nullptr;
 		gx_task_ctx ctx;
 		char		err[256] = "";
 
-		std::sort(sorted.begin(), sorted.end());
 		CHECK(gx_mem_alloc(GX_DEV_CPU, tbytes, &table, err, sizeof(err)) == GX_OK,
 			  "search %s: table: %s", sc.what.c_str(), err);
 		if (table == nullptr)
@@ -3460,29 +3457,20 @@ test_search(const char *how, uint32_t scale)
 		CHECK(search_cpu_projection(sc, cap, table, tbytes, &ctx),
 			  "search %s (%s): the projection holds the keys sorted, with their positions",
 			  sc.what.c_str(), how);
-		for (uint32_t op : {GX_SEARCH_EQ, GX_SEARCH_RANGE})
-			for (uint32_t bflags = 0; bflags < (op == GX_SEARCH_RANGE ? 4u : 1u); bflags++)
-			{
-				uint64_t	sum = 0;
-				std::vector<gx_search_run> want = search_reference(sorted, sc, 0, np, op, bflags,
-																   &sum);
+		ntasks += search_each_task(sc, cap, [&](gx_chunk *c, uint64_t capacity, uint32_t op,
+												uint32_t bflags, const uint32_t *a,
+												const std::vector<gx_search_run> &want,
+												uint64_t sum) {
+			gx_status	st = gx_cpu_run(c, capacity, &ctx, err, sizeof(err));
+			gx_result  *r = gx_chunk_result(c);
 
-				for (const auto &a : search_algs)
-				{
-					ChunkBuilder b;
-					gx_chunk   *c = search_task(b, sc, 0, np, op, bflags, a[0], a[1], cap);
-					gx_status	st = gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err));
-					gx_result  *r = gx_chunk_result(c);
-
-					CHECK(st == GX_OK && r->error == GX_NO_ERROR && r->nsel == np &&
-						  r->join_count == sum && search_runs_equal(c, want),
-						  "search %s (%s): op %u flags %u alg %u lanes %u: status %d (%s), "
-						  "%u runs, count %llu, want %llu", sc.what.c_str(), how, op, bflags,
-						  a[0], a[1], (int) st, err, r->nsel, (unsigned long long) r->join_count,
-						  (unsigned long long) sum);
-					ntasks++;
-				}
-			}
+			CHECK(st == GX_OK && r->error == GX_NO_ERROR && r->nsel == sc.lo.size() &&
+				  r->join_count == sum && search_runs_equal(c, want),
+				  "search %s (%s): op %u flags %u alg %u lanes %u: status %d (%s), "
+				  "%u runs, count %llu, want %llu", sc.what.c_str(), how, op, bflags,
+				  a[0], a[1], (int) st, err, r->nsel, (unsigned long long) r->join_count,
+				  (unsigned long long) sum);
+		});
 		{
 			ChunkBuilder b;
 			gx_chunk   *c = search_task(b, sc, 0, 0, GX_SEARCH_EQ, 0, GX_SEARCH_PARY, 8, cap);

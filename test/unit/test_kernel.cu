@@ -3373,12 +3373,10 @@ test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		const uint32_t cap = search_cap(sc);
 		const uint64_t tbytes = gx_jrange_table_bytes(cap);
 		const uint32_t np = (uint32_t) sc.lo.size();
-		std::vector<int64_t> sorted = sc.keys;
 		void	   *gt = nullptr,
 				   *ct = nullptr;
 		gx_task_ctx cctx;
 
-		std::sort(sorted.begin(), sorted.end());
 		CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
 			  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
 			  "search %s: tables: %s", sc.what.c_str(), err);
@@ -3400,36 +3398,26 @@ test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		memset(&cctx, 0, sizeof(cctx));
 		cctx.obj[0] = (char *) ct;
 		cctx.obj_bytes[0] = tbytes;
-		for (uint32_t op : {GX_SEARCH_EQ, GX_SEARCH_RANGE})
-			for (uint32_t bflags = 0; bflags < (op == GX_SEARCH_RANGE ? 4u : 1u); bflags++)
-			{
-				uint64_t	sum = 0;
-				std::vector<gx_search_run> want = search_reference(sorted, sc, 0, np, op, bflags,
-																   &sum);
+		ntasks += search_each_task(sc, cap, [&](gx_chunk *c, uint64_t capacity, uint32_t op,
+												uint32_t bflags, const uint32_t *a,
+												const std::vector<gx_search_run> &want,
+												uint64_t sum) {
+			std::vector<char> good((const char *) c, (const char *) c + capacity);
+			bool		gok = grun(c, capacity, nullptr, 0);
+			gx_result  *r = gx_chunk_result(c);
 
-				for (const auto &a : search_algs)
-				{
-					ChunkBuilder b;
-					gx_chunk   *c = search_task(b, sc, 0, np, op, bflags, a[0], a[1], cap);
-					std::vector<char> good((const char *) c, (const char *) c + b.capacity);
-					bool		gok = grun(c, b.capacity, nullptr, 0);
-					gx_result  *r = gx_chunk_result(c);
-
-					CHECK(gok && r->error == GX_NO_ERROR && r->nsel == np &&
-						  r->join_count == sum && search_runs_equal(c, want) &&
-						  (r->flags & GX_RESULT_GPU),
-						  "search %s: op %u flags %u alg %u lanes %u: GPU %u runs, count %llu, "
-						  "want %llu", sc.what.c_str(), op, bflags, a[0], a[1], r->nsel,
-						  (unsigned long long) r->join_count, (unsigned long long) sum);
-					memcpy(c, good.data(), b.capacity);
-					CHECK(cpu_run(c, b.capacity, &cctx) == GX_OK && r->error == GX_NO_ERROR &&
-						  r->nsel == np && r->join_count == sum && search_runs_equal(c, want),
-						  "search %s: op %u flags %u alg %u lanes %u: CPU %u runs, count %llu, "
-						  "want %llu", sc.what.c_str(), op, bflags, a[0], a[1], r->nsel,
-						  (unsigned long long) r->join_count, (unsigned long long) sum);
-					ntasks++;
-				}
-			}
+			CHECK(gok && r->error == GX_NO_ERROR && r->nsel == np && r->join_count == sum &&
+				  search_runs_equal(c, want) && (r->flags & GX_RESULT_GPU),
+				  "search %s: op %u flags %u alg %u lanes %u: GPU %u runs, count %llu, "
+				  "want %llu", sc.what.c_str(), op, bflags, a[0], a[1], r->nsel,
+				  (unsigned long long) r->join_count, (unsigned long long) sum);
+			memcpy(c, good.data(), capacity);
+			CHECK(cpu_run(c, capacity, &cctx) == GX_OK && r->error == GX_NO_ERROR &&
+				  r->nsel == np && r->join_count == sum && search_runs_equal(c, want),
+				  "search %s: op %u flags %u alg %u lanes %u: CPU %u runs, count %llu, "
+				  "want %llu", sc.what.c_str(), op, bflags, a[0], a[1], r->nsel,
+				  (unsigned long long) r->join_count, (unsigned long long) sum);
+		});
 		gx_mem_free(GX_DEV_GPU, gt);
 		gx_mem_free(GX_DEV_CPU, ct);
 	});
@@ -3621,6 +3609,16 @@ test_search_bench(std::mt19937_64 &rng)
 	const int	nb = (int) (sizeof(batches) / sizeof(batches[0]));
 	std::vector<double> dev_ms(nm * nb, 0),
 				e2e_ms(nm * nb, 0);
+	/* a markdown table's header: first, then the columns right-aligned */
+	auto		header = [](const char *first, const std::vector<std::string> &cols) {
+		printf("| %s |", first);
+		for (const std::string &col : cols)
+			printf(" %s |", col.c_str());
+		printf("\n|---|");
+		for (size_t i = 0; i < cols.size(); i++)
+			printf("---:|");
+		printf("\n");
+	};
 	auto		median = [](std::vector<double> v) {
 		std::sort(v.begin(), v.end());
 		return v.empty() ? 0.0 : v[v.size() / 2];
@@ -3717,13 +3715,13 @@ test_search_bench(std::mt19937_64 &rng)
 
 	/* Table 1: speedups over the serial CPU search, end to end */
 	printf("\nKaldewey Table 1 (speedup over the serial CPU binary search, end to end):\n\n");
-	printf("| method |");
-	for (uint32_t B : table1)
-		printf(" %u |", B);
-	printf("\n|---|");
-	for (size_t i = 0; i < sizeof(table1) / sizeof(table1[0]); i++)
-		printf("---:|");
-	printf("\n");
+	{
+		std::vector<std::string> cols;
+
+		for (uint32_t B : table1)
+			cols.push_back(std::to_string(B));
+		header("method", cols);
+	}
 	for (int mi = 0; mi < nm; mi++)
 	{
 		printf("| %s |", methods[mi].name);
@@ -3742,13 +3740,17 @@ test_search_bench(std::mt19937_64 &rng)
 
 	printf("\nKaldewey Figure 8 (best M keys/s, end to end, of a batch size whose median "
 		   "response time is within the limit; in brackets the batch):\n\n");
-	printf("| method |");
-	for (double l : limits)
-		printf(" <= %.1f ms |", l);
-	printf("\n|---|");
-	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
-		printf("---:|");
-	printf("\n");
+	{
+		std::vector<std::string> cols;
+		char		col[32];
+
+		for (double l : limits)
+		{
+			snprintf(col, sizeof(col), "<= %.1f ms", l);
+			cols.push_back(col);
+		}
+		header("method", cols);
+	}
 	for (int mi = 0; mi < nm; mi++)
 	{
 		printf("| %s |", methods[mi].name);
