@@ -736,11 +736,11 @@ enum gx_join_alg
  * join's table (alg GX_JOIN_RANGE: gx_jrange_table_bytes(cap)) built by
  * JOIN_BUILD (payload_out -1: a row's position, row_base + row) and sealed
  * by JOIN_FINISH_BUILD; its geometry cap is repeated here.  The probes are
- * the task's own columns, no program: column 0 the keys (GX_SEARCH_EQ),
- * or columns 0 and 1 the lower and upper bounds (GX_SEARCH_RANGE; an
- * unbounded side is INT64_MIN / INT64_MAX with its INCL flag); integer-like
- * int64 values (int2/4/8, char8, numeric at the projection's scale); a
- * NULL key or bound matches nothing.  The result area: the gx_result
+ * the task's own columns (ext.entry -1), no program: column 0 the keys
+ * (GX_SEARCH_EQ), or columns 0 and 1 the lower and upper bounds
+ * (GX_SEARCH_RANGE; an unbounded side is INT64_MIN / INT64_MAX with its
+ * INCL flag); integer-like int64 values (int2/4/8, char8, numeric at the
+ * projection's scale); a NULL key or bound matches nothing.  The result area: the gx_result
  * header (ntiles 0, nsel = nrows, join_count = the sum of the counts),
  * then a gx_search_run per probe (gx_search_runs_off).
  */
