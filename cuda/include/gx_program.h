@@ -1418,6 +1418,7 @@ typedef struct gx_search_run
 	uint32_t	count;
 } gx_search_run;
 
+/* where the runs lie in a SEARCH result area */
 GX_INLINE uint64_t
 gx_search_runs_off(void)
 {
