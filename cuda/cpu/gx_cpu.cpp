@@ -45,6 +45,9 @@
  *    encodes the distinct keys in segments; a PROBE first extracts its
  *    rows (tiles), sorts them the same way and walks the merge path
  *    (GX_CPU_MERGE_PARTS parts at a time) before the three phases.
+ *  - SEARCH (gx_search.cuh): threads take blocks of probes; each probe's
+ *    lower bound and galloping upper bound with the task's p lanes run in
+ *    a loop (one lane: binary search), the counts summed per thread.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -58,6 +61,7 @@
 #include "gx_cache.cuh"
 #include "gx_group.cuh"
 #include "gx_join.cuh"
+#include "gx_search.cuh"
 
 #include <pthread.h>
 #include <signal.h>
@@ -1581,6 +1585,83 @@ gx_cpu_join_unmatched(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 		gx_cpu_parallel(gx_cpu_join_unmatched_worker, &job,
 						(int) ((c->nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS));
 	res->nsel = job.nsel.load();
+	res->join_count = job.count.load();
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* SEARCH (gx_search.cuh)                                                 */
+/* ---------------------------------------------------------------------- */
+
+#define GX_CPU_SEARCH_ROWS 1024	/* probes a thread takes at a time */
+
+/* what the threads of a SEARCH share */
+struct gx_cpu_search_job
+{
+	gx_search_in in;
+	uint32_t	nrows;			/* probes */
+	uint32_t	n;				/* sorted keys */
+	gx_search_run *out;
+	std::atomic<uint32_t> next {0};
+	std::atomic<uint64_t> count {0};
+};
+
+/* thread t of a SEARCH: blocks of probes, each searched with P loop lanes */
+template <uint32_t P>
+static void
+gx_cpu_search_worker(void *arg, int t)
+{
+	gx_cpu_search_job *job = (gx_cpu_search_job *) arg;
+	const gx_lanes_loop<P> lanes;
+	uint64_t	count = 0;
+	uint32_t	seg,
+				lo,
+				hi;
+	const uint32_t nseg = (job->nrows + GX_CPU_SEARCH_ROWS - 1) / GX_CPU_SEARCH_ROWS;
+
+	(void) t;
+	while (gx_cpu_take_seg(job->next, job->nrows, nseg, &seg, &lo, &hi))
+		for (uint32_t row = lo; row < hi; row++)
+		{
+			job->out[row] = gx_search_probe(lanes, &job->in, job->n, row);
+			count += job->out[row].count;
+		}
+	job->count.fetch_add(count);
+}
+
+/*
+ * SEARCH (valid): each probe's run in the sorted projection obj[0], on
+ * the pool's threads; p-ary search runs its p lanes in a loop, so the
+ * runs are the GPU's for every algorithm
+ */
+gx_status
+gx_cpu_search(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_search_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+	const uint32_t p = c->ext.search.alg == GX_SEARCH_PARY ? c->ext.search.lanes : 1;
+	gx_cpu_job_fn fn;
+
+	(void) err;
+	(void) errlen;
+	gx_cpu_join_reset(res, 0);
+	job.in = gx_search_in_of(c, (const char *) c, ctx->obj[0]);
+	job.nrows = c->nrows;
+	job.n = gx_search_rows(&job.in);
+	job.out = (gx_search_run *) ((char *) res + gx_search_runs_off());
+	fn = p == 2 ? gx_cpu_search_worker<2> : p == 4 ? gx_cpu_search_worker<4> :
+		p == 8 ? gx_cpu_search_worker<8> : p == 16 ? gx_cpu_search_worker<16> :
+		p == 32 ? gx_cpu_search_worker<32> : gx_cpu_search_worker<1>;
+	if (!job.in.hdr->built)
+		res->error = ((uint64_t) 0 << 8) | GX_ERR_BAD_PROGRAM;	/* not finished */
+	else
+	{
+		gx_cpu_parallel(fn, &job, (int) ((c->nrows + GX_CPU_SEARCH_ROWS - 1) /
+										 GX_CPU_SEARCH_ROWS));
+		res->nsel = c->nrows;
+	}
 	res->join_count = job.count.load();
 	gx_cpu_finish(res, t0);
 	return GX_OK;

@@ -98,6 +98,11 @@
  * reserved with one atomic add); its header comes back, then nsel
  * payloads of 8 bytes.
  *
+ * SEARCH (gx_search.cuh; copy mode): the probes are copied in, one kernel
+ * (a thread a probe for binary search, a tile of p threads for p-ary
+ * search) reads the sorted projection where it lies (a session object),
+ * and the header comes back, then a run of 8 bytes per probe.
+ *
  * No PostgreSQL header; no C++ exception leaves the extern "C" functions
  * (gx_guard.h).
  */
@@ -109,6 +114,7 @@
 #include "gx_deform.cuh"
 #include "gx_cache.cuh"
 #include "gx_join.cuh"
+#include "gx_search.cuh"
 #include "gx_jit.h"
 
 #include <cuda_runtime.h>
@@ -1550,9 +1556,11 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 	s->sel_width = c->kind == GX_TASK_GROUP_READ ?
 		(uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg) :
 		c->kind == GX_TASK_JOIN_PROBE ? (uint32_t) sizeof(gx_join_pair) :
-		c->kind == GX_TASK_JOIN_UNMATCHED ? (uint32_t) sizeof(int64_t) : 4;
+		c->kind == GX_TASK_JOIN_UNMATCHED ? (uint32_t) sizeof(int64_t) :
+		c->kind == GX_TASK_SEARCH ? (uint32_t) sizeof(gx_search_run) : 4;
 	s->sel_at = c->kind == GX_TASK_JOIN_PROBE ?
-		c->result_off + gx_join_pairs_off(c->nrows, c->ext.join.alg) : 0;
+		c->result_off + gx_join_pairs_off(c->nrows, c->ext.join.alg) :
+		c->kind == GX_TASK_SEARCH ? c->result_off + gx_search_runs_off() : 0;
 	if (mapped)
 	{
 		s->state = GX_SLOT_MAPPED;
@@ -2177,6 +2185,102 @@ gx_gpu_join_unmatched(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, 
 }
 
 /* ---------------------------------------------------------------------- */
+/* SEARCH (gx_search.cuh)                                                 */
+/* ---------------------------------------------------------------------- */
+
+#define GX_SEARCH_BLOCK 256		/* threads a block: 256 / P probes */
+
+typedef cub::BlockReduce<unsigned long long, GX_SEARCH_BLOCK> gx_search_reduce;
+
+/*
+ * SEARCH: the probes of this block's groups of P lanes (L: a tile of P
+ * threads, or one thread for P = 1), 256 / P probes a block; lane 0
+ * writes the probe's run, the block's counts go to join_count with one
+ * atomic add.  A table that is not sealed is an error at row 0.
+ */
+template <uint32_t P, class L>
+__device__ __forceinline__ void
+gx_search_block(const L &lanes, const gx_search_in &in, uint32_t nrows, gx_result *res,
+				gx_search_run *out)
+{
+	__shared__ typename gx_search_reduce::TempStorage tmp;
+	const uint64_t probe = ((uint64_t) blockIdx.x * GX_SEARCH_BLOCK + threadIdx.x) / P;
+	unsigned long long cnt = 0;
+
+	if (!in.hdr->built)
+	{
+		if (blockIdx.x == 0 && threadIdx.x == 0)
+			res->error = ((uint64_t) 0 << 8) | GX_ERR_BAD_PROGRAM;	/* not finished */
+		return;					/* (every thread: the table is one) */
+	}
+	/* (the P lanes of a group share the probe: whole groups pass) */
+	if (probe < nrows)
+	{
+		gx_search_run r = gx_search_probe(lanes, &in, gx_search_rows(&in), (uint32_t) probe);
+
+		if (threadIdx.x % P == 0)
+		{
+			out[probe] = r;
+			cnt = r.count;
+		}
+	}
+	cnt = gx_search_reduce(tmp).Sum(cnt);
+	if (threadIdx.x == 0 && cnt != 0)
+		atomicAdd((unsigned long long *) &res->join_count, cnt);
+	if (blockIdx.x == 0 && threadIdx.x == 0)
+		res->nsel = nrows;
+}
+
+/*
+ * SEARCH of P lanes a probe: P = 1, binary search, a thread each; else
+ * p-ary search, a tile of P threads each (made by every thread of the
+ * block)
+ */
+template <uint32_t P>
+__global__ void __launch_bounds__(GX_SEARCH_BLOCK)
+gx_search_kernel(gx_search_in in, uint32_t nrows, gx_result *res, gx_search_run *out)
+{
+	if constexpr (P == 1)
+		gx_search_block<P>(gx_lanes_loop<1>(), in, nrows, res, out);
+	else
+	{
+		const gx_lanes_tile<P> lanes = {cg::tiled_partition<P>(cg::this_thread_block())};
+
+		gx_search_block<P>(lanes, in, nrows, res, out);
+	}
+}
+
+/*
+ * SEARCH (validated): copy the probes in, the search kernel of the task's
+ * algorithm and lanes; the header comes back, then the nsel runs
+ * (gx_gpu_poll, sel_at)
+ */
+gx_status
+gx_gpu_search(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	gx_search_run *out = (gx_search_run *) ((char *) dres + gx_search_runs_off());
+	const gx_search_in in = gx_search_in_of(c, s->dev, ctx->obj[0]);
+	const uint32_t p = c->ext.search.alg == GX_SEARCH_PARY ? c->ext.search.lanes : 1;
+	/* (at least one block: a task without probes still checks the seal, as the CPU's) */
+	const uint64_t grid = ((uint64_t) c->nrows * p + GX_SEARCH_BLOCK - 1) / GX_SEARCH_BLOCK;
+	void		(*kernel) (gx_search_in, uint32_t, gx_result *, gx_search_run *) =
+		p == 2 ? gx_search_kernel<2> : p == 4 ? gx_search_kernel<4> :
+		p == 8 ? gx_search_kernel<8> : p == 16 ? gx_search_kernel<16> :
+		p == 32 ? gx_search_kernel<32> : gx_search_kernel<1>;
+	gx_status	st;
+
+	if ((st = gx_slot_begin(s, c, dres, 0, c->input_bytes, err, errlen)) != GX_OK)
+		return st;
+	kernel<<<grid > 0 ? (uint32_t) grid : 1u, GX_SEARCH_BLOCK, 0, s->stream>>>(in, c->nrows,
+																			 dres, out);
+	GX_CHECK(cudaGetLastError(), "search kernel launch");
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,
+						  GX_ALIGN_UP(sizeof(gx_result)), 1, err, errlen);
+}
+
+/* ---------------------------------------------------------------------- */
 /* submit / poll                                                          */
 /* ---------------------------------------------------------------------- */
 
@@ -2283,7 +2387,8 @@ gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err,
 {
 	const uint32_t kind = c->kind;
 	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_JOIN_BUILD ||
-		kind == GX_TASK_JOIN_FINISH_BUILD || kind == GX_TASK_JOIN_UNMATCHED ? 0 :
+		kind == GX_TASK_JOIN_FINISH_BUILD || kind == GX_TASK_JOIN_UNMATCHED ||
+		kind == GX_TASK_SEARCH ? 0 :
 		gx_ntiles(c->nrows);
 	uint32_t	max_sel = kind == GX_TASK_JOIN_PROBE ? c->ext.join.max_pairs : c->nrows;
 

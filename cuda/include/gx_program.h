@@ -449,6 +449,10 @@ enum gx_task_kind
 	GX_TASK_JOIN_UNMATCHED,		/* after the probes (RIGHT / FULL): the
 								 * payloads of a range of a join table's
 								 * placed rows whose key no probe matched */
+	GX_TASK_SEARCH,				/* batched lookups in a sorted projection (a
+								 * range join's sealed table): each probe
+								 * key's (or range's) run of the sorted keys,
+								 * binary or p-ary search (gx_search.cuh) */
 	GX_TASK_NKINDS
 };
 
@@ -727,6 +731,45 @@ enum gx_join_alg
  */
 #define GX_JOIN_NO_RUNS 0x1
 
+/*
+ * SEARCH tasks (gx_search.cuh): obj[0] is the sorted projection, a range
+ * join's table (alg GX_JOIN_RANGE: gx_jrange_table_bytes(cap)) built by
+ * JOIN_BUILD (payload_out -1: a row's position, row_base + row) and sealed
+ * by JOIN_FINISH_BUILD; its geometry cap is repeated here.  The probes are
+ * the task's own columns (ext.entry -1), no program: column 0 the keys
+ * (GX_SEARCH_EQ), or columns 0 and 1 the lower and upper bounds
+ * (GX_SEARCH_RANGE; an unbounded side is INT64_MIN / INT64_MAX with its
+ * INCL flag); integer-like int64 values (int2/4/8, char8, numeric at the
+ * projection's scale); a NULL key or bound matches nothing.  The result area: the gx_result
+ * header (ntiles 0, nsel = nrows, join_count = the sum of the counts),
+ * then a gx_search_run per probe (gx_search_runs_off).
+ */
+enum gx_search_op
+{
+	GX_SEARCH_EQ = 0,			/* the run of keys equal to the probe key */
+	GX_SEARCH_RANGE				/* the run of keys between the probe's bounds
+								 * (bflags: GX_JOIN_LO_INCL, GX_JOIN_HI_INCL) */
+};
+
+enum gx_search_alg
+{
+	GX_SEARCH_BINARY = 0,		/* a thread a probe: binary search */
+	GX_SEARCH_PARY				/* a group of 'lanes' threads a probe: p-ary
+								 * search (Kaldewey et al.) */
+};
+
+#define GX_SEARCH_MAX_LANES 32	/* a warp */
+
+typedef struct gx_search_ext
+{
+	uint32_t	op;				/* enum gx_search_op */
+	uint32_t	alg;			/* enum gx_search_alg */
+	uint32_t	lanes;			/* PARY: p, a power of 2 in 2 .. 32; BINARY: 0 or 1 */
+	uint32_t	bflags;			/* RANGE: GX_JOIN_LO_INCL, GX_JOIN_HI_INCL; EQ: 0 */
+	uint32_t	cap;			/* the projection's geometry (its table's cap) */
+	uint32_t	pad;
+} gx_search_ext;
+
 typedef struct gx_chunk_ext
 {
 	uint32_t	count_only;		/* 1: the selection is not copied back */
@@ -767,6 +810,7 @@ typedef struct gx_chunk_ext
 	uint32_t	gpart_value;	/* the partition: h & gpart_mask == gpart_value */
 	int16_t		gkey_col[GX_MAX_GKEYS];	/* chunk column of each key */
 	gx_join_ext join;			/* JOIN_* tasks: the table and the pass */
+	gx_search_ext search;		/* SEARCH tasks: the operation and algorithm */
 } gx_chunk_ext;
 
 /*
@@ -1360,6 +1404,32 @@ GX_INLINE uint64_t
 gx_join_unmatched_result_bytes(uint32_t nrows, uint32_t count_only)
 {
 	return gx_join_unmatched_off() + (count_only ? 0 : (uint64_t) nrows * 8);
+}
+
+/*
+ * SEARCH's result area: the gx_result header (ntiles 0), then a run per
+ * probe row, in row order: [start, start + count) of the projection's
+ * sorted keys (and of its positions, the table's run[]); for an empty run
+ * start is where the lower bound falls (0 for a NULL key or bound)
+ */
+typedef struct gx_search_run
+{
+	uint32_t	start;
+	uint32_t	count;
+} gx_search_run;
+
+/* where the runs lie in a SEARCH result area */
+GX_INLINE uint64_t
+gx_search_runs_off(void)
+{
+	return GX_ALIGN_UP(sizeof(gx_result));
+}
+
+/* bytes of a SEARCH result area of nrows probes */
+GX_INLINE uint64_t
+gx_search_result_bytes(uint32_t nrows)
+{
+	return gx_search_runs_off() + (uint64_t) nrows * sizeof(gx_search_run);
 }
 
 #endif							/* GX_PROGRAM_H */

@@ -20,6 +20,7 @@ static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
 	gx_gpu_join_probe},
 	{GX_TASK_JOIN_UNMATCHED, "join unmatched", gx_validate_join_unmatched,
 	gx_cpu_join_unmatched, gx_gpu_join_unmatched},
+	{GX_TASK_SEARCH, "search", gx_validate_search, gx_cpu_search, gx_gpu_search},
 };
 
 /* the entry of kind, or NULL when no device runs it */

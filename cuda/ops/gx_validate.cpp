@@ -35,7 +35,10 @@
  *    match, the result area of max_pairs entries); a range join's table
  *    (one key, no key directory) and its probe's bounds (integer-like
  *    outputs, at least one); UNMATCHED: no program nor column, its range
- *    of placed rows inside cap, its result area.
+ *    of placed rows inside cap, its result area;
+ *  - SEARCH: its probe columns inside the task, operation, algorithm and
+ *    lanes, the result area of a run per probe, the projection (a range
+ *    join's table) against the object's bytes.
  */
 #include "gx_ops.h"
 #include "gx_guard.h"
@@ -836,6 +839,73 @@ gx_validate_join_unmatched(const gx_chunk *c, uint64_t slot_bytes, const gx_task
 	{
 		gx_errf(err, errlen, "join unmatched task: rows [%u, +%u) outside the table's %u",
 				j->first_row, c->nrows, j->cap);
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* batched lookups (gx_search.cuh)                                        */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * SEARCH: no program, aggregate, group table, entry or pages; its probe
+ * columns (one key, or two bounds: integer-like int64 values) inside the
+ * task; a known operation, bound flags only for a range; a known
+ * algorithm with its lanes (p-ary: a power of 2 in 2 .. 32); the result
+ * area of a run per probe; the projection obj[0], a range join's table
+ * under the task's geometry
+ */
+gx_status
+gx_validate_search(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+				   char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+	const gx_search_ext *s = &x->search;
+	const uint32_t ncols = s->op == GX_SEARCH_RANGE ? 2 : 1;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
+							  gx_search_result_bytes(c->nrows))) != GX_OK)
+		return st;
+	if (c->ninstr != 0 || c->nconsts != 0 || c->deform_off != 0 || x->entry >= 0 ||
+		x->nagg != 0 || x->ngroup_cap != 0 || x->ngkeys != 0 || x->count_only != 0 ||
+		x->map_sel != 0 || x->skip_blocks != 0)
+	{
+		gx_errf(err, errlen, "search task with a program, pages, an entry or aggregates");
+		return GX_INVALID;
+	}
+	if (s->op > GX_SEARCH_RANGE || c->ncols != ncols ||
+		(s->bflags & ~(s->op == GX_SEARCH_RANGE ? GX_JOIN_LO_INCL | GX_JOIN_HI_INCL : 0u)) != 0)
+	{
+		gx_errf(err, errlen, "search task: bad operation %u (%u columns, bound flags 0x%x)",
+				s->op, c->ncols, s->bflags);
+		return GX_INVALID;
+	}
+	if ((s->alg == GX_SEARCH_BINARY && s->lanes > 1) ||
+		(s->alg == GX_SEARCH_PARY &&
+		 (s->lanes < 2 || s->lanes > GX_SEARCH_MAX_LANES || (s->lanes & (s->lanes - 1)) != 0)) ||
+		s->alg > GX_SEARCH_PARY)
+	{
+		gx_errf(err, errlen, "search task: unknown algorithm %u with %u lanes", s->alg, s->lanes);
+		return GX_INVALID;
+	}
+	for (uint32_t i = 0; i < ncols; i++)
+	{
+		uint32_t	t = c->cols[i].type;
+
+		if ((t != GX_INT2 && t != GX_INT4 && t != GX_INT8 && t != GX_CHAR8 && t != GX_NUMERIC) ||
+			!gx_col_fits(c, i, 0, c->input_bytes))
+		{
+			gx_errf(err, errlen, "search task: column %u is not an integer-like column inside "
+					"the task", i);
+			return GX_INVALID;
+		}
+	}
+	if (s->cap == 0 || s->cap > GX_JOIN_MAX_CAP || ctx->obj[0] == NULL ||
+		!gx_aligned(ctx->obj[0], 8) || ctx->obj_bytes[0] < gx_jrange_table_bytes(s->cap))
+	{
+		gx_errf(err, errlen, "search task has no sorted projection of %u rows", s->cap);
 		return GX_INVALID;
 	}
 	return GX_OK;

@@ -2133,4 +2133,387 @@ build_exact_var_task(ChunkBuilder &b, std::mt19937_64 &rng, uint32_t n, uint32_t
 	return c;
 }
 
+/* ---------------------------------------------------------------------- */
+/* batched lookups (SEARCH, gx_search.cuh)                                 */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A search case: the projection's keys in arrival order (key i has
+ * position i), and its probes: a key (or lower bound) and an upper bound
+ * each, with NULL flags
+ */
+struct SearchCase
+{
+	std::string what;
+	int			ktype = GX_INT8;	/* the probe columns' type */
+	std::vector<int64_t> keys;
+	std::vector<int64_t> lo,
+				hi;
+	std::vector<uint8_t> lo_null,
+				hi_null;
+};
+
+/* the algorithms a search runs with: (alg, lanes) */
+static const uint32_t search_algs[][2] = {
+	{GX_SEARCH_BINARY, 1}, {GX_SEARCH_BINARY, 0}, {GX_SEARCH_PARY, 2}, {GX_SEARCH_PARY, 4},
+	{GX_SEARCH_PARY, 8}, {GX_SEARCH_PARY, 16}, {GX_SEARCH_PARY, 32},
+};
+#define SEARCH_NALGS (sizeof(search_algs) / sizeof(search_algs[0]))
+
+/* the geometry of the projection of a case: its rows, at least 1 */
+static uint32_t
+search_cap(const SearchCase &sc)
+{
+	return sc.keys.empty() ? 1 : (uint32_t) sc.keys.size();
+}
+
+/* the JOIN_BUILD / FINISH options of a projection of cap rows (a range join's table) */
+static JoinSpec
+search_spec(uint32_t cap)
+{
+	JoinSpec	js = join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_INCL);
+
+	js.cap = cap;
+	js.kcap = 0;
+	return js;
+}
+
+/*
+ * Build the projection of keys (cap rows) with 'run' (bound to its table
+ * object): JOIN_BUILD tasks of batch rows whose program outputs the key
+ * and whose payload is the position (row_base + row), then FINISH; false
+ * when a task fails or does not take every row
+ */
+static bool
+search_build(const JoinRunner &run, const std::vector<int64_t> &keys, uint32_t cap,
+			 uint32_t batch)
+{
+	JoinSpec	js = search_spec(cap);
+	bool		ok = true;
+
+	for (uint32_t lo = 0; lo < keys.size() && ok; lo += batch)
+	{
+		uint32_t	hi = std::min((uint32_t) keys.size(), lo + batch);
+		ChunkBuilder b;
+
+		b.add_int_col(GX_INT8, std::vector<int64_t>(keys.begin() + lo, keys.begin() + hi));
+		b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, 0);
+		b.emit(GX_OP_OUT, GX_INT8, 0, 0, 0, 0);
+		gx_chunk   *c = b.build();
+
+		c->kind = GX_TASK_JOIN_BUILD;
+		c->obj[0] = 1;
+		c->ext.entry = -1;
+		c->ext.join.nkeys = 1;
+		c->ext.join.key_out[0] = 0;
+		c->ext.join.payload_out = -1;
+		c->ext.join.cap = js.cap;
+		c->ext.join.row_base = lo;
+		join_set_range(c, js);
+		ok = run(c, b.capacity, nullptr, 0) && gx_chunk_result(c)->error == GX_NO_ERROR &&
+			gx_chunk_result(c)->nsel == 0;
+	}
+	std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+	gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+	return ok && run(fin, join_finish_bytes(), nullptr, 0) &&
+		gx_chunk_result(fin)->error == GX_NO_ERROR &&
+		gx_chunk_result(fin)->join_count == keys.size();
+}
+
+/*
+ * Is the sealed projection of keys (its skey / run arrays, cap rows) the
+ * keys sorted, each with its position?
+ */
+static bool
+search_projection_ok(const int64_t *skey, const int64_t *run, const std::vector<int64_t> &keys)
+{
+	std::vector<std::pair<int64_t, int64_t>> want,
+				got;
+
+	for (size_t i = 0; i < keys.size(); i++)
+	{
+		want.push_back({keys[i], (int64_t) i});
+		got.push_back({skey[i], run[i]});
+	}
+	for (size_t i = 1; i < keys.size(); i++)
+		if (skey[i - 1] > skey[i])
+			return false;
+	std::sort(want.begin(), want.end());
+	std::sort(got.begin(), got.end());
+	return want == got;
+}
+
+/*
+ * A SEARCH task in b over probes [lo, hi) of case sc (columns of its
+ * ktype), operation op with bound flags, algorithm alg with lanes, on
+ * a projection of cap rows
+ */
+static gx_chunk *
+search_task(ChunkBuilder &b, const SearchCase &sc, uint32_t lo, uint32_t hi, uint32_t op,
+			uint32_t bflags, uint32_t alg, uint32_t lanes, uint32_t cap)
+{
+	const int	ktype = sc.ktype;
+
+	auto		sl = [&](const std::vector<int64_t> &v) {
+		return std::vector<int64_t>(v.begin() + lo, v.begin() + hi);
+	};
+	auto		sn = [&](const std::vector<uint8_t> &v) {
+		return std::vector<uint8_t>(v.begin() + lo, v.begin() + hi);
+	};
+
+	b.add_int_col(ktype, sl(sc.lo), sn(sc.lo_null));
+	if (op == GX_SEARCH_RANGE)
+		b.add_int_col(ktype, sl(sc.hi), sn(sc.hi_null));
+	b.nrows = hi - lo;
+	b.build();
+
+	gx_chunk   *c = join_grow_result(b, gx_search_result_bytes(hi - lo));
+
+	c->kind = GX_TASK_SEARCH;
+	c->obj[0] = 1;
+	c->ext.entry = -1;
+	c->ext.search.op = op;
+	c->ext.search.bflags = bflags;
+	c->ext.search.alg = alg;
+	c->ext.search.lanes = lanes;
+	c->ext.search.cap = cap;
+	return c;
+}
+
+/*
+ * The runs of probes [lo, hi) of sc in the sorted keys (std::lower_bound /
+ * upper_bound), and the sum of their counts
+ */
+static std::vector<gx_search_run>
+search_reference(const std::vector<int64_t> &sorted, const SearchCase &sc, uint32_t lo,
+				 uint32_t hi, uint32_t op, uint32_t bflags, uint64_t *sum)
+{
+	std::vector<gx_search_run> want;
+
+	*sum = 0;
+	for (uint32_t r = lo; r < hi; r++)
+	{
+		gx_search_run w = {0, 0};
+
+		if (!sc.lo_null[r] && !(op == GX_SEARCH_RANGE && sc.hi_null[r]))
+		{
+			bool		li = op == GX_SEARCH_EQ || (bflags & GX_JOIN_LO_INCL);
+			bool		hinc = op == GX_SEARCH_EQ || (bflags & GX_JOIN_HI_INCL);
+			int64_t		hv = op == GX_SEARCH_EQ ? sc.lo[r] : sc.hi[r];
+			auto		a = li ? std::lower_bound(sorted.begin(), sorted.end(), sc.lo[r]) :
+				std::upper_bound(sorted.begin(), sorted.end(), sc.lo[r]);
+			auto		e = hinc ? std::upper_bound(sorted.begin(), sorted.end(), hv) :
+				std::lower_bound(sorted.begin(), sorted.end(), hv);
+
+			w.start = (uint32_t) (a - sorted.begin());
+			w.count = e > a ? (uint32_t) (e - a) : 0;
+		}
+		*sum += w.count;
+		want.push_back(w);
+	}
+	return want;
+}
+
+/* do a task's runs (its result area) equal want? */
+static bool
+search_runs_equal(gx_chunk *c, const std::vector<gx_search_run> &want)
+{
+	const gx_search_run *got = (const gx_search_run *) ((char *) gx_chunk_result(c) +
+														gx_search_runs_off());
+
+	for (size_t i = 0; i < want.size(); i++)
+		if (got[i].start != want[i].start || got[i].count != want[i].count)
+			return false;
+	return true;
+}
+
+/* a + d, saturated to int64 */
+static int64_t
+search_add_sat(int64_t a, int64_t d)
+{
+	if (d > 0 && a > std::numeric_limits<int64_t>::max() - d)
+		return std::numeric_limits<int64_t>::max();
+	if (d < 0 && a < std::numeric_limits<int64_t>::min() - d)
+		return std::numeric_limits<int64_t>::min();
+	return a + d;
+}
+
+/*
+ * Probes for keys: n of them, keys present, absent, below the first and
+ * above the last, INT64_MIN / INT64_MAX, about 5% NULL; each upper bound
+ * its key plus a span (empty, inverted, short, wide, unbounded)
+ */
+static void
+search_probes(std::mt19937_64 &rng, SearchCase &sc, uint32_t n)
+{
+	const int64_t I8MIN = std::numeric_limits<int64_t>::min();
+	const int64_t I8MAX = std::numeric_limits<int64_t>::max();
+	int64_t		kmin = sc.keys.empty() ? 0 : *std::min_element(sc.keys.begin(), sc.keys.end());
+	int64_t		kmax = sc.keys.empty() ? 0 : *std::max_element(sc.keys.begin(), sc.keys.end());
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		int64_t		v,
+					h;
+
+		switch (rng() % 8)
+		{
+			case 0:
+			case 1:
+			case 2:
+				v = sc.keys.empty() ? (int64_t) (rng() % 100) : sc.keys[rng() % sc.keys.size()];
+				break;
+			case 3:
+				v = search_add_sat(kmin, -(int64_t) (rng() % 3));
+				break;
+			case 4:
+				v = search_add_sat(kmax, (int64_t) (rng() % 3));
+				break;
+			case 5:
+				v = rng() % 2 ? I8MIN : I8MAX;
+				break;
+			default:
+				v = kmin + (int64_t) ((uint64_t) (rng() % 1000) *
+									  ((uint64_t) kmax - (uint64_t) kmin) / 1000);
+				v = search_add_sat(v, (int64_t) (rng() % 5) - 2);
+				break;
+		}
+		switch (rng() % 6)
+		{
+			case 0:
+				h = v;
+				break;
+			case 1:
+				h = search_add_sat(v, -(int64_t) (rng() % 100) - 1);
+				break;
+			case 2:
+				h = search_add_sat(v, (int64_t) (rng() % 10));
+				break;
+			case 3:
+				h = I8MAX;
+				break;
+			default:
+				h = search_add_sat(v, (int64_t) (rng() % 1000000));
+				break;
+		}
+		sc.lo.push_back(v);
+		sc.hi.push_back(h);
+		sc.lo_null.push_back(rng() % 20 == 0);
+		sc.hi_null.push_back(rng() % 20 == 0);
+	}
+	/* the whole range, and the extremes as keys */
+	for (int64_t v : {I8MIN, I8MAX})
+	{
+		sc.lo.push_back(v);
+		sc.hi.push_back(I8MAX);
+		sc.lo_null.push_back(0);
+		sc.hi_null.push_back(0);
+	}
+}
+
+/*
+ * a SEARCH task (in its memory of capacity bytes) of operation op with
+ * bound flags, algorithm a[0] with a[1] lanes, and its reference runs
+ * and count
+ */
+typedef std::function<void(gx_chunk *c, uint64_t capacity, uint32_t op, uint32_t bflags,
+						   const uint32_t *a, const std::vector<gx_search_run> &want,
+						   uint64_t sum)> SearchTaskFn;
+
+/*
+ * Every operation (equality; ranges with every bound flag) and every
+ * algorithm and p over all the probes of sc, on a projection of cap rows:
+ * a task each, given to fn with its reference; the tasks' number
+ */
+static int
+search_each_task(const SearchCase &sc, uint32_t cap, const SearchTaskFn &fn)
+{
+	std::vector<int64_t> sorted = sc.keys;
+	const uint32_t np = (uint32_t) sc.lo.size();
+	int			n = 0;
+
+	std::sort(sorted.begin(), sorted.end());
+	for (uint32_t op : {GX_SEARCH_EQ, GX_SEARCH_RANGE})
+		for (uint32_t bflags = 0; bflags < (op == GX_SEARCH_RANGE ? 4u : 1u); bflags++)
+		{
+			uint64_t	sum = 0;
+			std::vector<gx_search_run> want = search_reference(sorted, sc, 0, np, op, bflags,
+															   &sum);
+
+			for (const auto &a : search_algs)
+			{
+				ChunkBuilder b;
+				gx_chunk   *c = search_task(b, sc, 0, np, op, bflags, a[0], a[1], cap);
+
+				fn(c, b.capacity, op, bflags, a, want, sum);
+				n++;
+			}
+		}
+	return n;
+}
+
+typedef std::function<void(const SearchCase &sc)> SearchCaseFn;
+
+/*
+ * The search cases of both unit tests (sizes times scale): unique random
+ * keys, many duplicates, 90% one key, negative keys with INT64_MIN and
+ * INT64_MAX (repeated), an empty projection, one key, int4 keys
+ */
+static void
+search_cases(std::mt19937_64 &rng, uint32_t scale, const SearchCaseFn &fn)
+{
+	const int64_t I8MIN = std::numeric_limits<int64_t>::min();
+	const int64_t I8MAX = std::numeric_limits<int64_t>::max();
+	const uint32_t n = 3000 * scale;
+	SearchCase	sc;
+
+	auto		done = [&](const char *what, uint32_t nprobes) {
+		sc.what = what;
+		search_probes(rng, sc, nprobes);
+		/* (int4 probes: clamped to the type) */
+		for (size_t i = 0; i < sc.lo.size() && sc.ktype == GX_INT4; i++)
+		{
+			sc.lo[i] = std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, sc.lo[i]));
+			sc.hi[i] = std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, sc.hi[i]));
+		}
+		fn(sc);
+		sc = SearchCase();
+	};
+
+	{
+		std::unordered_set<int64_t> seen;
+
+		while (sc.keys.size() < n)
+		{
+			int64_t		k = (int64_t) rng();
+
+			if (seen.insert(k).second)
+				sc.keys.push_back(k);
+		}
+		done("unique keys", 2000 * scale);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		sc.keys.push_back((int64_t) (rng() % 300) - 150);
+	done("duplicates", 2000 * scale);
+	for (uint32_t i = 0; i < n; i++)
+		sc.keys.push_back(rng() % 10 < 9 ? 42 : (int64_t) (rng() % 2001) - 1000);
+	done("90% one key", 2000 * scale);
+	for (uint32_t i = 0; i < n; i++)
+		sc.keys.push_back(i % 50 == 0 ? I8MIN : i % 50 == 1 ? I8MAX :
+						  -(int64_t) (rng() % 1000000000000ll));
+	done("negative and extreme keys", 2000 * scale);
+	done("empty projection", 500);
+	sc.keys.push_back(7);
+	done("one key", 500);
+	sc.keys.push_back(I8MIN);
+	done("INT64_MIN alone", 100);
+	for (uint32_t i = 0; i < n; i++)
+		sc.keys.push_back((int64_t) (rng() % 200001) - 100000);
+	sc.keys.push_back(INT32_MIN);
+	sc.keys.push_back(INT32_MAX);
+	sc.ktype = GX_INT4;
+	done("int4 probes", 2000 * scale);
+}
+
 #endif							/* GX_TEST_H */

@@ -8,7 +8,9 @@
  * GX_TEST_PARTS (a comma-separated list; default: all, gx_test.h) runs
  * only some of the cases: basic (the interpreter, aggregates, validation,
  * groups, numeric and char8 programs, cache scans, the pool), join (the
- * hash, merge and range joins, on the caller's thread and on the pool).
+ * hash, merge and range joins, on the caller's thread and on the pool),
+ * search (SEARCH: sorted projections, binary and p-ary lookups, on the
+ * caller's thread and on the pool; its validator).
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -3404,6 +3406,190 @@ test_join_merge_invalid(void)
 }
 #undef JMUTATE
 
+/* ---------------------------------------------------------------------- */
+/* batched lookups: SEARCH (gx_search.cuh)                                 */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The sorted projection of case sc built on the CPU device (JOIN_BUILD
+ * tasks of a range join's table, FINISH) in table (cap rows, tbytes) and
+ * checked: the keys sorted, each with its position; ctx names it
+ */
+static bool
+search_cpu_projection(const SearchCase &sc, uint32_t cap, void *table, uint64_t tbytes,
+					  gx_task_ctx *ctx)
+{
+	gx_jrange_offs o;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->obj[0] = (char *) table;
+	ctx->obj_bytes[0] = tbytes;
+	gx_jrange_layout(cap, &o);
+	return search_build(cpu_join_runner(table, tbytes), sc.keys, cap, 1000) &&
+		search_projection_ok((const int64_t *) ((char *) table + o.skey),
+							 (const int64_t *) ((char *) table + o.run), sc.keys);
+}
+
+/*
+ * SEARCH on the CPU device ('how': on the caller's thread or the pool;
+ * sizes times scale, so that the pool's threads share the probes): each
+ * case's projection, then every operation (equality; ranges with
+ * every bound flag), every algorithm and p, against std::lower_bound /
+ * upper_bound: the runs, nsel, join_count; and a task without probes
+ */
+static void
+test_search(const char *how, uint32_t scale)
+{
+	std::mt19937_64 rng(1616);
+	int			ntasks = 0;
+
+	search_cases(rng, scale, [&](const SearchCase &sc) {
+		const uint32_t cap = search_cap(sc);
+		const uint64_t tbytes = gx_jrange_table_bytes(cap);
+		void	   *table = nullptr;
+		gx_task_ctx ctx;
+		char		err[256] = "";
+
+		CHECK(gx_mem_alloc(GX_DEV_CPU, tbytes, &table, err, sizeof(err)) == GX_OK,
+			  "search %s: table: %s", sc.what.c_str(), err);
+		if (table == nullptr)
+			return;
+		CHECK(search_cpu_projection(sc, cap, table, tbytes, &ctx),
+			  "search %s (%s): the projection holds the keys sorted, with their positions",
+			  sc.what.c_str(), how);
+		ntasks += search_each_task(sc, cap, [&](gx_chunk *c, uint64_t capacity, uint32_t op,
+												uint32_t bflags, const uint32_t *a,
+												const std::vector<gx_search_run> &want,
+												uint64_t sum) {
+			gx_status	st = gx_cpu_run(c, capacity, &ctx, err, sizeof(err));
+			gx_result  *r = gx_chunk_result(c);
+
+			CHECK(st == GX_OK && r->error == GX_NO_ERROR && r->nsel == sc.lo.size() &&
+				  r->join_count == sum && search_runs_equal(c, want),
+				  "search %s (%s): op %u flags %u alg %u lanes %u: status %d (%s), "
+				  "%u runs, count %llu, want %llu", sc.what.c_str(), how, op, bflags,
+				  a[0], a[1], (int) st, err, r->nsel, (unsigned long long) r->join_count,
+				  (unsigned long long) sum);
+		});
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = search_task(b, sc, 0, 0, GX_SEARCH_EQ, 0, GX_SEARCH_PARY, 8, cap);
+
+			CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+				  gx_chunk_result(c)->nsel == 0 && gx_chunk_result(c)->join_count == 0,
+				  "search %s (%s): no probes, no runs (%s)", sc.what.c_str(), how, err);
+		}
+		gx_mem_free(GX_DEV_CPU, table);
+	});
+	printf("search (%s): %d tasks against std::lower_bound / upper_bound\n", how, ntasks);
+}
+
+/* task c restored from good (bytes), changed by stmt: refused */
+#define SMUTATE(c, good, bytes, what, stmt) \
+	do { \
+		memcpy(c, good.data(), bytes); \
+		stmt; \
+		expect_invalid(c, bytes, &ctx, (what)); \
+	} while (0)
+
+/*
+ * SEARCH tasks the validator refuses: sizes, offsets, the projection
+ * (missing, too small, its geometry), operation, bound flags, algorithm
+ * and lanes, column types, what a search does not take; then a search of
+ * a table that was never sealed fails at row 0
+ */
+static void
+test_search_invalid(void)
+{
+	std::mt19937_64 rng(1717);
+	SearchCase	sc;
+	const uint32_t cap = 100;
+	const uint64_t tbytes = gx_jrange_table_bytes(cap);
+	std::vector<uint64_t> table(tbytes / 8 + 1, 0);
+	gx_task_ctx ctx;
+	char		err[256] = "";
+
+	for (uint32_t i = 0; i < cap; i++)
+		sc.keys.push_back((int64_t) (rng() % 50));
+	search_probes(rng, sc, 50);
+	CHECK(search_cpu_projection(sc, cap, table.data(), tbytes, &ctx), "search: projection");
+
+	ChunkBuilder eb,
+				rb;
+	gx_chunk   *eq = search_task(eb, sc, 0, 50, GX_SEARCH_EQ, 0, GX_SEARCH_PARY, 8, cap);
+	gx_chunk   *range = search_task(rb, sc, 0, 50, GX_SEARCH_RANGE, GX_JOIN_LO_INCL,
+									GX_SEARCH_BINARY, 1, cap);
+	std::vector<char> ge((const char *) eq, (const char *) eq + eb.capacity),
+				gr((const char *) range, (const char *) range + rb.capacity);
+
+	CHECK(gx_cpu_run(eq, eb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_cpu_run(range, rb.capacity, &ctx, err, sizeof(err)) == GX_OK,
+		  "search: the good tasks run (%s)", err);
+
+	memcpy(eq, ge.data(), eb.capacity);
+	expect_invalid(eq, eb.capacity - 8, &ctx, "search result area past its slot");
+	SMUTATE(eq, ge, eb.capacity, "search result area past its slot (offset)",
+			eq->result_off = eb.capacity - gx_search_result_bytes(50) + 16);
+	SMUTATE(eq, ge, eb.capacity, "search column outside the task",
+			eq->cols[0].values_off = eq->input_bytes - 8);
+	SMUTATE(eq, ge, eb.capacity, "search null bitmap outside the task",
+			eq->cols[0].nulls_off = eq->input_bytes);
+	SMUTATE(eq, ge, eb.capacity, "search column misaligned", eq->cols[0].values_off += 4);
+	SMUTATE(eq, ge, eb.capacity, "search of an unknown operation", eq->ext.search.op = 2);
+	SMUTATE(eq, ge, eb.capacity, "search range with one column",
+			eq->ext.search.op = GX_SEARCH_RANGE);
+	SMUTATE(eq, ge, eb.capacity, "search equality with bound flags",
+			eq->ext.search.bflags = GX_JOIN_LO_INCL);
+	SMUTATE(range, gr, rb.capacity, "search range with unknown bound flags",
+			range->ext.search.bflags = 4);
+	SMUTATE(range, gr, rb.capacity, "search equality with two columns",
+			range->ext.search.op = GX_SEARCH_EQ);
+	SMUTATE(eq, ge, eb.capacity, "search of an unknown algorithm", eq->ext.search.alg = 2);
+	SMUTATE(eq, ge, eb.capacity, "p-ary search with 0 lanes", eq->ext.search.lanes = 0);
+	SMUTATE(eq, ge, eb.capacity, "p-ary search with 1 lane", eq->ext.search.lanes = 1);
+	SMUTATE(eq, ge, eb.capacity, "p-ary search with 3 lanes", eq->ext.search.lanes = 3);
+	SMUTATE(eq, ge, eb.capacity, "p-ary search with 64 lanes", eq->ext.search.lanes = 64);
+	SMUTATE(range, gr, rb.capacity, "binary search with 4 lanes", range->ext.search.lanes = 4);
+	SMUTATE(eq, ge, eb.capacity, "search of a float column", eq->cols[0].type = GX_FLOAT8);
+	SMUTATE(eq, ge, eb.capacity, "search of a bool column", eq->cols[0].type = GX_BOOL);
+	SMUTATE(range, gr, rb.capacity, "search of an unknown column type",
+			range->cols[1].type = GX_NTYPES);
+	SMUTATE(eq, ge, eb.capacity, "search with a program", eq->ninstr = 1);
+	SMUTATE(eq, ge, eb.capacity, "search of a cache entry", eq->ext.entry = 0);
+	SMUTATE(eq, ge, eb.capacity, "search with aggregates", eq->ext.nagg = 1);
+	SMUTATE(eq, ge, eb.capacity, "search with a group table", eq->ext.ngroup_cap = 64);
+	SMUTATE(eq, ge, eb.capacity, "count-only search", eq->ext.count_only = 1);
+	SMUTATE(eq, ge, eb.capacity, "search of heap pages", eq->deform_off = 64);
+	SMUTATE(eq, ge, eb.capacity, "projection without rows", eq->ext.search.cap = 0);
+	SMUTATE(eq, ge, eb.capacity, "projection past the limit",
+			eq->ext.search.cap = GX_JOIN_MAX_CAP + 1);
+	SMUTATE(eq, ge, eb.capacity, "projection larger than its object", eq->ext.search.cap = 200);
+	{
+		gx_task_ctx keep = ctx;
+
+		ctx.obj[0] = NULL;
+		SMUTATE(eq, ge, eb.capacity, "search without a projection", (void) 0);
+		ctx = keep;
+		ctx.obj_bytes[0] = tbytes - 8;
+		SMUTATE(eq, ge, eb.capacity, "search of a projection object too small", (void) 0);
+		ctx = keep;
+	}
+
+	/* a table never sealed: an error at row 0, no run */
+	{
+		std::vector<uint64_t> fresh(tbytes / 8 + 1, 0);
+		gx_task_ctx fctx = ctx;
+
+		fctx.obj[0] = (char *) fresh.data();
+		memcpy(eq, ge.data(), eb.capacity);
+		CHECK(gx_cpu_run(eq, eb.capacity, &fctx, err, sizeof(err)) == GX_OK &&
+			  gx_chunk_result(eq)->error == ((uint64_t) 0 << 8 | GX_ERR_BAD_PROGRAM) &&
+			  gx_chunk_result(eq)->nsel == 0,
+			  "search of a table not sealed: an error at row 0 (%s)", err);
+	}
+}
+#undef SMUTATE
+
 int
 main(void)
 {
@@ -3447,6 +3633,11 @@ main(void)
 		test_join_merge();
 		test_join_merge_invalid();
 	}
+	if (test_part("search"))
+	{
+		test_search("caller alone", 1);
+		test_search_invalid();
+	}
 
 	/* then on its pool */
 	test_pool_open(&before);
@@ -3462,6 +3653,8 @@ main(void)
 		test_join_merge();
 		test_join_range_big();
 	}
+	if (test_part("search"))
+		test_search("pool", 4);
 	if (test_part("basic"))
 		test_pool_reuse();
 	gx_cpu_close();
