@@ -8,7 +8,9 @@
  * GX_TEST_PARTS (a comma-separated list; default: all, gx_test.h) runs
  * only some of the cases: basic (the interpreter, aggregates, validation,
  * groups, numeric and char8 programs, cache scans, the pool), join (the
- * hash, merge and range joins, on the caller's thread and on the pool).
+ * hash, merge and range joins, on the caller's thread and on the pool),
+ * jgroup (aggregation over a join: group probes against a nested-loop
+ * reference, and the validator's refusals).
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -3404,6 +3406,180 @@ test_join_merge_invalid(void)
 }
 #undef JMUTATE
 
+/* ---------------------------------------------------------------------- */
+/* aggregation over a join (group probe, gx_join.cuh)                      */
+/* ---------------------------------------------------------------------- */
+
+/* the CPU device as a group join runner (gx_test.h, JgDev) */
+static JgDev
+cpu_jg_dev(void)
+{
+	JgDev		d;
+
+	d.alloc = [](uint64_t bytes) -> void * {
+		void	   *p = nullptr;
+		char		err[256];
+
+		return gx_mem_alloc(GX_DEV_CPU, bytes, &p, err, sizeof(err)) == GX_OK ? p : nullptr;
+	};
+	d.release = [](void *p) {
+		if (p != nullptr)
+			gx_mem_free(GX_DEV_CPU, p);
+	};
+	d.read = [](void *host, const void *dev, uint64_t bytes) {
+		memcpy(host, dev, bytes);
+	};
+	d.run = [](gx_chunk *c, uint64_t capacity, void *const *obj, const uint64_t *ob) {
+		gx_task_ctx ctx;
+		char		err[256];
+
+		memset(&ctx, 0, sizeof(ctx));
+		for (int i = 0; i < 3; i++)
+		{
+			ctx.obj[i] = (char *) obj[i];
+			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
+		}
+		gx_status	st = gx_cpu_run(c, capacity, &ctx, err, sizeof(err));
+
+		if (st != GX_OK)
+			fprintf(stderr, "group join task: %s\n", err);
+		return st == GX_OK;
+	};
+	return d;
+}
+
+/*
+ * Aggregation over a join on the CPU device (where: "caller alone" or
+ * "pool"): every case, mode, algorithm and key set of jg_cases against
+ * the nested-loop reference
+ */
+static void
+test_jgroup(const char *where)
+{
+	std::mt19937_64 rng(4242);
+	const JgDev dev = cpu_jg_dev();
+	int			runs = 0;
+
+	jg_cases(rng, 1, [&](const char *what, const JgSide &in, const JgSide &out, bool host) {
+		runs += jg_case_runs(dev, where, what, in, out, host);
+	});
+	printf("group join (%s): %d runs against the reference\n", where, runs);
+}
+
+/*
+ * Group probes and inner column builds the validator refuses: inner
+ * columns past the outputs or GX_JOIN_MAX_COLS, no store or one too
+ * small, RIGHT / FULL, a pass, SEMI reading an inner column, a build's
+ * payload output with inner columns, a column not of its type
+ */
+static void
+test_jgroup_invalid(void)
+{
+	JgSide		in,
+				out;
+	JgSpec		sp;
+	std::mt19937_64 rng(7);
+
+	for (int i = 0; i < 50; i++)
+	{
+		in.add_random(rng, i % 10, 0, 0, 0);
+		out.add_random(rng, i % 12, 0, 0, 0);
+	}
+	const JgDev dev = cpu_jg_dev();
+	const uint32_t cap = 64,
+				kcap = 128;
+	uint64_t	ob[3] = {gx_join_table_bytes(cap, kcap), gx_join_cols_bytes(cap, JG_NCOLS), 0};
+	ChunkBuilder bb,
+				pb;
+	gx_chunk   *build = jg_side_task(bb, GX_TASK_JOIN_BUILD, in, sp, cap, kcap, 0, in.size());
+	gx_chunk   *probe = jg_side_task(pb, GX_TASK_JOIN_PROBE, out, sp, cap, kcap, 0, out.size());
+
+	jg_set_group(probe, sp);
+	ob[2] = gx_group_table_bytes(sp.gcap, probe->ext.ngkeys, probe->ext.nagg);
+
+	void	   *obj[3] = {dev.alloc(ob[0]), dev.alloc(ob[1]), dev.alloc(ob[2])};
+	gx_task_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	for (int i = 0; i < 3; i++)
+	{
+		ctx.obj[i] = (char *) obj[i];
+		ctx.obj_bytes[i] = ob[i];
+	}
+	std::vector<char> gb((char *) build, (char *) build + bb.capacity),
+				gp((char *) probe, (char *) probe + pb.capacity);
+
+#define JGMUTATE(task, b, good, what, stmt) \
+	do { \
+		memcpy(task, good.data(), b.capacity); \
+		stmt; \
+		expect_invalid(task, b.capacity, &ctx, (what)); \
+	} while (0)
+
+	JGMUTATE(build, bb, gb, "inner columns past the limit", build->ext.join.ncols = 9);
+	JGMUTATE(build, bb, gb, "a build's payload output with inner columns",
+			 build->ext.join.payload_out = 2);
+	JGMUTATE(build, bb, gb, "an inner column not of its type",
+			 build->ext.join.col_type[1] = GX_INT4);
+	JGMUTATE(build, bb, gb, "an inner column of a missing output",
+			 build->ext.join.col_out[2] = 9);
+	JGMUTATE(build, bb, gb, "an inner column store too small",
+			 ctx.obj_bytes[1] = gx_join_cols_bytes(cap, JG_NCOLS) - 1);
+	ctx.obj_bytes[1] = ob[1];
+	JGMUTATE(build, bb, gb, "no inner column store", ctx.obj[1] = NULL);
+	ctx.obj[1] = (char *) obj[1];
+
+	/* the table built and finished: the probe is then valid */
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		JoinSpec	js;
+
+		js.cap = cap;
+		js.kcap = kcap;
+		memcpy(build, gb.data(), bb.capacity);
+		CHECK(dev.run(build, bb.capacity, obj, ob) &&
+			  gx_chunk_result(build)->error == GX_NO_ERROR &&
+			  dev.run(join_finish_task(fm.data(), js), join_finish_bytes(), obj, ob),
+			  "group join: the table built");
+		memcpy(probe, gp.data(), pb.capacity);
+		CHECK(dev.run(probe, pb.capacity, obj, ob) &&
+			  gx_chunk_result(probe)->error == GX_NO_ERROR &&
+			  gx_chunk_result(probe)->join_count > 0,
+			  "group join: the unmutated probe runs");
+	}
+	JGMUTATE(probe, pb, gp, "inner columns past the outputs",
+			 probe->ext.join.icol_base = GX_MAX_OUTS - 2);
+	JGMUTATE(probe, pb, gp, "inner column base past the outputs",
+			 probe->ext.join.icol_base = GX_MAX_OUTS + 1);
+	JGMUTATE(probe, pb, gp, "a probe of 9 inner columns", probe->ext.join.ncols = 9);
+	JGMUTATE(probe, pb, gp, "a group probe in RIGHT mode",
+			 probe->ext.join.mode = GX_JOIN_RIGHT);
+	JGMUTATE(probe, pb, gp, "a group probe in FULL mode", probe->ext.join.mode = GX_JOIN_FULL);
+	JGMUTATE(probe, pb, gp, "a group probe in passes", probe->ext.join.first_row = 1);
+	JGMUTATE(probe, pb, gp, "a group probe writing entries", probe->ext.join.max_pairs = 1);
+	JGMUTATE(probe, pb, gp, "a group probe count-only", probe->ext.count_only = 1);
+	JGMUTATE(probe, pb, gp, "a SEMI group probe reading an inner column",
+			 probe->ext.join.mode = GX_JOIN_SEMI);
+	JGMUTATE(probe, pb, gp, "a group key past the inner columns",
+			 probe->ext.gkey_col[0] = JG_ICOL_BASE + JG_NCOLS);
+	JGMUTATE(probe, pb, gp, "an aggregate of an output the program lacks",
+			 probe->ext.join.icol_base = 7);
+	JGMUTATE(probe, pb, gp, "a float inner column as a group key",
+			 probe->ext.gkey_col[0] = JG_ICOL_BASE + 2);
+	JGMUTATE(probe, pb, gp, "no inner column store", ctx.obj[1] = NULL);
+	ctx.obj[1] = (char *) obj[1];
+	JGMUTATE(probe, pb, gp, "an inner column store too small",
+			 ctx.obj_bytes[1] = gx_join_cols_bytes(cap, JG_NCOLS) - 1);
+	ctx.obj_bytes[1] = ob[1];
+	JGMUTATE(probe, pb, gp, "no group table", ctx.obj[2] = NULL);
+	ctx.obj[2] = (char *) obj[2];
+	JGMUTATE(probe, pb, gp, "a group table too small", ctx.obj_bytes[2] = ob[2] - 1);
+	ctx.obj_bytes[2] = ob[2];
+#undef JGMUTATE
+	for (int i = 0; i < 3; i++)
+		dev.release(obj[i]);
+}
+
 int
 main(void)
 {
@@ -3447,6 +3623,11 @@ main(void)
 		test_join_merge();
 		test_join_merge_invalid();
 	}
+	if (test_part("jgroup"))
+	{
+		test_jgroup("caller alone");
+		test_jgroup_invalid();
+	}
 
 	/* then on its pool */
 	test_pool_open(&before);
@@ -3462,6 +3643,8 @@ main(void)
 		test_join_merge();
 		test_join_range_big();
 	}
+	if (test_part("jgroup"))
+		test_jgroup("pool");
 	if (test_part("basic"))
 		test_pool_reuse();
 	gx_cpu_close();
