@@ -363,6 +363,22 @@ gx_cpu_record_error(std::atomic<uint64_t> *error, uint32_t row, int err)
 }
 
 /*
+ * Take the next tile of a task of nrows rows in ntiles tiles from the
+ * counter next: its index and rows [*lo, *hi); false when none is left
+ */
+static bool
+gx_cpu_take_tile(std::atomic<uint32_t> &next, uint32_t ntiles, uint32_t nrows, uint32_t *tile,
+				 uint32_t *lo, uint32_t *hi)
+{
+	*tile = next.fetch_add(1);
+	if (*tile >= ntiles)
+		return false;
+	*lo = *tile * GX_TILE_ROWS;
+	*hi = *lo + GX_TILE_ROWS < nrows ? *lo + GX_TILE_ROWS : nrows;
+	return true;
+}
+
+/*
  * Deform rows [lo, hi) of a page task into its columns and NULL bitmaps (a
  * tile starts on a word of every bitmap, so threads share no word).
  * Returns the first row that could not be deformed, or hi.
@@ -442,12 +458,12 @@ gx_cpu_rows_worker(void *arg, int t)
 
 	for (;;)
 	{
-		uint32_t	tile = job->next_tile.fetch_add(1);
+		uint32_t	tile,
+					lo,
+					hi;
 
-		if (tile >= ntiles)
+		if (!gx_cpu_take_tile(job->next_tile, ntiles, c->nrows, &tile, &lo, &hi))
 			break;
-		uint32_t	lo = tile * GX_TILE_ROWS;
-		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint32_t	cnt = 0;
 		uint32_t	stop = hi;
 
@@ -715,12 +731,12 @@ gx_cpu_join_build_worker(void *arg, int t)
 	(void) t;
 	for (;;)
 	{
-		uint32_t	tile = job->next_tile.fetch_add(1);
+		uint32_t	tile,
+					lo,
+					hi;
 
-		if (tile >= ntiles)
+		if (!gx_cpu_take_tile(job->next_tile, ntiles, c->nrows, &tile, &lo, &hi))
 			break;
-		uint32_t	lo = tile * GX_TILE_ROWS;
-		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint32_t	cnt = 0;
 
 		if (c->deform_off != 0)
@@ -1356,12 +1372,12 @@ gx_cpu_join_probe_worker(void *arg, int t)
 	(void) t;
 	for (;;)
 	{
-		uint32_t	tile = job->next_tile.fetch_add(1);
+		uint32_t	tile,
+					lo,
+					hi;
 
-		if (tile >= job->ntiles)
+		if (!gx_cpu_take_tile(job->next_tile, job->ntiles, c->nrows, &tile, &lo, &hi))
 			break;
-		uint32_t	lo = tile * GX_TILE_ROWS;
-		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint64_t	e = 0,
 					m = 0;
 		uint64_t	off = job->write ? job->te[tile] : 0;
@@ -1487,12 +1503,12 @@ gx_cpu_join_group_worker(void *arg, int t)
 	tabs.init(job->group, &c->ext);
 	for (;;)
 	{
-		uint32_t	tile = job->next_tile.fetch_add(1);
+		uint32_t	tile,
+					lo,
+					hi;
 
-		if (tile >= job->ntiles)
+		if (!gx_cpu_take_tile(job->next_tile, job->ntiles, c->nrows, &tile, &lo, &hi))
 			break;
-		uint32_t	lo = tile * GX_TILE_ROWS;
-		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 
 		/* (a merge probe's pages were deformed in its extract) */
 		if (c->deform_off != 0 && job->t.alg != GX_JOIN_MERGE)

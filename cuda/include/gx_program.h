@@ -678,7 +678,8 @@ typedef struct gx_join_ext
 	uint32_t	nkeys;			/* 1 .. GX_JOIN_MAX_KEYS */
 	int16_t		key_out[GX_JOIN_MAX_KEYS];	/* the program output of each key */
 	int16_t		payload_out;	/* BUILD: the output holding a row's payload
-								 * (integer-like), -1: row_base + the row */
+								 * (integer-like), -1: row_base + the row
+								 * (with ncols > 0: -1, the staged index) */
 	int16_t		jflags;			/* FINISH: GX_JOIN_NO_RUNS */
 	uint32_t	cap;			/* table: rows it holds (<= GX_JOIN_MAX_CAP) */
 	uint32_t	kcap;			/* table: key slots, a power of 2 >= 2 * cap */
@@ -769,7 +770,10 @@ typedef struct gx_chunk_ext
 	 * the others are neither added nor selected (gx_group_add_out).  The
 	 * rows for the host (a row the device cannot evaluate, GX_ERR_HOST, or
 	 * a non-finite float input) are of no partition: the pass that takes
-	 * them selects them all, the others (GX_GROUP_SKIP_HOST) none.
+	 * them selects them all, the others (GX_GROUP_SKIP_HOST) none.  A
+	 * group JOIN_PROBE (aggregation over a join, gx_join_cols_bytes) uses
+	 * the same fields, its group table obj[GX_JOIN_OBJ_GROUP], its keys
+	 * and inputs indexing its joined output vector.
 	 */
 	uint32_t	ngroup_cap;		/* slots of the table (a power of 2), 0 = off */
 	uint32_t	ngroup_limit;	/* groups (and reservations) it may hold */

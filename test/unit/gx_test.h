@@ -1223,6 +1223,27 @@ join_grow_result(ChunkBuilder &b, uint64_t result_bytes)
 }
 
 /*
+ * The quals of a join side's program: "f >= 0" (column cf), and with host
+ * "h * h > 0" (numeric column ch: the host's where it overflows);
+ * registers 0 .. 2 and 6 .. 9
+ */
+static void
+join_emit_quals(ChunkBuilder &b, int cf, int ch, bool host)
+{
+	b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cf);
+	b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, b.kint(GX_INT4, 0));
+	b.emit(GX_OP_GE, GX_INT4, 2, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+	if (!host)
+		return;
+	b.emit(GX_OP_LDCOL, GX_NUMERIC, 6, 0, 0, ch);
+	b.emit(GX_OP_MUL, GX_NUMERIC, 7, 6, 6);
+	b.emit(GX_OP_LDCONST, GX_NUMERIC, 8, 0, 0, b.kint(GX_NUMERIC, 0));
+	b.emit(GX_OP_GT, GX_NUMERIC, 9, 7, 8);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 9);
+}
+
+/*
  * A JOIN_BUILD or JOIN_PROBE task over rows [lo, hi) of side s: the
  * program is "f >= 0 [AND h * h > 0]", then the keys as outputs 0 (and 1)
  * and, for a build with payload_out, the payload as output 2 (lean: key 1
@@ -1253,18 +1274,7 @@ join_side_task(ChunkBuilder &b, int kind, const JoinSide &s, const JoinSpec &js,
 		int			cp = b.add_int_col(GX_INT8, sl(s.pay));
 		int			ch = b.add_num_col(0, sl(s.h));
 
-		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cf);
-		b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, b.kint(GX_INT4, 0));
-		b.emit(GX_OP_GE, GX_INT4, 2, 0, 1);
-		b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
-		if (js.host)
-		{
-			b.emit(GX_OP_LDCOL, GX_NUMERIC, 6, 0, 0, ch);
-			b.emit(GX_OP_MUL, GX_NUMERIC, 7, 6, 6);
-			b.emit(GX_OP_LDCONST, GX_NUMERIC, 8, 0, 0, b.kint(GX_NUMERIC, 0));
-			b.emit(GX_OP_GT, GX_NUMERIC, 9, 7, 8);
-			b.emit(GX_OP_QUAL, GX_BOOL, 0, 9);
-		}
+		join_emit_quals(b, cf, ch, js.host);
 		b.emit(GX_OP_LDCOL, s.ktype, 3, 0, 0, c1);
 		b.emit(GX_OP_OUT, s.ktype, 0, 3, 0, 0);
 		if (js.nkeys > 1 || (js.alg == GX_JOIN_RANGE && kind == GX_TASK_JOIN_PROBE))
@@ -2199,7 +2209,7 @@ struct JgSpec
 {
 	uint32_t	alg = GX_JOIN_HASH;
 	uint32_t	mode = GX_JOIN_INNER;
-	int			keys = 1;		/* group keys: 0 none, 1 outer a, 2 inner a, 3 both */
+	int			keys = 1;		/* group keys, bits: 1 outer a, 2 inner a, 4 outer k (0: one group) */
 	bool		host = false;	/* the outer program carries the host qual */
 	uint32_t	gcap = 4096;	/* group table slots */
 	uint32_t	glimit = 2048;	/* ... and its limit */
@@ -2236,29 +2246,16 @@ jg_side_task(ChunkBuilder &b, int kind, const JgSide &s, const JgSpec &sp, uint3
 	int			cf = b.add_int_col(GX_INT4, sl(s.f));
 	int			ch = b.add_num_col(0, sl(s.h));
 
+	const int	outs[5][2] = {{ck, GX_INT4}, {ca, GX_INT4}, {cv, GX_INT8}, {cx, GX_FLOAT8},
+	{ckd, GX_INT8}};
+
 	b.nrows = hi - lo;
-	b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cf);
-	b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, b.kint(GX_INT4, 0));
-	b.emit(GX_OP_GE, GX_INT4, 2, 0, 1);
-	b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
-	if (sp.host && kind == GX_TASK_JOIN_PROBE)
+	join_emit_quals(b, cf, ch, sp.host && kind == GX_TASK_JOIN_PROBE);
+	for (int o = 0; o < 5; o++)
 	{
-		b.emit(GX_OP_LDCOL, GX_NUMERIC, 6, 0, 0, ch);
-		b.emit(GX_OP_MUL, GX_NUMERIC, 7, 6, 6);
-		b.emit(GX_OP_LDCONST, GX_NUMERIC, 8, 0, 0, b.kint(GX_NUMERIC, 0));
-		b.emit(GX_OP_GT, GX_NUMERIC, 9, 7, 8);
-		b.emit(GX_OP_QUAL, GX_BOOL, 0, 9);
+		b.emit(GX_OP_LDCOL, outs[o][1], 10 + o, 0, 0, outs[o][0]);
+		b.emit(GX_OP_OUT, outs[o][1], 0, 10 + o, 0, o);
 	}
-	b.emit(GX_OP_LDCOL, GX_INT4, 3, 0, 0, ck);
-	b.emit(GX_OP_OUT, GX_INT4, 0, 3, 0, 0);
-	b.emit(GX_OP_LDCOL, GX_INT4, 10, 0, 0, ca);
-	b.emit(GX_OP_OUT, GX_INT4, 0, 10, 0, 1);
-	b.emit(GX_OP_LDCOL, GX_INT8, 11, 0, 0, cv);
-	b.emit(GX_OP_OUT, GX_INT8, 0, 11, 0, 2);
-	b.emit(GX_OP_LDCOL, GX_FLOAT8, 12, 0, 0, cx);
-	b.emit(GX_OP_OUT, GX_FLOAT8, 0, 12, 0, 3);
-	b.emit(GX_OP_LDCOL, GX_INT8, 13, 0, 0, ckd);
-	b.emit(GX_OP_OUT, GX_INT8, 0, 13, 0, 4);
 
 	gx_chunk   *c = b.build();
 
@@ -2326,6 +2323,8 @@ jg_set_group(gx_chunk *c, const JgSpec &sp)
 		x->gkey_col[x->ngkeys++] = 1;
 	if (sp.keys & 2)
 		x->gkey_col[x->ngkeys++] = ia;
+	if (sp.keys & 4)
+		x->gkey_col[x->ngkeys++] = 0;
 	x->nagg = 9;
 	x->agg[0] = gx_agg {GX_AGG_COUNT, -1, 0, 0};
 	x->agg[1] = gx_agg {GX_AGG_COUNT, iv, 0, 0};
@@ -2532,6 +2531,44 @@ struct JgDev
 	/* run task c (capacity bytes) with objects obj[0 .. 2] of ob bytes */
 	std::function<bool(gx_chunk *, uint64_t, void *const *, const uint64_t *)> run;
 };
+
+/* the CPU device as a group join runner */
+static JgDev
+cpu_jg_dev(void)
+{
+	JgDev		d;
+
+	d.alloc = [](uint64_t bytes) -> void * {
+		void	   *p = nullptr;
+		char		err[256];
+
+		return gx_mem_alloc(GX_DEV_CPU, bytes, &p, err, sizeof(err)) == GX_OK ? p : nullptr;
+	};
+	d.release = [](void *p) {
+		if (p != nullptr)
+			gx_mem_free(GX_DEV_CPU, p);
+	};
+	d.read = [](void *host, const void *dev, uint64_t bytes) {
+		memcpy(host, dev, bytes);
+	};
+	d.run = [](gx_chunk *c, uint64_t capacity, void *const *obj, const uint64_t *ob) {
+		gx_task_ctx ctx;
+		char		err[256];
+
+		memset(&ctx, 0, sizeof(ctx));
+		for (int i = 0; i < 3; i++)
+		{
+			ctx.obj[i] = (char *) obj[i];
+			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
+		}
+		gx_status	st = gx_cpu_run(c, capacity, &ctx, err, sizeof(err));
+
+		if (st != GX_OK)
+			fprintf(stderr, "group join task: %s\n", err);
+		return st == GX_OK;
+	};
+	return d;
+}
 
 /*
  * Build the inner side's table (its inner columns in the store), finish
@@ -2781,7 +2818,8 @@ jg_cases(std::mt19937_64 &rng, uint32_t scale, const JgCaseFn &fn)
 /*
  * Run one group join case on dev in every mode (INNER, LEFT, SEMI, ANTI),
  * algorithm (hash, range, merge) and set of group keys (none, outer,
- * inner, both: SEMI / ANTI have no inner column), against the reference;
+ * inner, both, and the outer key with an inner column: many groups; SEMI
+ * / ANTI have no inner column), against the reference;
  * the random case also with a table too small, in 4 passes of a
  * partition, and without local tables.  Returns the runs.
  */
@@ -2793,7 +2831,7 @@ jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSi
 
 	for (uint32_t alg : {GX_JOIN_HASH, GX_JOIN_RANGE, GX_JOIN_MERGE})
 		for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_LEFT, GX_JOIN_SEMI, GX_JOIN_ANTI})
-			for (int keys = 0; keys < 4; keys++)
+			for (int keys : {0, 1, 2, 3, 6})
 			{
 				const bool	inner = mode == GX_JOIN_INNER || mode == GX_JOIN_LEFT;
 

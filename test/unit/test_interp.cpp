@@ -3404,49 +3404,10 @@ test_join_merge_invalid(void)
 			  "merge unmatched: every key matched (%s)", err);
 	}
 }
-#undef JMUTATE
 
 /* ---------------------------------------------------------------------- */
 /* aggregation over a join (group probe, gx_join.cuh)                      */
 /* ---------------------------------------------------------------------- */
-
-/* the CPU device as a group join runner (gx_test.h, JgDev) */
-static JgDev
-cpu_jg_dev(void)
-{
-	JgDev		d;
-
-	d.alloc = [](uint64_t bytes) -> void * {
-		void	   *p = nullptr;
-		char		err[256];
-
-		return gx_mem_alloc(GX_DEV_CPU, bytes, &p, err, sizeof(err)) == GX_OK ? p : nullptr;
-	};
-	d.release = [](void *p) {
-		if (p != nullptr)
-			gx_mem_free(GX_DEV_CPU, p);
-	};
-	d.read = [](void *host, const void *dev, uint64_t bytes) {
-		memcpy(host, dev, bytes);
-	};
-	d.run = [](gx_chunk *c, uint64_t capacity, void *const *obj, const uint64_t *ob) {
-		gx_task_ctx ctx;
-		char		err[256];
-
-		memset(&ctx, 0, sizeof(ctx));
-		for (int i = 0; i < 3; i++)
-		{
-			ctx.obj[i] = (char *) obj[i];
-			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
-		}
-		gx_status	st = gx_cpu_run(c, capacity, &ctx, err, sizeof(err));
-
-		if (st != GX_OK)
-			fprintf(stderr, "group join task: %s\n", err);
-		return st == GX_OK;
-	};
-	return d;
-}
 
 /*
  * Aggregation over a join on the CPU device (where: "caller alone" or
@@ -3509,24 +3470,18 @@ test_jgroup_invalid(void)
 	std::vector<char> gb((char *) build, (char *) build + bb.capacity),
 				gp((char *) probe, (char *) probe + pb.capacity);
 
-#define JGMUTATE(task, b, good, what, stmt) \
-	do { \
-		memcpy(task, good.data(), b.capacity); \
-		stmt; \
-		expect_invalid(task, b.capacity, &ctx, (what)); \
-	} while (0)
 
-	JGMUTATE(build, bb, gb, "inner columns past the limit", build->ext.join.ncols = 9);
-	JGMUTATE(build, bb, gb, "a build's payload output with inner columns",
+	JMUTATE(build, bb, gb, "inner columns past the limit", build->ext.join.ncols = 9);
+	JMUTATE(build, bb, gb, "a build's payload output with inner columns",
 			 build->ext.join.payload_out = 2);
-	JGMUTATE(build, bb, gb, "an inner column not of its type",
+	JMUTATE(build, bb, gb, "an inner column not of its type",
 			 build->ext.join.col_type[1] = GX_INT4);
-	JGMUTATE(build, bb, gb, "an inner column of a missing output",
+	JMUTATE(build, bb, gb, "an inner column of a missing output",
 			 build->ext.join.col_out[2] = 9);
-	JGMUTATE(build, bb, gb, "an inner column store too small",
+	JMUTATE(build, bb, gb, "an inner column store too small",
 			 ctx.obj_bytes[1] = gx_join_cols_bytes(cap, JG_NCOLS) - 1);
 	ctx.obj_bytes[1] = ob[1];
-	JGMUTATE(build, bb, gb, "no inner column store", ctx.obj[1] = NULL);
+	JMUTATE(build, bb, gb, "no inner column store", ctx.obj[1] = NULL);
 	ctx.obj[1] = (char *) obj[1];
 
 	/* the table built and finished: the probe is then valid */
@@ -3547,35 +3502,35 @@ test_jgroup_invalid(void)
 			  gx_chunk_result(probe)->join_count > 0,
 			  "group join: the unmutated probe runs");
 	}
-	JGMUTATE(probe, pb, gp, "inner columns past the outputs",
+	JMUTATE(probe, pb, gp, "inner columns past the outputs",
 			 probe->ext.join.icol_base = GX_MAX_OUTS - 2);
-	JGMUTATE(probe, pb, gp, "inner column base past the outputs",
+	JMUTATE(probe, pb, gp, "inner column base past the outputs",
 			 probe->ext.join.icol_base = GX_MAX_OUTS + 1);
-	JGMUTATE(probe, pb, gp, "a probe of 9 inner columns", probe->ext.join.ncols = 9);
-	JGMUTATE(probe, pb, gp, "a group probe in RIGHT mode",
+	JMUTATE(probe, pb, gp, "a probe of 9 inner columns", probe->ext.join.ncols = 9);
+	JMUTATE(probe, pb, gp, "a group probe in RIGHT mode",
 			 probe->ext.join.mode = GX_JOIN_RIGHT);
-	JGMUTATE(probe, pb, gp, "a group probe in FULL mode", probe->ext.join.mode = GX_JOIN_FULL);
-	JGMUTATE(probe, pb, gp, "a group probe in passes", probe->ext.join.first_row = 1);
-	JGMUTATE(probe, pb, gp, "a group probe writing entries", probe->ext.join.max_pairs = 1);
-	JGMUTATE(probe, pb, gp, "a group probe count-only", probe->ext.count_only = 1);
-	JGMUTATE(probe, pb, gp, "a SEMI group probe reading an inner column",
+	JMUTATE(probe, pb, gp, "a group probe in FULL mode", probe->ext.join.mode = GX_JOIN_FULL);
+	JMUTATE(probe, pb, gp, "a group probe in passes", probe->ext.join.first_row = 1);
+	JMUTATE(probe, pb, gp, "a group probe writing entries", probe->ext.join.max_pairs = 1);
+	JMUTATE(probe, pb, gp, "a group probe count-only", probe->ext.count_only = 1);
+	JMUTATE(probe, pb, gp, "a SEMI group probe reading an inner column",
 			 probe->ext.join.mode = GX_JOIN_SEMI);
-	JGMUTATE(probe, pb, gp, "a group key past the inner columns",
+	JMUTATE(probe, pb, gp, "a group key past the inner columns",
 			 probe->ext.gkey_col[0] = JG_ICOL_BASE + JG_NCOLS);
-	JGMUTATE(probe, pb, gp, "an aggregate of an output the program lacks",
+	JMUTATE(probe, pb, gp, "an aggregate of an output the program lacks",
 			 probe->ext.join.icol_base = 7);
-	JGMUTATE(probe, pb, gp, "a float inner column as a group key",
+	JMUTATE(probe, pb, gp, "a float inner column as a group key",
 			 probe->ext.gkey_col[0] = JG_ICOL_BASE + 2);
-	JGMUTATE(probe, pb, gp, "no inner column store", ctx.obj[1] = NULL);
+	JMUTATE(probe, pb, gp, "no inner column store", ctx.obj[1] = NULL);
 	ctx.obj[1] = (char *) obj[1];
-	JGMUTATE(probe, pb, gp, "an inner column store too small",
+	JMUTATE(probe, pb, gp, "an inner column store too small",
 			 ctx.obj_bytes[1] = gx_join_cols_bytes(cap, JG_NCOLS) - 1);
 	ctx.obj_bytes[1] = ob[1];
-	JGMUTATE(probe, pb, gp, "no group table", ctx.obj[2] = NULL);
+	JMUTATE(probe, pb, gp, "no group table", ctx.obj[2] = NULL);
 	ctx.obj[2] = (char *) obj[2];
-	JGMUTATE(probe, pb, gp, "a group table too small", ctx.obj_bytes[2] = ob[2] - 1);
+	JMUTATE(probe, pb, gp, "a group table too small", ctx.obj_bytes[2] = ob[2] - 1);
 	ctx.obj_bytes[2] = ob[2];
-#undef JGMUTATE
+#undef JMUTATE
 	for (int i = 0; i < 3; i++)
 		dev.release(obj[i]);
 }

@@ -19,8 +19,10 @@
  * of them: random (random programs, all transfer modes and the JIT),
  * types (integer edges, dates, numeric, char8), pages, cache, group
  * (aggregate reads, group tables, float and exact-variance groups), join,
+ * jgroup (aggregation over a join: group probes on both devices against
+ * a nested-loop reference, and the group probe's throughput figure),
  * validation (malformed tasks, pool memory), bandwidth (the GX_BW_ONLY
- * figures).  GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
+ * figures, the group probe's too).  GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -2713,6 +2715,8 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	printf("char8: %d chunks, %d mismatches\n", runs, bad);
 }
 
+static void test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
+
 static void
 test_random(std::mt19937_64 &rng)
 {
@@ -2768,6 +2772,8 @@ test_random(std::mt19937_64 &rng)
 	}
 	if (test_part("join"))
 		test_join(rng, staging, slot_bytes);
+	if (test_part("jgroup"))
+		test_jgroup(rng, staging, slot_bytes);
 	if (test_part("group"))
 		test_group_exact_var(rng, staging);
 	if (!test_part("validation"))
@@ -3323,6 +3329,271 @@ test_join_bandwidth(std::mt19937_64 &rng, uint32_t alg)
 	free(staging);
 }
 
+/* ---------------------------------------------------------------------- */
+/* aggregation over a join (group probe, gx_join.cuh)                      */
+/* ---------------------------------------------------------------------- */
+
+/* GPU slot 0 as a group join runner: the task copied into the staging slot, run, copied back */
+static JgDev
+gpu_jg_dev(void *staging, size_t slot_bytes)
+{
+	JgDev		d;
+
+	d.alloc = [](uint64_t bytes) -> void * {
+		void	   *p = nullptr;
+		char		err[256];
+
+		if (gx_mem_alloc(GX_DEV_GPU, bytes, &p, err, sizeof(err)) != GX_OK)
+			return nullptr;
+		cudaMemset(p, 0, bytes);
+		cudaDeviceSynchronize();
+		return p;
+	};
+	d.release = [](void *p) {
+		if (p != nullptr)
+			gx_mem_free(GX_DEV_GPU, p);
+	};
+	d.read = [](void *host, const void *dev, uint64_t bytes) {
+		cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
+	};
+	d.run = [staging, slot_bytes](gx_chunk *c, uint64_t capacity, void *const *obj,
+								  const uint64_t *ob) {
+		gx_task_ctx ctx;
+		char		err[512];
+
+		if (capacity > slot_bytes)
+		{
+			fprintf(stderr, "group join task of %llu bytes does not fit the slot\n",
+					(unsigned long long) capacity);
+			return false;
+		}
+		memset(&ctx, 0, sizeof(ctx));
+		for (int i = 0; i < 3; i++)
+		{
+			ctx.obj[i] = (char *) obj[i];
+			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
+		}
+		memcpy(staging, c, capacity);
+		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
+			!poll_until_done(0, err, sizeof(err)))
+		{
+			fprintf(stderr, "GPU group join task: %s\n", err);
+			return false;
+		}
+		memcpy(c, staging, capacity);
+		return true;
+	};
+	return d;
+}
+
+/*
+ * Aggregation over a join on the GPU and on the CPU device: every case,
+ * mode, algorithm and key set of jg_cases (sizes x10), each device
+ * against the nested-loop reference (so GPU = CPU = reference); then a
+ * malformed group probe is refused before any CUDA call
+ */
+static void
+test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	const JgDev gpu = gpu_jg_dev(staging, slot_bytes);
+	const JgDev cpu = cpu_jg_dev();
+	int			runs = 0;
+
+	jg_cases(rng, 10, [&](const char *what, const JgSide &in, const JgSide &out, bool host) {
+		runs += jg_case_runs(gpu, "GPU", what, in, out, host);
+		runs += jg_case_runs(cpu, "CPU", what, in, out, host);
+	});
+	printf("group join: %d runs, GPU = CPU = reference\n", runs);
+	{
+		JgSide		out;
+		JgSpec		sp;
+		ChunkBuilder b;
+		char		err[512];
+		gx_task_ctx ctx;
+
+		for (int r = 0; r < 100; r++)
+			out.add_random(rng, r, 0, 0, 0);
+		gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, sp, 64, 128, 0, 100);
+
+		jg_set_group(c, sp);
+		c->ext.join.mode = GX_JOIN_RIGHT;
+		memset(&ctx, 0, sizeof(ctx));
+		memcpy(staging, c, b.capacity);
+		CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+			  "GPU: a RIGHT group probe is refused");
+	}
+}
+
+/*
+ * The group probe's throughput: 16M x 16M int4 rows (distinct inner
+ * keys, uniform outer keys: each outer row one match), the inner column
+ * c = key % 1000 in the store; sum(c) GROUP BY outer key % G for G = 10,
+ * 1000, 1000000 (the last without local tables, GX_GROUP_NO_LOCAL), and
+ * count(*) GROUP BY c, each one probe task of 16M rows over device
+ * memory; kernel time (no transfer), best of 3, the group table emptied
+ * before each.  Printed only.
+ */
+static void
+test_jgroup_bandwidth(std::mt19937_64 &rng)
+{
+	const uint32_t n = 16u << 20;
+	std::vector<int64_t> ik(n),
+				ok(n);
+	char		err[512];
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		ik[i] = (int64_t) (((uint64_t) i * 2654435761u) & (n - 1));
+		ok[i] = (int64_t) (rng() % n);
+	}
+
+	/* the program of a side: outputs 0 = key, 1 = key % m */
+	auto		side = [&](ChunkBuilder &b, const std::vector<int64_t> &k, int64_t m) {
+		int			ck = b.add_int_col(GX_INT4, k);
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ck);
+		b.emit(GX_OP_OUT, GX_INT4, 0, 0, 0, 0);
+		b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, b.kint(GX_INT4, m));
+		b.emit(GX_OP_MOD, GX_INT4, 2, 0, 1);
+		b.emit(GX_OP_OUT, GX_INT4, 0, 2, 0, 1);
+		return b.build();
+	};
+	JoinSpec	js;
+
+	js.cap = n;
+	js.kcap = 2 * n;
+
+	ChunkBuilder bb;
+	gx_chunk   *build = side(bb, ik, 1000);
+
+	build->kind = GX_TASK_JOIN_BUILD;
+	build->obj[0] = 1;
+	build->obj[1] = 2;
+	build->ext.entry = -1;
+	build->ext.join.nkeys = 1;
+	build->ext.join.payload_out = -1;
+	build->ext.join.cap = js.cap;
+	build->ext.join.kcap = js.kcap;
+	build->ext.join.lo_out = build->ext.join.hi_out = -1;
+	build->ext.join.ncols = 1;
+	build->ext.join.col_out[0] = 1;
+	build->ext.join.col_type[0] = GX_INT4;
+
+	std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+	gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+	/* the probes: {G, group key (1: outer key % G, 2: inner c), aggregate} */
+	const uint32_t gs[4] = {10, 1000, 1000000, 1000};
+	const char *name[4] = {"sum(c) by outer % 10", "sum(c) by outer % 1000",
+	"sum(c) by outer % 1e6", "count(*) by inner c"};
+	ChunkBuilder pb[4];
+	gx_chunk   *probe[4];
+	uint64_t	gbytes[4];
+	size_t		slot_bytes = bb.capacity;
+
+	for (int w = 0; w < 4; w++)
+	{
+		gx_chunk   *c = side(pb[w], ok, w == 3 ? 1 : gs[w]);
+
+		c = join_grow_result(pb[w], gx_join_probe_result_bytes(n, 0, GX_JOIN_HASH));
+		c->kind = GX_TASK_JOIN_PROBE;
+		c->obj[0] = 1;
+		c->obj[1] = 2;
+		c->obj[2] = 3;
+		c->ext.entry = -1;
+		c->ext.join = build->ext.join;
+		c->ext.join.mode = GX_JOIN_INNER;
+		c->ext.join.icol_base = 2;
+
+		uint32_t	cap = 1024;
+
+		while (cap < 2 * gs[w])
+			cap *= 2;
+		c->ext.ngroup_cap = cap;
+		c->ext.ngroup_limit = cap / 2;
+		c->ext.gflags = gs[w] >= 1000000 ? GX_GROUP_NO_LOCAL : 0;
+		c->ext.ngkeys = 1;
+		c->ext.gkey_col[0] = w == 3 ? 2 : 1;
+		c->ext.nagg = 1;
+		c->ext.agg[0] = w == 3 ? gx_agg {GX_AGG_COUNT, -1, 0, 0} : gx_agg {GX_AGG_SUM, 2, 0, 0};
+		gbytes[w] = gx_group_table_bytes(cap, 1, 1);
+		probe[w] = c;
+		slot_bytes = std::max<size_t>(slot_bytes, pb[w].capacity);
+	}
+	slot_bytes = (slot_bytes + 4095) & ~(size_t) 4095;
+
+	void	   *staging = aligned_alloc(4096, slot_bytes);
+	uint64_t	tbytes = join_table_bytes(js),
+				cbytes = gx_join_cols_bytes(js.cap, 1);
+	gx_gpu_info info;
+	void	   *gt = nullptr,
+			   *gc = nullptr,
+			   *gg = nullptr;
+	gx_task_ctx ctx;
+
+	if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU, cbytes, &gc, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU, gbytes[2], &gg, err, sizeof(err)) != GX_OK)
+	{
+		CHECK(false, "group join bandwidth: %s", err);
+		free(staging);
+		return;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) gt;
+	ctx.obj_bytes[0] = tbytes;
+	ctx.obj[1] = (char *) gc;
+	ctx.obj_bytes[1] = cbytes;
+	ctx.obj[2] = (char *) gg;
+
+	/* run task c (capacity bytes) in slot 0; its result, or NULL */
+	auto		run = [&](const gx_chunk *c, uint64_t capacity) -> gx_result * {
+		memcpy(staging, c, capacity);
+		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
+			!poll_until_done(0, err, sizeof(err)))
+			return nullptr;
+		return gx_chunk_result((gx_chunk *) staging);
+	};
+	gx_result  *r;
+
+	r = run(build, bb.capacity);
+	CHECK(r != nullptr && r->error == GX_NO_ERROR && r->join_count == n,
+		  "group join bandwidth: build: %s", err);
+	r = run(fin, join_finish_bytes());
+	CHECK(r != nullptr && r->error == GX_NO_ERROR && r->join_count == n,
+		  "group join bandwidth: finish: %s", err);
+
+	uint64_t	best[4] = {~0ull, ~0ull, ~0ull, ~0ull};
+
+	for (int it = 0; it < 3; it++)
+		for (int w = 0; w < 4; w++)
+		{
+			ctx.obj_bytes[2] = gbytes[w];
+			cudaMemset(gg, 0, gbytes[w]);
+			cudaDeviceSynchronize();
+			r = run(probe[w], pb[w].capacity);
+			CHECK(r != nullptr && r->error == GX_NO_ERROR && r->join_count == n &&
+				  r->join_noroom == 0 && r->join_host == 0,
+				  "group join bandwidth %s: %s (error %llx, added %llu, no room %llu)", name[w],
+				  err, r ? (unsigned long long) r->error : 0ull,
+				  r ? (unsigned long long) r->join_count : 0ull,
+				  r ? (unsigned long long) r->join_noroom : 0ull);
+			if (r != nullptr && r->kernel_ns < best[w])
+				best[w] = r->kernel_ns;
+		}
+	printf("group join kernels (hash join, one group probe task of %u rows): %u x %u int4 rows, "
+		   "distinct inner keys, uniform outer keys (%s)\n", n, n, n, info.name);
+	for (int w = 0; w < 4; w++)
+		printf("  %-24s %8.3f ms  %7.2f G pairs/s\n", name[w], best[w] / 1e6,
+			   (double) n / best[w]);
+	gx_mem_free(GX_DEV_GPU, gt);
+	gx_mem_free(GX_DEV_GPU, gc);
+	gx_mem_free(GX_DEV_GPU, gg);
+	gx_gpu_close();
+	free(staging);
+}
+
 int
 main(void)
 {
@@ -3352,7 +3623,7 @@ main(void)
 	/* GX_TEST_PARTS: some parts only (GX_BW_ONLY=1: the bandwidth figures) */
 	if (test_part("random") || test_part("types") || test_part("pages") ||
 		test_part("cache") || test_part("group") || test_part("join") ||
-		test_part("validation"))
+		test_part("jgroup") || test_part("validation"))
 		test_random(rng);
 	if (test_part("bandwidth"))
 	{
@@ -3361,6 +3632,8 @@ main(void)
 		test_join_bandwidth(rng, GX_JOIN_HASH);
 		test_join_bandwidth(rng, GX_JOIN_MERGE);
 	}
+	if (test_part("bandwidth") || test_part("jgroup"))
+		test_jgroup_bandwidth(rng);
 	gx_cpu_close();
 	printf("test_kernel: %d passed, %d failed\n", n_passed, n_failed);
 	return n_failed == 0 ? 0 : 1;
