@@ -44,7 +44,12 @@
  *    (gx_cpu_merge_segments, as the range join's pairs), then gathers and
  *    encodes the distinct keys in segments; a PROBE first extracts its
  *    rows (tiles), sorts them the same way and walks the merge path
- *    (GX_CPU_MERGE_PARTS parts at a time) before the three phases.
+ *    (GX_CPU_MERGE_PARTS parts at a time) before the three phases.  A
+ *    group PROBE (ext.ngroup_cap > 0: aggregation over a join) has no
+ *    phases: threads take tiles of outer rows and add each row's pairs
+ *    into a group table of their own (gx_cpu_gtabs, as group mode's),
+ *    merged into the group object at their end; a JOIN_BUILD with inner
+ *    columns writes them into the store ctx->obj[1] (gx_join_put_cols).
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).

@@ -93,7 +93,11 @@
  * rows' entries in row order).  The probe's header comes back, then nsel
  * entries of 16 bytes.  A merge join's PROBE first runs its extract
  * kernel, the sort (gx_jm_sort, in its result area's scratch) and the
- * merge path kernel (gx_gpu_jmerge_probe).  JOIN_UNMATCHED is one kernel
+ * merge path kernel (gx_gpu_jmerge_probe).  A group JOIN_PROBE
+ * (ext.ngroup_cap > 0: aggregation over a join) is one kernel instead of
+ * the four (gx_join_group_kernel: a thread a row, a shared-memory group
+ * table a block merged at its end, as the filter's group mode); its
+ * header alone comes back.  JOIN_UNMATCHED is one kernel
  * (a thread a placed row of the range; a block's unmatched payloads
  * reserved with one atomic add); its header comes back, then nsel
  * payloads of 8 bytes.

@@ -2757,61 +2757,46 @@ typedef std::function<void(const char *what, const JgSide &in, const JgSide &out
 static void
 jg_cases(std::mt19937_64 &rng, uint32_t scale, const JgCaseFn &fn)
 {
+	/* a side: rows (times scale), keys base + [0, mod) (how: random, 90% key 7, i % mod), odds */
+	struct JgSideSpec
 	{
-		JgSide		in,
-					out;
-
-		for (uint32_t i = 0; i < 150 * scale; i++)
-			in.add_random(rng, (int64_t) (rng() % 60), 10, 10, 0);
-		for (uint32_t i = 0; i < 200 * scale; i++)
-			out.add_random(rng, (int64_t) (rng() % 70), 10, 10, 20);
-		fn("random", in, out, true);
-	}
+		uint32_t	n;
+		int64_t		base,
+					mod;
+		int			how;		/* 0 random, 1 90% key 7, 2 row i: base + i % mod */
+		int			nullk,
+					pfail,
+					phost;		/* add_random's odds */
+	};
+	static const struct
 	{
-		JgSide		in,
+		const char *name;
+		JgSideSpec	in,
 					out;
+	}			cases[] = {
+		{"random", {150, 0, 60, 0, 10, 10, 0}, {200, 0, 70, 0, 10, 10, 20}},
+		{"90% one key", {150, 0, 40, 1, 20, 0, 0}, {100, 0, 40, 1, 20, 0, 0}},
+		{"empty inner", {0, 0, 10, 0, 10, 10, 0}, {100, 0, 10, 0, 10, 10, 0}},
+		{"empty outer", {100, 0, 10, 0, 10, 10, 0}, {0, 0, 10, 0, 10, 10, 0}},
+		{"all-match", {40, 0, 5, 2, 0, 0, 0}, {100, 0, 5, 0, 0, 0, 0}},
+		{"no-match", {80, 0, 50, 0, 10, 0, 0}, {80, 1000, 50, 0, 10, 0, 0}},
+	};
 
-		for (uint32_t i = 0; i < 150 * scale; i++)
-			in.add_random(rng, rng() % 10 < 9 ? 7 : (int64_t) (rng() % 40), 20, 0, 0);
-		for (uint32_t i = 0; i < 100 * scale; i++)
-			out.add_random(rng, rng() % 10 < 9 ? 7 : (int64_t) (rng() % 40), 20, 0, 0);
-		fn("90% one key", in, out, false);
-	}
+	for (const auto &cs : cases)
 	{
-		JgSide		in,
-					out;
+		JgSide		sides[2];
+		const JgSideSpec *sp[2] = {&cs.in, &cs.out};
 
-		for (uint32_t i = 0; i < 100 * scale; i++)
-			out.add_random(rng, (int64_t) (rng() % 10), 10, 10, 0);
-		fn("empty inner", in, out, false);
-	}
-	{
-		JgSide		in,
-					out;
+		for (int q = 0; q < 2; q++)
+			for (uint32_t i = 0; i < sp[q]->n * scale; i++)
+			{
+				int64_t		key = sp[q]->how == 2 ? (int64_t) i % sp[q]->mod :
+					sp[q]->how == 1 && rng() % 10 < 9 ? 7 : (int64_t) (rng() % sp[q]->mod);
 
-		for (uint32_t i = 0; i < 100 * scale; i++)
-			in.add_random(rng, (int64_t) (rng() % 10), 10, 10, 0);
-		fn("empty outer", in, out, false);
-	}
-	{
-		JgSide		in,
-					out;
-
-		for (uint32_t i = 0; i < 40 * scale; i++)
-			in.add_random(rng, (int64_t) i % 5, 0, 0, 0);
-		for (uint32_t i = 0; i < 100 * scale; i++)
-			out.add_random(rng, (int64_t) (rng() % 5), 0, 0, 0);
-		fn("all-match", in, out, false);
-	}
-	{
-		JgSide		in,
-					out;
-
-		for (uint32_t i = 0; i < 80 * scale; i++)
-			in.add_random(rng, (int64_t) (rng() % 50), 10, 0, 0);
-		for (uint32_t i = 0; i < 80 * scale; i++)
-			out.add_random(rng, 1000 + (int64_t) (rng() % 50), 10, 0, 0);
-		fn("no-match", in, out, false);
+				sides[q].add_random(rng, sp[q]->base + key, sp[q]->nullk, sp[q]->pfail,
+									sp[q]->phost);
+			}
+		fn(cs.name, sides[0], sides[1], cs.out.phost > 0);
 	}
 }
 

@@ -3411,20 +3411,22 @@ test_join_merge_invalid(void)
 
 /*
  * Aggregation over a join on the CPU device (where: "caller alone" or
- * "pool"): every case, mode, algorithm and key set of jg_cases against
- * the nested-loop reference
+ * "pool"; sizes times scale: the pool's tasks span several tiles, so its
+ * threads add into their own tables and merge them concurrently): every
+ * case, mode, algorithm and key set of jg_cases against the nested-loop
+ * reference
  */
 static void
-test_jgroup(const char *where)
+test_jgroup(const char *where, uint32_t scale)
 {
 	std::mt19937_64 rng(4242);
 	const JgDev dev = cpu_jg_dev();
 	int			runs = 0;
 
-	jg_cases(rng, 1, [&](const char *what, const JgSide &in, const JgSide &out, bool host) {
+	jg_cases(rng, scale, [&](const char *what, const JgSide &in, const JgSide &out, bool host) {
 		runs += jg_case_runs(dev, where, what, in, out, host);
 	});
-	printf("group join (%s): %d runs against the reference\n", where, runs);
+	printf("group join (%s, sizes x%u): %d runs against the reference\n", where, scale, runs);
 }
 
 /*
@@ -3580,7 +3582,7 @@ main(void)
 	}
 	if (test_part("jgroup"))
 	{
-		test_jgroup("caller alone");
+		test_jgroup("caller alone", 1);
 		test_jgroup_invalid();
 	}
 
@@ -3599,7 +3601,7 @@ main(void)
 		test_join_range_big();
 	}
 	if (test_part("jgroup"))
-		test_jgroup("pool");
+		test_jgroup("pool", 6);
 	if (test_part("basic"))
 		test_pool_reuse();
 	gx_cpu_close();
