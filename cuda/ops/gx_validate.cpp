@@ -865,9 +865,9 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 	 * among the outputs
 	 */
 	if (c->ext.ngroup_cap > 0 &&
-		(j->mode > GX_JOIN_LEFT || j->first_row != 0 || j->max_pairs != 0 ||
-		 c->ext.count_only != 0 || j->ncols > GX_JOIN_MAX_COLS || j->icol_base > GX_MAX_OUTS ||
-		 j->ncols > GX_MAX_OUTS - j->icol_base))
+		(j->mode > GX_JOIN_LEFT || j->first_row != 0 || j->first_match != 0 ||
+		 j->max_pairs != 0 || c->ext.count_only != 0 || j->ncols > GX_JOIN_MAX_COLS ||
+		 j->icol_base > GX_MAX_OUTS || j->ncols > GX_MAX_OUTS - j->icol_base))
 	{
 		gx_errf(err, errlen,
 				"join group probe: mode %u, a pass, or inner columns [%u, +%u) past %d outputs",

@@ -2173,7 +2173,10 @@ struct JgSide
 	{
 		return (uint32_t) k.size();
 	}
-	/* a random row: key from keys() (NULL 1 in nullk), NULLs 1 in 10, f < 0 1 in pfail, host 1 in phost */
+	/*
+	 * a row of key (NULL 1 in nullk), other NULLs 1 in 10, f < 0 1 in
+	 * pfail, a host row 1 in phost (0: never)
+	 */
 	void		add_random(std::mt19937_64 &rng, int64_t key, int nullk, int pfail, int phost)
 	{
 		bool		knull = nullk > 0 && rng() % nullk == 0;
@@ -2209,7 +2212,8 @@ struct JgSpec
 {
 	uint32_t	alg = GX_JOIN_HASH;
 	uint32_t	mode = GX_JOIN_INNER;
-	int			keys = 1;		/* group keys, bits: 1 outer a, 2 inner a, 4 outer k (0: one group) */
+	int			keys = 1;		/* group keys, bits: 1 outer a, 2 inner a, 4 outer
+								 * k (0: one group) */
 	bool		host = false;	/* the outer program carries the host qual */
 	uint32_t	gcap = 4096;	/* group table slots */
 	uint32_t	glimit = 2048;	/* ... and its limit */
@@ -2241,7 +2245,8 @@ jg_side_task(ChunkBuilder &b, int kind, const JgSide &s, const JgSpec &sp, uint3
 	int			ckd = b.add_int_col(GX_INT8, sl(s.kd), sn(s.kn));
 	int			ca = b.add_int_col(GX_INT4, sl(s.a), sn(s.an));
 	int			cv = b.add_int_col(GX_INT8, sl(s.v), sn(s.vn));
-	int			cx = b.add_float_col(GX_FLOAT8, std::vector<double>(s.x.begin() + lo, s.x.begin() + hi),
+	int			cx = b.add_float_col(GX_FLOAT8,
+									 std::vector<double>(s.x.begin() + lo, s.x.begin() + hi),
 									 sn(s.xn));
 	int			cf = b.add_int_col(GX_INT4, sl(s.f));
 	int			ch = b.add_num_col(0, sl(s.h));
@@ -2737,7 +2742,8 @@ jg_compare(const JgOut &o, const JgOut &w, const JgSpec &sp, size_t nparts)
 		snprintf(buf, sizeof(buf), "%zu groups, want %zu", o.groups.size(), w.groups.size());
 		return buf;
 	}
-	if (o.noroom > 0 && (nparts != 1 || o.groups.size() != std::min<size_t>(sp.glimit, w.groups.size())))
+	if (o.noroom > 0 &&
+		(nparts != 1 || o.groups.size() != std::min<size_t>(sp.glimit, w.groups.size())))
 	{
 		snprintf(buf, sizeof(buf), "%zu groups in a full table of limit %u (%zu groups)",
 				 o.groups.size(), sp.glimit, w.groups.size());
@@ -2747,7 +2753,8 @@ jg_compare(const JgOut &o, const JgOut &w, const JgSpec &sp, size_t nparts)
 }
 
 /* a group join case: its name, the sides, and whether the outer rows carry host rows */
-typedef std::function<void(const char *what, const JgSide &in, const JgSide &out, bool host)> JgCaseFn;
+typedef std::function<void(const char *what, const JgSide &in, const JgSide &out,
+						   bool host)> JgCaseFn;
 
 /*
  * The group join cases of both unit tests (sizes times scale): random

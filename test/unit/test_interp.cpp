@@ -3513,6 +3513,7 @@ test_jgroup_invalid(void)
 			 probe->ext.join.mode = GX_JOIN_RIGHT);
 	JMUTATE(probe, pb, gp, "a group probe in FULL mode", probe->ext.join.mode = GX_JOIN_FULL);
 	JMUTATE(probe, pb, gp, "a group probe in passes", probe->ext.join.first_row = 1);
+	JMUTATE(probe, pb, gp, "a group probe skipping matches", probe->ext.join.first_match = 1);
 	JMUTATE(probe, pb, gp, "a group probe writing entries", probe->ext.join.max_pairs = 1);
 	JMUTATE(probe, pb, gp, "a group probe count-only", probe->ext.count_only = 1);
 	JMUTATE(probe, pb, gp, "a SEMI group probe reading an inner column",
