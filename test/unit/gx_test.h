@@ -2424,7 +2424,8 @@ jg_ref_add(JgGroups &g, const gx_chunk_ext *x, const gx_reg *jv)
 				break;
 			case GX_AGG_SUM128:
 				{
-					__int128	s = ((__int128) p[a + 1].val << 64) | (uint64_t) p[a].val;
+					__int128	s = (__int128) ((unsigned __int128) (uint64_t) p[a + 1].val << 64 |
+												(uint64_t) p[a].val);
 
 					s += r.v.i;
 					p[a].val = (int64_t) (uint64_t) s;
