@@ -2222,6 +2222,7 @@ struct JgSpec
 	uint32_t	gpart_value = 0;
 	uint32_t	ibatch = 1u << 30;	/* rows per BUILD / PROBE task */
 	uint32_t	obatch = 1u << 30;
+	bool		entry = false;	/* rows from cache entries (join_entry_task) */
 };
 
 /*
@@ -2534,8 +2535,12 @@ struct JgDev
 	std::function<void *(uint64_t)> alloc;	/* zeroed; NULL on failure */
 	std::function<void(void *)> release;
 	std::function<void(void *, const void *, uint64_t)> read;	/* (host, device, bytes) */
-	/* run task c (capacity bytes) with objects obj[0 .. 2] of ob bytes */
-	std::function<bool(gx_chunk *, uint64_t, void *const *, const uint64_t *)> run;
+	/*
+	 * run task c (capacity bytes) with objects obj[0 .. 2] of ob bytes,
+	 * and the cache entry (host memory) of entry_bytes, or none
+	 */
+	std::function<bool(gx_chunk *, uint64_t, void *const *, const uint64_t *, const void *,
+					   uint64_t)> run;
 };
 
 /* the CPU device as a group join runner */
@@ -2557,11 +2562,14 @@ cpu_jg_dev(void)
 	d.read = [](void *host, const void *dev, uint64_t bytes) {
 		memcpy(host, dev, bytes);
 	};
-	d.run = [](gx_chunk *c, uint64_t capacity, void *const *obj, const uint64_t *ob) {
+	d.run = [](gx_chunk *c, uint64_t capacity, void *const *obj, const uint64_t *ob,
+			   const void *entry, uint64_t entry_bytes) {
 		gx_task_ctx ctx;
 		char		err[256];
 
 		memset(&ctx, 0, sizeof(ctx));
+		ctx.entry = (char *) entry;
+		ctx.entry_bytes = entry_bytes;
 		for (int i = 0; i < 3; i++)
 		{
 			ctx.obj[i] = (char *) obj[i];
@@ -2606,8 +2614,12 @@ jg_run(const JgDev &dev, const JgSide &in, const JgSide &out, JgSpec sp,
 		ChunkBuilder b;
 		gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_BUILD, in, sp, cap, kcap, lo,
 									 std::min(in.size(), lo + sp.ibatch));
+		std::vector<uint64_t> ent;
 
-		if (!dev.run(c, b.capacity, obj, ob) || gx_chunk_result(c)->error != GX_NO_ERROR ||
+		if (sp.entry)
+			join_entry_task(c, ent);
+		if (!dev.run(c, b.capacity, obj, ob, sp.entry ? ent.data() : nullptr, 8 * ent.size()) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR ||
 			gx_chunk_result(c)->nsel != 0)
 			o.ok = false;
 	}
@@ -2616,7 +2628,8 @@ jg_run(const JgDev &dev, const JgSide &in, const JgSide &out, JgSpec sp,
 		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
 		gx_chunk   *c = join_finish_task(fm.data(), js);
 
-		if (!dev.run(c, join_finish_bytes(), obj, ob) || gx_chunk_result(c)->error != GX_NO_ERROR)
+		if (!dev.run(c, join_finish_bytes(), obj, ob, nullptr, 0) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR)
 			o.ok = false;
 	}
 	for (uint32_t part : parts)
@@ -2648,9 +2661,13 @@ jg_run(const JgDev &dev, const JgSide &in, const JgSide &out, JgSpec sp,
 			gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, ps, cap, kcap, lo,
 										 std::min(out.size(), lo + sp.obatch));
 
+			std::vector<uint64_t> ent;
+
 			jg_set_group(c, ps);
 			x = c->ext;
-			if (!dev.run(c, b.capacity, obj, ob))
+			if (sp.entry)
+				join_entry_task(c, ent);
+			if (!dev.run(c, b.capacity, obj, ob, sp.entry ? ent.data() : nullptr, 8 * ent.size()))
 			{
 				o.ok = false;
 				break;
@@ -2689,6 +2706,21 @@ jg_run(const JgDev &dev, const JgSide &in, const JgSide &out, JgSpec sp,
 	}
 	dev.release(obj[0]);
 	dev.release(obj[1]);
+}
+
+/* side s as the device sees it from entries of batches of 'batch' rows: skipped rows pass no qual */
+static JgSide
+jg_entry_visible(const JgSide &s, uint32_t batch)
+{
+	JgSide		v = s;
+
+	for (uint32_t g = 0; g < s.size(); g++)
+		if (join_entry_skipped(g % batch))
+		{
+			v.f[g] = -1;
+			v.h[g] = 1;
+		}
+	return v;
 }
 
 /* do two groups' states agree (bit for bit: every sum is exact) */
@@ -2814,7 +2846,8 @@ jg_cases(std::mt19937_64 &rng, uint32_t scale, const JgCaseFn &fn)
  * inner, both, and the outer key with an inner column: many groups; SEMI
  * / ANTI have no inner column), against the reference;
  * the random case also with a table too small, in 4 passes of a
- * partition, and without local tables.  Returns the runs.
+ * partition, without local tables, and with both sides' rows from cache
+ * entries (stale blocks and padding rows skipped).  Returns the runs.
  */
 static int
 jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSide &in,
@@ -2831,7 +2864,7 @@ jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSi
 				if (!inner && (keys & 2))
 					continue;
 				/* variants: plain; the random case: batches, a small table, passes, no local */
-				for (int var = 0; var < (host ? 4 : 1); var++)
+				for (int var = 0; var < (host ? 5 : 1); var++)
 				{
 					JgSpec		sp;
 					std::vector<uint32_t> parts = {0};
@@ -2854,6 +2887,7 @@ jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSi
 					}
 					if (var == 3)
 						sp.gflags = GX_GROUP_NO_LOCAL;
+					sp.entry = var == 4;
 
 					JgOut		o,
 								w;
@@ -2861,7 +2895,11 @@ jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSi
 					gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, sp, 1, 2, 0, 0);
 
 					jg_set_group(c, sp);
-					jg_reference(in, out, sp, &c->ext, w);
+					if (sp.entry)
+						jg_reference(jg_entry_visible(in, sp.ibatch),
+									 jg_entry_visible(out, sp.obatch), sp, &c->ext, w);
+					else
+						jg_reference(in, out, sp, &c->ext, w);
 					jg_run(dev, in, out, sp, parts, o);
 
 					std::string d = jg_compare(o, w, sp, parts.size());

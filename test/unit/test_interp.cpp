@@ -3494,12 +3494,12 @@ test_jgroup_invalid(void)
 		js.cap = cap;
 		js.kcap = kcap;
 		memcpy(build, gb.data(), bb.capacity);
-		CHECK(dev.run(build, bb.capacity, obj, ob) &&
+		CHECK(dev.run(build, bb.capacity, obj, ob, nullptr, 0) &&
 			  gx_chunk_result(build)->error == GX_NO_ERROR &&
-			  dev.run(join_finish_task(fm.data(), js), join_finish_bytes(), obj, ob),
+			  dev.run(join_finish_task(fm.data(), js), join_finish_bytes(), obj, ob, nullptr, 0),
 			  "group join: the table built");
 		memcpy(probe, gp.data(), pb.capacity);
-		CHECK(dev.run(probe, pb.capacity, obj, ob) &&
+		CHECK(dev.run(probe, pb.capacity, obj, ob, nullptr, 0) &&
 			  gx_chunk_result(probe)->error == GX_NO_ERROR &&
 			  gx_chunk_result(probe)->join_count > 0,
 			  "group join: the unmutated probe runs");

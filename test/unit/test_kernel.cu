@@ -3357,9 +3357,11 @@ gpu_jg_dev(void *staging, size_t slot_bytes)
 		cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
 	};
 	d.run = [staging, slot_bytes](gx_chunk *c, uint64_t capacity, void *const *obj,
-								  const uint64_t *ob) {
+								  const uint64_t *ob, const void *entry, uint64_t entry_bytes) {
 		gx_task_ctx ctx;
 		char		err[512];
+		void	   *gentry = nullptr;
+		bool		ok = true;
 
 		if (capacity > slot_bytes)
 		{
@@ -3373,15 +3375,28 @@ gpu_jg_dev(void *staging, size_t slot_bytes)
 			ctx.obj[i] = (char *) obj[i];
 			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
 		}
+		/* a cache entry: in device memory */
+		if (entry != nullptr &&
+			(gx_mem_alloc(GX_DEV_GPU, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
+			 cudaMemcpy(gentry, entry, entry_bytes, cudaMemcpyHostToDevice) != cudaSuccess))
+		{
+			fprintf(stderr, "GPU group join task: entry: %s\n", err);
+			return false;
+		}
+		ctx.entry = (char *) gentry;
+		ctx.entry_bytes = entry != nullptr ? entry_bytes : 0;
 		memcpy(staging, c, capacity);
 		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
 			!poll_until_done(0, err, sizeof(err)))
 		{
 			fprintf(stderr, "GPU group join task: %s\n", err);
-			return false;
+			ok = false;
 		}
-		memcpy(c, staging, capacity);
-		return true;
+		else
+			memcpy(c, staging, capacity);
+		if (gentry != nullptr)
+			gx_mem_free(GX_DEV_GPU, gentry);
+		return ok;
 	};
 	return d;
 }
