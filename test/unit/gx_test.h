@@ -1348,11 +1348,15 @@ join_entry_task(gx_chunk *c, std::vector<uint64_t> &entry)
 	c->ext.skip_off = nblocks > 0 ? skip_off : 0;
 }
 
-/* side s as the device sees it from entries of batches of 'batch' rows: skipped rows pass no qual */
-static JoinSide
-join_entry_visible(const JoinSide &s, uint32_t batch)
+/*
+ * side s (a JoinSide or a JgSide) as the device sees it from entries of
+ * batches of 'batch' rows: skipped rows pass no qual
+ */
+template <class Side>
+static Side
+join_entry_visible(const Side &s, uint32_t batch)
 {
-	JoinSide	v = s;
+	Side		v = s;
 
 	for (uint32_t g = 0; g < s.size(); g++)
 		if (join_entry_skipped(g % batch))
@@ -2708,21 +2712,6 @@ jg_run(const JgDev &dev, const JgSide &in, const JgSide &out, JgSpec sp,
 	dev.release(obj[1]);
 }
 
-/* side s as the device sees it from entries of batches of 'batch' rows: skipped rows pass no qual */
-static JgSide
-jg_entry_visible(const JgSide &s, uint32_t batch)
-{
-	JgSide		v = s;
-
-	for (uint32_t g = 0; g < s.size(); g++)
-		if (join_entry_skipped(g % batch))
-		{
-			v.f[g] = -1;
-			v.h[g] = 1;
-		}
-	return v;
-}
-
 /* do two groups' states agree (bit for bit: every sum is exact) */
 static bool
 jg_same_states(const std::vector<gx_agg_pair> &a, const std::vector<gx_agg_pair> &b)
@@ -2896,8 +2885,8 @@ jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSi
 
 					jg_set_group(c, sp);
 					if (sp.entry)
-						jg_reference(jg_entry_visible(in, sp.ibatch),
-									 jg_entry_visible(out, sp.obatch), sp, &c->ext, w);
+						jg_reference(join_entry_visible(in, sp.ibatch),
+									 join_entry_visible(out, sp.obatch), sp, &c->ext, w);
 					else
 						jg_reference(in, out, sp, &c->ext, w);
 					jg_run(dev, in, out, sp, parts, o);

@@ -1890,49 +1890,61 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 /* ---------------------------------------------------------------------- */
 
 /*
- * run a join task in GPU slot 0 with the table gt: the task is copied into
- * the staging slot, run, and its slot copied back over c
+ * Run task c (capacity bytes) in GPU slot 0 with the objects of ctx and
+ * the cache entry (host memory) of entry_bytes, or none, copied into
+ * device memory for the run: the task is copied into the staging slot,
+ * run, and its slot copied back over c; false (a message naming what) on
+ * failure
  */
+static bool
+gpu_run_slot0(void *staging, size_t slot_bytes, gx_chunk *c, uint64_t capacity, gx_task_ctx *ctx,
+			  const void *entry, uint64_t entry_bytes, const char *what)
+{
+	char		err[512];
+	void	   *gentry = nullptr;
+	bool		ok = true;
+
+	if (capacity > slot_bytes)
+	{
+		fprintf(stderr, "%s of %llu bytes does not fit the slot\n", what,
+				(unsigned long long) capacity);
+		return false;
+	}
+	/* a cache entry: in device memory */
+	if (entry != nullptr &&
+		(gx_mem_alloc(GX_DEV_GPU, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
+		 cudaMemcpy(gentry, entry, entry_bytes, cudaMemcpyHostToDevice) != cudaSuccess))
+	{
+		fprintf(stderr, "GPU %s: entry: %s\n", what, err);
+		return false;
+	}
+	ctx->entry = (char *) gentry;
+	ctx->entry_bytes = entry != nullptr ? entry_bytes : 0;
+	memcpy(staging, c, capacity);
+	if (gx_gpu_submit(0, ctx, err, sizeof(err)) != GX_OK || !poll_until_done(0, err, sizeof(err)))
+	{
+		fprintf(stderr, "GPU %s: %s\n", what, err);
+		ok = false;
+	}
+	else
+		memcpy(c, staging, capacity);
+	if (gentry != nullptr)
+		gx_mem_free(GX_DEV_GPU, gentry);
+	return ok;
+}
+
+/* run a join task in GPU slot 0 with the table gt (gpu_run_slot0) */
 static JoinRunner
 gpu_join_runner(void *staging, size_t slot_bytes, void *gt, uint64_t tbytes)
 {
 	return [=](gx_chunk *c, uint64_t capacity, const void *entry, uint64_t entry_bytes) {
 		gx_task_ctx ctx;
-		char		err[512];
-		void	   *gentry = nullptr;
-		bool		ok = true;
 
-		if (capacity > slot_bytes)
-		{
-			fprintf(stderr, "join task of %llu bytes does not fit the slot\n",
-					(unsigned long long) capacity);
-			return false;
-		}
 		memset(&ctx, 0, sizeof(ctx));
 		ctx.obj[0] = (char *) gt;
 		ctx.obj_bytes[0] = tbytes;
-		/* a cache entry: in device memory */
-		if (entry != nullptr &&
-			(gx_mem_alloc(GX_DEV_GPU, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
-			 cudaMemcpy(gentry, entry, entry_bytes, cudaMemcpyHostToDevice) != cudaSuccess))
-		{
-			fprintf(stderr, "GPU join task: entry: %s\n", err);
-			return false;
-		}
-		ctx.entry = (char *) gentry;
-		ctx.entry_bytes = entry != nullptr ? entry_bytes : 0;
-		memcpy(staging, c, capacity);
-		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
-			!poll_until_done(0, err, sizeof(err)))
-		{
-			fprintf(stderr, "GPU join task: %s\n", err);
-			ok = false;
-		}
-		else
-			memcpy(c, staging, capacity);
-		if (gentry != nullptr)
-			gx_mem_free(GX_DEV_GPU, gentry);
-		return ok;
+		return gpu_run_slot0(staging, slot_bytes, c, capacity, &ctx, entry, entry_bytes,
+							 "join task");
 	};
 }
 
@@ -3333,7 +3345,7 @@ test_join_bandwidth(std::mt19937_64 &rng, uint32_t alg)
 /* aggregation over a join (group probe, gx_join.cuh)                      */
 /* ---------------------------------------------------------------------- */
 
-/* GPU slot 0 as a group join runner: the task copied into the staging slot, run, copied back */
+/* GPU slot 0 as a group join runner (gpu_run_slot0) */
 static JgDev
 gpu_jg_dev(void *staging, size_t slot_bytes)
 {
@@ -3359,44 +3371,15 @@ gpu_jg_dev(void *staging, size_t slot_bytes)
 	d.run = [staging, slot_bytes](gx_chunk *c, uint64_t capacity, void *const *obj,
 								  const uint64_t *ob, const void *entry, uint64_t entry_bytes) {
 		gx_task_ctx ctx;
-		char		err[512];
-		void	   *gentry = nullptr;
-		bool		ok = true;
 
-		if (capacity > slot_bytes)
-		{
-			fprintf(stderr, "group join task of %llu bytes does not fit the slot\n",
-					(unsigned long long) capacity);
-			return false;
-		}
 		memset(&ctx, 0, sizeof(ctx));
 		for (int i = 0; i < 3; i++)
 		{
 			ctx.obj[i] = (char *) obj[i];
 			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
 		}
-		/* a cache entry: in device memory */
-		if (entry != nullptr &&
-			(gx_mem_alloc(GX_DEV_GPU, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
-			 cudaMemcpy(gentry, entry, entry_bytes, cudaMemcpyHostToDevice) != cudaSuccess))
-		{
-			fprintf(stderr, "GPU group join task: entry: %s\n", err);
-			return false;
-		}
-		ctx.entry = (char *) gentry;
-		ctx.entry_bytes = entry != nullptr ? entry_bytes : 0;
-		memcpy(staging, c, capacity);
-		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
-			!poll_until_done(0, err, sizeof(err)))
-		{
-			fprintf(stderr, "GPU group join task: %s\n", err);
-			ok = false;
-		}
-		else
-			memcpy(c, staging, capacity);
-		if (gentry != nullptr)
-			gx_mem_free(GX_DEV_GPU, gentry);
-		return ok;
+		return gpu_run_slot0(staging, slot_bytes, c, capacity, &ctx, entry, entry_bytes,
+							 "group join task");
 	};
 	return d;
 }
