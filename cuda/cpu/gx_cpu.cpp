@@ -44,7 +44,12 @@
  *    (gx_cpu_merge_segments, as the range join's pairs), then gathers and
  *    encodes the distinct keys in segments; a PROBE first extracts its
  *    rows (tiles), sorts them the same way and walks the merge path
- *    (GX_CPU_MERGE_PARTS parts at a time) before the three phases.
+ *    (GX_CPU_MERGE_PARTS parts at a time) before the three phases.  A
+ *    group PROBE (ext.ngroup_cap > 0: aggregation over a join) has no
+ *    phases: threads take tiles of outer rows and add each row's pairs
+ *    into a group table of their own (gx_cpu_gtabs, as group mode's),
+ *    merged into the group object at their end; a JOIN_BUILD with inner
+ *    columns writes them into the store ctx->obj[1] (gx_join_put_cols).
  *  - SEARCH (gx_search.cuh): threads take blocks of probes; each probe's
  *    lower bound and galloping upper bound with the task's p lanes run in
  *    a loop (one lane: binary search), the counts summed per thread.
@@ -330,6 +335,31 @@ struct gx_cpu_rows_job
 	std::atomic<bool> full {false};	/* group mode: a row found no room in the table */
 };
 
+/*
+ * A thread's group tables in group mode: the shared table of the group
+ * object, and the thread's own (GX_CPU_GROUP_SLOTS slots; none with
+ * GX_GROUP_NO_LOCAL), merged into it at the end (gx_group_slot)
+ */
+struct gx_cpu_gtabs
+{
+	gx_gtab		g;				/* the group object's table */
+	gx_gtab		l;				/* the thread's own */
+	uint32_t	lused = 0;
+	std::vector<char> lslots;
+
+	/* the tables of group object 'group' of a task of ext x (not moved after) */
+	void		init(char *group, const gx_chunk_ext *x)
+	{
+		g = gx_gtab_global(group, x);
+		lslots.assign((size_t) GX_CPU_GROUP_SLOTS * g.slot_bytes, 0);
+		l = g;
+		l.slots = lslots.data();
+		l.used = &lused;
+		l.mask = (x->gflags & GX_GROUP_NO_LOCAL) ? 0 : GX_CPU_GROUP_SLOTS - 1;
+		l.limit = (l.mask + 1) / 2;
+	}
+};
+
 /* record the error of row 'row' if it is the first one so far */
 static void
 gx_cpu_record_error(std::atomic<uint64_t> *error, uint32_t row, int err)
@@ -339,6 +369,22 @@ gx_cpu_record_error(std::atomic<uint64_t> *error, uint32_t row, int err)
 
 	while (code < cur && !error->compare_exchange_weak(cur, code))
 		;
+}
+
+/*
+ * Take the next tile of a task of nrows rows in ntiles tiles from the
+ * counter next: its index and rows [*lo, *hi); false when none is left
+ */
+static bool
+gx_cpu_take_tile(std::atomic<uint32_t> &next, uint32_t ntiles, uint32_t nrows, uint32_t *tile,
+				 uint32_t *lo, uint32_t *hi)
+{
+	*tile = next.fetch_add(1);
+	if (*tile >= ntiles)
+		return false;
+	*lo = *tile * GX_TILE_ROWS;
+	*hi = *lo + GX_TILE_ROWS < nrows ? *lo + GX_TILE_ROWS : nrows;
+	return true;
 }
 
 /*
@@ -411,33 +457,22 @@ gx_cpu_rows_worker(void *arg, int t)
 	uint32_t   *sel = gx_result_sel(res);
 	uint32_t	ntiles = res->ntiles;
 	uint32_t	local[GX_TILE_ROWS];
-	gx_gtab		gtab,
-				ltab;
-	uint32_t	lused = 0;
-	std::vector<char> lslots;
+	gx_cpu_gtabs tabs;
 	/* group mode: rows for the host are another pass's */
 	const bool	skip_host = job->group != NULL && (c->ext.gflags & GX_GROUP_SKIP_HOST) != 0;
 
 	/* group mode: the shared table, and this thread's own */
 	if (job->group != NULL)
-	{
-		gtab = gx_gtab_global(job->group, &c->ext);
-		lslots.assign((size_t) GX_CPU_GROUP_SLOTS * gtab.slot_bytes, 0);
-		ltab = gtab;
-		ltab.slots = lslots.data();
-		ltab.used = &lused;
-		ltab.mask = (c->ext.gflags & GX_GROUP_NO_LOCAL) ? 0 : GX_CPU_GROUP_SLOTS - 1;
-		ltab.limit = (ltab.mask + 1) / 2;
-	}
+		tabs.init(job->group, &c->ext);
 
 	for (;;)
 	{
-		uint32_t	tile = job->next_tile.fetch_add(1);
+		uint32_t	tile,
+					lo,
+					hi;
 
-		if (tile >= ntiles)
+		if (!gx_cpu_take_tile(job->next_tile, ntiles, c->nrows, &tile, &lo, &hi))
 			break;
-		uint32_t	lo = tile * GX_TILE_ROWS;
-		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint32_t	cnt = 0;
 		uint32_t	stop = hi;
 
@@ -459,7 +494,7 @@ gx_cpu_rows_worker(void *arg, int t)
 				 * selected, and the host's (in the pass that takes them)
 				 */
 				int			added = job->group == NULL ? GX_GROUP_NO_ROOM :
-					gx_group_add_out(&c->ext, c->ext.agg, out, &ltab, &gtab);
+					gx_group_add_out(&c->ext, c->ext.agg, out, &tabs.l, &tabs.g);
 
 				if (added == GX_GROUP_HOST && skip_host)
 					continue;
@@ -509,7 +544,7 @@ gx_cpu_rows_worker(void *arg, int t)
 		seg_cnt[tile] = cnt;
 	}
 	if (job->group != NULL &&
-		gx_group_merge_table(&ltab, &gtab, c->ext.agg, 0, 1) > 0)
+		gx_group_merge_table(&tabs.l, &tabs.g, c->ext.agg, 0, 1) > 0)
 		gx_cpu_record_error(&job->error, 0, GX_ERR_BAD_PROGRAM);	/* cannot happen */
 	else if (nagg > 0)
 	{
@@ -705,12 +740,12 @@ gx_cpu_join_build_worker(void *arg, int t)
 	(void) t;
 	for (;;)
 	{
-		uint32_t	tile = job->next_tile.fetch_add(1);
+		uint32_t	tile,
+					lo,
+					hi;
 
-		if (tile >= ntiles)
+		if (!gx_cpu_take_tile(job->next_tile, ntiles, c->nrows, &tile, &lo, &hi))
 			break;
-		uint32_t	lo = tile * GX_TILE_ROWS;
-		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint32_t	cnt = 0;
 
 		if (c->deform_off != 0)
@@ -772,6 +807,7 @@ gx_cpu_join_build(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	job.c = c;
 	job.in = gx_cpu_join_input(c, ctx);
 	job.t = gx_jtab_of(ctx->obj[0], &c->ext.join);
+	gx_jtab_cols(&job.t, ctx->obj[GX_JOIN_OBJ_COLS], &c->ext.join);
 	job.sel = gx_result_sel(res);
 	if (job.t.hdr->built)
 		gx_cpu_record_error(&job.error, 0, GX_ERR_BAD_PROGRAM);	/* built already */
@@ -1345,12 +1381,12 @@ gx_cpu_join_probe_worker(void *arg, int t)
 	(void) t;
 	for (;;)
 	{
-		uint32_t	tile = job->next_tile.fetch_add(1);
+		uint32_t	tile,
+					lo,
+					hi;
 
-		if (tile >= job->ntiles)
+		if (!gx_cpu_take_tile(job->next_tile, job->ntiles, c->nrows, &tile, &lo, &hi))
 			break;
-		uint32_t	lo = tile * GX_TILE_ROWS;
-		uint32_t	hi = lo + GX_TILE_ROWS < c->nrows ? lo + GX_TILE_ROWS : c->nrows;
 		uint64_t	e = 0,
 					m = 0;
 		uint64_t	off = job->write ? job->te[tile] : 0;
@@ -1444,9 +1480,113 @@ gx_cpu_join_pass_end(gx_cpu_join_probe_job *job, uint64_t E, gx_result *res)
 	}
 }
 
+/* what the threads of a group JOIN_PROBE share */
+struct gx_cpu_join_group_job
+{
+	gx_chunk   *c;
+	gx_jin		in;				/* its rows */
+	gx_jtab		t;				/* the join table and its inner columns */
+	char	   *group;			/* the group table object */
+	uint32_t	ntiles;
+	std::atomic<uint32_t> next_tile {0};
+	std::atomic<uint64_t> added {0};
+	std::atomic<uint64_t> noroom {0};
+	std::atomic<uint64_t> host {0};
+	std::atomic<uint64_t> error {GX_NO_ERROR};
+};
+
+/*
+ * thread t of a group JOIN_PROBE: tiles of outer rows (deformed first),
+ * each row's pairs into the thread's own group table (gx_join_group_row),
+ * merged into the shared one at the end
+ */
+static void
+gx_cpu_join_group_worker(void *arg, int t)
+{
+	gx_cpu_join_group_job *job = (gx_cpu_join_group_job *) arg;
+	gx_chunk   *c = job->c;
+	gx_cpu_gtabs tabs;
+	gx_jgcount	n = {0, 0, 0};
+
+	(void) t;
+	tabs.init(job->group, &c->ext);
+	for (;;)
+	{
+		uint32_t	tile,
+					lo,
+					hi;
+
+		if (!gx_cpu_take_tile(job->next_tile, job->ntiles, c->nrows, &tile, &lo, &hi))
+			break;
+
+		/* (a merge probe's pages were deformed in its extract) */
+		if (c->deform_off != 0 && job->t.alg != GX_JOIN_MERGE)
+			hi = gx_cpu_deform_tile(c, lo, hi, &job->error);
+		for (uint32_t row = lo; row < hi; row++)
+		{
+			int			err = gx_join_group_row(c, &job->in, &job->t, &c->ext, c->ext.agg, row,
+												&tabs.l, &tabs.g, &n);
+
+			if (err != GX_ERR_NONE)
+			{
+				gx_cpu_record_error(&job->error, row, err);
+				break;			/* the task fails: later rows cannot matter */
+			}
+		}
+	}
+	if (gx_group_merge_table(&tabs.l, &tabs.g, c->ext.agg, 0, 1) > 0)
+		gx_cpu_record_error(&job->error, 0, GX_ERR_BAD_PROGRAM);	/* cannot happen */
+	job->added.fetch_add(n.added);
+	job->noroom.fetch_add(n.noroom);
+	job->host.fetch_add(n.host);
+}
+
+/*
+ * A group JOIN_PROBE (valid, ext.ngroup_cap > 0): the outer rows against
+ * the sealed join table obj[0] (a merge probe's rows sorted and merged
+ * first), every joined pair into the group table obj[GX_JOIN_OBJ_GROUP]
+ * with its inner columns from obj[GX_JOIN_OBJ_COLS]; no entry written
+ */
+static gx_status
+gx_cpu_join_group(gx_chunk *c, const gx_task_ctx *ctx)
+{
+	gx_cpu_join_group_job job;
+	gx_result  *res = gx_chunk_result(c);
+	const gx_join_ext *j = &c->ext.join;
+	auto		t0 = std::chrono::steady_clock::now();
+
+	job.c = c;
+	job.in = gx_cpu_join_input(c, ctx);
+	job.ntiles = gx_ntiles(c->nrows);
+	job.t = gx_jtab_probe_of(ctx->obj[0], j, (char *) res, c->nrows);
+	gx_jtab_cols(&job.t, ctx->obj[GX_JOIN_OBJ_COLS], j);
+	job.group = ctx->obj[GX_JOIN_OBJ_GROUP];
+	gx_cpu_join_reset(res, job.ntiles);
+	res->next_row = c->nrows;
+	if (!job.t.hdr->built)
+		gx_cpu_record_error(&job.error, 0, GX_ERR_BAD_PROGRAM);	/* not finished */
+	else
+	{
+		if (j->alg == GX_JOIN_MERGE)
+			gx_cpu_jmerge_probe(c, job.in, &job.t, res, &job.error);
+		gx_cpu_parallel(gx_cpu_join_group_worker, &job, (int) job.ntiles);
+	}
+	res->error = job.error.load();
+	res->join_count = job.added.load();
+	res->join_noroom = job.noroom.load();
+	res->join_host = job.host.load();
+	gx_cpu_finish(res, t0);
+	if (res->join_noroom > 0)
+		res->flags |= GX_RESULT_FULL;
+	if (res->join_host > 0)
+		res->flags |= GX_RESULT_HOST;
+	return GX_OK;
+}
+
 /*
  * JOIN_PROBE (valid): the outer rows [first_row, nrows) against the
- * sealed join table obj[0]; count, prefix sum over the tiles, write
+ * sealed join table obj[0]; count, prefix sum over the tiles, write (a
+ * group probe: gx_cpu_join_group)
  */
 gx_status
 gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
@@ -1460,6 +1600,8 @@ gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 
 	(void) err;
 	(void) errlen;
+	if (c->ext.ngroup_cap > 0)
+		return gx_cpu_join_group(c, ctx);
 	job.c = c;
 	job.in = gx_cpu_join_input(c, ctx);
 	job.ntiles = gx_ntiles(c->nrows);

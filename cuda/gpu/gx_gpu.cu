@@ -93,7 +93,11 @@
  * rows' entries in row order).  The probe's header comes back, then nsel
  * entries of 16 bytes.  A merge join's PROBE first runs its extract
  * kernel, the sort (gx_jm_sort, in its result area's scratch) and the
- * merge path kernel (gx_gpu_jmerge_probe).  JOIN_UNMATCHED is one kernel
+ * merge path kernel (gx_gpu_jmerge_probe).  A group JOIN_PROBE
+ * (ext.ngroup_cap > 0: aggregation over a join) is one kernel instead of
+ * the four (gx_join_group_kernel: a thread a row, a shared-memory group
+ * table a block merged at its end, as the filter's group mode); its
+ * header alone comes back.  JOIN_UNMATCHED is one kernel
  * (a thread a placed row of the range; a block's unmatched payloads
  * reserved with one atomic add); its header comes back, then nsel
  * payloads of 8 bytes.
@@ -155,6 +159,8 @@ gx_reset_kernel(gx_result *res, uint32_t ntiles)
 	res->next_row = 0;
 	res->next_match = 0;
 	res->join_count = 0;
+	res->join_noroom = 0;
+	res->join_host = 0;
 	for (int a = 0; a < GX_MAX_AGGS; a++)
 	{
 		res->agg_val[a] = 0;
@@ -421,13 +427,14 @@ gx_join_error(gx_result *res, uint32_t row, int err)
 }
 
 /*
- * JOIN_BUILD: a thread a row; passing rows go into the table obj, rows
+ * JOIN_BUILD: a thread a row; passing rows go into the table obj (their
+ * inner columns into the store icols, when the task has them), rows
  * without room and rows for the host are appended to sel (res->nsel).  A
  * table already finished takes nothing (an error at row 0).
  */
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_join_build_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
-					 char *obj, gx_result *res, uint32_t *sel)
+					 char *obj, char *icols, gx_result *res, uint32_t *sel)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ unsigned long long s_added;
@@ -439,6 +446,8 @@ gx_join_build_kernel(const char *__restrict__ in, const char *colbase, const cha
 	gx_jtab		t = gx_jtab_of(obj, j);
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 	unsigned long long added = 0;
+
+	gx_jtab_cols(&t, icols, j);
 
 	if (t.hdr->built)
 	{
@@ -480,7 +489,8 @@ gx_join_build_kernel(const char *__restrict__ in, const char *colbase, const cha
 			if (g.thread_rank() == 0)
 				base = atomicAdd(&t.hdr->nrows, g.size());
 			base = g.shfl(base, 0);
-			if (gx_join_build_at(&t, k, payload, base + g.thread_rank()) == GX_JOIN_ADDED)
+			if (gx_join_build_at(&t, j, out, k, payload, base + g.thread_rank()) ==
+				GX_JOIN_ADDED)
 				added++;
 			else
 				flag = GX_RESULT_FULL;
@@ -697,6 +707,80 @@ gx_jm_merge_kernel(char *obj, gx_join_ext j, const int64_t *a0, const int64_t *a
 	for (uint64_t p = (uint64_t) blockIdx.x * GX_BLOCK + threadIdx.x; p < parts;
 		 p += (uint64_t) gridDim.x * GX_BLOCK)
 		gx_jmerge_part(&m, p);
+}
+
+/*
+ * Group JOIN_PROBE (gx_join.cuh, "Group probe"): a thread a row (rows of
+ * a block staged program), its pairs into the block's group table in
+ * shared memory (dynamic, GX_GROUP_SMEM bytes; the global table group
+ * with GX_GROUP_NO_LOCAL, or when the block's has no room), merged into
+ * the global table at the block's end as the filter kernel's; inner
+ * columns from the store icols.  The block's counts go into the header
+ * (join_count, join_noroom, join_host; GX_RESULT_FULL, GX_RESULT_HOST).
+ * Nothing before the table is finished (an error at row 0).
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_join_group_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
+					 char *obj, char *icols, char *group, gx_result *res)
+{
+	extern __shared__ __align__(16) char gx_jg_smem[];	/* the block's group table */
+	__shared__ gx_chunk s_prog;
+	__shared__ unsigned long long s_n[3];	/* added, no room, host */
+
+	gx_join_stage((const gx_chunk *) in, &s_prog);
+
+	const gx_chunk_ext *x = &s_prog.ext;
+	const uint32_t nrows = s_prog.nrows;
+	gx_jtab		t = gx_jtab_probe_of(obj, &x->join, (char *) res, nrows);
+	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
+	gx_gtab		gtab,
+				stab;
+	gx_jgcount	n = {0, 0, 0};
+
+	gx_jtab_cols(&t, icols, &x->join);
+	if (blockIdx.x == 0 && threadIdx.x == 0)
+	{
+		res->next_row = nrows;	/* (no passes: every row is this task's) */
+		if (!t.hdr->built)
+			gx_join_error(res, 0, GX_ERR_BAD_PROGRAM);
+	}
+	if (!t.hdr->built)
+		return;					/* (the whole block) */
+	if (threadIdx.x < 3)
+		s_n[threadIdx.x] = 0;
+	gx_group_block_tables(group, x, gx_jg_smem, &gtab, &stab);
+	for (uint32_t row = blockIdx.x * GX_BLOCK + threadIdx.x; row < nrows;
+		 row += gridDim.x * GX_BLOCK)
+	{
+		int			err = gx_join_group_row(&s_prog, &jin, &t, x, x->agg, row, &stab, &gtab, &n);
+
+		if (err != GX_ERR_NONE)
+			gx_join_error(res, row, err);
+	}
+	if (n.added)
+		atomicAdd(&s_n[0], (unsigned long long) n.added);
+	if (n.noroom)
+		atomicAdd(&s_n[1], (unsigned long long) n.noroom);
+	if (n.host)
+		atomicAdd(&s_n[2], (unsigned long long) n.host);
+	__syncthreads();
+	if (gx_group_merge_table(&stab, &gtab, x->agg, threadIdx.x, GX_BLOCK) > 0)
+		gx_join_error(res, 0, GX_ERR_BAD_PROGRAM);	/* cannot happen */
+	if (threadIdx.x == 0)
+	{
+		if (s_n[0])
+			atomicAdd((unsigned long long *) &res->join_count, s_n[0]);
+		if (s_n[1])
+		{
+			atomicAdd((unsigned long long *) &res->join_noroom, s_n[1]);
+			atomicOr(&res->flags, GX_RESULT_FULL);
+		}
+		if (s_n[2])
+		{
+			atomicAdd((unsigned long long *) &res->join_host, s_n[2]);
+			atomicOr(&res->flags, GX_RESULT_HOST);
+		}
+	}
 }
 
 typedef cub::BlockReduce<unsigned long long, GX_BLOCK> gx_join_reduce;
@@ -1800,7 +1884,7 @@ gx_gpu_join_build(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	if (grid > 0)
 	{
 		gx_join_build_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(
-			s->dev, colbase, entry, ctx->obj[0], dres,
+			s->dev, colbase, entry, ctx->obj[0], ctx->obj[GX_JOIN_OBJ_COLS], dres,
 			(uint32_t *) ((char *) dres + GX_ALIGN_UP(sizeof(gx_result))));
 		GX_CHECK(cudaGetLastError(), "join build kernel launch");
 	}
@@ -2135,6 +2219,23 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	if (ntiles > 0 && c->ext.join.alg == GX_JOIN_MERGE &&
 		(st = gx_gpu_jmerge_probe(s, c, dres, obj, colbase, entry, temp, err, errlen)) != GX_OK)
 		return st;
+	if (c->ext.ngroup_cap > 0)
+	{
+		/* a group probe: its pairs into the group table, the header comes back */
+		uint32_t	ggrid = (nrows + GX_BLOCK - 1) / GX_BLOCK;
+
+		if (ggrid > (uint32_t) G.sm_count * 8)
+			ggrid = (uint32_t) G.sm_count * 8;
+		if (ggrid > 0)
+		{
+			gx_join_group_kernel<<<ggrid, GX_BLOCK, GX_GROUP_SMEM, s->stream>>>(
+				s->dev, colbase, entry, obj, ctx->obj[GX_JOIN_OBJ_COLS],
+				ctx->obj[GX_JOIN_OBJ_GROUP], dres);
+			GX_CHECK(cudaGetLastError(), "join group kernel launch");
+		}
+		return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,
+							  GX_ALIGN_UP(sizeof(gx_result)), 0, err, errlen);
+	}
 	if (ntiles > 0)
 	{
 		gx_join_count_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,

@@ -651,6 +651,7 @@ typedef struct gx_agg
  * quals of either side run in the same pass.
  */
 #define GX_JOIN_MAX_KEYS 2
+#define GX_JOIN_MAX_COLS 8		/* inner columns a join table carries */
 
 enum gx_join_mode
 {
@@ -681,7 +682,8 @@ typedef struct gx_join_ext
 	uint32_t	nkeys;			/* 1 .. GX_JOIN_MAX_KEYS */
 	int16_t		key_out[GX_JOIN_MAX_KEYS];	/* the program output of each key */
 	int16_t		payload_out;	/* BUILD: the output holding a row's payload
-								 * (integer-like), -1: row_base + the row */
+								 * (integer-like), -1: row_base + the row
+								 * (with ncols > 0: -1, the staged index) */
 	int16_t		jflags;			/* FINISH: GX_JOIN_NO_RUNS */
 	uint32_t	cap;			/* table: rows it holds (<= GX_JOIN_MAX_CAP) */
 	uint32_t	kcap;			/* table: key slots, a power of 2 >= 2 * cap */
@@ -708,6 +710,17 @@ typedef struct gx_join_ext
 								 * (float4 / float8 output, held as a
 								 * double), compared as float8eq: -0 = 0,
 								 * NaN = NaN (gx_join_float_key) */
+	/*
+	 * Inner columns (aggregation over a join, GX_JOIN_GROUP below): a
+	 * BUILD with ncols > 0 writes outputs col_out[c] of each row it
+	 * stages into the inner column store obj[1]
+	 * (gx_join_cols_bytes(cap, ncols)) at the row's staged index, which is
+	 * then its payload; a group PROBE reads them from there
+	 */
+	uint32_t	ncols;			/* 0 .. GX_JOIN_MAX_COLS */
+	int16_t		col_out[GX_JOIN_MAX_COLS];	/* BUILD: the program output of column c */
+	uint8_t		col_type[GX_JOIN_MAX_COLS];	/* its gx_type (BUILD: the output's) */
+	uint32_t	icol_base;		/* group PROBE: j[icol_base + c] = inner column c */
 } gx_join_ext;
 
 enum gx_join_alg
@@ -800,7 +813,10 @@ typedef struct gx_chunk_ext
 	 * the others are neither added nor selected (gx_group_add_out).  The
 	 * rows for the host (a row the device cannot evaluate, GX_ERR_HOST, or
 	 * a non-finite float input) are of no partition: the pass that takes
-	 * them selects them all, the others (GX_GROUP_SKIP_HOST) none.
+	 * them selects them all, the others (GX_GROUP_SKIP_HOST) none.  A
+	 * group JOIN_PROBE (aggregation over a join, gx_join_cols_bytes) uses
+	 * the same fields, its group table obj[GX_JOIN_OBJ_GROUP], its keys
+	 * and inputs indexing its joined output vector.
 	 */
 	uint32_t	ngroup_cap;		/* slots of the table (a power of 2), 0 = off */
 	uint32_t	ngroup_limit;	/* groups (and reservations) it may hold */
@@ -981,7 +997,14 @@ typedef struct gx_result
 								 * and unmatched outer rows) of this pass,
 								 * counted whether written or not
 								 * (count_only); UNMATCHED: the range's
-								 * unmatched rows (written or not) */
+								 * unmatched rows (written or not); a group
+								 * PROBE: pairs (rows) added to the group
+								 * table */
+	uint64_t	join_noroom;	/* group PROBE: pairs (rows) its group table
+								 * had no room for (GX_RESULT_FULL) */
+	uint64_t	join_host;		/* group PROBE: the host's: outer rows the
+								 * device cannot evaluate, and pairs with a
+								 * non-finite float input (GX_RESULT_HOST) */
 } gx_result;
 
 #define GX_NO_ERROR (~(uint64_t) 0)
@@ -1384,6 +1407,40 @@ GX_INLINE uint64_t
 gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs, uint32_t alg)
 {
 	return gx_join_pairs_off(nrows, alg) + (uint64_t) max_pairs * sizeof(gx_join_pair);
+}
+
+/*
+ * Aggregation over a join (GpuJoin's GROUP BY; gx_join.cuh, "Group
+ * probe"): a JOIN_PROBE with ext.ngroup_cap > 0 adds every joined pair
+ * into a group table instead of writing entries.
+ *
+ * The inner column store (a session object, zeroed memory), of a table of
+ * cap rows and ncols inner columns:
+ *   int64 val[ncols][cap]               column c of staged row i at c * cap + i
+ *                                       (a float as its double's bits)
+ *   uint8 nulls[cap]                    bit c set: column c of row i is NULL
+ * A BUILD with ext.join.ncols > 0 names it as obj[1]: each row it stages
+ * (the index its atomic add on hdr.nrows reserved, in every algorithm)
+ * writes its outputs col_out[c] there, and its payload is that index
+ * (payload_out must be -1), which FINISH moves into the runs unchanged.
+ *
+ * The group PROBE's objects: obj[0] the join table, obj[1] the inner
+ * column store (when ncols > 0, of the table's geometry), obj[2] the group
+ * table (ngroup_cap ... of gx_chunk_ext, as a FILTER in group mode).  Its
+ * result area is a probe's of max_pairs 0 (gx_join_probe_result_bytes:
+ * the header, the tiles' and a merge probe's scratch); no entry is
+ * written, nsel is 0, there are no passes (first_row, first_match,
+ * max_pairs 0, GX_RESULT_MORE never), and join_count, join_noroom and
+ * join_host say what happened to the pairs.
+ */
+#define GX_JOIN_OBJ_COLS 1		/* obj[] of the inner column store */
+#define GX_JOIN_OBJ_GROUP 2		/* obj[] of a group probe's group table */
+
+/* bytes of an inner column store of cap rows and ncols columns */
+GX_INLINE uint64_t
+gx_join_cols_bytes(uint64_t cap, uint32_t ncols)
+{
+	return GX_ALIGN_UP(cap * 8 * ncols) + GX_ALIGN_UP(cap);
 }
 
 /*

@@ -131,20 +131,7 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 				stab;
 
 	if (group != NULL)
-	{
-		gtab = gx_gtab_global(group, &c->ext);
-		stab = gtab;
-		stab.used = (uint32_t *) gx_smem;
-		stab.slots = gx_smem + 16;
-		stab.mask = (c->ext.gflags & GX_GROUP_NO_LOCAL) ? 0 :
-			gx_group_smem_cap(gtab.slot_bytes) - 1;
-		stab.limit = (stab.mask + 1) / 2;
-		if (tid == 0)
-			*stab.used = 0;
-		for (uint32_t i = tid; i <= stab.mask; i += GX_BLOCK)
-			*gx_gslot_state(stab.slots + (uint64_t) i * stab.slot_bytes) = GX_GSLOT_EMPTY;
-		__syncthreads();
-	}
+		gx_group_block_tables(group, &c->ext, gx_smem, &gtab, &stab);
 	{
 		const uint32_t ni = s_prog.ninstr, nk = s_prog.nconsts, nc = s_prog.ncols;
 

@@ -649,4 +649,29 @@ gx_group_add_out(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *out,
 	return GX_GROUP_ADDED;
 }
 
+#ifdef __CUDACC__
+/*
+ * A GPU block's tables in group mode (every thread of the block calls
+ * it): *gtab the global table of the group object, *stab the block's own
+ * in shared memory smem (GX_GROUP_SMEM bytes of dynamic shared memory; no
+ * slot with GX_GROUP_NO_LOCAL), emptied
+ */
+__device__ __forceinline__ void
+gx_group_block_tables(char *group, const gx_chunk_ext *x, char *smem, gx_gtab *gtab,
+					  gx_gtab *stab)
+{
+	*gtab = gx_gtab_global(group, x);
+	*stab = *gtab;
+	stab->used = (uint32_t *) smem;
+	stab->slots = smem + 16;
+	stab->mask = (x->gflags & GX_GROUP_NO_LOCAL) ? 0 : gx_group_smem_cap(gtab->slot_bytes) - 1;
+	stab->limit = (stab->mask + 1) / 2;
+	if (threadIdx.x == 0)
+		*stab->used = 0;
+	for (uint32_t i = threadIdx.x; i <= stab->mask; i += blockDim.x)
+		*gx_gslot_state(stab->slots + (uint64_t) i * stab->slot_bytes) = GX_GSLOT_EMPTY;
+	__syncthreads();
+}
+#endif
+
 #endif							/* GX_GROUP_CUH */

@@ -133,6 +133,10 @@ typedef struct gx_jtab
 	uint32_t   *ustart;			/* where each one's run starts */
 	uint32_t	ukeys;			/* distinct keys (min(hdr.keys, rows)) */
 	gx_jmerge_row *mrow;		/* PROBE: the batch's rows (gx_jtab_probe_of) */
+	/* inner columns (gx_jtab_cols): the store obj[1], else NULL */
+	int64_t    *cval;			/* column c of staged row i at c * cap + i */
+	uint8_t    *cnull;			/* bit c: column c of row i is NULL */
+	uint32_t	ncols;
 } gx_jtab;
 
 /*
@@ -154,6 +158,9 @@ gx_jtab_base(char *obj, const gx_join_ext *j, uint32_t alg)
 	t.urow = t.ustart = 0;
 	t.ukeys = 0;
 	t.mrow = 0;
+	t.cval = 0;
+	t.cnull = 0;
+	t.ncols = 0;
 	t.cap = j->cap;
 	t.kmask = 0;
 	t.nkeys = j->nkeys;
@@ -243,6 +250,39 @@ gx_jtab_probe_of(char *obj, const gx_join_ext *j, char *res, uint32_t nrows)
 		t.mrow = (gx_jmerge_row *) (res + gx_join_scratch_off(nrows) + o.mrow);
 	}
 	return t;
+}
+
+/*
+ * The inner column store cols (obj[1], gx_join_cols_bytes(cap, ncols))
+ * of a task of j->ncols > 0 columns into t; none when cols is NULL
+ */
+GX_HD void
+gx_jtab_cols(gx_jtab *t, char *cols, const gx_join_ext *j)
+{
+	if (cols == 0 || j->ncols == 0)
+		return;
+	t->cval = (int64_t *) cols;
+	t->cnull = (uint8_t *) (cols + GX_ALIGN_UP((uint64_t) j->cap * 8 * j->ncols));
+	t->ncols = j->ncols;
+}
+
+/*
+ * BUILD: write the inner columns of a row staged at index idx (< cap),
+ * its outputs j->col_out[c], into the store
+ */
+GX_HD void
+gx_join_put_cols(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, uint32_t idx)
+{
+	uint32_t	nulls = 0;
+
+	for (uint32_t c = 0; c < t->ncols; c++)
+	{
+		const gx_reg *r = &out[j->col_out[c]];
+
+		t->cval[(uint64_t) c * t->cap + idx] = r->isnull ? 0 : r->v.i;
+		nulls |= (uint32_t) (r->isnull != 0) << c;
+	}
+	t->cnull[idx] = (uint8_t) nulls;
 }
 
 /*
@@ -402,16 +442,23 @@ gx_join_build_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, in
 /*
  * BUILD: stage a row with keys k and its payload at row index idx, which
  * the caller reserved with an add on hdr.nrows (exact: an index past cap
- * has no room, and the row goes to the host).  GX_JOIN_ADDED or
- * GX_JOIN_NO_ROOM.
+ * has no room, and the row goes to the host).  With inner columns
+ * (t->ncols > 0) the row's outputs out[j->col_out[c]] go to the store at
+ * idx, and its payload is idx.  GX_JOIN_ADDED or GX_JOIN_NO_ROOM.
  */
 GX_HD int
-gx_join_build_at(const gx_jtab *t, const int64_t *k, int64_t payload, uint32_t idx)
+gx_join_build_at(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, const int64_t *k,
+				 int64_t payload, uint32_t idx)
 {
 	if (idx >= t->cap)
 	{
 		GX_G_STORE_REL32(&t->hdr->full, 1);
 		return GX_JOIN_NO_ROOM;
+	}
+	if (t->ncols > 0)
+	{
+		gx_join_put_cols(t, j, out, idx);
+		payload = (int64_t) idx;
 	}
 	if (t->alg == GX_JOIN_RANGE || t->alg == GX_JOIN_MERGE)
 	{
@@ -458,7 +505,7 @@ gx_join_build_row(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int
 		GX_G_STORE_REL32(&t->hdr->full, 1);
 		return GX_JOIN_NO_ROOM;
 	}
-	return gx_join_build_at(t, k, payload, GX_G_ADD32(&t->hdr->nrows, 1));
+	return gx_join_build_at(t, j, out, k, payload, GX_G_ADD32(&t->hdr->nrows, 1));
 }
 
 /* FINISH: the staged rows the table holds, min(nrows, cap) */
@@ -712,6 +759,162 @@ gx_join_write_row(const gx_jtab *t, const gx_jrow *jr, uint32_t mode, uint32_t r
 			t->run[jr->start + jr->skip + i] : 0;
 		pairs[off + i] = p;
 	}
+}
+
+/*
+ * Group probe (aggregation over a join: a JOIN_PROBE with ext.ngroup_cap
+ * > 0, gx_program.h).  Each outer row is evaluated once (its program's
+ * outputs are j[0 .. icol_base) of the joined output vector), finds its
+ * run as any probe does, and each joined pair fills j[icol_base + c] with
+ * inner column c of its inner row (the store at the row's payload, its
+ * staged index) and goes into its group (gx_group_add_out, with the local
+ * and global tables of the caller: a GPU block's shared-memory table or a
+ * CPU thread's own).  INNER: every pair; LEFT: its pairs, or the row once
+ * with the inner columns NULL when it has no match or a NULL key; SEMI:
+ * the row once when it has a match; ANTI: once when it has none (a NULL
+ * key included); SEMI and ANTI rows have no inner column (NULL; the
+ * validator refuses references to them).  A merge probe's rows have their
+ * run from the merge (t->mrow) and are evaluated again for their outputs
+ * (they passed in the extract and pass again: programs are pure).
+ *
+ * Nothing is written but the group table; each pair (row) is counted
+ * once: added, no room (the group is not in the table and there is no
+ * room to make it), or the host's (an outer row the device cannot
+ * evaluate, GX_ERR_HOST: once, whatever its matches; a pair with a
+ * non-finite float input to a float sum); a pair of another pass's
+ * partition counts nowhere.  Host rows are of no partition: with
+ * GX_GROUP_SKIP_HOST they are another pass's (not counted), so the pass
+ * without it counts them all.  A table sealed without runs
+ * (GX_JOIN_NO_RUNS) has no payloads: the inner columns are NULL, as are
+ * those of a payload outside the store (a table built under another
+ * geometry: wrong groups, never an access out of bounds).
+ */
+
+/* what a thread's pairs (rows) of a group probe gave */
+typedef struct gx_jgcount
+{
+	uint64_t	added;			/* into their groups */
+	uint64_t	noroom;			/* no room in the group table */
+	uint64_t	host;			/* the host's */
+} gx_jgcount;
+
+/*
+ * The inner columns of the inner row of payload p into jv[icol_base +
+ * c]: all NULL for p < 0 (no inner row), without a store, or for a
+ * payload outside it
+ */
+GX_HD void
+gx_join_inner_cols(const gx_jtab *t, const gx_join_ext *j, int64_t p, gx_reg *jv)
+{
+	for (uint32_t c = 0; c < j->ncols; c++)
+	{
+		gx_reg	   *r = &jv[j->icol_base + c];
+
+		if (t->cval == 0 || c >= t->ncols || p < 0 || p >= (int64_t) t->cap)
+		{
+			r->isnull = 1;
+			r->v.i = 0;
+			continue;
+		}
+		r->isnull = (t->cnull[p] >> c) & 1;
+		r->v.i = r->isnull ? 0 : t->cval[(uint64_t) c * t->cap + (uint64_t) p];
+	}
+}
+
+/* add one joined output vector jv into its group, counted in *n */
+GX_HD void
+gx_join_group_add(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *jv,
+				  const gx_gtab *local, const gx_gtab *global, gx_jgcount *n)
+{
+	switch (gx_group_add_out(x, aggs, jv, local, global))
+	{
+		case GX_GROUP_ADDED:
+			n->added++;
+			break;
+		case GX_GROUP_NO_ROOM:
+			n->noroom++;
+			break;
+		case GX_GROUP_HOST:
+			if (!(x->gflags & GX_GROUP_SKIP_HOST))
+				n->host++;
+			break;
+		default:
+			break;				/* another pass's partition */
+	}
+}
+
+/*
+ * Group PROBE: outer row 'row' of the task (program prog, the ext x of
+ * the task as staged: join, group table and aggregates aggs) joined with
+ * the table t, its pairs added into their groups (local, global) and
+ * counted in *n.  Returns GX_ERR_NONE, or the error the row raised (the
+ * caller records it).
+ */
+GX_HD int
+gx_join_group_row(const gx_chunk *prog, const gx_jin *in, const gx_jtab *t,
+				  const gx_chunk_ext *x, const gx_agg *aggs, uint32_t row,
+				  const gx_gtab *local, const gx_gtab *global, gx_jgcount *n)
+{
+	const gx_join_ext *j = &x->join;
+	gx_reg		jv[GX_MAX_OUTS];
+	uint32_t	start = 0,
+				cnt = 0;
+	int			err = GX_ERR_NONE;
+	int			host = 0;
+
+	if (gx_jin_skipped(in, row))
+		return GX_ERR_NONE;
+	if (t->alg == GX_JOIN_MERGE)
+	{
+		const gx_jmerge_row *mr = &t->mrow[row];
+
+		host = mr->state == GX_JM_HOST;
+		if (!host && mr->state != GX_JM_KEYED && mr->state != GX_JM_NULLKEY)
+			return GX_ERR_NONE;	/* skipped, or does not pass (errors: the extract's) */
+		if (!host && !gx_eval_row_out(prog, in->colbase, row, &err, jv))
+			return GX_ERR_NONE;	/* (cannot happen: it passed in the extract) */
+		cnt = mr->state == GX_JM_KEYED ? mr->count : 0;
+		start = mr->start;
+	}
+	else if (gx_eval_row_out(prog, in->colbase, row, &err, jv))
+		cnt = gx_join_find_run(t, j, jv, &start);
+	else if (err == GX_ERR_HOST)
+		host = 1;
+	else
+		return err;				/* GX_ERR_NONE: the row does not pass */
+	if (host)
+	{
+		/* the host joins the row: counted once, in the pass that takes host rows */
+		if (!(x->gflags & GX_GROUP_SKIP_HOST))
+			n->host++;
+		return GX_ERR_NONE;
+	}
+	switch (j->mode)
+	{
+		case GX_JOIN_INNER:
+		case GX_JOIN_LEFT:
+			for (uint32_t i = 0; i < cnt; i++)
+			{
+				gx_join_inner_cols(t, j, t->noruns ? -1 : t->run[start + i], jv);
+				gx_join_group_add(x, aggs, jv, local, global, n);
+			}
+			if (cnt > 0 || j->mode == GX_JOIN_INNER)
+				break;
+			/* LEFT without a match: the row once, its inner columns NULL */
+			gx_join_inner_cols(t, j, -1, jv);
+			gx_join_group_add(x, aggs, jv, local, global, n);
+			break;
+		case GX_JOIN_SEMI:
+		case GX_JOIN_ANTI:
+			if ((cnt > 0) != (j->mode == GX_JOIN_SEMI))
+				break;
+			gx_join_inner_cols(t, j, -1, jv);
+			gx_join_group_add(x, aggs, jv, local, global, n);
+			break;
+		default:
+			break;				/* (RIGHT / FULL: refused) */
+	}
+	return GX_ERR_NONE;
 }
 
 #endif							/* GX_JOIN_CUH */

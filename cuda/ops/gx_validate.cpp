@@ -39,6 +39,13 @@
  *  - SEARCH: its probe columns inside the task, operation, algorithm and
  *    lanes, the result area of a run per probe, the projection (a range
  *    join's table) against the object's bytes.
+ *  - inner columns (ext.join.ncols): at most GX_JOIN_MAX_COLS, each a
+ *    BUILD output of its col_type, the store obj[1] of
+ *    gx_join_cols_bytes(cap, ncols); a group PROBE: the group table
+ *    obj[2] and its aggregates as a FILTER's in group mode, over the
+ *    joined output vector (gx_ref_type: icol_base + ncols <= GX_MAX_OUTS,
+ *    no inner column in SEMI / ANTI), INNER / LEFT / SEMI / ANTI only, no
+ *    pass, no entry.
  */
 #include "gx_ops.h"
 #include "gx_guard.h"
@@ -201,11 +208,32 @@ gx_out_type(const gx_chunk *c, int idx)
 }
 
 /*
+ * The type of what a group key or aggregate of task c reads at index idx:
+ * the program's output idx (gx_out_type), or, in a group JOIN_PROBE, its
+ * joined output vector: outputs below icol_base, then the inner columns
+ * (INNER / LEFT: col_type; SEMI / ANTI have none); -1 when nothing is there
+ */
+static int
+gx_ref_type(const gx_chunk *c, int idx)
+{
+	const gx_join_ext *j = &c->ext.join;
+
+	if (c->kind != GX_TASK_JOIN_PROBE || c->ext.ngroup_cap == 0 || idx < 0 ||
+		(uint32_t) idx < j->icol_base)
+		return gx_out_type(c, idx);
+	if ((j->mode != GX_JOIN_INNER && j->mode != GX_JOIN_LEFT) ||
+		(uint32_t) idx - j->icol_base >= j->ncols || j->ncols > GX_JOIN_MAX_COLS)
+		return -1;
+	return j->col_type[(uint32_t) idx - j->icol_base];
+}
+
+/*
  * Group table mode: its size and load limit, the pass's partition, the
- * keys (integer-like outputs of the program), and the table object obj[0]
+ * keys (integer-like outputs of the program), and the table object
+ * obj[gobj] (0; a group JOIN_PROBE's: GX_JOIN_OBJ_GROUP)
  */
 static gx_status
-gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, int gobj, char *err, size_t errlen)
 {
 	const gx_chunk_ext *x = &c->ext;
 
@@ -220,14 +248,14 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 	}
 	for (uint32_t k = 0; k < x->ngkeys; k++)
 		if (x->gkey_col[k] < 0 || x->gkey_col[k] >= GX_MAX_OUTS ||
-			!(gx_key_like((uint32_t) gx_out_type(c, x->gkey_col[k])) ||
-			  gx_out_type(c, x->gkey_col[k]) == GX_NUMERIC))
+			!(gx_key_like((uint32_t) gx_ref_type(c, x->gkey_col[k])) ||
+			  gx_ref_type(c, x->gkey_col[k]) == GX_NUMERIC))
 		{
 			gx_errf(err, errlen, "task group key %u is malformed", k);
 			return GX_INVALID;
 		}
-	if (ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) ||
-		ctx->obj_bytes[0] < gx_group_table_bytes(x->ngroup_cap, x->ngkeys, x->nagg))
+	if (ctx->obj[gobj] == NULL || !gx_aligned(ctx->obj[gobj], 8) ||
+		ctx->obj_bytes[gobj] < gx_group_table_bytes(x->ngroup_cap, x->ngkeys, x->nagg))
 	{
 		gx_errf(err, errlen, "task has no group table object of %u slots", x->ngroup_cap);
 		return GX_INVALID;
@@ -237,10 +265,10 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errl
 
 /*
  * aggregates: known operations on the task's columns, row selections, the
- * state object (or, in group mode, the group table)
+ * state object (or, in group mode, the group table obj[gobj])
  */
 static gx_status
-gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, int gobj, char *err, size_t errlen)
 {
 	const int	group = c->ext.ngroup_cap > 0;
 
@@ -270,7 +298,7 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 			(g->op == GX_AGG_HI && (a == 0 || c->ext.agg[a - 1].op != GX_AGG_SUM128)) ||
 			g->col < (group && g->op == GX_AGG_COUNT ? -1 : 0) ||
 			(g->col >= 0 && (uint32_t) g->col >= (group ? GX_MAX_OUTS : c->ncols)) ||
-			(group && g->col >= 0 && gx_out_type(c, g->col) < 0) ||
+			(group && g->col >= 0 && gx_ref_type(c, g->col) < 0) ||
 			(g->cnt_of != 0 &&
 			 (!group || g->cnt_of > a || g->op == GX_AGG_SUM128 || g->op == GX_AGG_HI ||
 			  c->ext.agg[g->cnt_of - 1].cnt_of != 0 || c->ext.agg[g->cnt_of - 1].col != g->col ||
@@ -279,7 +307,7 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 			  c->ext.agg[g->cnt_of - 1].op == GX_AGG_HI)) ||
 			/* a FILTER: a bool output, in group mode; a 128-bit sum's pair shares it */
 			(g->filt != 0 && (!group || g->filt > GX_MAX_OUTS ||
-							  gx_out_type(c, g->filt - 1) != GX_BOOL)) ||
+							  gx_ref_type(c, g->filt - 1) != GX_BOOL)) ||
 			(g->op == GX_AGG_HI && c->ext.agg[a - 1].filt != g->filt))
 		{
 			gx_errf(err, errlen, "task aggregate %u is malformed", a);
@@ -287,7 +315,7 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 		}
 		if (g->op == GX_AGG_COUNT)
 			continue;
-		uint32_t	t = group ? (uint32_t) gx_out_type(c, g->col) : c->cols[g->col].type;
+		uint32_t	t = group ? (uint32_t) gx_ref_type(c, g->col) : c->cols[g->col].type;
 
 		if (g->op >= GX_AGG_FSUM)
 		{
@@ -309,7 +337,7 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 		}
 	}
 	if (group)
-		return gx_check_group(c, ctx, err, errlen);
+		return gx_check_group(c, ctx, gobj, err, errlen);
 	if (c->ext.ngkeys != 0)
 	{
 		gx_errf(err, errlen, "task has group keys but no group table");
@@ -433,7 +461,7 @@ gx_validate_filter(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ct
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
 		(st = gx_check_program(c, err, errlen)) != GX_OK ||
-		(st = gx_check_aggs(c, ctx, err, errlen)) != GX_OK)
+		(st = gx_check_aggs(c, ctx, 0, err, errlen)) != GX_OK)
 		return st;
 	if (c->deform_off != 0)
 		return gx_check_pages(c, err, errlen);	/* every column */
@@ -513,7 +541,7 @@ gx_validate_cache_scan(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
 		(st = gx_check_program(c, err, errlen)) != GX_OK ||
-		(st = gx_check_aggs(c, ctx, err, errlen)) != GX_OK)
+		(st = gx_check_aggs(c, ctx, 0, err, errlen)) != GX_OK)
 		return st;
 	return gx_check_entry_rows(c, ctx, err, errlen);
 }
@@ -688,11 +716,13 @@ gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *
 {
 	const gx_chunk_ext *x = &c->ext;
 	const gx_join_ext *j = &x->join;
+	const bool	group = probe && x->ngroup_cap > 0;	/* a group probe */
 	gx_status	st;
 
 	if ((st = gx_check_program(c, err, errlen)) != GX_OK)
 		return st;
-	if (x->nagg != 0 || x->ngroup_cap != 0 || x->ngkeys != 0 || x->count_only > 1 ||
+	if ((!group && (x->nagg != 0 || x->ngroup_cap != 0 || x->ngkeys != 0)) ||
+		x->count_only > 1 ||
 		(x->entry < 0 && (x->map_sel != 0 || x->skip_blocks != 0)) ||
 		(x->map_sel != 0 && c->kind != GX_TASK_JOIN_PROBE))
 	{
@@ -720,6 +750,8 @@ gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *
 			gx_errf(err, errlen, "join key %u is not an output of its type", k);
 			return GX_INVALID;
 		}
+	if (group && (st = gx_check_aggs(c, ctx, GX_JOIN_OBJ_GROUP, err, errlen)) != GX_OK)
+		return st;
 	if (x->entry >= 0)
 		return gx_check_entry_rows(c, ctx, err, errlen);
 	if (c->deform_off != 0)
@@ -735,8 +767,46 @@ gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *
 }
 
 /*
- * JOIN_BUILD: rows, the payload output, the table; the result is the
- * filter's (the rows selected for the host)
+ * Inner columns (ext.join.ncols > 0): at most GX_JOIN_MAX_COLS of known
+ * types (a BUILD's: each its output col_out[c] of that type), the store
+ * obj[GX_JOIN_OBJ_COLS] of the table's geometry
+ */
+static gx_status
+gx_check_join_cols(const gx_chunk *c, const gx_task_ctx *ctx, bool build, char *err,
+				   size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+	const int	o = GX_JOIN_OBJ_COLS;
+
+	if (j->ncols > GX_JOIN_MAX_COLS)
+	{
+		gx_errf(err, errlen, "join task has %u inner columns (at most %d)", j->ncols,
+				GX_JOIN_MAX_COLS);
+		return GX_INVALID;
+	}
+	for (uint32_t k = 0; k < j->ncols; k++)
+		if (j->col_type[k] >= GX_NTYPES ||
+			(build && (j->col_out[k] < 0 || j->col_out[k] >= GX_MAX_OUTS ||
+					   gx_out_type(c, j->col_out[k]) != (int) j->col_type[k])))
+		{
+			gx_errf(err, errlen, "join inner column %u is not an output of its type", k);
+			return GX_INVALID;
+		}
+	if (j->ncols > 0 &&
+		(ctx->obj[o] == NULL || !gx_aligned(ctx->obj[o], 8) ||
+		 ctx->obj_bytes[o] < gx_join_cols_bytes(j->cap, j->ncols)))
+	{
+		gx_errf(err, errlen, "join task has no inner column store of %llu bytes",
+				(unsigned long long) gx_join_cols_bytes(j->cap, j->ncols));
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
+ * JOIN_BUILD: rows, the payload output (none with inner columns: the
+ * payload is the staged index), the inner columns, the table; the result
+ * is the filter's (the rows selected for the host)
  */
 gx_status
 gx_validate_join_build(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
@@ -750,12 +820,14 @@ gx_validate_join_build(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if (c->ext.count_only != 0 || j->payload_out < -1 || j->payload_out >= GX_MAX_OUTS ||
-		(j->payload_out >= 0 && !gx_key_like((uint32_t) gx_out_type(c, j->payload_out))))
+		(j->payload_out >= 0 && !gx_key_like((uint32_t) gx_out_type(c, j->payload_out))) ||
+		(j->payload_out >= 0 && j->ncols > 0))
 	{
-		gx_errf(err, errlen, "join build task: count-only, or a bad payload output");
+		gx_errf(err, errlen,
+				"join build task: count-only, or a bad payload output (none with inner columns)");
 		return GX_INVALID;
 	}
-	return GX_OK;
+	return gx_check_join_cols(c, ctx, true, err, errlen);
 }
 
 /* JOIN_FINISH_BUILD: no rows, the table */
@@ -790,6 +862,21 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 	const gx_join_ext *j = &c->ext.join;
 	gx_status	st;
 
+	/*
+	 * a group probe (first: its aggregates read the joined output vector):
+	 * INNER, LEFT, SEMI or ANTI, no pass nor entry, the inner columns
+	 * among the outputs
+	 */
+	if (c->ext.ngroup_cap > 0 &&
+		(j->mode > GX_JOIN_LEFT || j->first_row != 0 || j->first_match != 0 ||
+		 j->max_pairs != 0 || c->ext.count_only != 0 || j->ncols > GX_JOIN_MAX_COLS ||
+		 j->icol_base > GX_MAX_OUTS || j->ncols > GX_MAX_OUTS - j->icol_base))
+	{
+		gx_errf(err, errlen,
+				"join group probe: mode %u, a pass, or inner columns [%u, +%u) past %d outputs",
+				j->mode, j->icol_base, j->ncols, GX_MAX_OUTS);
+		return GX_INVALID;
+	}
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
 							  gx_join_probe_result_bytes(c->nrows, j->max_pairs, j->alg))) !=
 		GX_OK ||
@@ -802,7 +889,7 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 		gx_errf(err, errlen, "join probe task: bad mode or pass");
 		return GX_INVALID;
 	}
-	return GX_OK;
+	return c->ext.ngroup_cap > 0 ? gx_check_join_cols(c, ctx, false, err, errlen) : GX_OK;
 }
 
 /*

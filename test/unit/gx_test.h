@@ -1223,6 +1223,27 @@ join_grow_result(ChunkBuilder &b, uint64_t result_bytes)
 }
 
 /*
+ * The quals of a join side's program: "f >= 0" (column cf), and with host
+ * "h * h > 0" (numeric column ch: the host's where it overflows);
+ * registers 0 .. 2 and 6 .. 9
+ */
+static void
+join_emit_quals(ChunkBuilder &b, int cf, int ch, bool host)
+{
+	b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cf);
+	b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, b.kint(GX_INT4, 0));
+	b.emit(GX_OP_GE, GX_INT4, 2, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
+	if (!host)
+		return;
+	b.emit(GX_OP_LDCOL, GX_NUMERIC, 6, 0, 0, ch);
+	b.emit(GX_OP_MUL, GX_NUMERIC, 7, 6, 6);
+	b.emit(GX_OP_LDCONST, GX_NUMERIC, 8, 0, 0, b.kint(GX_NUMERIC, 0));
+	b.emit(GX_OP_GT, GX_NUMERIC, 9, 7, 8);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 9);
+}
+
+/*
  * A JOIN_BUILD or JOIN_PROBE task over rows [lo, hi) of side s: the
  * program is "f >= 0 [AND h * h > 0]", then the keys as outputs 0 (and 1)
  * and, for a build with payload_out, the payload as output 2 (lean: key 1
@@ -1253,18 +1274,7 @@ join_side_task(ChunkBuilder &b, int kind, const JoinSide &s, const JoinSpec &js,
 		int			cp = b.add_int_col(GX_INT8, sl(s.pay));
 		int			ch = b.add_num_col(0, sl(s.h));
 
-		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, cf);
-		b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, b.kint(GX_INT4, 0));
-		b.emit(GX_OP_GE, GX_INT4, 2, 0, 1);
-		b.emit(GX_OP_QUAL, GX_BOOL, 0, 2);
-		if (js.host)
-		{
-			b.emit(GX_OP_LDCOL, GX_NUMERIC, 6, 0, 0, ch);
-			b.emit(GX_OP_MUL, GX_NUMERIC, 7, 6, 6);
-			b.emit(GX_OP_LDCONST, GX_NUMERIC, 8, 0, 0, b.kint(GX_NUMERIC, 0));
-			b.emit(GX_OP_GT, GX_NUMERIC, 9, 7, 8);
-			b.emit(GX_OP_QUAL, GX_BOOL, 0, 9);
-		}
+		join_emit_quals(b, cf, ch, js.host);
 		b.emit(GX_OP_LDCOL, s.ktype, 3, 0, 0, c1);
 		b.emit(GX_OP_OUT, s.ktype, 0, 3, 0, 0);
 		if (js.nkeys > 1 || (js.alg == GX_JOIN_RANGE && kind == GX_TASK_JOIN_PROBE))
@@ -1338,11 +1348,15 @@ join_entry_task(gx_chunk *c, std::vector<uint64_t> &entry)
 	c->ext.skip_off = nblocks > 0 ? skip_off : 0;
 }
 
-/* side s as the device sees it from entries of batches of 'batch' rows: skipped rows pass no qual */
-static JoinSide
-join_entry_visible(const JoinSide &s, uint32_t batch)
+/*
+ * side s (a JoinSide or a JgSide) as the device sees it from entries of
+ * batches of 'batch' rows: skipped rows pass no qual
+ */
+template <class Side>
+static Side
+join_entry_visible(const Side &s, uint32_t batch)
 {
-	JoinSide	v = s;
+	Side		v = s;
 
 	for (uint32_t g = 0; g < s.size(); g++)
 		if (join_entry_skipped(g % batch))
@@ -2514,6 +2528,765 @@ search_cases(std::mt19937_64 &rng, uint32_t scale, const SearchCaseFn &fn)
 	sc.keys.push_back(INT32_MAX);
 	sc.ktype = GX_INT4;
 	done("int4 probes", 2000 * scale);
+}
+
+/* ---------------------------------------------------------------------- */
+/* aggregation over a join (group probe, gx_join.cuh): cases, reference    */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * One side of a group join case: key k (int4) and the upper bound of a
+ * range probe kd = k + 0..3 (int8; both NULL where k is), a group column a
+ * (int4), a value v (int8), a float x (float8: quarters, so that every sum
+ * is exact in any order), each with NULLs; a filter f (a row passes where
+ * f >= 0) and h (numeric: h * h overflows where h is large, so an outer
+ * program with the host qual makes the row the host's)
+ */
+struct JgSide
+{
+	std::vector<int64_t> k,
+				kd,
+				a,
+				v,
+				f,
+				h;
+	std::vector<double> x;
+	std::vector<uint8_t> kn,
+				an,
+				vn,
+				xn;
+
+	uint32_t	size() const
+	{
+		return (uint32_t) k.size();
+	}
+	/*
+	 * a row of key (NULL 1 in nullk), other NULLs 1 in 10, f < 0 1 in
+	 * pfail, a host row 1 in phost (0: never)
+	 */
+	void		add_random(std::mt19937_64 &rng, int64_t key, int nullk, int pfail, int phost)
+	{
+		bool		knull = nullk > 0 && rng() % nullk == 0;
+
+		k.push_back(knull ? 0 : key);
+		kd.push_back(knull ? 0 : key + (int64_t) (rng() % 4));
+		kn.push_back(knull);
+		a.push_back((int64_t) (rng() % 7));
+		an.push_back(rng() % 10 == 0);
+		v.push_back((int64_t) (rng() % 2001) - 1000);
+		vn.push_back(rng() % 10 == 0);
+		x.push_back(((double) (rng() % 4001) - 2000.0) / 4.0);
+		xn.push_back(rng() % 10 == 0);
+		f.push_back(pfail > 0 && rng() % pfail == 0 ? -1 : 1);
+		h.push_back(phost > 0 && rng() % phost == 0 ? 4000000000ll : 1);
+	}
+	bool		passes(uint32_t r) const
+	{
+		return f[r] >= 0 && h[r] == 1;
+	}
+	bool		is_host(uint32_t r) const
+	{
+		return f[r] >= 0 && h[r] != 1;
+	}
+};
+
+/* the joined output vector of a group probe: outer outputs 0 .. 4, inner columns from 5 */
+#define JG_ICOL_BASE 5
+#define JG_NCOLS 3
+
+/* the options of a group join run */
+struct JgSpec
+{
+	uint32_t	alg = GX_JOIN_HASH;
+	uint32_t	mode = GX_JOIN_INNER;
+	int			keys = 1;		/* group keys, bits: 1 outer a, 2 inner a, 4 outer
+								 * k (0: one group) */
+	bool		host = false;	/* the outer program carries the host qual */
+	uint32_t	gcap = 4096;	/* group table slots */
+	uint32_t	glimit = 2048;	/* ... and its limit */
+	uint32_t	gflags = 0;
+	uint32_t	gpart_mask = 0;
+	uint32_t	gpart_value = 0;
+	uint32_t	ibatch = 1u << 30;	/* rows per BUILD / PROBE task */
+	uint32_t	obatch = 1u << 30;
+	bool		entry = false;	/* rows from cache entries (join_entry_task) */
+};
+
+/*
+ * A JOIN_BUILD or JOIN_PROBE task over rows [lo, hi) of side s: the
+ * program is "f >= 0 [AND h * h > 0]", then outputs 0 = k, 1 = a, 2 = v,
+ * 3 = x, 4 = kd; a BUILD stages outputs 1, 2, 3 as its inner columns
+ * (obj[1]), a PROBE reads them at j[5 ..] (icol_base 5) and adds into the
+ * group table obj[2] (keys and aggregates of jg_set_group)
+ */
+static gx_chunk *
+jg_side_task(ChunkBuilder &b, int kind, const JgSide &s, const JgSpec &sp, uint32_t cap,
+			 uint32_t kcap, uint32_t lo, uint32_t hi)
+{
+	auto		sl = [&](const std::vector<int64_t> &v) {
+		return std::vector<int64_t>(v.begin() + lo, v.begin() + hi);
+	};
+	auto		sn = [&](const std::vector<uint8_t> &v) {
+		return std::vector<uint8_t>(v.begin() + lo, v.begin() + hi);
+	};
+	int			ck = b.add_int_col(GX_INT4, sl(s.k), sn(s.kn));
+	int			ckd = b.add_int_col(GX_INT8, sl(s.kd), sn(s.kn));
+	int			ca = b.add_int_col(GX_INT4, sl(s.a), sn(s.an));
+	int			cv = b.add_int_col(GX_INT8, sl(s.v), sn(s.vn));
+	int			cx = b.add_float_col(GX_FLOAT8,
+									 std::vector<double>(s.x.begin() + lo, s.x.begin() + hi),
+									 sn(s.xn));
+	int			cf = b.add_int_col(GX_INT4, sl(s.f));
+	int			ch = b.add_num_col(0, sl(s.h));
+
+	const int	outs[5][2] = {{ck, GX_INT4}, {ca, GX_INT4}, {cv, GX_INT8}, {cx, GX_FLOAT8},
+	{ckd, GX_INT8}};
+
+	b.nrows = hi - lo;
+	join_emit_quals(b, cf, ch, sp.host && kind == GX_TASK_JOIN_PROBE);
+	for (int o = 0; o < 5; o++)
+	{
+		b.emit(GX_OP_LDCOL, outs[o][1], 10 + o, 0, 0, outs[o][0]);
+		b.emit(GX_OP_OUT, outs[o][1], 0, 10 + o, 0, o);
+	}
+
+	gx_chunk   *c = b.build();
+
+	if (kind == GX_TASK_JOIN_PROBE)
+		c = join_grow_result(b, gx_join_probe_result_bytes(hi - lo, 0, sp.alg));
+	c->kind = kind;
+	c->obj[0] = 1;
+	c->obj[1] = 2;
+	c->ext.entry = -1;
+
+	gx_join_ext *j = &c->ext.join;
+
+	j->nkeys = 1;
+	j->key_out[0] = 0;
+	j->payload_out = -1;
+	j->cap = cap;
+	j->kcap = sp.alg == GX_JOIN_HASH ? kcap : 0;
+	j->row_base = lo;
+	j->alg = sp.alg;
+	j->lo_out = j->hi_out = -1;
+	j->ncols = JG_NCOLS;
+	j->col_out[0] = 1;
+	j->col_out[1] = 2;
+	j->col_out[2] = 3;
+	j->col_type[0] = GX_INT4;
+	j->col_type[1] = GX_INT8;
+	j->col_type[2] = GX_FLOAT8;
+	j->icol_base = JG_ICOL_BASE;
+	if (kind == GX_TASK_JOIN_PROBE)
+	{
+		j->mode = sp.mode;
+		if (sp.alg == GX_JOIN_RANGE)
+		{
+			j->lo_out = 0;		/* inner k in [k, kd] */
+			j->hi_out = 4;
+			j->bflags = GX_JOIN_LO_INCL | GX_JOIN_HI_INCL;
+		}
+	}
+	return c;
+}
+
+/*
+ * The group keys and aggregates of a probe of spec sp: count(*),
+ * count(iv), sum(v), sum128(iv) + hi, min(ia), max(a), fsum(ix), sum(iv)
+ * where iv / ia / ix are the inner v / a / x (the outer ones in SEMI /
+ * ANTI, which have no inner column); the group table obj[2]
+ */
+static void
+jg_set_group(gx_chunk *c, const JgSpec &sp)
+{
+	gx_chunk_ext *x = &c->ext;
+	const bool	inner = sp.mode == GX_JOIN_INNER || sp.mode == GX_JOIN_LEFT;
+	const int16_t ia = inner ? JG_ICOL_BASE : 1,
+				iv = inner ? JG_ICOL_BASE + 1 : 2,
+				ix = inner ? JG_ICOL_BASE + 2 : 3;
+
+	c->obj[GX_JOIN_OBJ_GROUP] = 3;
+	x->ngroup_cap = sp.gcap;
+	x->ngroup_limit = sp.glimit;
+	x->gflags = sp.gflags;
+	x->gpart_mask = sp.gpart_mask;
+	x->gpart_value = sp.gpart_value;
+	x->ngkeys = 0;
+	if (sp.keys & 1)
+		x->gkey_col[x->ngkeys++] = 1;
+	if (sp.keys & 2)
+		x->gkey_col[x->ngkeys++] = ia;
+	if (sp.keys & 4)
+		x->gkey_col[x->ngkeys++] = 0;
+	x->nagg = 9;
+	x->agg[0] = gx_agg {GX_AGG_COUNT, -1, 0, 0};
+	x->agg[1] = gx_agg {GX_AGG_COUNT, iv, 0, 0};
+	x->agg[2] = gx_agg {GX_AGG_SUM, 2, 0, 0};
+	x->agg[3] = gx_agg {GX_AGG_SUM128, iv, 0, 0};
+	x->agg[4] = gx_agg {GX_AGG_HI, iv, 0, 0};
+	x->agg[5] = gx_agg {GX_AGG_MIN, ia, 0, 0};
+	x->agg[6] = gx_agg {GX_AGG_MAX, 1, 0, 0};
+	x->agg[7] = gx_agg {GX_AGG_FSUM, ix, 0, 0};
+	x->agg[8] = gx_agg {GX_AGG_SUM, iv, 0, 0};
+}
+
+/* groups: (NULL flag, value) per key -> the aggregates' states */
+typedef std::map<std::vector<int64_t>, std::vector<gx_agg_pair>> JgGroups;
+
+/* what a group join gave (or should give) */
+struct JgOut
+{
+	JgGroups	groups;
+	uint64_t	added = 0;		/* sum of join_count (the reference: every pair) */
+	uint64_t	noroom = 0;
+	uint64_t	host = 0;
+	bool		ok = true;		/* every task ran, no error, flags and counts consistent */
+};
+
+/* the reference's states of a new group (gx_gslot_init's) */
+static std::vector<gx_agg_pair>
+jg_ref_init(const gx_chunk_ext *x)
+{
+	std::vector<gx_agg_pair> p(x->nagg);
+
+	for (uint32_t a = 0; a < x->nagg; a++)
+	{
+		const int	op = x->agg[a].op;
+
+		p[a].val = op == GX_AGG_MIN ? INT64_MAX : op == GX_AGG_MAX || op == GX_AGG_FSUM ?
+			INT64_MIN : 0;
+		p[a].cnt = 0;
+	}
+	return p;
+}
+
+/* the reference: add one joined output vector jv into its group of g */
+static void
+jg_ref_add(JgGroups &g, const gx_chunk_ext *x, const gx_reg *jv)
+{
+	std::vector<int64_t> key;
+
+	for (uint32_t k = 0; k < x->ngkeys; k++)
+	{
+		const gx_reg &r = jv[x->gkey_col[k]];
+
+		key.push_back(r.isnull ? 1 : 0);
+		key.push_back(r.isnull ? 0 : r.v.i);
+	}
+	auto		it = g.find(key);
+
+	if (it == g.end())
+		it = g.emplace(key, jg_ref_init(x)).first;
+
+	std::vector<gx_agg_pair> &p = it->second;
+
+	for (uint32_t a = 0; a < x->nagg; a++)
+	{
+		const gx_agg &ag = x->agg[a];
+
+		if (ag.op == GX_AGG_HI)
+			continue;
+		if (ag.col < 0)
+		{
+			p[a].cnt++;
+			continue;
+		}
+		const gx_reg &r = jv[ag.col];
+
+		if (r.isnull)
+			continue;
+		p[a].cnt++;
+		switch (ag.op)
+		{
+			case GX_AGG_SUM:
+				p[a].val = (int64_t) ((uint64_t) p[a].val + (uint64_t) r.v.i);
+				break;
+			case GX_AGG_MIN:
+				p[a].val = std::min(p[a].val, r.v.i);
+				break;
+			case GX_AGG_MAX:
+				p[a].val = std::max(p[a].val, r.v.i);
+				break;
+			case GX_AGG_FSUM:
+				p[a].val = gx_dbits(gx_bitsd(p[a].val) + r.v.d);
+				break;
+			case GX_AGG_SUM128:
+				{
+					__int128	s = (__int128) ((unsigned __int128) (uint64_t) p[a + 1].val << 64 |
+												(uint64_t) p[a].val);
+
+					s += r.v.i;
+					p[a].val = (int64_t) (uint64_t) s;
+					p[a + 1].val = (int64_t) (s >> 64);
+					break;
+				}
+			default:
+				break;
+		}
+	}
+}
+
+/*
+ * The reference of a group probe of spec sp over the sides (a nested loop
+ * over the rows, every pass's groups): the groups, every pair in added,
+ * the outer host rows in host
+ */
+static void
+jg_reference(const JgSide &in, const JgSide &out, const JgSpec &sp, const gx_chunk_ext *x,
+			 JgOut &w)
+{
+	for (uint32_t r = 0; r < out.size(); r++)
+	{
+		gx_reg		jv[GX_MAX_OUTS];
+		uint32_t	n = 0;
+
+		if (sp.host && out.is_host(r))
+		{
+			w.host++;
+			continue;
+		}
+		if (!out.passes(r))
+			continue;
+		memset(jv, 0, sizeof(jv));
+		jv[0].v.i = out.k[r];
+		jv[0].isnull = out.kn[r];
+		jv[1].v.i = out.a[r];
+		jv[1].isnull = out.an[r];
+		jv[2].v.i = out.v[r];
+		jv[2].isnull = out.vn[r];
+		jv[3].v.d = out.x[r];
+		jv[3].isnull = out.xn[r];
+		jv[4].v.i = out.kd[r];
+		jv[4].isnull = out.kn[r];
+		for (int c = 0; c < JG_NCOLS; c++)
+			jv[JG_ICOL_BASE + c].isnull = 1;
+		for (uint32_t i = 0; i < in.size() && !out.kn[r]; i++)
+		{
+			if (!in.passes(i) || in.kn[i])
+				continue;
+			if (sp.alg == GX_JOIN_RANGE ? in.k[i] < out.k[r] || in.k[i] > out.kd[r] :
+				in.k[i] != out.k[r])
+				continue;
+			n++;
+			if (sp.mode != GX_JOIN_INNER && sp.mode != GX_JOIN_LEFT)
+				continue;
+			jv[JG_ICOL_BASE].v.i = in.a[i];
+			jv[JG_ICOL_BASE].isnull = in.an[i];
+			jv[JG_ICOL_BASE + 1].v.i = in.v[i];
+			jv[JG_ICOL_BASE + 1].isnull = in.vn[i];
+			jv[JG_ICOL_BASE + 2].v.d = in.x[i];
+			jv[JG_ICOL_BASE + 2].isnull = in.xn[i];
+			jg_ref_add(w.groups, x, jv);
+			w.added++;
+		}
+		for (int c = 0; c < JG_NCOLS; c++)
+			jv[JG_ICOL_BASE + c].isnull = 1;
+		if ((sp.mode == GX_JOIN_LEFT && n == 0) || (sp.mode == GX_JOIN_SEMI && n > 0) ||
+			(sp.mode == GX_JOIN_ANTI && n == 0))
+		{
+			jg_ref_add(w.groups, x, jv);
+			w.added++;
+		}
+	}
+}
+
+/* the READY groups of a group table (host copy) of task ext x into g */
+static void
+jg_read_table(const char *table, const gx_chunk_ext *x, JgGroups &g)
+{
+	const uint64_t sb = gx_group_slot_bytes(x->ngkeys, x->nagg);
+
+	for (uint32_t i = 0; i < x->ngroup_cap; i++)
+	{
+		const char *slot = table + sizeof(gx_group_hdr) + i * sb;
+
+		if (*(const uint32_t *) slot != GX_GSLOT_READY)
+			continue;
+		std::vector<int64_t> key;
+		const uint32_t nulls = ((const uint32_t *) slot)[1];
+		const int64_t *k = (const int64_t *) (slot + 8);
+		const gx_agg_pair *p = (const gx_agg_pair *) (slot + 8 + 8 * x->ngkeys);
+
+		for (uint32_t q = 0; q < x->ngkeys; q++)
+		{
+			key.push_back((nulls >> q) & 1);
+			key.push_back(k[q]);
+		}
+		g[key] = std::vector<gx_agg_pair>(p, p + x->nagg);
+	}
+}
+
+/* a device for group join runs: zeroed memory, tasks, reads of memory */
+struct JgDev
+{
+	std::function<void *(uint64_t)> alloc;	/* zeroed; NULL on failure */
+	std::function<void(void *)> release;
+	std::function<void(void *, const void *, uint64_t)> read;	/* (host, device, bytes) */
+	/*
+	 * run task c (capacity bytes) with objects obj[0 .. 2] of ob bytes,
+	 * and the cache entry (host memory) of entry_bytes, or none
+	 */
+	std::function<bool(gx_chunk *, uint64_t, void *const *, const uint64_t *, const void *,
+					   uint64_t)> run;
+};
+
+/* the CPU device as a group join runner */
+static JgDev
+cpu_jg_dev(void)
+{
+	JgDev		d;
+
+	d.alloc = [](uint64_t bytes) -> void * {
+		void	   *p = nullptr;
+		char		err[256];
+
+		return gx_mem_alloc(GX_DEV_CPU, bytes, &p, err, sizeof(err)) == GX_OK ? p : nullptr;
+	};
+	d.release = [](void *p) {
+		if (p != nullptr)
+			gx_mem_free(GX_DEV_CPU, p);
+	};
+	d.read = [](void *host, const void *dev, uint64_t bytes) {
+		memcpy(host, dev, bytes);
+	};
+	d.run = [](gx_chunk *c, uint64_t capacity, void *const *obj, const uint64_t *ob,
+			   const void *entry, uint64_t entry_bytes) {
+		gx_task_ctx ctx;
+		char		err[256];
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.entry = (char *) entry;
+		ctx.entry_bytes = entry_bytes;
+		for (int i = 0; i < 3; i++)
+		{
+			ctx.obj[i] = (char *) obj[i];
+			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
+		}
+		gx_status	st = gx_cpu_run(c, capacity, &ctx, err, sizeof(err));
+
+		if (st != GX_OK)
+			fprintf(stderr, "group join task: %s\n", err);
+		return st == GX_OK;
+	};
+	return d;
+}
+
+/*
+ * Build the inner side's table (its inner columns in the store), finish
+ * it, and probe it with the outer side into a fresh group table per pass
+ * of the partition list parts (gpart_value each; spec's mask); the
+ * groups of every pass into o (a group in two passes is an error)
+ */
+static void
+jg_run(const JgDev &dev, const JgSide &in, const JgSide &out, JgSpec sp,
+	   const std::vector<uint32_t> &parts, JgOut &o)
+{
+	uint32_t	cap = std::max<uint32_t>(1, in.size());
+	uint32_t	kcap = 2;
+
+	while (kcap < 2 * cap)
+		kcap *= 2;
+
+	JoinSpec	js;
+
+	js.alg = sp.alg;
+	js.cap = cap;
+	js.kcap = sp.alg == GX_JOIN_HASH ? kcap : 0;
+
+	uint64_t	ob[3] = {join_table_bytes(js), gx_join_cols_bytes(cap, JG_NCOLS), 0};
+	void	   *obj[3] = {dev.alloc(ob[0]), dev.alloc(ob[1]), nullptr};
+
+	for (uint32_t lo = 0; lo < in.size() && obj[0] && obj[1]; lo += sp.ibatch)
+	{
+		ChunkBuilder b;
+		gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_BUILD, in, sp, cap, kcap, lo,
+									 std::min(in.size(), lo + sp.ibatch));
+		std::vector<uint64_t> ent;
+
+		if (sp.entry)
+			join_entry_task(c, ent);
+		if (!dev.run(c, b.capacity, obj, ob, sp.entry ? ent.data() : nullptr, 8 * ent.size()) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR ||
+			gx_chunk_result(c)->nsel != 0)
+			o.ok = false;
+	}
+	if (obj[0] && obj[1])
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		gx_chunk   *c = join_finish_task(fm.data(), js);
+
+		if (!dev.run(c, join_finish_bytes(), obj, ob, nullptr, 0) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR)
+			o.ok = false;
+	}
+	for (uint32_t part : parts)
+	{
+		JgSpec		ps = sp;
+		JgOut		po;
+
+		ps.gpart_value = part;
+		if (part != parts[0])
+			ps.gflags |= GX_GROUP_SKIP_HOST;	/* the first pass takes the host rows */
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, ps, cap, kcap, 0, 0);
+
+			jg_set_group(c, ps);
+			ob[2] = gx_group_table_bytes(ps.gcap, c->ext.ngkeys, c->ext.nagg);
+		}
+		obj[2] = dev.alloc(ob[2]);
+		if (!obj[0] || !obj[1] || !obj[2])
+		{
+			o.ok = false;
+			break;
+		}
+		gx_chunk_ext x = {};
+
+		for (uint32_t lo = 0; lo < out.size() || lo == 0; lo += sp.obatch)
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, ps, cap, kcap, lo,
+										 std::min(out.size(), lo + sp.obatch));
+
+			std::vector<uint64_t> ent;
+
+			jg_set_group(c, ps);
+			x = c->ext;
+			if (sp.entry)
+				join_entry_task(c, ent);
+			if (!dev.run(c, b.capacity, obj, ob, sp.entry ? ent.data() : nullptr, 8 * ent.size()))
+			{
+				o.ok = false;
+				break;
+			}
+			const gx_result *res = gx_chunk_result(c);
+
+			if (res->error != GX_NO_ERROR || res->nsel != 0 || (res->flags & GX_RESULT_MORE) ||
+				((res->flags & GX_RESULT_FULL) != 0) != (res->join_noroom > 0) ||
+				((res->flags & GX_RESULT_HOST) != 0) != (res->join_host > 0))
+				o.ok = false;
+			po.added += res->join_count;
+			po.noroom += res->join_noroom;
+			po.host += res->join_host;
+			if (out.size() == 0)
+				break;
+		}
+		std::vector<char> table(ob[2]);
+
+		dev.read(table.data(), obj[2], ob[2]);
+		jg_read_table(table.data(), &x, po.groups);
+		/* the pairs added are those the groups hold (count(*) is aggregate 0) */
+		uint64_t	held = 0;
+
+		for (auto &g : po.groups)
+			held += g.second[0].cnt;
+		if (held != po.added)
+			o.ok = false;
+		for (auto &g : po.groups)
+			if (!o.groups.emplace(g.first, g.second).second)
+				o.ok = false;	/* a group in two passes */
+		o.added += po.added;
+		o.noroom += po.noroom;
+		o.host += po.host;
+		dev.release(obj[2]);
+		obj[2] = nullptr;
+	}
+	dev.release(obj[0]);
+	dev.release(obj[1]);
+}
+
+/* do two groups' states agree (bit for bit: every sum is exact) */
+static bool
+jg_same_states(const std::vector<gx_agg_pair> &a, const std::vector<gx_agg_pair> &b)
+{
+	if (a.size() != b.size())
+		return false;
+	for (size_t i = 0; i < a.size(); i++)
+		if (a[i].val != b[i].val || a[i].cnt != b[i].cnt)
+			return false;
+	return true;
+}
+
+/*
+ * Check a group join's result o against the reference w: with room for
+ * every group, the same groups; else every group the table holds is the
+ * reference's, exactly (a group has all its pairs or none), there are
+ * min(limit, groups) of them per pass, and the pairs without room are
+ * exactly the others.  Returns a description of the first difference, or
+ * "" when they agree.
+ */
+static std::string
+jg_compare(const JgOut &o, const JgOut &w, const JgSpec &sp, size_t nparts)
+{
+	char		buf[256];
+
+	if (!o.ok)
+		return "a task failed, or its result is inconsistent";
+	if (o.host != w.host)
+	{
+		snprintf(buf, sizeof(buf), "host %llu, want %llu", (unsigned long long) o.host,
+				 (unsigned long long) w.host);
+		return buf;
+	}
+	if (o.added + o.noroom != w.added)
+	{
+		snprintf(buf, sizeof(buf), "added %llu + no room %llu, want %llu pairs",
+				 (unsigned long long) o.added, (unsigned long long) o.noroom,
+				 (unsigned long long) w.added);
+		return buf;
+	}
+	for (auto &g : o.groups)
+	{
+		auto		it = w.groups.find(g.first);
+
+		if (it == w.groups.end() || !jg_same_states(g.second, it->second))
+			return "a group differs from the reference's";
+	}
+	if (o.noroom == 0 && o.groups.size() != w.groups.size())
+	{
+		snprintf(buf, sizeof(buf), "%zu groups, want %zu", o.groups.size(), w.groups.size());
+		return buf;
+	}
+	if (o.noroom > 0 &&
+		(nparts != 1 || o.groups.size() != std::min<size_t>(sp.glimit, w.groups.size())))
+	{
+		snprintf(buf, sizeof(buf), "%zu groups in a full table of limit %u (%zu groups)",
+				 o.groups.size(), sp.glimit, w.groups.size());
+		return buf;
+	}
+	return "";
+}
+
+/* a group join case: its name, the sides, and whether the outer rows carry host rows */
+typedef std::function<void(const char *what, const JgSide &in, const JgSide &out,
+						   bool host)> JgCaseFn;
+
+/*
+ * The group join cases of both unit tests (sizes times scale): random
+ * keys with NULLs, filters and host rows; 90% one key; empty inner; empty
+ * outer; all-match; no-match
+ */
+static void
+jg_cases(std::mt19937_64 &rng, uint32_t scale, const JgCaseFn &fn)
+{
+	/* a side: rows (times scale), keys base + [0, mod) (how: random, 90% key 7, i % mod), odds */
+	struct JgSideSpec
+	{
+		uint32_t	n;
+		int64_t		base,
+					mod;
+		int			how;		/* 0 random, 1 90% key 7, 2 row i: base + i % mod */
+		int			nullk,
+					pfail,
+					phost;		/* add_random's odds */
+	};
+	static const struct
+	{
+		const char *name;
+		JgSideSpec	in,
+					out;
+	}			cases[] = {
+		{"random", {150, 0, 60, 0, 10, 10, 0}, {200, 0, 70, 0, 10, 10, 20}},
+		{"90% one key", {150, 0, 40, 1, 20, 0, 0}, {100, 0, 40, 1, 20, 0, 0}},
+		{"empty inner", {0, 0, 10, 0, 10, 10, 0}, {100, 0, 10, 0, 10, 10, 0}},
+		{"empty outer", {100, 0, 10, 0, 10, 10, 0}, {0, 0, 10, 0, 10, 10, 0}},
+		{"all-match", {40, 0, 5, 2, 0, 0, 0}, {100, 0, 5, 0, 0, 0, 0}},
+		{"no-match", {80, 0, 50, 0, 10, 0, 0}, {80, 1000, 50, 0, 10, 0, 0}},
+	};
+
+	for (const auto &cs : cases)
+	{
+		JgSide		sides[2];
+		const JgSideSpec *sp[2] = {&cs.in, &cs.out};
+
+		for (int q = 0; q < 2; q++)
+			for (uint32_t i = 0; i < sp[q]->n * scale; i++)
+			{
+				int64_t		key = sp[q]->how == 2 ? (int64_t) i % sp[q]->mod :
+					sp[q]->how == 1 && rng() % 10 < 9 ? 7 : (int64_t) (rng() % sp[q]->mod);
+
+				sides[q].add_random(rng, sp[q]->base + key, sp[q]->nullk, sp[q]->pfail,
+									sp[q]->phost);
+			}
+		fn(cs.name, sides[0], sides[1], cs.out.phost > 0);
+	}
+}
+
+/*
+ * Run one group join case on dev in every mode (INNER, LEFT, SEMI, ANTI),
+ * algorithm (hash, range, merge) and set of group keys (none, outer,
+ * inner, both, and the outer key with an inner column: many groups; SEMI
+ * / ANTI have no inner column), against the reference;
+ * the random case also with a table too small, in 4 passes of a
+ * partition, without local tables, and with both sides' rows from cache
+ * entries (stale blocks and padding rows skipped).  Returns the runs.
+ */
+static int
+jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSide &in,
+			 const JgSide &out, bool host)
+{
+	int			runs = 0;
+
+	for (uint32_t alg : {GX_JOIN_HASH, GX_JOIN_RANGE, GX_JOIN_MERGE})
+		for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_LEFT, GX_JOIN_SEMI, GX_JOIN_ANTI})
+			for (int keys : {0, 1, 2, 3, 6})
+			{
+				const bool	inner = mode == GX_JOIN_INNER || mode == GX_JOIN_LEFT;
+
+				if (!inner && (keys & 2))
+					continue;
+				/* variants: plain; the random case: batches, a small table, passes, no local */
+				for (int var = 0; var < (host ? 5 : 1); var++)
+				{
+					JgSpec		sp;
+					std::vector<uint32_t> parts = {0};
+
+					sp.alg = alg;
+					sp.mode = mode;
+					sp.keys = keys;
+					sp.host = host;
+					sp.ibatch = 97;
+					sp.obatch = var == 0 ? 1u << 30 : 61;
+					if (var == 1)
+					{
+						sp.gcap = 16;
+						sp.glimit = 5;
+					}
+					if (var == 2)
+					{
+						sp.gpart_mask = 3;
+						parts = {0, 1, 2, 3};
+					}
+					if (var == 3)
+						sp.gflags = GX_GROUP_NO_LOCAL;
+					sp.entry = var == 4;
+
+					JgOut		o,
+								w;
+					ChunkBuilder b;
+					gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, sp, 1, 2, 0, 0);
+
+					jg_set_group(c, sp);
+					if (sp.entry)
+						jg_reference(join_entry_visible(in, sp.ibatch),
+									 join_entry_visible(out, sp.obatch), sp, &c->ext, w);
+					else
+						jg_reference(in, out, sp, &c->ext, w);
+					jg_run(dev, in, out, sp, parts, o);
+
+					std::string d = jg_compare(o, w, sp, parts.size());
+
+					CHECK(d.empty() && (var != 1 || w.groups.size() <= sp.glimit || o.noroom > 0),
+						  "group join %s (%s): alg %u mode %u keys %d variant %d: %s (added %llu, "
+						  "no room %llu, host %llu; want %llu pairs, %zu groups)",
+						  what, devname, alg, mode, keys, var, d.c_str(),
+						  (unsigned long long) o.added, (unsigned long long) o.noroom,
+						  (unsigned long long) o.host, (unsigned long long) w.added,
+						  w.groups.size());
+					runs++;
+				}
+			}
+	return runs;
 }
 
 #endif							/* GX_TEST_H */

@@ -10,7 +10,9 @@
  * groups, numeric and char8 programs, cache scans, the pool), join (the
  * hash, merge and range joins, on the caller's thread and on the pool),
  * search (SEARCH: sorted projections, binary and p-ary lookups, on the
- * caller's thread and on the pool; its validator).
+ * caller's thread and on the pool; its validator), jgroup (aggregation
+ * over a join: group probes against a nested-loop reference, and the
+ * validator's refusals).
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -3404,7 +3406,139 @@ test_join_merge_invalid(void)
 			  "merge unmatched: every key matched (%s)", err);
 	}
 }
+
+/* ---------------------------------------------------------------------- */
+/* aggregation over a join (group probe, gx_join.cuh)                      */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Aggregation over a join on the CPU device (where: "caller alone" or
+ * "pool"; sizes times scale: the pool's tasks span several tiles, so its
+ * threads add into their own tables and merge them concurrently): every
+ * case, mode, algorithm and key set of jg_cases against the nested-loop
+ * reference
+ */
+static void
+test_jgroup(const char *where, uint32_t scale)
+{
+	std::mt19937_64 rng(4242);
+	const JgDev dev = cpu_jg_dev();
+	int			runs = 0;
+
+	jg_cases(rng, scale, [&](const char *what, const JgSide &in, const JgSide &out, bool host) {
+		runs += jg_case_runs(dev, where, what, in, out, host);
+	});
+	printf("group join (%s, sizes x%u): %d runs against the reference\n", where, scale, runs);
+}
+
+/*
+ * Group probes and inner column builds the validator refuses: inner
+ * columns past the outputs or GX_JOIN_MAX_COLS, no store or one too
+ * small, RIGHT / FULL, a pass, SEMI reading an inner column, a build's
+ * payload output with inner columns, a column not of its type
+ */
+static void
+test_jgroup_invalid(void)
+{
+	JgSide		in,
+				out;
+	JgSpec		sp;
+	std::mt19937_64 rng(7);
+
+	for (int i = 0; i < 50; i++)
+	{
+		in.add_random(rng, i % 10, 0, 0, 0);
+		out.add_random(rng, i % 12, 0, 0, 0);
+	}
+	const JgDev dev = cpu_jg_dev();
+	const uint32_t cap = 64,
+				kcap = 128;
+	uint64_t	ob[3] = {gx_join_table_bytes(cap, kcap), gx_join_cols_bytes(cap, JG_NCOLS), 0};
+	ChunkBuilder bb,
+				pb;
+	gx_chunk   *build = jg_side_task(bb, GX_TASK_JOIN_BUILD, in, sp, cap, kcap, 0, in.size());
+	gx_chunk   *probe = jg_side_task(pb, GX_TASK_JOIN_PROBE, out, sp, cap, kcap, 0, out.size());
+
+	jg_set_group(probe, sp);
+	ob[2] = gx_group_table_bytes(sp.gcap, probe->ext.ngkeys, probe->ext.nagg);
+
+	void	   *obj[3] = {dev.alloc(ob[0]), dev.alloc(ob[1]), dev.alloc(ob[2])};
+	gx_task_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	for (int i = 0; i < 3; i++)
+	{
+		ctx.obj[i] = (char *) obj[i];
+		ctx.obj_bytes[i] = ob[i];
+	}
+	std::vector<char> gb((char *) build, (char *) build + bb.capacity),
+				gp((char *) probe, (char *) probe + pb.capacity);
+
+
+	JMUTATE(build, bb, gb, "inner columns past the limit", build->ext.join.ncols = 9);
+	JMUTATE(build, bb, gb, "a build's payload output with inner columns",
+			 build->ext.join.payload_out = 2);
+	JMUTATE(build, bb, gb, "an inner column not of its type",
+			 build->ext.join.col_type[1] = GX_INT4);
+	JMUTATE(build, bb, gb, "an inner column of a missing output",
+			 build->ext.join.col_out[2] = 9);
+	JMUTATE(build, bb, gb, "an inner column store too small",
+			 ctx.obj_bytes[1] = gx_join_cols_bytes(cap, JG_NCOLS) - 1);
+	ctx.obj_bytes[1] = ob[1];
+	JMUTATE(build, bb, gb, "no inner column store", ctx.obj[1] = NULL);
+	ctx.obj[1] = (char *) obj[1];
+
+	/* the table built and finished: the probe is then valid */
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		JoinSpec	js;
+
+		js.cap = cap;
+		js.kcap = kcap;
+		memcpy(build, gb.data(), bb.capacity);
+		CHECK(dev.run(build, bb.capacity, obj, ob, nullptr, 0) &&
+			  gx_chunk_result(build)->error == GX_NO_ERROR &&
+			  dev.run(join_finish_task(fm.data(), js), join_finish_bytes(), obj, ob, nullptr, 0),
+			  "group join: the table built");
+		memcpy(probe, gp.data(), pb.capacity);
+		CHECK(dev.run(probe, pb.capacity, obj, ob, nullptr, 0) &&
+			  gx_chunk_result(probe)->error == GX_NO_ERROR &&
+			  gx_chunk_result(probe)->join_count > 0,
+			  "group join: the unmutated probe runs");
+	}
+	JMUTATE(probe, pb, gp, "inner columns past the outputs",
+			 probe->ext.join.icol_base = GX_MAX_OUTS - 2);
+	JMUTATE(probe, pb, gp, "inner column base past the outputs",
+			 probe->ext.join.icol_base = GX_MAX_OUTS + 1);
+	JMUTATE(probe, pb, gp, "a probe of 9 inner columns", probe->ext.join.ncols = 9);
+	JMUTATE(probe, pb, gp, "a group probe in RIGHT mode",
+			 probe->ext.join.mode = GX_JOIN_RIGHT);
+	JMUTATE(probe, pb, gp, "a group probe in FULL mode", probe->ext.join.mode = GX_JOIN_FULL);
+	JMUTATE(probe, pb, gp, "a group probe in passes", probe->ext.join.first_row = 1);
+	JMUTATE(probe, pb, gp, "a group probe skipping matches", probe->ext.join.first_match = 1);
+	JMUTATE(probe, pb, gp, "a group probe writing entries", probe->ext.join.max_pairs = 1);
+	JMUTATE(probe, pb, gp, "a group probe count-only", probe->ext.count_only = 1);
+	JMUTATE(probe, pb, gp, "a SEMI group probe reading an inner column",
+			 probe->ext.join.mode = GX_JOIN_SEMI);
+	JMUTATE(probe, pb, gp, "a group key past the inner columns",
+			 probe->ext.gkey_col[0] = JG_ICOL_BASE + JG_NCOLS);
+	JMUTATE(probe, pb, gp, "an aggregate of an output the program lacks",
+			 probe->ext.join.icol_base = 7);
+	JMUTATE(probe, pb, gp, "a float inner column as a group key",
+			 probe->ext.gkey_col[0] = JG_ICOL_BASE + 2);
+	JMUTATE(probe, pb, gp, "no inner column store", ctx.obj[1] = NULL);
+	ctx.obj[1] = (char *) obj[1];
+	JMUTATE(probe, pb, gp, "an inner column store too small",
+			 ctx.obj_bytes[1] = gx_join_cols_bytes(cap, JG_NCOLS) - 1);
+	ctx.obj_bytes[1] = ob[1];
+	JMUTATE(probe, pb, gp, "no group table", ctx.obj[2] = NULL);
+	ctx.obj[2] = (char *) obj[2];
+	JMUTATE(probe, pb, gp, "a group table too small", ctx.obj_bytes[2] = ob[2] - 1);
+	ctx.obj_bytes[2] = ob[2];
 #undef JMUTATE
+	for (int i = 0; i < 3; i++)
+		dev.release(obj[i]);
+}
 
 /* ---------------------------------------------------------------------- */
 /* batched lookups: SEARCH (gx_search.cuh)                                 */
@@ -3638,6 +3772,11 @@ main(void)
 		test_search("caller alone", 1);
 		test_search_invalid();
 	}
+	if (test_part("jgroup"))
+	{
+		test_jgroup("caller alone", 1);
+		test_jgroup_invalid();
+	}
 
 	/* then on its pool */
 	test_pool_open(&before);
@@ -3655,6 +3794,8 @@ main(void)
 	}
 	if (test_part("search"))
 		test_search("pool", 4);
+	if (test_part("jgroup"))
+		test_jgroup("pool", 6);
 	if (test_part("basic"))
 		test_pool_reuse();
 	gx_cpu_close();

@@ -19,11 +19,13 @@
  * of them: random (random programs, all transfer modes and the JIT),
  * types (integer edges, dates, numeric, char8), pages, cache, group
  * (aggregate reads, group tables, float and exact-variance groups), join,
+ * jgroup (aggregation over a join: group probes on both devices against
+ * a nested-loop reference, and the group probe's throughput figure),
  * validation (malformed tasks, pool memory), bandwidth (the GX_BW_ONLY
- * figures), search (SEARCH: sorted projections, binary and p-ary lookups,
- * GPU = CPU = reference), search_bench (Kaldewey's Table 1 and Figure 8
- * as markdown tables: figures only).  GX_BW_ONLY=1 is
- * GX_TEST_PARTS=bandwidth.
+ * figures, the group probe's too), search (SEARCH: sorted projections,
+ * binary and p-ary lookups, GPU = CPU = reference), search_bench
+ * (Kaldewey's Table 1 and Figure 8 as markdown tables: figures only).
+ * GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -1893,49 +1895,61 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 /* ---------------------------------------------------------------------- */
 
 /*
- * run a join task in GPU slot 0 with the table gt: the task is copied into
- * the staging slot, run, and its slot copied back over c
+ * Run task c (capacity bytes) in GPU slot 0 with the objects of ctx and
+ * the cache entry (host memory) of entry_bytes, or none, copied into
+ * device memory for the run: the task is copied into the staging slot,
+ * run, and its slot copied back over c; false (a message naming what) on
+ * failure
  */
+static bool
+gpu_run_slot0(void *staging, size_t slot_bytes, gx_chunk *c, uint64_t capacity, gx_task_ctx *ctx,
+			  const void *entry, uint64_t entry_bytes, const char *what)
+{
+	char		err[512];
+	void	   *gentry = nullptr;
+	bool		ok = true;
+
+	if (capacity > slot_bytes)
+	{
+		fprintf(stderr, "%s of %llu bytes does not fit the slot\n", what,
+				(unsigned long long) capacity);
+		return false;
+	}
+	/* a cache entry: in device memory */
+	if (entry != nullptr &&
+		(gx_mem_alloc(GX_DEV_GPU, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
+		 cudaMemcpy(gentry, entry, entry_bytes, cudaMemcpyHostToDevice) != cudaSuccess))
+	{
+		fprintf(stderr, "GPU %s: entry: %s\n", what, err);
+		return false;
+	}
+	ctx->entry = (char *) gentry;
+	ctx->entry_bytes = entry != nullptr ? entry_bytes : 0;
+	memcpy(staging, c, capacity);
+	if (gx_gpu_submit(0, ctx, err, sizeof(err)) != GX_OK || !poll_until_done(0, err, sizeof(err)))
+	{
+		fprintf(stderr, "GPU %s: %s\n", what, err);
+		ok = false;
+	}
+	else
+		memcpy(c, staging, capacity);
+	if (gentry != nullptr)
+		gx_mem_free(GX_DEV_GPU, gentry);
+	return ok;
+}
+
+/* run a join task in GPU slot 0 with the table gt (gpu_run_slot0) */
 static JoinRunner
 gpu_join_runner(void *staging, size_t slot_bytes, void *gt, uint64_t tbytes)
 {
 	return [=](gx_chunk *c, uint64_t capacity, const void *entry, uint64_t entry_bytes) {
 		gx_task_ctx ctx;
-		char		err[512];
-		void	   *gentry = nullptr;
-		bool		ok = true;
 
-		if (capacity > slot_bytes)
-		{
-			fprintf(stderr, "join task of %llu bytes does not fit the slot\n",
-					(unsigned long long) capacity);
-			return false;
-		}
 		memset(&ctx, 0, sizeof(ctx));
 		ctx.obj[0] = (char *) gt;
 		ctx.obj_bytes[0] = tbytes;
-		/* a cache entry: in device memory */
-		if (entry != nullptr &&
-			(gx_mem_alloc(GX_DEV_GPU, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
-			 cudaMemcpy(gentry, entry, entry_bytes, cudaMemcpyHostToDevice) != cudaSuccess))
-		{
-			fprintf(stderr, "GPU join task: entry: %s\n", err);
-			return false;
-		}
-		ctx.entry = (char *) gentry;
-		ctx.entry_bytes = entry != nullptr ? entry_bytes : 0;
-		memcpy(staging, c, capacity);
-		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
-			!poll_until_done(0, err, sizeof(err)))
-		{
-			fprintf(stderr, "GPU join task: %s\n", err);
-			ok = false;
-		}
-		else
-			memcpy(c, staging, capacity);
-		if (gentry != nullptr)
-			gx_mem_free(GX_DEV_GPU, gentry);
-		return ok;
+		return gpu_run_slot0(staging, slot_bytes, c, capacity, &ctx, entry, entry_bytes,
+							 "join task");
 	};
 }
 
@@ -2719,6 +2733,7 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 }
 
 static void test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
+static void test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 
 static void
 test_random(std::mt19937_64 &rng)
@@ -2775,6 +2790,8 @@ test_random(std::mt19937_64 &rng)
 	}
 	if (test_part("join"))
 		test_join(rng, staging, slot_bytes);
+	if (test_part("jgroup"))
+		test_jgroup(rng, staging, slot_bytes);
 	if (test_part("group"))
 		test_group_exact_var(rng, staging);
 	if (test_part("search"))
@@ -3473,6 +3490,87 @@ test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* aggregation over a join (group probe, gx_join.cuh)                      */
+/* ---------------------------------------------------------------------- */
+
+/* GPU slot 0 as a group join runner (gpu_run_slot0) */
+static JgDev
+gpu_jg_dev(void *staging, size_t slot_bytes)
+{
+	JgDev		d;
+
+	d.alloc = [](uint64_t bytes) -> void * {
+		void	   *p = nullptr;
+		char		err[256];
+
+		if (gx_mem_alloc(GX_DEV_GPU, bytes, &p, err, sizeof(err)) != GX_OK)
+			return nullptr;
+		cudaMemset(p, 0, bytes);
+		cudaDeviceSynchronize();
+		return p;
+	};
+	d.release = [](void *p) {
+		if (p != nullptr)
+			gx_mem_free(GX_DEV_GPU, p);
+	};
+	d.read = [](void *host, const void *dev, uint64_t bytes) {
+		cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
+	};
+	d.run = [staging, slot_bytes](gx_chunk *c, uint64_t capacity, void *const *obj,
+								  const uint64_t *ob, const void *entry, uint64_t entry_bytes) {
+		gx_task_ctx ctx;
+
+		memset(&ctx, 0, sizeof(ctx));
+		for (int i = 0; i < 3; i++)
+		{
+			ctx.obj[i] = (char *) obj[i];
+			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
+		}
+		return gpu_run_slot0(staging, slot_bytes, c, capacity, &ctx, entry, entry_bytes,
+							 "group join task");
+	};
+	return d;
+}
+
+/*
+ * Aggregation over a join on the GPU and on the CPU device: every case,
+ * mode, algorithm and key set of jg_cases (sizes x10), each device
+ * against the nested-loop reference (so GPU = CPU = reference); then a
+ * malformed group probe is refused before any CUDA call
+ */
+static void
+test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	const JgDev gpu = gpu_jg_dev(staging, slot_bytes);
+	const JgDev cpu = cpu_jg_dev();
+	int			runs = 0;
+
+	jg_cases(rng, 10, [&](const char *what, const JgSide &in, const JgSide &out, bool host) {
+		runs += jg_case_runs(gpu, "GPU", what, in, out, host);
+		runs += jg_case_runs(cpu, "CPU", what, in, out, host);
+	});
+	printf("group join: %d runs, GPU = CPU = reference\n", runs);
+	{
+		JgSide		out;
+		JgSpec		sp;
+		ChunkBuilder b;
+		char		err[512];
+		gx_task_ctx ctx;
+
+		for (int r = 0; r < 100; r++)
+			out.add_random(rng, r, 0, 0, 0);
+		gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, sp, 64, 128, 0, 100);
+
+		jg_set_group(c, sp);
+		c->ext.join.mode = GX_JOIN_RIGHT;
+		memset(&ctx, 0, sizeof(ctx));
+		memcpy(staging, c, b.capacity);
+		CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+			  "GPU: a RIGHT group probe is refused");
+	}
+}
+
 /*
  * Kaldewey et al.'s Table 1 and Figure 8 at the kernel level (part
  * search_bench; figures only, never a pass or fail on time): a sorted
@@ -3810,6 +3908,176 @@ test_search_bench(std::mt19937_64 &rng)
 	free(staging);
 }
 
+/*
+ * The group probe's throughput: 16M x 16M int4 rows (distinct inner
+ * keys, uniform outer keys: each outer row one match), the inner column
+ * c = key % 1000 in the store; sum(c) GROUP BY outer key % G for G = 10,
+ * 1000, 1000000 (the last without local tables, GX_GROUP_NO_LOCAL), and
+ * count(*) GROUP BY c, each one probe task of 16M rows over device
+ * memory; kernel time (no transfer), best of 3, the group table emptied
+ * before each.  Printed only.
+ */
+static void
+test_jgroup_bandwidth(std::mt19937_64 &rng)
+{
+	const uint32_t n = 16u << 20;
+	std::vector<int64_t> ik(n),
+				ok(n);
+	char		err[512];
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		ik[i] = (int64_t) (((uint64_t) i * 2654435761u) & (n - 1));
+		ok[i] = (int64_t) (rng() % n);
+	}
+
+	/* the program of a side: outputs 0 = key, 1 = key % m */
+	auto		side = [&](ChunkBuilder &b, const std::vector<int64_t> &k, int64_t m) {
+		int			ck = b.add_int_col(GX_INT4, k);
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ck);
+		b.emit(GX_OP_OUT, GX_INT4, 0, 0, 0, 0);
+		b.emit(GX_OP_LDCONST, GX_INT4, 1, 0, 0, b.kint(GX_INT4, m));
+		b.emit(GX_OP_MOD, GX_INT4, 2, 0, 1);
+		b.emit(GX_OP_OUT, GX_INT4, 0, 2, 0, 1);
+		return b.build();
+	};
+	JoinSpec	js;
+
+	js.cap = n;
+	js.kcap = 2 * n;
+
+	ChunkBuilder bb;
+	gx_chunk   *build = side(bb, ik, 1000);
+
+	build->kind = GX_TASK_JOIN_BUILD;
+	build->obj[0] = 1;
+	build->obj[1] = 2;
+	build->ext.entry = -1;
+	build->ext.join.nkeys = 1;
+	build->ext.join.payload_out = -1;
+	build->ext.join.cap = js.cap;
+	build->ext.join.kcap = js.kcap;
+	build->ext.join.lo_out = build->ext.join.hi_out = -1;
+	build->ext.join.ncols = 1;
+	build->ext.join.col_out[0] = 1;
+	build->ext.join.col_type[0] = GX_INT4;
+
+	std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+	gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+	/* the probes: {G, group key (1: outer key % G, 2: inner c), aggregate} */
+	const uint32_t gs[4] = {10, 1000, 1000000, 1000};
+	const char *name[4] = {"sum(c) by outer % 10", "sum(c) by outer % 1000",
+	"sum(c) by outer % 1e6", "count(*) by inner c"};
+	ChunkBuilder pb[4];
+	gx_chunk   *probe[4];
+	uint64_t	gbytes[4];
+	size_t		slot_bytes = bb.capacity;
+
+	for (int w = 0; w < 4; w++)
+	{
+		gx_chunk   *c = side(pb[w], ok, w == 3 ? 1 : gs[w]);
+
+		c = join_grow_result(pb[w], gx_join_probe_result_bytes(n, 0, GX_JOIN_HASH));
+		c->kind = GX_TASK_JOIN_PROBE;
+		c->obj[0] = 1;
+		c->obj[1] = 2;
+		c->obj[2] = 3;
+		c->ext.entry = -1;
+		c->ext.join = build->ext.join;
+		c->ext.join.mode = GX_JOIN_INNER;
+		c->ext.join.icol_base = 2;
+
+		uint32_t	cap = 1024;
+
+		while (cap < 2 * gs[w])
+			cap *= 2;
+		c->ext.ngroup_cap = cap;
+		c->ext.ngroup_limit = cap / 2;
+		c->ext.gflags = gs[w] >= 1000000 ? GX_GROUP_NO_LOCAL : 0;
+		c->ext.ngkeys = 1;
+		c->ext.gkey_col[0] = w == 3 ? 2 : 1;
+		c->ext.nagg = 1;
+		c->ext.agg[0] = w == 3 ? gx_agg {GX_AGG_COUNT, -1, 0, 0} : gx_agg {GX_AGG_SUM, 2, 0, 0};
+		gbytes[w] = gx_group_table_bytes(cap, 1, 1);
+		probe[w] = c;
+		slot_bytes = std::max<size_t>(slot_bytes, pb[w].capacity);
+	}
+	slot_bytes = (slot_bytes + 4095) & ~(size_t) 4095;
+
+	void	   *staging = aligned_alloc(4096, slot_bytes);
+	uint64_t	tbytes = join_table_bytes(js),
+				cbytes = gx_join_cols_bytes(js.cap, 1);
+	gx_gpu_info info;
+	void	   *gt = nullptr,
+			   *gc = nullptr,
+			   *gg = nullptr;
+	gx_task_ctx ctx;
+
+	if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU, cbytes, &gc, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU, gbytes[2], &gg, err, sizeof(err)) != GX_OK)
+	{
+		CHECK(false, "group join bandwidth: %s", err);
+		free(staging);
+		return;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) gt;
+	ctx.obj_bytes[0] = tbytes;
+	ctx.obj[1] = (char *) gc;
+	ctx.obj_bytes[1] = cbytes;
+	ctx.obj[2] = (char *) gg;
+
+	/* run task c (capacity bytes) in slot 0; its result, or NULL */
+	auto		run = [&](const gx_chunk *c, uint64_t capacity) -> gx_result * {
+		memcpy(staging, c, capacity);
+		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
+			!poll_until_done(0, err, sizeof(err)))
+			return nullptr;
+		return gx_chunk_result((gx_chunk *) staging);
+	};
+	gx_result  *r;
+
+	r = run(build, bb.capacity);
+	CHECK(r != nullptr && r->error == GX_NO_ERROR && r->join_count == n,
+		  "group join bandwidth: build: %s", err);
+	r = run(fin, join_finish_bytes());
+	CHECK(r != nullptr && r->error == GX_NO_ERROR && r->join_count == n,
+		  "group join bandwidth: finish: %s", err);
+
+	uint64_t	best[4] = {~0ull, ~0ull, ~0ull, ~0ull};
+
+	for (int it = 0; it < 3; it++)
+		for (int w = 0; w < 4; w++)
+		{
+			ctx.obj_bytes[2] = gbytes[w];
+			cudaMemset(gg, 0, gbytes[w]);
+			cudaDeviceSynchronize();
+			r = run(probe[w], pb[w].capacity);
+			CHECK(r != nullptr && r->error == GX_NO_ERROR && r->join_count == n &&
+				  r->join_noroom == 0 && r->join_host == 0,
+				  "group join bandwidth %s: %s (error %llx, added %llu, no room %llu)", name[w],
+				  err, r ? (unsigned long long) r->error : 0ull,
+				  r ? (unsigned long long) r->join_count : 0ull,
+				  r ? (unsigned long long) r->join_noroom : 0ull);
+			if (r != nullptr && r->kernel_ns < best[w])
+				best[w] = r->kernel_ns;
+		}
+	printf("group join kernels (hash join, one group probe task of %u rows): %u x %u int4 rows, "
+		   "distinct inner keys, uniform outer keys (%s)\n", n, n, n, info.name);
+	for (int w = 0; w < 4; w++)
+		printf("  %-24s %8.3f ms  %7.2f G pairs/s\n", name[w], best[w] / 1e6,
+			   (double) n / best[w]);
+	gx_mem_free(GX_DEV_GPU, gt);
+	gx_mem_free(GX_DEV_GPU, gc);
+	gx_mem_free(GX_DEV_GPU, gg);
+	gx_gpu_close();
+	free(staging);
+}
+
 int
 main(void)
 {
@@ -3839,7 +4107,7 @@ main(void)
 	/* GX_TEST_PARTS: some parts only (GX_BW_ONLY=1: the bandwidth figures) */
 	if (test_part("random") || test_part("types") || test_part("pages") ||
 		test_part("cache") || test_part("group") || test_part("join") ||
-		test_part("search") || test_part("validation"))
+		test_part("search") || test_part("jgroup") || test_part("validation"))
 		test_random(rng);
 	if (test_part("bandwidth"))
 	{
@@ -3848,6 +4116,8 @@ main(void)
 		test_join_bandwidth(rng, GX_JOIN_HASH);
 		test_join_bandwidth(rng, GX_JOIN_MERGE);
 	}
+	if (test_part("bandwidth") || test_part("jgroup"))
+		test_jgroup_bandwidth(rng);
 	if (test_part("search_bench"))
 		test_search_bench(rng);
 	gx_cpu_close();
