@@ -31,10 +31,18 @@ SELECT g / 4, (g * 7) % 13 + CASE WHEN g % 9 = 0 THEN 0 ELSE g % 3 END, g % 5 = 
 FROM generate_series(1, 4000) g;
 VACUUM ANALYZE gx_fo, gx_fi, gx_fskew, gx_fl;
 
+-- EXPLAIN ANALYZE; the pairs a SEMI or ANTI join's quals reject depend on
+-- the order of a key's inner rows (its run stops at the first that
+-- passes), which differs between the devices: that count is masked
+CREATE FUNCTION gx_fexplain(q text) RETURNS SETOF text LANGUAGE sql AS $$
+    SELECT regexp_replace(l, 'Rows Removed by Join Filter: \d+', 'Rows Removed by Join Filter: N')
+    FROM gx_jexplain(q) l
+$$;
+
 -- the plans: the quals as the Join Filter, rows they removed
 SET gpuext.force = on;
 SELECT * FROM gx_explain('SELECT o.id FROM gx_fo o WHERE EXISTS (SELECT 1 FROM gx_fi i WHERE i.k = o.k AND i.v > o.v)');
-SELECT * FROM gx_jexplain('SELECT o.id FROM gx_fo o WHERE NOT EXISTS (SELECT 1 FROM gx_fi i WHERE i.k = o.k AND i.t <> o.t)');
+SELECT * FROM gx_fexplain('SELECT o.id FROM gx_fo o WHERE NOT EXISTS (SELECT 1 FROM gx_fi i WHERE i.k = o.k AND i.t <> o.t)');
 SELECT * FROM gx_jexplain('SELECT o.id, i.id FROM gx_fo o LEFT JOIN gx_fi i ON i.k = o.k AND i.v < o.v');
 RESET gpuext.force;
 
@@ -60,7 +68,7 @@ SELECT gx_jcheck('SELECT a.id FROM gx_fskew a WHERE EXISTS (SELECT 1 FROM gx_fsk
 SELECT gx_jcheck('SELECT a.id FROM gx_fskew a WHERE NOT EXISTS (SELECT 1 FROM gx_fskew b WHERE b.k = a.k AND b.v > a.v + 1000)');
 SELECT gx_jcheck('SELECT count(*), count(b.id), sum(b.id) FROM gx_fskew a LEFT JOIN gx_fskew b ON b.k = a.k AND b.v < a.v - 1850');
 SET gpuext.force = on;
-SELECT * FROM gx_jexplain('SELECT a.id FROM gx_fskew a WHERE NOT EXISTS (SELECT 1 FROM gx_fskew b WHERE b.k = a.k AND b.v > a.v + 1000)');
+SELECT * FROM gx_fexplain('SELECT a.id FROM gx_fskew a WHERE NOT EXISTS (SELECT 1 FROM gx_fskew b WHERE b.k = a.k AND b.v > a.v + 1000)');
 RESET gpuext.force;
 -- the outer side read by the device, and through its child
 SET gpuext.join_device_inputs = off;
@@ -90,3 +98,4 @@ SELECT gx_jcheck('SELECT l1.supp, count(*) FROM gx_fl l1 WHERE l1.late
     GROUP BY l1.supp');
 
 DROP TABLE gx_fo, gx_fi, gx_fskew, gx_fl;
+DROP FUNCTION gx_fexplain(text);
