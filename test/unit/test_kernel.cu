@@ -3779,8 +3779,9 @@ test_search_bench(std::mt19937_64 &rng)
 					std::chrono::steady_clock::now() - s0).count();
 
 				CHECK(ok && r->error == GX_NO_ERROR && r->join_count == B,
-					  "search bench %s, %u keys: %s (count %llu)", m.name, B, err,
-					  (unsigned long long) r->join_count);
+					  "search bench %s, %u keys, run %d: %s (count %llu, nsel %u, error %llx)",
+					  m.name, B, it, err, (unsigned long long) r->join_count, r->nsel,
+					  (unsigned long long) r->error);
 				if (it == 0)
 					continue;	/* (a warm-up run) */
 				dv.push_back(m.dev == 0 ? r->kernel_ns / 1e6 : wall);
