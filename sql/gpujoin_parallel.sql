@@ -94,6 +94,26 @@ SELECT gx_pjcheck('SELECT count(*) FROM gx_po o WHERE EXISTS (SELECT 1 FROM gx_p
 RESET gpuext.enable_hashjoin;
 SELECT gx_pjcheck('SELECT o.id, i.id FROM gx_po o JOIN gx_pi i ON i.k BETWEEN o.k AND o.k + 2 WHERE o.a = 7');
 SELECT gx_pjcheck('SELECT count(*) FROM gx_po o WHERE EXISTS (SELECT 1 FROM gx_pi i WHERE i.k >= o.k AND i.k < o.k + 3)');
+-- a parallel GpuJoin under a Gather in another GpuJoin's outer side:
+-- its leader reads the outer side through the partial child (nested), and
+-- so do its workers (not nested there: the device input is theirs to
+-- turn off, else each would read the whole table)
+CREATE TABLE gx_pn (n int4, r int4, name text);
+INSERT INTO gx_pn SELECT g, g % 5, 'n' || g FROM generate_series(0, 24) g;
+CREATE TABLE gx_pr (r int4, name text);
+INSERT INTO gx_pr SELECT g, 'r' || g FROM generate_series(0, 4) g;
+CREATE TABLE gx_pz (id int4, k int4);
+INSERT INTO gx_pz SELECT g, g % 25 FROM generate_series(1, 50000) g;
+VACUUM ANALYZE gx_pn, gx_pr, gx_pz;
+SET max_parallel_workers_per_gather = 4;
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT count(*) FROM gx_pz z JOIN (SELECT n FROM gx_pn JOIN gx_pr ON gx_pn.r = gx_pr.r WHERE gx_pr.name = ''r2'') s ON z.k = s.n');
+RESET gpuext.force;
+SELECT gx_pjcheck('SELECT count(*) FROM gx_pz z JOIN (SELECT n FROM gx_pn JOIN gx_pr ON gx_pn.r = gx_pr.r WHERE gx_pr.name = ''r2'') s ON z.k = s.n');
+SELECT gx_pjcheck('SELECT z.id, s.n FROM gx_pz z JOIN (SELECT n FROM gx_pn JOIN gx_pr ON gx_pn.r = gx_pr.r WHERE gx_pr.name = ''r2'') s ON z.k = s.n');
+RESET max_parallel_workers_per_gather;
+SET max_parallel_workers_per_gather = 2;
+DROP TABLE gx_pn, gx_pr, gx_pz;
 -- the outer side through its partial child (no device input)
 SET gpuext.join_device_inputs = off;
 SELECT gx_pjcheck('SELECT o.id, i.id FROM gx_po o JOIN gx_pi i ON o.k = i.k');

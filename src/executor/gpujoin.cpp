@@ -1052,7 +1052,8 @@ gx_join_end(CustomScanState *node)
 	{
 		GxJoinInput *in = &st->input[side];
 
-		if (!in->on)
+		/* (a side set up as a device input and turned off since ends too) */
+		if (in->prog == NULL)
 			continue;
 		gx_join_input_drop_batch(in);
 		if (in->tslot != NULL)
