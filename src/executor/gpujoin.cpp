@@ -732,18 +732,17 @@ gx_join_next_chunk(GxJoinState *st)
 	 * row, INNER, SEMI and RIGHT none (a partitioned join's pass 0 reads
 	 * its rows for the other passes)
 	 */
-	if (st->ninner == 0 && st->count)
-	{
-		if (GX_JOIN_MODE_KEEPS_OUTER(st->mode))
-			st->count_sum += n;
-		return true;
-	}
-	if (st->ninner == 0 && !GX_JOIN_MODE_KEEPS_OUTER(st->mode))
-		return true;
 	if (st->ninner == 0)
 	{
 		uint32		flags = GX_JOIN_MODE_PAIRS(st->mode) ? GX_JOIN_PAIR_NO_INNER : 0;
 
+		if (!GX_JOIN_MODE_KEEPS_OUTER(st->mode))
+			return true;
+		if (st->count)
+		{
+			st->count_sum += n;
+			return true;
+		}
 		gx_join_pairs_room(st, n);
 		for (uint32 i = 0; i < n; i++)
 			st->pairs[i] = gx_join_pair {i, flags, 0};

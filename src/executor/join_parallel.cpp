@@ -67,7 +67,7 @@ extern "C"
 /* the head of the node's area in the DSM; the outer scan's descriptor follows */
 typedef struct GxJoinShared
 {
-	slock_t		mutex;			/* protects stats and nworkers */
+	slock_t		mutex;			/* protects stats and ostats */
 	GxJoinStats stats;			/* summed over the workers that finished */
 	GxScanStats ostats;			/* ... their outer device input's chunks */
 	/* the leader's decision, set before the workers start */
@@ -89,7 +89,6 @@ struct GxJoinParallel
 {
 	GxJoinShared *shared;		/* the area (NULL: the worker reported, or
 								 * the leader detached) */
-	GxJoinShared *coordinate;	/* the area, for the rows and the scan */
 	GxLeaderDetach detach;		/* leader: the workers' counters at detach */
 	GxJoinState *st;
 };
@@ -179,14 +178,17 @@ gx_join_par_copy_rows(GxJoinState *st, dsa_area *area, GxJoinShared *shared)
 
 /*
  * The leader: build (unless the table is kept), then share the decision,
- * the table and (INNER / LEFT) the inner rows.  Rows the DSA cannot hold
- * make the decision the fallback.
+ * the table and (INNER / LEFT) the inner rows: a kept table's rows are
+ * in the DSA already (a rescan), a new one's replace them.  Rows the DSA
+ * cannot hold make the decision the fallback.
  */
 static void
 gx_join_par_publish(GxJoinState *st, GxJoinShared *shared)
 {
 	dsa_area   *area = st->css.ss.ps.state->es_query_dsa;
 
+	if (st->built && DsaPointerIsValid(shared->rows))
+		return;					/* (kept: the decision and rows are shared) */
 	if (!st->built)
 		gx_join_build(st);
 	if (DsaPointerIsValid(shared->rows) && area != NULL)
@@ -240,7 +242,6 @@ gx_join_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordin
 	memset(shared, 0, sizeof(GxJoinShared));
 	SpinLockInit(&shared->mutex);
 	shared->rows = InvalidDsaPointer;
-	par->coordinate = shared;
 	gx_join_par_publish(st, shared);
 	shared->outer_scan = gx_join_par_outer_scan(st);
 	if (shared->outer_scan)
@@ -289,7 +290,6 @@ gx_join_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	dsa_area   *area = node->ss.ps.state->es_query_dsa;
 
 	par->shared = shared;
-	par->coordinate = shared;
 	/*
 	 * the outer side as the leader reads it: a leader whose node is in
 	 * another GpuJoin's outer child (st->nested: the Gather there) reads

@@ -71,10 +71,17 @@ gx_join_host_float_key(double d)
 #define GX_PART_WAIT_US 50000
 
 /* may the node partition its inner side (see the design note)? */
-bool
+static bool
 gx_join_parts_allowed(GxJoinState *st)
 {
 	return gx_join_partitions && st->alg != GX_JOIN_RANGE && st->par == NULL;
+}
+
+/* the bytes of inner rows a partitioned join may hold in backend memory */
+static Size
+gx_join_parts_memory(void)
+{
+	return get_hash_memory_limit() * GX_JOIN_MAX_PARTS;
 }
 
 /*
@@ -87,13 +94,6 @@ gx_join_parts_may_read(GxJoinState *st, uint32 n)
 {
 	return gx_join_parts_allowed(st) && st->inner_bytes <= gx_join_parts_memory() &&
 		gx_join_table_fits(st, n / GX_JOIN_MAX_PARTS + 1);
-}
-
-/* the bytes of inner rows a partitioned join may hold in backend memory */
-Size
-gx_join_parts_memory(void)
-{
-	return get_hash_memory_limit() * GX_JOIN_MAX_PARTS;
 }
 
 /*

@@ -228,9 +228,7 @@ void		gx_join_rescan_inner(GxJoinState *st);
 
 /* partitioned passes (join_parts.cpp) */
 #define GX_JOIN_MAX_PARTS 64
-bool		gx_join_parts_allowed(GxJoinState *st);
 bool		gx_join_parts_may_read(GxJoinState *st, uint32 n);
-Size		gx_join_parts_memory(void);
 bool		gx_join_parts_begin(GxJoinState *st);
 bool		gx_join_parts_build_first(GxJoinState *st);
 TupleTableSlot *gx_join_parts_outer(GxJoinState *st);

@@ -740,6 +740,27 @@ gx_add_device_final_path(PlannerInfo *root, RelOptInfo *output_rel, RelOptInfo *
 }
 
 /*
+ * the cheapest counting form of a GpuJoin path among paths of rel (under
+ * a projection: unproject), or NULL
+ */
+static Path *
+gx_cheapest_join_count(RelOptInfo *rel, List *paths, PathTarget *partial, bool unproject)
+{
+	Path	   *best = NULL;
+	ListCell   *lc;
+
+	foreach(lc, paths)
+	{
+		Path	   *p = gx_join_count_path(rel, unproject ? gx_unproject((Path *) lfirst(lc)) :
+										   (Path *) lfirst(lc), partial);
+
+		if (p != NULL && (best == NULL || p->total_cost < best->total_cost))
+			best = p;
+	}
+	return best;
+}
+
+/*
  * count(*) over a join (input_rel): Finalize Aggregate over the counting
  * form of the join relation's cheapest GpuJoin path (join_path.cpp's
  * design note), when the query's only aggregates are count(*), with no
@@ -751,7 +772,8 @@ gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 {
 	PathTarget *target = root->upper_targets[UPPERREL_GROUP_AGG];
 	PathTarget *partial;
-	Path	   *best = NULL;
+	Path	   *best,
+			   *pbest;
 	AggClauseCosts costs;
 	bool		group;
 	ListCell   *lc;
@@ -768,24 +790,9 @@ gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 		if (!IsA(a, Aggref) || a->aggfnoid != F_COUNT_ || !a->aggstar)
 			return;
 	}
-	Path	   *pbest = NULL;
-
-	foreach(lc, input_rel->pathlist)
-	{
-		Path	   *p = gx_join_count_path(input_rel, gx_unproject((Path *) lfirst(lc)),
-										   partial);
-
-		if (p != NULL && (best == NULL || p->total_cost < best->total_cost))
-			best = p;
-	}
-	/* a partial GpuJoin: each process counts its share (join_parallel.cpp) */
-	foreach(lc, input_rel->partial_pathlist)
-	{
-		Path	   *p = gx_join_count_path(input_rel, (Path *) lfirst(lc), partial);
-
-		if (p != NULL && (pbest == NULL || p->total_cost < pbest->total_cost))
-			pbest = p;
-	}
+	best = gx_cheapest_join_count(input_rel, input_rel->pathlist, partial, true);
+	/* (a partial GpuJoin: each process counts its share, join_parallel.cpp) */
+	pbest = gx_cheapest_join_count(input_rel, input_rel->partial_pathlist, partial, false);
 	if (best == NULL && pbest == NULL)
 		return;
 	MemSet(&costs, 0, sizeof(costs));

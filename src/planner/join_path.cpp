@@ -423,6 +423,19 @@ gx_is_join_path(Path *p)
 	return IsA(p, CustomPath) && ((CustomPath *) p)->methods == &gx_join_path_methods;
 }
 
+/* the GpuJoin paths of a path list */
+static List *
+gx_join_paths_of(List *paths)
+{
+	List	   *keep = NIL;
+	ListCell   *lc;
+
+	foreach(lc, paths)
+		if (gx_is_join_path((Path *) lfirst(lc)))
+			keep = lappend(keep, lfirst(lc));
+	return keep;
+}
+
 /*
  * gpuext.force: once the join relation has a GpuJoin path (or one is
  * being added: adding), its other paths (and partial paths) go, so that
@@ -431,22 +444,13 @@ gx_is_join_path(Path *p)
 static void
 gx_join_force(RelOptInfo *joinrel, bool adding)
 {
-	List	   *keep = NIL;
-	ListCell   *lc;
+	List	   *keep = gx_join_paths_of(joinrel->pathlist);
 
-	List	   *pkeep = NIL;
-
-	foreach(lc, joinrel->pathlist)
-		if (gx_is_join_path((Path *) lfirst(lc)))
-			keep = lappend(keep, lfirst(lc));
 	if (keep == NIL && !adding)
 		return;
 	joinrel->pathlist = keep;
 	/* (partial GpuJoin paths stay: Gather over one may win by cost) */
-	foreach(lc, joinrel->partial_pathlist)
-		if (gx_is_join_path((Path *) lfirst(lc)))
-			pkeep = lappend(pkeep, lfirst(lc));
-	joinrel->partial_pathlist = pkeep;
+	joinrel->partial_pathlist = gx_join_paths_of(joinrel->partial_pathlist);
 }
 
 /*
