@@ -358,8 +358,9 @@ SELECT * FROM gx_jexplain('SELECT n.id, c.n FROM gx_jnull n, LATERAL (SELECT cou
 RESET gpuext.force;
 RESET gpuext.join_partitions;
 RESET gpuext.session_memory;
--- what keeps the GpuJoin returning rows: GROUP BY, HAVING, other
--- aggregates, DISTINCT, count of a column, FILTER, grouping sets;
+-- what the counting GpuJoin does not take: GROUP BY, HAVING, other
+-- aggregates, count of a column, FILTER (the GpuJoin aggregates its pairs:
+-- gpujoin_agg), DISTINCT, grouping sets (it returns rows);
 -- gpuext.enable_agg off
 SELECT q, gx_jccheck(q) FROM (VALUES
     ('SELECT o.kb, count(*) FROM gx_jo o JOIN gx_ji i ON o.k4 = i.k4 GROUP BY o.kb'),

@@ -207,28 +207,34 @@ END $$;
 CREATE FUNCTION gx_jcheck(q text) RETURNS text LANGUAGE sql AS $$
     SELECT gx_check(q) || CASE WHEN gx_join_node(q) THEN ', GpuJoin' ELSE ', no GpuJoin' END
 $$;
--- does q's plan, with gpuext forced, count in a GpuJoin (Device
--- Aggregates: count(*) among the GpuJoin's lines)?
-CREATE FUNCTION gx_join_counts(q text) RETURNS bool LANGUAGE plpgsql
+-- how q's plan, with gpuext forced, aggregates in a GpuJoin: 'counts'
+-- (the counting join: Device Aggregates among its lines), 'aggregates'
+-- (a join that aggregates its pairs: Device Aggregates and a Group
+-- Strategy), or NULL
+CREATE FUNCTION gx_join_agg(q text) RETURNS text LANGUAGE plpgsql
     SET gpuext.enabled = on SET gpuext.force = on AS $$
 DECLARE
     line text;
     injoin bool := false;
+    aggs bool := false;
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
         IF line LIKE '%Custom Scan (GpuJoin)%' THEN
             injoin := true;
         ELSIF line LIKE '%->%' THEN
+            EXIT WHEN aggs;
             injoin := false;
-        ELSIF injoin AND line LIKE '%Device Aggregates: count(*)%' THEN
-            RETURN true;
+        ELSIF injoin AND line LIKE '%Device Aggregates: %' THEN
+            aggs := true;
+        ELSIF injoin AND aggs AND line LIKE '%Group Strategy: %' THEN
+            RETURN 'aggregates';
         END IF;
     END LOOP;
-    RETURN false;
+    RETURN CASE WHEN aggs THEN 'counts' END;
 END $$;
--- gx_jcheck, and whether the GpuJoin counts
+-- gx_jcheck, and whether the GpuJoin counts or aggregates
 CREATE FUNCTION gx_jccheck(q text) RETURNS text LANGUAGE sql AS $$
-    SELECT gx_check(q) || CASE WHEN gx_join_counts(q) THEN ', GpuJoin counts'
+    SELECT gx_check(q) || CASE WHEN gx_join_agg(q) IS NOT NULL THEN ', GpuJoin ' || gx_join_agg(q)
                                WHEN gx_join_node(q) THEN ', GpuJoin'
                                ELSE ', no GpuJoin' END
 $$;

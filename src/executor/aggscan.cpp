@@ -220,11 +220,24 @@ gx_agg_spec(GxAggSpec *sp, Aggref *a)
 void
 gx_agg_begin(GxScanState *st, CustomScan *cscan)
 {
+	st->need_tuples = false;
+	gx_agg_specs(st, cscan->custom_scan_tlist);
+	if (st->group_mode)
+		gx_group_begin(st, cscan);
+}
+
+/*
+ * One GxAggSpec per partial Aggref of tlist (group mode: the keys are
+ * gx_group_begin_spec's); in aggregate mode the columns they read become
+ * columns of the chunks
+ */
+void
+gx_agg_specs(GxScanState *st, List *tlist)
+{
 	ListCell   *lc;
 
 	st->nagg = 0;
-	st->need_tuples = false;
-	foreach(lc, cscan->custom_scan_tlist)
+	foreach(lc, tlist)
 	{
 		TargetEntry *te = (TargetEntry *) lfirst(lc);
 		GxAggSpec  *sp;
@@ -245,8 +258,6 @@ gx_agg_begin(GxScanState *st, CustomScan *cscan)
 				elog(ERROR, "gpuext: device aggregate column cannot be read");
 		}
 	}
-	if (st->group_mode)
-		gx_group_begin(st, cscan);
 }
 
 /*

@@ -187,17 +187,33 @@ gx_join_col_type(int gxtype)
 	return gxtype == GX_NUMERIC ? GX_INT8 : gxtype;
 }
 
+/*
+ * The columns of a batch of one side: its keys, then (the inner side of
+ * a join that aggregates its pairs) the inner columns the build stores;
+ * their types into ct, the count returned
+ */
+static int
+gx_join_batch_cols(const GxJoinState *st, bool inner, int *ct)
+{
+	const int  *types = inner ? st->itype : st->otype;
+	int			nk = gx_join_side_keys(st, inner);
+	int			nx = inner && st->group ? st->gncols : 0;
+
+	for (int k = 0; k < nk; k++)
+		ct[k] = gx_join_col_type(types[k]);
+	for (int c = 0; c < nx; c++)
+		ct[nk + c] = st->gcol_type[c];
+	return nk + nx;
+}
+
 /* bytes of a key batch of n rows of one side: header, columns */
 static uint64
 gx_join_input_bytes(const GxJoinState *st, bool inner, uint32 n)
 {
-	const int  *types = inner ? st->itype : st->otype;
-	int			nk = gx_join_side_keys(st, inner);
-	int			ct[GX_JOIN_MAX_KEYS];
+	int			ct[GX_JOIN_MAX_KEYS + GX_JOIN_MAX_COLS];
+	int			nc = gx_join_batch_cols(st, inner, ct);
 
-	for (int k = 0; k < nk; k++)
-		ct[k] = gx_join_col_type(types[k]);
-	return GX_ALIGN_UP(sizeof(gx_chunk)) + gx_columns_bytes(ct, nk, n);
+	return GX_ALIGN_UP(sizeof(gx_chunk)) + gx_columns_bytes(ct, nc, n);
 }
 
 /*
@@ -275,7 +291,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 		gx_join_filter_begin(st, cscan->custom_exprs);
 	else if (cscan->custom_exprs != NIL)
 		node->ss.ps.qual = ExecInitQual(cscan->custom_exprs, &node->ss.ps);
-	st->count = intVal(list_nth(priv, 5)) != 0;
+	st->count = intVal(list_nth(priv, 5)) == 1;
+	st->group = intVal(list_nth(priv, 5)) == 2;
 	st->alg = intVal(list_nth(priv, 9));
 	st->lo_k = st->hi_k = -1;
 	if ((st->alg == GX_JOIN_RANGE) != (list_nth(priv, 6) != NIL))
@@ -337,6 +354,9 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	st->chunk_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuJoin outer chunk",
 										  ALLOCSET_DEFAULT_SIZES);
 	st->device = gx_resolve_device();
+	/* (its inner columns widen the build's batches: before their geometry) */
+	if (st->group)
+		gx_join_agg_begin(st, cscan);
 	gx_join_chunk_geometry(st);
 	if (st->mode < GX_JOIN_INNER || st->mode > GX_JOIN_FULL)
 		elog(ERROR, "gpuext: GpuJoin of unknown mode %d", st->mode);
@@ -374,19 +394,18 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 	const AttrNumber *keys = inner ? st->ikey : st->okey;
 	TupleTableSlot *slot = inner ? st->islot : st->oslot;
 	int			nk = gx_join_side_keys(st, inner);
-	int			ct[GX_JOIN_MAX_KEYS];
-	uint64		voff[GX_JOIN_MAX_KEYS];
-	uint64		noff[GX_JOIN_MAX_KEYS];
+	int			ct[GX_JOIN_MAX_KEYS + GX_JOIN_MAX_COLS];
+	int			nc = gx_join_batch_cols(st, inner, ct);
+	uint64		voff[GX_JOIN_MAX_KEYS + GX_JOIN_MAX_COLS];
+	uint64		noff[GX_JOIN_MAX_KEYS + GX_JOIN_MAX_COLS];
 
-	for (int k = 0; k < nk; k++)
-		ct[k] = gx_join_col_type(types[k]);
 	gx_join_header(st, c, kind,
-				   gx_layout_columns(ct, nk, GX_ALIGN_UP(sizeof(gx_chunk)), n, voff, noff));
+				   gx_layout_columns(ct, nc, GX_ALIGN_UP(sizeof(gx_chunk)), n, voff, noff));
 	c->nrows = n;
-	c->ncols = nk;
-	c->ninstr = 2 * nk;
-	c->nregs = nk;
-	for (int k = 0; k < nk; k++)
+	c->ncols = nc;
+	c->ninstr = 2 * nc;
+	c->nregs = nc;
+	for (int k = 0; k < nc; k++)
 	{
 		gx_instr   *ld = &c->code[2 * k];
 		gx_instr   *out = &c->code[2 * k + 1];
@@ -404,15 +423,22 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 		out->type = ct[k];
 		out->a = k;
 		out->arg = k;
-		c->ext.join.key_out[k] = k;
+		if (k < nk)
+			c->ext.join.key_out[k] = k;
 	}
 	for (uint32 r = 0; r < n; r++)
 	{
 		ExecStoreMinimalTuple(tups[r], slot, false);
 		for (int k = 0; k < nk; k++)
 			gx_join_store_key(c, k, r, slot, keys[k], types[k], st->kscale[k]);
+		for (int k = nk; k < nc; k++)
+			gx_join_store_key(c, k, r, slot, st->gcol_res[k - nk], ct[k],
+							  st->gcol_scale[k - nk]);
 	}
 	ExecClearTuple(slot);
+	/* (the inner columns the build stores: join_agg.cpp) */
+	if (nc > nk)
+		gx_join_agg_build_cols(st, c, (uint32) nk);
 }
 
 /*
@@ -447,6 +473,9 @@ gx_join_drop_device(GxJoinState *st)
 	st->worker_table = false;
 	st->session = 0;
 	st->table = 0;
+	st->cols_obj = 0;
+	if (st->group)
+		gx_join_agg_reset(st);
 	st->placed = 0;
 	st->nnullkey = 0;
 }
@@ -548,11 +577,14 @@ gx_join_build_table(GxJoinState *st)
 		return false;
 	if (st->ninner == 0)
 		return true;
-	/* no table for every row (its limits, or the device's memory): partitions */
+	/*
+	 * no table for every row (its limits, or the device's memory):
+	 * partitions (not for a join that aggregates its pairs: its fallback)
+	 */
 	if (!gx_join_table_fits(st, st->ninner) || !gx_join_build_rows(st))
 	{
 		gx_join_drop_device(st);
-		return gx_join_parts_begin(st) && gx_join_parts_build_first(st);
+		return !st->group && gx_join_parts_begin(st) && gx_join_parts_build_first(st);
 	}
 	return true;
 }
@@ -580,6 +612,15 @@ gx_join_build_rows(GxJoinState *st)
 									 gx_join_bytes(st, st->cap, st->kcap), GX_OBJ_JOIN_TABLE);
 	if (st->table == 0)
 		return false;
+	/* (aggregating its pairs: the inner columns' store, join_agg.cpp) */
+	if (st->group && st->gncols > 0)
+	{
+		st->cols_obj = gx_session_try_alloc(st->session, st->device,
+											gx_join_cols_bytes(st->cap, st->gncols),
+											GX_OBJ_JOIN_COLS);
+		if (st->cols_obj == 0)
+			return false;
+	}
 	for (uint32 lo = 0; lo < st->ninner; lo += st->rows_per_chunk)
 	{
 		uint32		n = Min(st->rows_per_chunk, st->ninner - lo);
@@ -1028,6 +1069,8 @@ gx_join_exec(CustomScanState *node)
 {
 	GxJoinState *st = (GxJoinState *) node;
 
+	if (st->group)
+		return gx_join_agg_exec(st);
 	if (!st->built)
 		gx_join_build(st);
 	if (st->count)
@@ -1078,6 +1121,7 @@ gx_join_rescan(CustomScanState *node)
 
 	gx_join_reset_outer(st);
 	st->count_done = false;
+	st->group_run = false;
 	if (chg != NULL)
 	{
 		UpdateChangedParamSet(st->outer_ps, chg);
@@ -1129,7 +1173,8 @@ gx_join_reset_outer(GxJoinState *st)
 void
 gx_join_rescan_inner(GxJoinState *st)
 {
-	if (!st->built || st->inner_ps->chgParam != NULL || st->nparts > 0 ||
+	/* (a join that aggregates its pairs: its group table holds the last scan's groups) */
+	if (!st->built || st->inner_ps->chgParam != NULL || st->nparts > 0 || st->group ||
 		(GX_JOIN_MODE_MARKS(st->mode) && st->session != 0))
 	{
 		gx_join_drop_table(st);

@@ -1,6 +1,6 @@
 /*
  * join_explain.cpp - EXPLAIN of a GpuJoin: its algorithm, join type,
- * keys or bounds, device, the tables the device reads itself, the host
+ * keys or bounds, the group keys and aggregates it computes, device, the tables the device reads itself, the host
  * quals (Join Filter) and the fallback; with ANALYZE how it joined, the
  * rows of each side, tasks, passes, rebuilds and the time of each phase.
  */
@@ -100,6 +100,20 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	gx_join_explain_filter(st, ancestors, es);
 	if (st->count)
 		ExplainPropertyText("Device Aggregates", "count(*)", es);
+	/* (aggregating its pairs: join_agg.cpp) */
+	if (st->group && st->icol_base >= 0)
+	{
+		List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
+													 ancestors);
+
+		if (st->grs->grp.nkeys > 0)
+			ExplainPropertyText("Group Keys",
+								gx_group_describe_keys(st->grs, dpctx, true), es);
+		ExplainPropertyText("Device Aggregates", gx_agg_describe(st->grs, dpctx, true), es);
+		/* (local: a table per GPU block or CPU thread first; gx_group_local) */
+		ExplainPropertyText("Group Strategy", gx_group_local(&st->grs->grp) ?
+							"local, then global table" : "global table", es);
+	}
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	/* (the plan's: a partitioned run reads the outer side through its child) */
 	if (st->outer_input_on || st->input[1].on)
@@ -139,6 +153,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	if (st->count)
 		ExplainPropertyInteger("Counted Rows", NULL, s->counted, es);
+	if (st->group && st->icol_base >= 0)
+		ExplainPropertyInteger("Device Groups", NULL, st->grs->grp.ngroups, es);
 	if (node->ss.ps.plan->parallel_aware)
 		ExplainPropertyInteger("Workers Probing", NULL, s->workers, es);
 	for (int side = 0; side < 2; side++)

@@ -112,12 +112,18 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		 * table's; not in another GpuJoin's outer child, which waits for a
 		 * staging slot while this one holds its batch's
 		 */
-		if (side == 0 && !st->count && !st->nested && gx_join_outer_columns(st, in))
+		if (side == 0 && !st->count && !st->group && !st->nested &&
+			gx_join_outer_columns(st, in))
 			in->rows = true;
-		/* (a counting RIGHT / FULL join counts the inner rows with a NULL key on the host) */
+		/*
+		 * (a counting RIGHT / FULL join counts the inner rows with a NULL
+		 * key on the host; a join that aggregates its pairs reads its
+		 * inner columns from the child's rows, join_agg.cpp)
+		 */
 		in->on = gx_enable_join_inputs &&
-			(side == 0 ? st->count || in->rows :
-			 st->count ? !GX_JOIN_MODE_MARKS(st->mode) : !GX_JOIN_MODE_PAIRS(st->mode));
+			(side == 0 ? st->count || st->group || in->rows :
+			 st->count || (st->group && st->gncols == 0) ? !GX_JOIN_MODE_MARKS(st->mode) :
+			 !GX_JOIN_MODE_PAIRS(st->mode));
 		if (!in->on)
 			continue;
 		/* (a merge probe's result area holds its sort's scratch: room for it) */
@@ -161,7 +167,10 @@ gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
 	for (int k = 0; k < st->nkeys; k++)
 		c->ext.join.key_out[k] = k;
 	c->ext.join.mode = st->mode;
-	c->ext.count_only = kind == GX_TASK_JOIN_PROBE && !in->rows ? 1 : 0;
+	c->ext.count_only = kind == GX_TASK_JOIN_PROBE && !in->rows && !st->group ? 1 : 0;
+	/* (a group probe: the group table, the inner columns; join_agg.cpp) */
+	if (kind == GX_TASK_JOIN_PROBE && st->group)
+		gx_join_agg_task(st, c);
 }
 
 /* the side's source from its start (in the query's snapshot) */
@@ -266,11 +275,23 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 		else
 			gx_slot_wait(b->slot, b->generation, b->cached ? GX_WAIT_SPIN_US : 0);
 		res = gx_join_result(b->slot);
+		/*
+		 * a group probe whose pairs did not all go into the group table (no
+		 * room, the host's): the node's fallback runs (join_agg.cpp)
+		 */
+		if (kind == GX_TASK_JOIN_PROBE && st->group &&
+			((res->flags & (GX_RESULT_HOST | GX_RESULT_FULL)) ||
+			 res->join_noroom > 0 || res->join_host > 0))
+		{
+			st->group_bad = true;
+			outcome = GX_INPUT_FULL;
+		}
 		/* a key program never leaves a row to the host; a probe of counts returns none */
-		if ((res->flags & GX_RESULT_HOST) ||
-			(kind == GX_TASK_JOIN_PROBE && (res->nsel != 0 || (res->flags & GX_RESULT_MORE))))
+		else if ((res->flags & GX_RESULT_HOST) ||
+				 (kind == GX_TASK_JOIN_PROBE &&
+				  (res->nsel != 0 || (res->flags & GX_RESULT_MORE))))
 			elog(ERROR, "gpuext: GpuJoin task of a device input returned rows");
-		if (res->flags & GX_RESULT_FULL)
+		else if (res->flags & GX_RESULT_FULL)
 			outcome = GX_INPUT_FULL;
 		*count += res->join_count;
 		in->stats.kernel_ms += res->kernel_ns / 1e6;
@@ -454,7 +475,9 @@ gx_join_input_next_chunk(GxJoinState *st)
 
 /*
  * Counting with the outer side read by the device: count-only probes of
- * its batches (cached columns probe the table where they lie), timed
+ * its batches (cached columns probe the table where they lie), timed; a
+ * join that aggregates its pairs runs its group probes so (join_agg.cpp;
+ * stopping at the first that did not add all its pairs: st->group_bad)
  */
 void
 gx_join_count_input(GxJoinState *st)
@@ -468,7 +491,10 @@ gx_join_count_input(GxJoinState *st)
 	INSTR_TIME_SET_CURRENT(t0);
 	gx_join_input_start(st, in);
 	(void) gx_join_input_run(st, in, GX_TASK_JOIN_PROBE, &count);
-	st->count_sum += (int64) count;
+	if (st->group)
+		st->stats.pairs += (int64) count;	/* (join_agg.cpp) */
+	else
+		st->count_sum += (int64) count;
 	st->stats.outer_rows += in->stats.rows_in - rows0;
 	INSTR_TIME_SET_CURRENT(t1);
 	INSTR_TIME_SUBTRACT(t1, t0);

@@ -120,7 +120,8 @@ gx_join_finish_table(GxJoinState *st)
 	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
 	/* counting, SEMI and ANTI read a key's count, never its run */
 	if (st->alg == GX_JOIN_HASH &&
-		(st->count || st->mode == GX_JOIN_SEMI || st->mode == GX_JOIN_ANTI))
+		(st->count || st->mode == GX_JOIN_SEMI || st->mode == GX_JOIN_ANTI ||
+		 (st->group && st->gncols == 0)))
 		c->ext.join.jflags = GX_JOIN_NO_RUNS;
 	res = gx_join_run(st, slot, gen);
 	rows = res->join_count;

@@ -167,21 +167,38 @@ gx_group_share_counts(GxGroupState *g)
 void
 gx_group_begin(GxScanState *st, CustomScan *cscan)
 {
+	List	   *priv = cscan->custom_private;
+
+	/* (finalizing: the marker is the last item: agg_path.cpp, gx_plan_final_path) */
+	gx_group_begin_spec(st, cscan->custom_scan_tlist, atof(strVal(lthird(priv))),
+						(List *) lfourth(priv), (List *) list_nth(priv, 4),
+						(List *) list_nth(priv, 5), (List *) list_nth(priv, 6),
+						(List *) list_nth(priv, 7),
+						IsA(llast(priv), String) && strcmp(strVal(llast(priv)), "final") == 0);
+}
+
+/*
+ * Group mode of a node whose target list tlist holds the keys and the
+ * partial Aggrefs (the specs made: gx_agg_specs): per entry, its output
+ * (outs), numeric scale, FILTER, dscales and square outputs; est the
+ * planner's groups; final: the node finalizes.  A GpuScan's (above), or a
+ * GpuJoin's that aggregates its pairs (join_agg.cpp), whose scan state
+ * holds the group table alone (no relation: no host rows).
+ */
+void
+gx_group_begin_spec(GxScanState *st, List *tlist, double est, List *outs, List *scales,
+					List *filts, List *dscales, List *sqs, bool final)
+{
 	GxGroupState *g = &st->grp;
 	PlanState  *ps = &st->css.ss.ps;
-	List	   *outs = (List *) lfourth(cscan->custom_private);
-	List	   *scales = (List *) list_nth(cscan->custom_private, 4);
-	List	   *filts = (List *) list_nth(cscan->custom_private, 5);
-	List	   *dscales = (List *) list_nth(cscan->custom_private, 6);
-	List	   *sqs = (List *) list_nth(cscan->custom_private, 7);
 	int			i = 0;
 	ListCell   *lc;
 
 	g->nkeys = 0;
 	g->ndev = 0;
-	g->est_groups = atof(strVal(lthird(cscan->custom_private)));
+	g->est_groups = est;
 	/* the keys; each entry's program output (agg_path.cpp) */
-	foreach(lc, cscan->custom_scan_tlist)
+	foreach(lc, tlist)
 	{
 		TargetEntry *te = (TargetEntry *) lfirst(lc);
 		GxKeySpec  *k;
@@ -271,8 +288,9 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	 * node's own (virtual) one
 	 */
 	g->quals = ExecInitQual(st->device_quals, NULL);
-	g->table_slot = ExecInitExtraTupleSlot(ps->state, RelationGetDescr(st->src.rel),
-										   table_slot_callbacks(st->src.rel));
+	g->table_slot = st->src.rel == NULL ? NULL :
+		ExecInitExtraTupleSlot(ps->state, RelationGetDescr(st->src.rel),
+							   table_slot_callbacks(st->src.rel));
 	g->min_slot = ExecInitExtraTupleSlot(ps->state,
 										 st->css.ss.ss_ScanTupleSlot->tts_tupleDescriptor,
 										 &TTSOpsMinimalTuple);
@@ -281,9 +299,7 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 	g->todo = NULL;
 	g->todo_size = 0;
 	/* finalizing: PostgreSQL's final calls of each aggregate, in an aggregate context */
-	/* (the marker is the last item: agg_path.cpp, gx_plan_final_path) */
-	g->final = IsA(llast(cscan->custom_private), String) &&
-		strcmp(strVal(llast(cscan->custom_private)), "final") == 0;
+	g->final = final;
 	if (g->final)
 	{
 		ExprContext *fcxt = makeNode(ExprContext);
@@ -544,13 +560,20 @@ gx_group_rerun(GxScanState *st)
 	return true;
 }
 
-/* the group part of a task naming table obj of cap slots */
+/* the group part of a task naming table obj of cap slots (its obj[0]) */
 static void
 gx_group_set_table(GxScanState *st, gx_chunk *c, uint32 obj, uint32 cap)
 {
+	gx_group_set_ext(st, c, 0, obj, cap);
+}
+
+/* the group fields of a task that names table obj (cap slots) as its obj[i] */
+void
+gx_group_set_ext(GxScanState *st, gx_chunk *c, int i, uint32 obj, uint32 cap)
+{
 	GxGroupState *g = &st->grp;
 
-	c->obj[0] = obj;
+	c->obj[i] = obj;
 	c->ext.ngroup_cap = cap;
 	c->ext.ngroup_limit = cap / 2;
 	c->ext.ngkeys = g->nkeys;

@@ -366,6 +366,7 @@ TupleTableSlot *gx_scroll_row(GxScanState *st, ExecScanAccessMtd forward);
 bool		gx_agg_plan(CustomScan *cscan);
 List	   *gx_agg_device_quals(CustomScan *cscan);
 void		gx_agg_begin(GxScanState *st, CustomScan *cscan);
+void		gx_agg_specs(GxScanState *st, List *tlist);
 void		gx_agg_set_chunk(GxScanState *st, gx_chunk *c);
 void		gx_agg_collect(GxScanState *st, uint32 nsel);
 void		gx_agg_prepare(GxScanState *st);
@@ -393,6 +394,10 @@ Datum		gx_float_var_row_state(Datum v, bool isnull, Oid argtype);
 /* GpuPreAgg: the group table mode (preagg.cpp) */
 bool		gx_group_plan(CustomScan *cscan);
 void		gx_group_begin(GxScanState *st, CustomScan *cscan);
+void		gx_group_begin_spec(GxScanState *st, List *tlist, double est, List *outs,
+								List *scales, List *filts, List *dscales, List *sqs,
+								bool final);
+void		gx_group_set_ext(GxScanState *st, gx_chunk *c, int i, uint32 obj, uint32 cap);
 void		gx_group_set_chunk(GxScanState *st, gx_chunk *c);
 void		gx_group_prepare(GxScanState *st);
 void		gx_agg_final_init(GxAggFinal *f, Oid aggfnoid);

@@ -106,6 +106,22 @@ typedef struct GxJoinState
 				hi_k;			/* which outer key bounds the inner key, -1 none */
 	uint32		bflags;			/* GX_JOIN_LO_INCL, GX_JOIN_HI_INCL */
 	bool		count;			/* counting: one row, count(*)'s partial state */
+	/*
+	 * aggregating its pairs (join_agg.cpp): group probes add them into a
+	 * group table, whose groups the node returns as partial states; the
+	 * table, keys and aggregates are held by a scan state of their own
+	 * (preagg.cpp's group functions), with no relation
+	 */
+	bool		group;
+	struct GxScanState *grs;	/* the group table's owner */
+	int			gncols;			/* inner columns the build stores */
+	AttrNumber	gcol_res[GX_JOIN_MAX_COLS];	/* ... their resnos in the inner child */
+	int			gcol_type[GX_JOIN_MAX_COLS];	/* ... gx_type */
+	int			gcol_scale[GX_JOIN_MAX_COLS];	/* ... numeric scale */
+	int			icol_base;		/* the outer program's outputs */
+	uint32		cols_obj;		/* the inner column store, 0 = none */
+	bool		group_run;		/* this run's groups made (or the fallback chosen) */
+	bool		group_bad;		/* a probe left a pair to the host / had no room */
 	bool		count_done;		/* ... returned (until a rescan) */
 	int64		count_sum;		/* ... the count being made */
 	int			nkeys;
@@ -246,6 +262,13 @@ void		gx_join_par_shutdown(CustomScanState *node);
 void		gx_join_filter_begin(GxJoinState *st, List *quals);
 TupleTableSlot *gx_join_filter_next(GxJoinState *st);
 TupleTableSlot *gx_join_store(GxJoinState *st, const gx_join_pair *p);
+
+/* aggregating its pairs (join_agg.cpp) */
+void		gx_join_agg_begin(GxJoinState *st, CustomScan *cscan);
+void		gx_join_agg_task(GxJoinState *st, gx_chunk *c);
+void		gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 n);
+TupleTableSlot *gx_join_agg_exec(GxJoinState *st);
+void		gx_join_agg_reset(GxJoinState *st);
 
 /* EXPLAIN of the node (join_explain.cpp) */
 void		gx_join_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);

@@ -29,6 +29,44 @@ void		gx_aggpath_init(void);
 /* GpuJoin paths (join_path.cpp) */
 void		gx_joinpath_init(void);
 Path	   *gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial);
+Path	   *gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path,
+							   PathTarget *scanjoin, PathTarget *partial, double groups);
+struct GxProgram *gx_join_side_prog(Plan *child, List *resnos, bool bounds, Index *relid);
+
+/*
+ * Aggregation over a GpuJoin (join_agg_path.cpp): the inner side's columns
+ * that group keys and aggregate arguments read (plain Vars of the inner
+ * relations), each an inner column of the join table
+ */
+typedef struct GxInnerCols
+{
+	Relids		relids;			/* the inner side's relations */
+	List	   *vars;			/* column c: its Var */
+	List	   *types;			/* ... its gx_type */
+	List	   *scales;			/* ... its numeric scale */
+} GxInnerCols;
+
+#define GX_INNER_OUT(c) (10000 + (c))	/* an output entry naming inner column c */
+#define GX_IS_INNER_OUT(o) ((o) >= 10000)
+
+int			gx_inner_col(GxInnerCols *inner, Var *v, int *scale);
+void		gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel,
+								RelOptInfo *output_rel, Node *having);
+List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *tlist,
+							   Relids inner_relids, Node **outer_prog);
+/* device aggregates (agg_path.cpp), shared with aggregation over a join */
+PathTarget *gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having,
+							  Index relid, bool *group);
+Path	   *gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
+							   PathTarget *target, List *having, struct AggClauseCosts *costs,
+							   double groups);
+bool		gx_group_outputs(struct GxProgram *prog, List *exprs, Index relid, List **outs,
+							 List **scales, List **filts, List **dscales, List **sqs,
+							 GxInnerCols *inner);
+Path	   *gx_unproject(Path *path);
+bool		gx_partial_count_star(PathTarget *partial);
+void		gx_final_costs(PlannerInfo *root, RelOptInfo *output_rel,
+						   struct AggClauseCosts *costs);
 extern bool gx_enable_gpujoin;
 extern bool gx_enable_hashjoin;
 extern bool gx_enable_mergejoin;

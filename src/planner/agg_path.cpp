@@ -322,27 +322,37 @@ gx_shares_var_sums(List *exprs, Aggref *a)
 	return false;
 }
 
+/* the outputs compiled so far for a target (gx_group_outputs) */
+typedef struct GxDoneOuts
+{
+	List	   *exprs;			/* the expressions */
+	List	   *idx;			/* ... the output of each */
+	List	   *scale;			/* ... its numeric scale */
+	List	   *err;			/* ... whether it can raise an error */
+} GxDoneOuts;
+
 /*
- * Compile e as an output of prog, or find it among those compiled (done,
- * with their scales and whether they can raise an error); -1 when it
- * cannot run on the device or is numeric / bpchar where that does not fit
+ * Compile e as an output of prog, or find it among those compiled (done);
+ * -1 when it cannot run on the device or is numeric / bpchar where that
+ * does not fit
  */
 static int
-gx_group_output(GxProgram *prog, Expr *e, Index relid, List **done, List **done_scale,
-				List **done_err, int *scale, bool *may_error)
+gx_group_output(GxProgram *prog, Expr *e, Index relid, GxDoneOuts *done, int *scale,
+				bool *may_error)
 {
 	ListCell   *d;
 	bool		had_error = prog->may_error;
 	int			idx;
 	int			t;
 
-	foreach(d, *done)
+	foreach(d, done->exprs)
 		if (equal(lfirst(d), e))
 		{
-			idx = foreach_current_index(d);
-			*scale = list_nth_int(*done_scale, idx);
-			*may_error = list_nth_int(*done_err, idx) != 0;
-			return idx;
+			int			i = foreach_current_index(d);
+
+			*scale = list_nth_int(done->scale, i);
+			*may_error = list_nth_int(done->err, i) != 0;
+			return list_nth_int(done->idx, i);
 		}
 	/* (whether this expression alone can raise an error) */
 	prog->may_error = false;
@@ -370,9 +380,10 @@ gx_group_output(GxProgram *prog, Expr *e, Index relid, List **done, List **done_
 		}
 		*scale = GX_NUMERIC_FREE;
 	}
-	*done = lappend(*done, e);
-	*done_scale = lappend_int(*done_scale, *scale);
-	*done_err = lappend_int(*done_err, *may_error ? 1 : 0);
+	done->exprs = lappend(done->exprs, e);
+	done->idx = lappend_int(done->idx, idx);
+	done->scale = lappend_int(done->scale, *scale);
+	done->err = lappend_int(done->err, *may_error ? 1 : 0);
 	return idx;
 }
 
@@ -450,15 +461,16 @@ gx_square_expr(Expr *x)
  * not fit an exact 64-bit fixed point (prog is then unusable).  A
  * filtered aggregate's argument must not be able to raise an error:
  * PostgreSQL does not compute it for the rows its filter leaves out, the
- * device computes every output of a passing row.
+ * device computes every output of a passing row.  Over a join (inner not
+ * NULL), a key or an aggregate's argument that is a column of the inner
+ * side is no output of prog (the outer side's): its entry is
+ * GX_INNER_OUT(c), inner column c (gx_inner_col, join_agg_path.cpp).
  */
-static bool
+bool
 gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **scales,
-				 List **filts, List **dscales, List **sqs)
+				 List **filts, List **dscales, List **sqs, GxInnerCols *inner)
 {
-	List	   *done = NIL;		/* expressions compiled, by output index */
-	List	   *done_scale = NIL;
-	List	   *done_err = NIL;
+	GxDoneOuts	done = {NIL, NIL, NIL, NIL};	/* the outputs compiled */
 	ListCell   *lc;
 
 	*outs = *scales = *filts = *dscales = *sqs = NIL;
@@ -487,14 +499,22 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 		{
 			int			fscale;
 
-			fidx = gx_group_output(prog, filter, relid, &done, &done_scale, &done_err,
+			fidx = gx_group_output(prog, filter, relid, &done,
 								   &fscale, &err);
 			if (fidx < 0 || exprType((Node *) filter) != BOOLOID)
 				return false;
 		}
-		if (e != NULL)
+		if (e != NULL && inner != NULL && IsA(e, Var) &&
+			bms_is_member(((Var *) e)->varno, inner->relids))
 		{
-			idx = gx_group_output(prog, e, relid, &done, &done_scale, &done_err, &scale,
+			/* a join's inner column (join_agg_path.cpp): no dscale, no square */
+			idx = gx_inner_col(inner, (Var *) e, &scale);
+			if (idx < 0 || (agg != NULL && gx_exact_var_agg(agg->aggfnoid, &vartype)))
+				return false;
+		}
+		else if (e != NULL)
+		{
+			idx = gx_group_output(prog, e, relid, &done, &scale,
 								  &err);
 			if (idx < 0 || (filter != NULL && err))
 				return false;
@@ -505,8 +525,8 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 		{
 			int			sqscale;
 
-			sqidx = gx_group_output(prog, gx_square_expr(e), relid, &done, &done_scale,
-									&done_err, &sqscale, &err);
+			sqidx = gx_group_output(prog, gx_square_expr(e), relid, &done, &sqscale,
+									&err);
 			if (sqidx < 0 || sqscale != 2 * scale || (filter != NULL && err))
 			{
 				gx_no_preagg("the square of a stddev/variance argument has no device numeric scale (the argument's is above 9)");
@@ -523,7 +543,7 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 }
 
 /* the path under a projection the scan/join target added, if any */
-static Path *
+Path *
 gx_unproject(Path *path)
 {
 	while (IsA(path, ProjectionPath))
@@ -565,7 +585,7 @@ gx_no_preagg(const char *why)
  * the target and of HAVING.  NULL when something cannot run on the device;
  * *group: the keyless stripes cannot hold it (GpuPreAgg).
  */
-static PathTarget *
+PathTarget *
 gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index relid,
 				  bool *group)
 {
@@ -654,7 +674,7 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
  * Finalize paths over a device aggregate path (or a Gather of it): plain
  * without keys; hashed, and sorted, by the GROUP BY keys
  */
-static Path *
+Path *
 gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
 				   PathTarget *target, List *having, AggClauseCosts *costs,
 				   double groups)
@@ -739,6 +759,40 @@ gx_add_device_final_path(PlannerInfo *root, RelOptInfo *output_rel, RelOptInfo *
 	add_path(output_rel, &fp->path);
 }
 
+/* is every aggregate of a partial target count(*), without a FILTER? */
+bool
+gx_partial_count_star(PathTarget *partial)
+{
+	ListCell   *lc;
+
+	foreach(lc, partial->exprs)
+	{
+		Aggref	   *a = (Aggref *) lfirst(lc);
+
+		if (!IsA(a, Aggref) || a->aggfnoid != F_COUNT_ || !a->aggstar || a->aggfilter != NULL)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The Finalize nodes' costs for the device paths about to be added to
+ * output_rel; under gpuext.force, its other paths go first (only the
+ * device's remain, at their real costs, so the plan above is still
+ * chosen by cost)
+ */
+void
+gx_final_costs(PlannerInfo *root, RelOptInfo *output_rel, AggClauseCosts *costs)
+{
+	MemSet(costs, 0, sizeof(*costs));
+	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, costs);
+	if (gx_force)
+	{
+		output_rel->pathlist = NIL;
+		output_rel->partial_pathlist = NIL;
+	}
+}
+
 /*
  * the cheapest counting form of a GpuJoin path among paths of rel (under
  * a projection: unproject), or NULL
@@ -776,33 +830,21 @@ gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 			   *pbest;
 	AggClauseCosts costs;
 	bool		group;
-	ListCell   *lc;
 
 	if (!gx_enable_agg || having != NULL || GX_GROUP_CLAUSE(root) != NIL)
 		return;
 	partial = gx_partial_target(root, target, NULL, 0, &group);
 	if (partial == NULL || group)
 		return;
-	foreach(lc, partial->exprs)
-	{
-		Aggref	   *a = (Aggref *) lfirst(lc);
-
-		if (!IsA(a, Aggref) || a->aggfnoid != F_COUNT_ || !a->aggstar)
-			return;
-	}
+	if (!gx_partial_count_star(partial))
+		return;
 	best = gx_cheapest_join_count(input_rel, input_rel->pathlist, partial, true);
 	/* (a partial GpuJoin: each process counts its share, join_parallel.cpp) */
 	pbest = gx_cheapest_join_count(input_rel, input_rel->partial_pathlist, partial, false);
 	if (best == NULL && pbest == NULL)
 		return;
-	MemSet(&costs, 0, sizeof(costs));
-	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
 	/* gpuext.force: only the counting join remains (as for a GpuScan's) */
-	if (gx_force)
-	{
-		output_rel->pathlist = NIL;
-		output_rel->partial_pathlist = NIL;
-	}
+	gx_final_costs(root, output_rel, &costs);
 	if (best != NULL)
 		gx_add_final_paths(root, output_rel, best, target, NIL, &costs, 1);
 	/* Finalize Aggregate -> Gather -> Parallel GpuJoin: a row per process */
@@ -819,7 +861,8 @@ gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
  * create_upper_paths_hook: for UPPERREL_GROUP_AGG over a GpuScan-able
  * table, add Finalize Aggregate over a GpuScan computing the aggregates
  * (or over GpuPreAgg, for GROUP BY); over a join, count(*) by the GpuJoin
- * (gx_join_count_paths).
+ * (gx_join_count_paths), other aggregates and GROUP BY by a GpuJoin that
+ * aggregates its pairs (gx_join_group_paths, join_agg_path.cpp).
  */
 static void
 gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
@@ -848,6 +891,7 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (input_rel->reloptkind == RELOPT_JOINREL)
 	{
 		gx_join_count_paths(root, input_rel, output_rel, having);
+		gx_join_group_paths(root, input_rel, output_rel, having);
 		return;
 	}
 	if (!gx_enable_scan || (!gx_enable_agg && !gx_enable_preagg) ||
@@ -899,7 +943,8 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 				   *ds,
 				   *sq;
 
-		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc, &f, &ds, &sq))
+		if (!gx_group_outputs(trial, partial->exprs, input_rel->relid, &o, &sc, &f, &ds, &sq,
+							  NULL))
 		{
 			gx_no_preagg("a key or an aggregate argument cannot be computed on the device");
 			return;
@@ -911,18 +956,8 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 															 parse->targetList),
 									 input_rel->rows, NULL, NULL);
 
-	MemSet(&costs, 0, sizeof(costs));
-	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
-	/*
-	 * gpuext.force: only the device aggregates remain, at their real costs
-	 * (as for the scan paths), so that serial against parallel and the
-	 * plan above are still chosen by cost
-	 */
-	if (gx_force)
-	{
-		output_rel->pathlist = NIL;
-		output_rel->partial_pathlist = NIL;
-	}
+	/* gpuext.force: only the device aggregates remain (gx_final_costs) */
+	gx_final_costs(root, output_rel, &costs);
 
 	/* (the serial GpuScan may have lost to a free Gather in the rel) */
 	if (scan != NULL)
@@ -1016,7 +1051,8 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		elog(ERROR, "gpuext: device aggregates with host quals");
 	/* GpuPreAgg: the keys and arguments are the program's outputs */
 	if (group &&
-		!gx_group_outputs(prog, tlist, rel->relid, &outs, &scales, &filts, &dscales, &sqs))
+		!gx_group_outputs(prog, tlist, rel->relid, &outs, &scales, &filts, &dscales, &sqs,
+						  NULL))
 		elog(ERROR, "gpuext: GpuPreAgg outputs do not fit the program");
 	/* the columns the aggregates read (gx_agg_begin finds them) */
 	foreach(lc, tlist)

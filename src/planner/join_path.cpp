@@ -183,6 +183,7 @@ extern "C"
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/planmain.h"
+#include "optimizer/prep.h"
 #include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
@@ -1173,6 +1174,63 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 }
 
 /*
+ * The aggregating form of a GpuJoin path (join_agg_path.cpp's design note):
+ * an INNER hash join without host quals whose outer side is a table,
+ * whose target is the partial target (group keys, partial Aggrefs), its
+ * fallback PostgreSQL's Partial Aggregate over the join's fallback, so
+ * that either way the node returns rows of partial states; NULL when the
+ * path is not one.  scanjoin: the target the join relation's paths
+ * were given (the fallback aggregates that).
+ */
+Path *
+gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path, PathTarget *scanjoin,
+				   PathTarget *partial, double groups)
+{
+	CustomPath *src = (CustomPath *) path;
+	List	   *groupClause = GX_GROUP_CLAUSE(root);
+	CustomPath *cp;
+	Path	   *fallback;
+	AggClauseCosts costs;
+	List	   *priv;
+
+	if (!gx_is_join_path(path))
+		return NULL;
+	priv = src->custom_private;
+	if (intVal(linitial(priv)) != GX_JOIN_INNER || list_nth(priv, 6) != NIL ||
+		intVal(list_nth(priv, 7)) != GX_JOIN_HASH ||
+		((Path *) linitial(src->custom_paths))->parent->reloptkind != RELOPT_BASEREL ||
+		(groupClause != NIL && !grouping_is_hashable(groupClause)))
+		return NULL;
+	MemSet(&costs, 0, sizeof(costs));
+	get_agg_clause_costs(root, AGGSPLIT_INITIAL_SERIAL, &costs);
+	/* (over the scan/join target, whose group keys carry their sortgrouprefs) */
+	fallback = &create_projection_path(root, rel, (Path *) lthird(src->custom_paths),
+									   scanjoin)->path;
+	fallback = &create_agg_path(root, rel, fallback, partial,
+								groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
+								AGGSPLIT_INITIAL_SERIAL, groupClause, NIL, &costs,
+								groups)->path;
+	cp = makeNode(CustomPath);
+	*cp = *src;
+	cp->path.parent = rel;
+	cp->path.pathtarget = partial;
+	cp->path.rows = groups;
+	cp->custom_paths = list_make3(linitial(src->custom_paths), lsecond(src->custom_paths),
+								  fallback);
+	cp->custom_private = lappend(lappend(list_make5(linitial(priv), lsecond(priv), lthird(priv),
+													lfourth(priv), makeInteger(2)),
+										 list_nth(priv, 5)), NIL);
+	cp->custom_private = lappend(lappend(cp->custom_private, list_nth(priv, 7)),
+								 makeString(psprintf("%.0f", groups)));
+	gx_cost_join(&cp->path, (Path *) linitial(cp->custom_paths),
+				 (Path *) lsecond(cp->custom_paths), list_length((List *) lsecond(priv)), true,
+				 GX_JOIN_HASH, NULL, groups);
+	/* (a row per group out, where counting has one) */
+	cp->path.total_cost += cpu_tuple_cost * groups;
+	return &cp->path;
+}
+
+/*
  * The resno of expression e in a child plan's target list; a Var missing
  * there is added (the child is a scan of the Var's relation, which
  * projects: a join child's target holds every Var the path takes from it,
@@ -1295,15 +1353,17 @@ gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tli
  * into one device program without Params or rows for the host, and whose
  * keys are integer-like or float columns of that table (not numeric: the device
  * holds those at their column's scale, the join at the common one), the
- * program "quals, then output k = key k", as a Const; else Integer 0.
- * bounds (a range join's outer side): the keys are the bounds,
- * expressions of the table's columns the program computes (integers,
- * dates, timestamps), as the child's scan would for the same rows.
- * The node may then read the table through a row source, cache entries
- * included, instead of the child (gpujoin.cpp).
+ * program "quals, then output k = key k" (*relid: the table's range
+ * table index); else NULL.  bounds (a range join's outer side): the keys
+ * are the bounds, expressions of the table's columns the program computes
+ * (integers, dates, timestamps), as the child's scan would for the same
+ * rows.  The node may then read the table through a row source, cache
+ * entries included, instead of the child (gpujoin.cpp).  A program whose
+ * quals may leave rows to the host (may_host) is returned: only a join
+ * that aggregates its pairs takes one (join_agg_path.cpp).
  */
-static Node *
-gx_join_side_program(Plan *child, List *resnos, bool bounds)
+GxProgram *
+gx_join_side_prog(Plan *child, List *resnos, bool bounds, Index *relid_out)
 {
 	Index		relid;
 	List	   *quals;
@@ -1325,7 +1385,7 @@ gx_join_side_program(Plan *child, List *resnos, bool bounds)
 							(List *) lsecond(cs->custom_exprs));
 	}
 	else
-		return (Node *) makeInteger(0);
+		return NULL;
 	prog = (GxProgram *) palloc(sizeof(GxProgram));
 	gx_program_init(prog);
 	foreach(lc, quals)
@@ -1333,7 +1393,7 @@ gx_join_side_program(Plan *child, List *resnos, bool bounds)
 		bool		may_error;
 
 		if (!gx_program_add_qual(prog, (Expr *) lfirst(lc), relid, &may_error, false))
-			return (Node *) makeInteger(0);
+			return NULL;
 	}
 	foreach(lc, resnos)
 	{
@@ -1344,14 +1404,27 @@ gx_join_side_program(Plan *child, List *resnos, bool bounds)
 
 		if (bounds ? !bms_is_subset(pull_varnos(NULL, (Node *) v), bms_make_singleton(relid)) :
 			(!IsA(v, Var) || v->varno != (int) relid || v->varattno <= 0))
-			return (Node *) makeInteger(0);
+			return NULL;
 		if (gx_program_add_output(prog, (Expr *) v, relid, &t, &sc) !=
 			foreach_current_index(lc) ||
 			!(t == GX_INT2 || t == GX_INT4 || t == GX_INT8 ||
 			  (!bounds && (t == GX_BOOL || GX_JOIN_FLOAT(t)))))
-			return (Node *) makeInteger(0);
+			return NULL;
 	}
-	if (prog->params != NIL || prog->may_host || prog->may_fallback)
+	if (prog->params != NIL || prog->may_fallback)
+		return NULL;
+	*relid_out = relid;
+	return prog;
+}
+
+/* gx_join_side_prog as the plan keeps it: a Const, or Integer 0 (none; rows for the host too) */
+static Node *
+gx_join_side_program(Plan *child, List *resnos, bool bounds)
+{
+	Index		relid;
+	GxProgram  *prog = gx_join_side_prog(child, resnos, bounds, &relid);
+
+	if (prog == NULL || prog->may_host)
 		return (Node *) makeInteger(0);
 	return (Node *) gx_program_to_const(prog);
 }
@@ -1407,6 +1480,18 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 					gx_join_side_program(inner, range ? list_make1_int(linitial_int(ires)) : ires,
 										 false));
 		cscan->custom_private = lappend(cscan->custom_private, list_nth(priv, 7));
+	}
+	/* aggregating its pairs (join_agg_path.cpp): the outer program computes keys and arguments */
+	if (intVal(list_nth(priv, 4)) == 2)
+	{
+		Node	   *oprog;
+		List	   *grp = gx_join_group_plan(outer, inner, (List *) lsecond(cscan->custom_private),
+											 tlist, ipath->parent->relids, &oprog);
+
+		lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);
+		lfirst(list_nth_cell(cscan->custom_private, 7)) = oprog;
+		cscan->custom_private = lappend(list_concat(cscan->custom_private, grp),
+										list_nth(priv, 8));
 	}
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */

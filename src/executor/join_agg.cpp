@@ -1,0 +1,245 @@
+/*
+ * join_agg.cpp - a GpuJoin that aggregates its pairs on the device
+ * (GROUP BY and aggregates over a join; planning: join_agg_path.cpp).
+ *
+ * Design note
+ * -----------
+ * The plan is a GpuJoin (INNER, hash) whose target is a partial target:
+ * the group keys, then partial Aggrefs, as a Partial Aggregate's.  The
+ * node returns one row of partial states per group, which PostgreSQL's
+ * Finalize Aggregate above combines, so results, NULLs and errors are
+ * PostgreSQL's (the partial states are the transition values its own
+ * aggregates reach: preagg.cpp).
+ *
+ *  1. The inner side is read and built as for any GpuJoin (gpujoin.cpp),
+ *     except that each build task also carries the inner columns that
+ *     keys and aggregates read (st->gcol_*: columns after the keys in its
+ *     batch, outputs of its program), which the build stores per row in
+ *     the inner column store, a session object (GX_OBJ_JOIN_COLS,
+ *     gx_join_cols_bytes), so such a side is read through its child's
+ *     rows; without inner columns it may be a device input, as when
+ *     counting.  No partitioned passes: a table that does not fit means
+ *     the fallback.
+ *  2. A group table in the join's session (preagg.cpp's
+ *     gx_group_prepare: twice the estimated groups, at least 64K slots
+ *     unless few groups are expected, within gpuext.preagg_memory).
+ *  3. The outer side is read by the device (its plan program: the
+ *     table's quals, the join keys, then the group keys and aggregate
+ *     arguments as outputs), cached columns where they lie, with group
+ *     probes (docs/engine.md, "Aggregation over a join"), GX_MAX_BATCHES
+ *     in flight: each pair is added into the group table, the joined
+ *     output vector being the outer outputs then the inner columns
+ *     (icol_base).  Nothing comes back per batch but counts.
+ *  4. GROUP_READ tasks bring the groups back (gx_group_next), each a row
+ *     of partial states in the scan slot.
+ *
+ * Exactness.  A group probe counts every pair it could not add (no room
+ * in the group table) and every outer row its program left to the host
+ * (a numeric beyond int64): any such count, an outer side the device
+ * cannot read (no program at plan time, gpuext.join_device_inputs off),
+ * or a table that cannot be had makes the node drop its session (the
+ * tables go with it) and run its fallback instead, PostgreSQL's Partial
+ * Aggregate over its Hash Join, whose rows are returned as they are.
+ * The decision is taken before the first row is returned.
+ *
+ * The group table, keys and aggregate specs are held by a GxScanState of
+ * their own (st->grs), which owns no relation and returns no host rows:
+ * preagg.cpp's functions read and return its groups as they do a
+ * GpuPreAgg's.  A rescan drops the tables (the group table holds the last
+ * scan's groups) and runs again.
+ */
+#include "gpuext.h"
+#include "join_state.h"
+
+extern "C"
+{
+#include "executor/executor.h"
+#include "miscadmin.h"
+}
+
+/* fewer expected groups than this: a table of the estimate (block-local tables) */
+#define GX_JOIN_AGG_MIN_GROUPS 32768
+
+/*
+ * At node start: the group keys, aggregates and their outputs (custom
+ * private 10 .. 17: join_agg_path.cpp), the inner columns, and the scan
+ * state that will own the group table
+ */
+void
+gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
+{
+	List	   *priv = cscan->custom_private;
+	List	   *outs = (List *) list_nth(priv, 10);
+	List	   *cols = (List *) list_nth(priv, 15);
+	GxScanState *g = (GxScanState *) palloc0(sizeof(GxScanState));
+	double		est = atof(strVal(list_nth(priv, 17)));
+	ListCell   *lc;
+
+	g->group_mode = true;
+	g->agg_mode = true;
+	g->device = st->device;
+	g->css.ss.ps.plan = &cscan->scan.plan;
+	g->css.ss.ps.state = st->css.ss.ps.state;
+	g->css.ss.ps.ps_ExprContext = st->css.ss.ps.ps_ExprContext;
+	g->css.ss.ss_ScanTupleSlot = st->css.ss.ss_ScanTupleSlot;
+	st->grs = g;
+	st->icol_base = intVal(list_nth(priv, 16));
+	/* (no program at plan time: the fallback runs) */
+	if (outs == NIL)
+	{
+		st->icol_base = -1;
+		return;
+	}
+	gx_agg_specs(g, cscan->custom_scan_tlist);
+	/*
+	 * (many groups: room for at least GX_JOIN_AGG_MIN_GROUPS, as a table
+	 * too small means the fallback; few: the estimate, whose block-local
+	 * tables take their contention, gx_group_local)
+	 */
+	if (est > 128)
+		est = Max(est, (double) GX_JOIN_AGG_MIN_GROUPS);
+	gx_group_begin_spec(g, cscan->custom_scan_tlist, est, outs, (List *) list_nth(priv, 11),
+						(List *) list_nth(priv, 12), (List *) list_nth(priv, 13),
+						(List *) list_nth(priv, 14), false);
+	st->gncols = list_length(cols) / 3;
+	if (st->gncols > GX_JOIN_MAX_COLS)
+		elog(ERROR, "gpuext: GpuJoin with %d inner columns", st->gncols);
+	for (int c = 0; c < st->gncols; c++)
+	{
+		st->gcol_res[c] = (AttrNumber) list_nth_int(cols, 3 * c);
+		st->gcol_type[c] = list_nth_int(cols, 3 * c + 1);
+		st->gcol_scale[c] = list_nth_int(cols, 3 * c + 2);
+		st->imax = Max(st->imax, st->gcol_res[c]);
+	}
+	foreach(lc, outs)
+		if (lfirst_int(lc) >= st->icol_base + st->gncols)
+			elog(ERROR, "gpuext: GpuJoin aggregate output %d past the joined outputs",
+				 lfirst_int(lc));
+}
+
+/*
+ * A build task of rows from the inner child (gx_join_task) whose batch
+ * holds the inner columns after its nk keys: the store and its columns
+ */
+void
+gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk)
+{
+	c->obj[GX_JOIN_OBJ_COLS] = st->cols_obj;
+	c->ext.join.ncols = (uint32) st->gncols;
+	for (int i = 0; i < st->gncols; i++)
+	{
+		c->ext.join.col_out[i] = (int16) (nk + i);
+		c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
+		c->cols[nk + i].scale = st->gcol_type[i] == GX_NUMERIC ? st->gcol_scale[i] : 0;
+	}
+}
+
+/*
+ * The group part of a probe task of the outer device input: the group
+ * table as obj[GX_JOIN_OBJ_GROUP], the keys and aggregates, the inner
+ * columns after the outer outputs
+ */
+void
+gx_join_agg_task(GxJoinState *st, gx_chunk *c)
+{
+	GxScanState *g = st->grs;
+
+	gx_group_set_ext(g, c, GX_JOIN_OBJ_GROUP, g->agg_obj, g->grp.cap);
+	c->ext.join.icol_base = (uint32) st->icol_base;
+	c->ext.join.max_pairs = 0;
+	if (st->gncols > 0)
+	{
+		c->obj[GX_JOIN_OBJ_COLS] = st->cols_obj;
+		c->ext.join.ncols = (uint32) st->gncols;
+		for (int i = 0; i < st->gncols; i++)
+			c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
+	}
+}
+
+/* forget the group table (its session is closed or being closed) */
+void
+gx_join_agg_reset(GxJoinState *st)
+{
+	GxScanState *g = st->grs;
+
+	if (g == NULL)
+		return;
+	g->session = 0;
+	g->agg_obj = 0;
+	if (st->icol_base >= 0)
+		gx_group_reset(g);
+}
+
+/* give up the device for this run: its tables go, the fallback plan's rows come */
+static void
+gx_join_agg_fall_back(GxJoinState *st)
+{
+	gx_join_drop_table(st);
+	st->built = true;
+	st->fallback = true;
+	st->stats.fallbacks++;
+}
+
+/*
+ * This run's groups: the table built, the group table made, every outer
+ * batch probed into it; or the decision to run the fallback (see the
+ * design note)
+ */
+static void
+gx_join_agg_run(GxJoinState *st)
+{
+	GxScanState *g = st->grs;
+
+	st->group_run = true;
+	if (!st->built)
+		gx_join_build(st);
+	if (st->fallback)
+		return;
+	if (st->icol_base < 0 || !st->input[0].on || st->input[0].prog == NULL)
+	{
+		gx_join_agg_fall_back(st);
+		return;
+	}
+	/* an empty inner side: no pair, no group (the outer side is not read) */
+	if (st->table == 0)
+		return;
+	g->session = st->session;
+	g->own_session = false;
+	gx_group_prepare(g);
+	st->group_bad = false;
+	gx_join_count_input(st);
+	st->probed = true;
+	if (st->group_bad)
+	{
+		gx_join_agg_fall_back(st);
+		return;
+	}
+	g->grp.reading = true;
+}
+
+/* ExecScan access method: the next group's row of partial states */
+static TupleTableSlot *
+gx_join_agg_next(ScanState *ss)
+{
+	GxJoinState *st = (GxJoinState *) ss;
+
+	return gx_group_next(st->grs, ss->ss_ScanTupleSlot);
+}
+
+/* ExecScan recheck method (no EvalPlanQual: the path is for plain SELECTs) */
+static bool
+gx_join_agg_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
+/* ExecCustomScan of the node: the groups' rows, or the fallback plan's */
+TupleTableSlot *
+gx_join_agg_exec(GxJoinState *st)
+{
+	if (!st->group_run)
+		gx_join_agg_run(st);
+	if (st->fallback)
+		return ExecProcNode(st->fallback_ps);
+	return ExecScan(&st->css.ss, gx_join_agg_next, gx_join_agg_recheck);
+}
