@@ -3740,11 +3740,16 @@ test_search_bench(std::mt19937_64 &rng)
 			for (int it = 0; it < runs + 1; it++)
 			{
 				gx_chunk   *t = m.dev == 0 ? (gx_chunk *) staging : c;
-				gx_result  *r = gx_chunk_result(t);
 				bool		ok = true;
 				uint64_t	count = 0;
 
 				memcpy(t, good.data(), b.capacity);
+				/*
+				 * (the result of the task now in t: the staging slot held
+				 * the last task before the copy, of another result_off)
+				 */
+				gx_result  *r = gx_chunk_result(t);
+
 				t->ext.search.alg = m.alg;
 				t->ext.search.lanes = m.lanes;
 				auto		s0 = std::chrono::steady_clock::now();
