@@ -176,7 +176,9 @@ void		gx_gpu_quiesce(void);
  * the service; GX_DEV_GPU: the GPU's pool, once gx_gpu_open succeeded);
  * usable by any task submitted afterwards.  On the GPU the zeroing is
  * queued, not waited for: tasks are ordered after it, anything else that
- * reads the block (a test) synchronizes the device first.  GX_NO_MEMORY when the device
+ * reads or writes the block (a test's cudaMemcpy) synchronizes the device
+ * first, and after a write, before a task reads it (the slots' streams do
+ * not wait for the legacy stream).  GX_NO_MEMORY when the device
  * has none left; GX_NO_CUDA for the GPU of a build without CUDA.
  */
 gx_status	gx_mem_alloc(int device, uint64_t bytes, void **ptr, char *err, size_t errlen);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <unordered_map>
 #include <unordered_set>
@@ -2741,6 +2742,8 @@ struct JgOut
 	uint64_t	noroom = 0;
 	uint64_t	host = 0;
 	bool		ok = true;		/* every task ran, no error, flags and counts consistent */
+	/* jg_run: each probe task's (pass, first row, join_count, join_host), for diagnostics */
+	std::vector<std::array<uint64_t, 4>> tasks;
 };
 
 /* the reference's states of a new group (gx_gslot_init's) */
@@ -3068,6 +3071,7 @@ jg_run(const JgDev &dev, const JgSide &in, const JgSide &out, JgSpec sp,
 			po.added += res->join_count;
 			po.noroom += res->join_noroom;
 			po.host += res->join_host;
+			o.tasks.push_back({part, lo, res->join_count, res->join_host});
 			if (out.size() == 0)
 				break;
 		}
@@ -3212,14 +3216,124 @@ jg_cases(std::mt19937_64 &rng, uint32_t scale, const JgCaseFn &fn)
 	}
 }
 
+/* rows [lo, hi) of side s */
+static JgSide
+jg_slice(const JgSide &s, uint32_t lo, uint32_t hi)
+{
+	JgSide		r;
+	auto		sl = [&](auto &dst, const auto &src) {
+		dst.assign(src.begin() + lo, src.begin() + hi);
+	};
+
+	sl(r.k, s.k);
+	sl(r.kd, s.kd);
+	sl(r.a, s.a);
+	sl(r.v, s.v);
+	sl(r.f, s.f);
+	sl(r.h, s.h);
+	sl(r.x, s.x);
+	sl(r.kn, s.kn);
+	sl(r.an, s.an);
+	sl(r.vn, s.vn);
+	sl(r.xn, s.xn);
+	return r;
+}
+
+/*
+ * After a failed run of one pass with room for every group: each probe
+ * task whose counts differ from the reference of its own outer rows
+ * (in / out: the rows as the device sees them), to stderr
+ */
+static void
+jg_print_tasks(const JgOut &o, const JgSide &in, const JgSide &out, const JgSpec &sp,
+			   const gx_chunk_ext *x)
+{
+	int			bad = 0;
+
+	for (const auto &t : o.tasks)
+	{
+		const uint32_t lo = (uint32_t) t[1];
+		const uint32_t hi = std::min<uint32_t>(out.size(), lo + sp.obatch);
+		JgOut		w;
+
+		jg_reference(in, jg_slice(out, lo, hi), sp, x, w);
+		if (w.added == t[2] && w.host == t[3])
+			continue;
+		bad++;
+		fprintf(stderr, "  probe task of outer rows [%u, %u): added %llu, host %llu; "
+				"want %llu, %llu\n", lo, hi, (unsigned long long) t[2],
+				(unsigned long long) t[3], (unsigned long long) w.added,
+				(unsigned long long) w.host);
+	}
+	fprintf(stderr, "  %d of %zu probe tasks differ from their rows' reference\n", bad,
+			o.tasks.size());
+}
+
+/*
+ * One group join run on dev of a case (in, out; host: the outer program
+ * carries the host qual): algorithm alg, mode, group keys (JgSpec.keys)
+ * and variant var (0: plain; in batches: 1 a table too small, 2 four
+ * passes of a partition, 3 no local tables, 4 both sides' rows from cache
+ * entries, stale blocks and padding rows skipped) against the reference
+ */
+static void
+jg_case_run(const JgDev &dev, const char *devname, const char *what, const JgSide &in,
+			const JgSide &out, bool host, uint32_t alg, uint32_t mode, int keys, int var)
+{
+	JgSpec		sp;
+	std::vector<uint32_t> parts = {0};
+
+	sp.alg = alg;
+	sp.mode = mode;
+	sp.keys = keys;
+	sp.host = host;
+	sp.ibatch = 97;
+	sp.obatch = var == 0 ? 1u << 30 : 61;
+	if (var == 1)
+	{
+		sp.gcap = 16;
+		sp.glimit = 5;
+	}
+	if (var == 2)
+	{
+		sp.gpart_mask = 3;
+		parts = {0, 1, 2, 3};
+	}
+	if (var == 3)
+		sp.gflags = GX_GROUP_NO_LOCAL;
+	sp.entry = var == 4;
+
+	JgOut		o,
+				w;
+	ChunkBuilder b;
+	gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, sp, 1, 2, 0, 0);
+	/* the rows the device sees (cache entries skip some) */
+	const JgSide iref = sp.entry ? join_entry_visible(in, sp.ibatch) : in;
+	const JgSide oref = sp.entry ? join_entry_visible(out, sp.obatch) : out;
+
+	jg_set_group(c, sp);
+	jg_reference(iref, oref, sp, &c->ext, w);
+	jg_run(dev, in, out, sp, parts, o);
+
+	std::string d = jg_compare(o, w, sp, parts.size());
+
+	CHECK(d.empty() && (var != 1 || w.groups.size() <= sp.glimit || o.noroom > 0),
+		  "group join %s (%s): alg %u mode %u keys %d variant %d: %s (added %llu, "
+		  "no room %llu, host %llu; want %llu pairs, %zu groups)",
+		  what, devname, alg, mode, keys, var, d.c_str(),
+		  (unsigned long long) o.added, (unsigned long long) o.noroom,
+		  (unsigned long long) o.host, (unsigned long long) w.added,
+		  w.groups.size());
+	if (!d.empty() && parts.size() == 1 && o.noroom == 0)
+		jg_print_tasks(o, iref, oref, sp, &c->ext);
+}
+
 /*
  * Run one group join case on dev in every mode (INNER, LEFT, SEMI, ANTI),
  * algorithm (hash, range, merge) and set of group keys (none, outer,
  * inner, both, and the outer key with an inner column: many groups; SEMI
- * / ANTI have no inner column), against the reference;
- * the random case also with a table too small, in 4 passes of a
- * partition, without local tables, and with both sides' rows from cache
- * entries (stale blocks and padding rows skipped).  Returns the runs.
+ * / ANTI have no inner column), against the reference; the random case
+ * also in every variant of jg_case_run.  Returns the runs.
  */
 static int
 jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSide &in,
@@ -3238,51 +3352,7 @@ jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSi
 				/* variants: plain; the random case: batches, a small table, passes, no local */
 				for (int var = 0; var < (host ? 5 : 1); var++)
 				{
-					JgSpec		sp;
-					std::vector<uint32_t> parts = {0};
-
-					sp.alg = alg;
-					sp.mode = mode;
-					sp.keys = keys;
-					sp.host = host;
-					sp.ibatch = 97;
-					sp.obatch = var == 0 ? 1u << 30 : 61;
-					if (var == 1)
-					{
-						sp.gcap = 16;
-						sp.glimit = 5;
-					}
-					if (var == 2)
-					{
-						sp.gpart_mask = 3;
-						parts = {0, 1, 2, 3};
-					}
-					if (var == 3)
-						sp.gflags = GX_GROUP_NO_LOCAL;
-					sp.entry = var == 4;
-
-					JgOut		o,
-								w;
-					ChunkBuilder b;
-					gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, sp, 1, 2, 0, 0);
-
-					jg_set_group(c, sp);
-					if (sp.entry)
-						jg_reference(join_entry_visible(in, sp.ibatch),
-									 join_entry_visible(out, sp.obatch), sp, &c->ext, w);
-					else
-						jg_reference(in, out, sp, &c->ext, w);
-					jg_run(dev, in, out, sp, parts, o);
-
-					std::string d = jg_compare(o, w, sp, parts.size());
-
-					CHECK(d.empty() && (var != 1 || w.groups.size() <= sp.glimit || o.noroom > 0),
-						  "group join %s (%s): alg %u mode %u keys %d variant %d: %s (added %llu, "
-						  "no room %llu, host %llu; want %llu pairs, %zu groups)",
-						  what, devname, alg, mode, keys, var, d.c_str(),
-						  (unsigned long long) o.added, (unsigned long long) o.noroom,
-						  (unsigned long long) o.host, (unsigned long long) w.added,
-						  w.groups.size());
+					jg_case_run(dev, devname, what, in, out, host, alg, mode, keys, var);
 					runs++;
 				}
 			}
