@@ -57,6 +57,28 @@ SELECT gx_jccheck('SELECT count(*), sum(f.v), max(e.x) FROM gx_af f JOIN gx_ae e
 SELECT gx_jccheck('SELECT f.k, d.dd, d.h, sum(f.n * (1 - f.s * 0.001)) FROM gx_af f JOIN (gx_ad d JOIN gx_ad d2 ON d2.k = d.w) ON f.k = d.k GROUP BY 1, 2, 3');
 SELECT gx_jccheck('SELECT d.h, sum(f.n * (1 - f.s * 0.001)) AS rev FROM gx_af f JOIN gx_ad d ON f.k = d.k JOIN gx_ad d2 ON d2.k = d.h WHERE d2.w > 10 GROUP BY d.h ORDER BY rev DESC');
 
+-- LEFT (unmatched outer rows: NULL inner columns), SEMI and ANTI joins,
+-- over an empty inner side too; the merge join; the range join
+SELECT gx_jccheck('SELECT f.g, count(*), count(d.w), sum(d.w), max(d.dd), sum(f.v) FROM gx_af f LEFT JOIN gx_ad d ON f.k = d.k GROUP BY 1');
+SELECT gx_jccheck('SELECT d.h, count(*), sum(f.v) FROM gx_af f LEFT JOIN gx_ad d ON f.k = d.k WHERE f.id < 30000 GROUP BY 1');
+SELECT gx_jccheck('SELECT f.g, count(*), sum(f.v) FROM gx_af f WHERE EXISTS (SELECT 1 FROM gx_ad d WHERE d.k = f.k AND d.h = 1) GROUP BY 1');
+SELECT gx_jccheck('SELECT f.g, count(*), min(f.n) FROM gx_af f WHERE NOT EXISTS (SELECT 1 FROM gx_ad d WHERE d.k = f.k) GROUP BY 1');
+SELECT gx_jccheck('SELECT f.g, count(*), sum(e.x) FROM gx_af f LEFT JOIN gx_ae e ON f.k = e.k GROUP BY 1');
+SELECT gx_jccheck('SELECT f.g, count(*) FROM gx_af f WHERE NOT EXISTS (SELECT 1 FROM gx_ae e WHERE e.k = f.k) GROUP BY 1');
+SET gpuext.enable_hashjoin = off;
+SELECT gx_jccheck('SELECT f.g, d.h, count(*), sum(f.v), sum(d.m) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1, 2');
+SELECT gx_jccheck('SELECT f.g, count(d.k), sum(d.w) FROM gx_af f LEFT JOIN gx_ad d ON f.k = d.k GROUP BY 1');
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT f.g, sum(d.w) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1')
+    WHERE gx_explain ~ 'Algorithm|Custom Scan|Group Keys';
+RESET gpuext.force;
+RESET gpuext.enable_hashjoin;
+SELECT gx_jccheck('SELECT f.g, count(*), sum(d.w), min(d.k) FROM gx_af f JOIN gx_ad d ON d.k BETWEEN f.k AND f.k + 2 WHERE f.id < 20000 GROUP BY 1');
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT f.g, count(*) FROM gx_af f JOIN gx_ad d ON d.k BETWEEN f.k AND f.k + 2 GROUP BY 1')
+    WHERE gx_explain ~ 'Algorithm|Custom Scan|Group Keys';
+RESET gpuext.force;
+
 -- exactness: a pair the device leaves to the host (a product beyond
 -- int64), a group table without room: the fallback plan's rows
 SELECT gx_jccheck('SELECT f.g, sum(f.n * 100000000000000000) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');
@@ -72,11 +94,11 @@ RESET gpuext.force;
 
 -- what keeps PostgreSQL's aggregate (the GpuJoin returns rows): a text
 -- key, an expression of both sides, a stddev of an inner column, a
--- LEFT join, host quals, gpuext.enable_preagg off
+-- FULL join, host quals, gpuext.enable_preagg off
 SELECT gx_jccheck('SELECT d.t, sum(f.v) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');
 SELECT gx_jccheck('SELECT f.g, sum(f.v * d.w) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');
 SELECT gx_jccheck('SELECT f.g, stddev(d.w)::numeric(20,6) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');
-SELECT gx_jccheck('SELECT f.g, sum(d.w) FROM gx_af f LEFT JOIN gx_ad d ON f.k = d.k GROUP BY 1');
+SELECT gx_jccheck('SELECT f.g, sum(d.w) FROM gx_af f FULL JOIN gx_ad d ON f.k = d.k GROUP BY 1');
 SELECT gx_jccheck('SELECT f.g, sum(d.w) FROM gx_af f JOIN gx_ad d ON f.k = d.k AND f.v > d.w GROUP BY 1');
 SET gpuext.enable_preagg = off;
 SELECT gx_jccheck('SELECT f.g, sum(d.w) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');

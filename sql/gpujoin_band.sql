@@ -2,11 +2,12 @@
 -- band and inequality predicates such as r.k <= s.k AND s.k <= r.k + d.
 -- Every query is compared with gpuext off (gx_check: PostgreSQL's own
 -- plan, then gpuext forced on each device); gx_bcheck adds whether the
--- forced plan joins on the device (GpuJoin, "counts" when it counts).
+-- forced plan joins on the device (GpuJoin, "counts" when it counts,
+-- "aggregates" when it aggregates its pairs).
 
 SET max_parallel_workers_per_gather = 0;
 
--- does q's plan, with gpuext forced, hold a GpuJoin (that counts)?
+-- does q's plan, with gpuext forced, hold a GpuJoin (that counts or aggregates)?
 CREATE FUNCTION gx_band_node(q text) RETURNS text LANGUAGE plpgsql
     SET gpuext.enabled = on SET gpuext.force = on AS $$
 DECLARE
@@ -18,10 +19,12 @@ BEGIN
             node := 'GpuJoin';
         ELSIF node = 'GpuJoin' AND line LIKE '%Algorithm: Hash%' THEN
             node := 'GpuJoin (hash)';
-        ELSIF node = 'GpuJoin' AND line LIKE '%Device Aggregates: count(*)%' THEN
-            node := 'GpuJoin counts';
         END IF;
     END LOOP;
+    -- (counts, or aggregates its pairs: setup.sql)
+    IF node = 'GpuJoin' AND gx_join_agg(q) IS NOT NULL THEN
+        node := 'GpuJoin ' || gx_join_agg(q);
+    END IF;
     RETURN node;
 END $$;
 CREATE FUNCTION gx_bcheck(q text) RETURNS text LANGUAGE sql AS $$

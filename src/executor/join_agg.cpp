@@ -4,7 +4,8 @@
  *
  * Design note
  * -----------
- * The plan is a GpuJoin (INNER, hash) whose target is a partial target:
+ * The plan is a GpuJoin (INNER, LEFT, SEMI or ANTI; hash, merge or
+ * range) whose target is a partial target:
  * the group keys, then partial Aggrefs, as a Partial Aggregate's.  The
  * node returns one row of partial states per group, which PostgreSQL's
  * Finalize Aggregate above combines, so results, NULLs and errors are
@@ -200,9 +201,17 @@ gx_join_agg_run(GxJoinState *st)
 		gx_join_agg_fall_back(st);
 		return;
 	}
-	/* an empty inner side: no pair, no group (the outer side is not read) */
+	/*
+	 * an empty inner side read through its child (no table): INNER and
+	 * SEMI have no pair and no group (the outer side is not read); LEFT
+	 * and ANTI keep every outer row, which the fallback aggregates
+	 */
 	if (st->table == 0)
+	{
+		if (GX_JOIN_MODE_KEEPS_OUTER(st->mode))
+			gx_join_agg_fall_back(st);
 		return;
+	}
 	g->session = st->session;
 	g->own_session = false;
 	gx_group_prepare(g);

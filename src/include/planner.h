@@ -52,8 +52,8 @@ typedef struct GxInnerCols
 int			gx_inner_col(GxInnerCols *inner, Var *v, int *scale);
 void		gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel,
 								RelOptInfo *output_rel, Node *having);
-List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *tlist,
-							   Relids inner_relids, Node **outer_prog);
+List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds,
+							   List *tlist, Relids inner_relids, Node **outer_prog);
 /* device aggregates (agg_path.cpp), shared with aggregation over a join */
 PathTarget *gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having,
 							  Index relid, bool *group);

@@ -21,8 +21,10 @@
  * no joined row reaches the backend.
  *
  * What qualifies (else PostgreSQL's plans, or the row-returning GpuJoin
- * under PostgreSQL's aggregate): an INNER hash join without host quals
- * whose outer side is a table the device reads itself (its child a plain
+ * under PostgreSQL's aggregate): an INNER, LEFT, SEMI or ANTI join (hash,
+ * merge or range; a LEFT join's unmatched outer rows come with NULL inner
+ * columns, a SEMI or ANTI join has none) without host quals whose outer
+ * side is a table the device reads itself (its child a plain
  * scan: the program of its quals and keys, gx_join_side_prog), and whose
  * every group key and aggregate argument (and FILTER) is either an
  * expression of the outer table's columns, compiled as one more output
@@ -187,11 +189,12 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 /*
  * At plan time: the outer side's program with the group outputs (into
  * *outer_prog, a Const, or Integer 0 when it cannot be had), and the
- * plan's items 10 .. 16 (see the design note) for target list tlist
+ * plan's items 10 .. 16 (see the design note) for target list tlist;
+ * bounds: a range join's (its outer keys are the bounds' expressions)
  */
 List *
-gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *tlist, Relids inner_relids,
-				   Node **outer_prog)
+gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds, List *tlist,
+				   Relids inner_relids, Node **outer_prog)
 {
 	GxInnerCols icols = {inner_relids, NIL, NIL, NIL};
 	List	   *outs,
@@ -202,7 +205,7 @@ gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *tlist, Relids 
 	List	   *fixed = NIL;
 	List	   *cols = NIL;
 	Index		relid = 0;
-	GxProgram  *prog = gx_join_side_prog(outer, oresnos, false, &relid);
+	GxProgram  *prog = gx_join_side_prog(outer, oresnos, bounds, &relid);
 	int			base;
 	ListCell   *lc1,
 			   *lc2,

@@ -1175,7 +1175,8 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 
 /*
  * The aggregating form of a GpuJoin path (join_agg_path.cpp's design note):
- * an INNER hash join without host quals whose outer side is a table,
+ * an INNER, LEFT, SEMI or ANTI join (hash, merge or range) without host
+ * quals whose outer side is a table,
  * whose target is the partial target (group keys, partial Aggrefs), its
  * fallback PostgreSQL's Partial Aggregate over the join's fallback, so
  * that either way the node returns rows of partial states; NULL when the
@@ -1196,8 +1197,8 @@ gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path, PathTarget *s
 	if (!gx_is_join_path(path))
 		return NULL;
 	priv = src->custom_private;
-	if (intVal(linitial(priv)) != GX_JOIN_INNER || list_nth(priv, 6) != NIL ||
-		intVal(list_nth(priv, 7)) != GX_JOIN_HASH ||
+	/* (the device's group probes: INNER, LEFT, SEMI, ANTI; any algorithm) */
+	if (GX_JOIN_MODE_MARKS(intVal(linitial(priv))) || list_nth(priv, 6) != NIL ||
 		((Path *) linitial(src->custom_paths))->parent->reloptkind != RELOPT_BASEREL ||
 		(groupClause != NIL && !grouping_is_hashable(groupClause)))
 		return NULL;
@@ -1224,7 +1225,7 @@ gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path, PathTarget *s
 								 makeString(psprintf("%.0f", groups)));
 	gx_cost_join(&cp->path, (Path *) linitial(cp->custom_paths),
 				 (Path *) lsecond(cp->custom_paths), list_length((List *) lsecond(priv)), true,
-				 GX_JOIN_HASH, NULL, groups);
+				 intVal(list_nth(priv, 7)), NULL, groups);
 	/* (a row per group out, where counting has one) */
 	cp->path.total_cost += cpu_tuple_cost * groups;
 	return &cp->path;
@@ -1486,7 +1487,8 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 	{
 		Node	   *oprog;
 		List	   *grp = gx_join_group_plan(outer, inner, (List *) lsecond(cscan->custom_private),
-											 tlist, ipath->parent->relids, &oprog);
+											 list_nth(priv, 5) != NIL, tlist,
+											 ipath->parent->relids, &oprog);
 
 		lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);
 		lfirst(list_nth_cell(cscan->custom_private, 7)) = oprog;
