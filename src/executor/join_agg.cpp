@@ -30,7 +30,11 @@
  *     probes (docs/engine.md, "Aggregation over a join"), GX_MAX_BATCHES
  *     in flight: each pair is added into the group table, the joined
  *     output vector being the outer outputs then the inner columns
- *     (icol_base).  Nothing comes back per batch but counts.
+ *     (icol_base).  Nothing comes back per batch but counts.  An outer
+ *     side that is no table the device reads (a join: a chain's top)
+ *     comes through its child instead: its rows, a chunk at a time, laid
+ *     out in the columns its program reads (the child's resnos:
+ *     gx_join_agg_rows), one group probe a chunk.
  *  4. GROUP_READ tasks bring the groups back (gx_group_next), each a row
  *     of partial states in the scan slot.
  *
@@ -56,6 +60,7 @@ extern "C"
 {
 #include "executor/executor.h"
 #include "miscadmin.h"
+#include "portability/instr_time.h"
 }
 
 /* fewer expected groups than this: a table of the estimate (block-local tables) */
@@ -73,7 +78,7 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 	List	   *outs = (List *) list_nth(priv, 10);
 	List	   *cols = (List *) list_nth(priv, 15);
 	GxScanState *g = (GxScanState *) palloc0(sizeof(GxScanState));
-	double		est = atof(strVal(list_nth(priv, 17)));
+	double		est = atof(strVal(list_nth(priv, 18)));
 	ListCell   *lc;
 
 	g->group_mode = true;
@@ -91,6 +96,8 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 		st->icol_base = -1;
 		return;
 	}
+	if (intVal(list_nth(priv, 17)) != 0)
+		st->grows_prog = gx_program_from_const((Const *) list_nth(priv, 7), NIL);
 	gx_agg_specs(g, cscan->custom_scan_tlist);
 	/*
 	 * (many groups: room for at least GX_JOIN_AGG_MIN_GROUPS, as a table
@@ -157,6 +164,145 @@ gx_join_agg_task(GxJoinState *st, gx_chunk *c)
 	}
 }
 
+/*
+ * Rows per group probe of the outer child's rows: gpuext.chunk_rows,
+ * halved until the batch of the program's columns and the probe's result
+ * area fit a staging slot
+ */
+static uint32
+gx_join_agg_rows_per_task(GxJoinState *st, const int *ct, int nc)
+{
+	uint32		n = (uint32) gx_chunk_rows;
+
+	while (n > 1024 &&
+		   GX_ALIGN_UP(sizeof(gx_chunk)) + gx_columns_bytes(ct, nc, n) +
+		   gx_join_probe_result_bytes(n, 0, st->alg) > gx_shared->slot_bytes)
+		n /= 2;
+	return n;
+}
+
+/*
+ * Lay the outer rows st->outer[0 .. n) out as a group probe task in c:
+ * the program's columns (the child's resnos), its code and constants,
+ * the table, the group table
+ */
+static void
+gx_join_agg_rows_task(GxJoinState *st, gx_chunk *c, const int *ct, int nc, uint32 n)
+{
+	const GxProgram *p = st->grows_prog;
+	uint64		voff[GX_MAX_COLS];
+	uint64		noff[GX_MAX_COLS];
+
+	gx_join_header(st, c, GX_TASK_JOIN_PROBE,
+				   gx_layout_columns(ct, nc, GX_ALIGN_UP(sizeof(gx_chunk)), n, voff, noff));
+	c->nrows = n;
+	c->ncols = nc;
+	c->ninstr = p->ninstr;
+	c->nconsts = p->nconsts;
+	c->nregs = p->nregs;
+	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
+	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
+	for (int i = 0; i < nc; i++)
+	{
+		c->cols[i].values_off = voff[i];
+		c->cols[i].nulls_off = noff[i];
+		c->cols[i].type = ct[i];
+		c->cols[i].scale = ct[i] == GX_NUMERIC ? p->col_scale[i] : 0;
+		memset((char *) c + noff[i], 0, gx_bitmap_bytes(n));
+	}
+	for (int k = 0; k < st->nkeys; k++)
+		c->ext.join.key_out[k] = (int16) k;
+	c->ext.join.mode = st->mode;
+	gx_join_agg_task(st, c);
+	for (uint32 r = 0; r < n; r++)
+	{
+		ExecStoreMinimalTuple(st->outer[r], st->oslot, false);
+		for (int i = 0; i < nc; i++)
+		{
+			bool		isnull;
+			Datum		d = slot_getattr(st->oslot, p->col_attno[i], &isnull);
+
+			gx_store_datum_scale((char *) c + voff[i], ct[i], c->cols[i].scale, r, d, isnull);
+			if (isnull)
+				((uint32 *) ((char *) c + noff[i]))[r >> 5] |= 1u << (r & 31);
+		}
+	}
+	ExecClearTuple(st->oslot);
+}
+
+/*
+ * Group probes of the outer child's rows (its program: st->grows_prog), a
+ * chunk of rows at a time read into "GpuJoin outer chunk" and laid out
+ * there before a staging slot is taken (the child may take slots of its
+ * own while it runs); stops at the first probe that did not add all its
+ * pairs (st->group_bad)
+ */
+static void
+gx_join_agg_rows(GxJoinState *st)
+{
+	const GxProgram *p = st->grows_prog;
+	int			ct[GX_MAX_COLS];
+	uint32		per;
+	instr_time	t0,
+				t1;
+
+	INSTR_TIME_SET_CURRENT(t0);
+	for (int i = 0; i < p->ncols; i++)
+		ct[i] = p->col_type[i];
+	per = gx_join_agg_rows_per_task(st, ct, p->ncols);
+	while (!st->group_bad)
+	{
+		uint32		n = 0;
+		uint64		bytes;
+		char	   *image;
+		int			slot;
+		uint32		gen;
+		gx_result  *res;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(st->chunk_cxt);
+		st->outer = (MinimalTuple *) MemoryContextAlloc(st->chunk_cxt,
+														sizeof(MinimalTuple) * per);
+		while (n < per)
+		{
+			TupleTableSlot *s = ExecProcNode(st->outer_ps);
+			MemoryContext old;
+
+			if (TupIsNull(s))
+				break;
+			old = MemoryContextSwitchTo(st->chunk_cxt);
+			st->outer[n++] = ExecCopySlotMinimalTuple(s);
+			MemoryContextSwitchTo(old);
+		}
+		st->stats.outer_rows += n;
+		if (n == 0)
+			break;
+		bytes = GX_ALIGN_UP(sizeof(gx_chunk)) + gx_columns_bytes(ct, p->ncols, n);
+		image = (char *) MemoryContextAlloc(st->chunk_cxt, bytes);
+		gx_join_agg_rows_task(st, (gx_chunk *) image, ct, p->ncols, n);
+		slot = gx_slot_acquire(true);
+		gen = gx_service_generation();
+		memcpy(gx_slot_chunk(slot), image, bytes);
+		gx_slot_chunk(slot)->fault = gx_take_fault();
+		res = gx_join_run(st, slot, gen);
+		if ((res->flags & (GX_RESULT_HOST | GX_RESULT_FULL)) || res->join_noroom > 0 ||
+			res->join_host > 0)
+			st->group_bad = true;
+		else if (res->nsel != 0)
+			elog(ERROR, "gpuext: GpuJoin group probe returned %u entries", res->nsel);
+		st->stats.pairs += (int64) res->join_count;
+		gx_slot_release(slot);
+		st->stats.probe_tasks++;
+		if (n < per)
+			break;
+	}
+	MemoryContextReset(st->chunk_cxt);
+	st->outer = NULL;
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->stats.probe_ms += INSTR_TIME_GET_MILLISEC(t1);
+}
+
 /* forget the group table (its session is closed or being closed) */
 void
 gx_join_agg_reset(GxJoinState *st)
@@ -196,7 +342,8 @@ gx_join_agg_run(GxJoinState *st)
 		gx_join_build(st);
 	if (st->fallback)
 		return;
-	if (st->icol_base < 0 || !st->input[0].on || st->input[0].prog == NULL)
+	if (st->icol_base < 0 ||
+		(st->grows_prog == NULL && (!st->input[0].on || st->input[0].prog == NULL)))
 	{
 		gx_join_agg_fall_back(st);
 		return;
@@ -216,7 +363,10 @@ gx_join_agg_run(GxJoinState *st)
 	g->own_session = false;
 	gx_group_prepare(g);
 	st->group_bad = false;
-	gx_join_count_input(st);
+	if (st->grows_prog != NULL)
+		gx_join_agg_rows(st);
+	else
+		gx_join_count_input(st);
 	st->probed = true;
 	if (st->group_bad)
 	{

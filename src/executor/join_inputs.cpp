@@ -104,7 +104,8 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		for (int i = 0; i < GX_MAX_BATCHES; i++)
 			in->batch[i].slot = -1;
 		in->held = -1;
-		if (!IsA(n, Const))
+		/* (a join that aggregates the outer child's rows: join_agg.cpp) */
+		if (!IsA(n, Const) || (side == 0 && st->grows_prog != NULL))
 			continue;
 		in->prog = gx_program_from_const((Const *) n, NIL);
 		/*

@@ -122,6 +122,9 @@ typedef struct GxJoinState
 	uint32		cols_obj;		/* the inner column store, 0 = none */
 	bool		group_run;		/* this run's groups made (or the fallback chosen) */
 	bool		group_bad;		/* a probe left a pair to the host / had no room */
+	GxProgram  *grows_prog;		/* the outer child's rows' program (its
+								 * columns are the child's resnos), or NULL:
+								 * the outer table's, a device input */
 	bool		count_done;		/* ... returned (until a rescan) */
 	int64		count_sum;		/* ... the count being made */
 	int			nkeys;

@@ -27,6 +27,8 @@ bool		gx_scan_rel_eligible(RelOptInfo *rel, RangeTblEntry *rte);
 CustomPath *gx_serial_custom_path(RelOptInfo *rel, PathTarget *target, double rows);
 void		gx_aggpath_init(void);
 /* GpuJoin paths (join_path.cpp) */
+/* a float key type (float4, float8: compared as float8eq, gx_join_float_key) */
+#define GX_JOIN_FLOAT(t) ((t) == GX_FLOAT4 || (t) == GX_FLOAT8)
 void		gx_joinpath_init(void);
 Path	   *gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial);
 Path	   *gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path,
@@ -47,13 +49,21 @@ typedef struct GxInnerCols
 } GxInnerCols;
 
 #define GX_INNER_OUT(c) (10000 + (c))	/* an output entry naming inner column c */
+/*
+ * The relation a join's outer rows' program reads (join_agg_path.cpp):
+ * Var(GX_ROWS_VARNO, resno) is column resno of the outer child's rows; no
+ * range table index comes near it (PostgreSQL's special varnos are
+ * negative from 16, or 65000 and up before)
+ */
+#define GX_ROWS_VARNO 1000000
 #define GX_IS_INNER_OUT(o) ((o) >= 10000)
 
 int			gx_inner_col(GxInnerCols *inner, Var *v, int *scale);
 void		gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel,
 								RelOptInfo *output_rel, Node *having);
 List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds,
-							   List *tlist, Relids inner_relids, Node **outer_prog);
+							   List *tlist, Relids outer_relids, Relids inner_relids,
+							   Node **outer_prog);
 /* device aggregates (agg_path.cpp), shared with aggregation over a join */
 PathTarget *gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having,
 							  Index relid, bool *group);

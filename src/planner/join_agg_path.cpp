@@ -24,11 +24,13 @@
  * under PostgreSQL's aggregate): an INNER, LEFT, SEMI or ANTI join (hash,
  * merge or range; a LEFT join's unmatched outer rows come with NULL inner
  * columns, a SEMI or ANTI join has none) without host quals whose outer
- * side is a table the device reads itself (its child a plain
- * scan: the program of its quals and keys, gx_join_side_prog), and whose
- * every group key and aggregate argument (and FILTER) is either an
- * expression of the outer table's columns, compiled as one more output
- * of that program, or a column of the inner side (a plain Var of its
+ * side is a table the device reads itself (its child a plain scan: the
+ * program of its quals and keys, gx_join_side_prog) or any other plan (a
+ * join: the node lays the child's rows out in batches, whose columns the
+ * program reads, gx_join_rows_prog; not for the range join, whose bounds
+ * are its scan's), and whose every group key and aggregate argument (and
+ * FILTER) is either an expression of the outer side's columns, compiled
+ * as one more output of that program, or a column of the inner side (a plain Var of its
  * relations: an inner column, which the build stores per row in the
  * table's column store, at most GX_JOIN_MAX_COLS), of a type the device
  * holds exactly (integers, date, timestamp, bool, floats, numeric with a
@@ -49,10 +51,12 @@
  *  15  IntList: per inner column, (resno in the inner child's target
  *      list, gx_type, scale)
  *  16  Integer: icol_base, the outer program's outputs
- *  17  String: the estimated groups
- * When the outer program cannot be had at plan time (the child is not a
- * plain scan after all, or an output does not compile), 7 is Integer 0
- * and 10 .. 15 are empty: the node runs its fallback.
+ *  17  Integer: 1 when the outer program reads the outer child's rows
+ *      (its columns are the child's resnos), 0 when it reads the table
+ *  18  String: the estimated groups
+ * When the outer program cannot be had at plan time (an output does not
+ * compile), 7 is Integer 0 and 10 .. 15 are empty: the node runs its
+ * fallback.
  *
  * Fallback: the plan's third child is PostgreSQL's Partial (Hash)Aggregate
  * over the GpuJoin's own fallback join, with the same partial target; the
@@ -110,15 +114,126 @@ gx_inner_col(GxInnerCols *inner, Var *v, int *scale)
 	return GX_INNER_OUT(list_length(inner->vars) - 1);
 }
 
+/* context of gx_rows_vars: the outer child, its relations */
+typedef struct GxRowsCx
+{
+	Plan	   *child;			/* NULL: number the Vars met (seen) instead */
+	Relids		relids;
+	bool		ok;
+	List	   *seen;
+} GxRowsCx;
+
+/*
+ * An expression with each Var of the outer side's relations turned into
+ * the column of the outer child's rows that holds it: Var(GX_ROWS_VARNO,
+ * its resno there), as the rows' program reads them (cx->ok false when one
+ * is not in the child's target list)
+ */
+static Node *
+gx_rows_vars(Node *node, GxRowsCx *cx)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 &&
+		bms_is_member(((Var *) node)->varno, cx->relids))
+	{
+		Var		   *v = (Var *) node;
+		ListCell   *lc;
+
+		/* (planning a path: no child plan yet, a column per distinct Var) */
+		if (cx->child == NULL)
+		{
+			Var		   *r = (Var *) copyObjectImpl(v);
+			int			i = 0;
+
+			foreach(lc, cx->seen)
+			{
+				i++;
+				if (((Var *) lfirst(lc))->varno == v->varno &&
+					((Var *) lfirst(lc))->varattno == v->varattno)
+					break;
+			}
+			if (lc == NULL)
+			{
+				cx->seen = lappend(cx->seen, v);
+				i = list_length(cx->seen);
+			}
+			r->varno = GX_ROWS_VARNO;
+			r->varattno = (AttrNumber) i;
+#if PG_VERSION_NUM >= 160000
+			r->varnullingrels = NULL;
+#endif
+			return (Node *) r;
+		}
+		foreach(lc, cx->child->targetlist)
+		{
+			TargetEntry *tle = (TargetEntry *) lfirst(lc);
+			Var		   *w = (Var *) tle->expr;
+
+			if (IsA(w, Var) && w->varno == v->varno && w->varattno == v->varattno &&
+				w->varlevelsup == 0)
+			{
+				Var		   *r = (Var *) copyObjectImpl(v);
+
+				r->varno = GX_ROWS_VARNO;
+				r->varattno = tle->resno;
+#if PG_VERSION_NUM >= 160000
+				r->varnullingrels = NULL;
+#endif
+				return (Node *) r;
+			}
+		}
+		cx->ok = false;
+		return node;
+	}
+	return expression_tree_mutator(node, GX_MUTATOR(gx_rows_vars), (void *) cx);
+}
+
+/*
+ * The program of the outer child's rows (a join, or a plan the device
+ * does not read): its columns are the child's resnos (Var(GX_ROWS_VARNO,
+ * resno)), the keys its first outputs, as gx_join_side_prog's are for a
+ * table (the same key types: not numeric, whose join scale may differ
+ * from the column's); *tlist_out: tlist with the outer side's Vars so
+ * turned.  NULL when a key is not a plain column of the child.
+ */
+static GxProgram *
+gx_join_rows_prog(Plan *child, Relids relids, List *resnos, List *tlist, List **tlist_out)
+{
+	GxProgram  *prog = (GxProgram *) palloc(sizeof(GxProgram));
+	GxRowsCx	cx = {child, relids, true, NIL};
+	ListCell   *lc;
+
+	gx_program_init(prog);
+	foreach(lc, resnos)
+	{
+		TargetEntry *tle = (TargetEntry *) list_nth(child->targetlist, lfirst_int(lc) - 1);
+		Var		   *v = (Var *) gx_rows_vars((Node *) tle->expr, &cx);
+		int			t,
+					sc;
+
+		if (!cx.ok || !IsA(v, Var) || v->varno != GX_ROWS_VARNO ||
+			gx_program_add_output(prog, (Expr *) v, GX_ROWS_VARNO, &t, &sc) !=
+			foreach_current_index(lc) ||
+			!(t == GX_INT2 || t == GX_INT4 || t == GX_INT8 || t == GX_BOOL || GX_JOIN_FLOAT(t)))
+			return NULL;
+	}
+	*tlist_out = (List *) gx_rows_vars((Node *) tlist, &cx);
+	return cx.ok ? prog : NULL;
+}
+
 /*
  * Would the outputs of target exprs compile over a join whose outer side
- * is base relation outer_relid and inner side inner_relids?  (A trial
- * without the quals and keys; the plan compiles them for good.)
+ * is relation outer (a table, or a join whose rows the node lays out)
+ * and inner side inner_relids?  (A trial without the quals and keys; the
+ * plan compiles them for good.)
  */
 static bool
-gx_join_group_fits(List *exprs, Index outer_relid, Relids inner_relids)
+gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids)
 {
 	GxProgram  *trial = (GxProgram *) palloc(sizeof(GxProgram));
+	GxRowsCx	cx = {NULL, outer->relids, true, NIL};
+	Index		outer_relid = outer->relid;
 	GxInnerCols inner = {inner_relids, NIL, NIL, NIL};
 	List	   *o,
 			   *sc,
@@ -127,6 +242,12 @@ gx_join_group_fits(List *exprs, Index outer_relid, Relids inner_relids)
 			   *sq;
 
 	gx_program_init(trial);
+	/* (a join: its columns as the rows' program will read them) */
+	if (outer->reloptkind != RELOPT_BASEREL)
+	{
+		exprs = (List *) gx_rows_vars((Node *) exprs, &cx);
+		outer_relid = GX_ROWS_VARNO;
+	}
 	return gx_group_outputs(trial, exprs, outer_relid, &o, &sc, &f, &ds, &sq, &inner) &&
 		trial->nouts + GX_JOIN_MAX_KEYS + list_length(inner.vars) <= GX_MAX_OUTS;
 }
@@ -170,8 +291,7 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 		if (!IsA(p, CustomPath) || list_length(((CustomPath *) p)->custom_paths) < 2)
 			continue;
 		opath = (Path *) linitial(((CustomPath *) p)->custom_paths);
-		if (opath->parent->reloptkind != RELOPT_BASEREL ||
-			!gx_join_group_fits(partial->exprs, opath->parent->relid,
+		if (!gx_join_group_fits(partial->exprs, opath->parent,
 								((Path *) lsecond(((CustomPath *) p)->custom_paths))->parent->relids))
 			continue;
 		g = gx_join_group_path(root, input_rel, p, ((Path *) lfirst(lc))->pathtarget, partial,
@@ -194,7 +314,7 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
  */
 List *
 gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds, List *tlist,
-				   Relids inner_relids, Node **outer_prog)
+				   Relids outer_relids, Relids inner_relids, Node **outer_prog)
 {
 	GxInnerCols icols = {inner_relids, NIL, NIL, NIL};
 	List	   *outs,
@@ -206,18 +326,27 @@ gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds, List *t
 	List	   *cols = NIL;
 	Index		relid = 0;
 	GxProgram  *prog = gx_join_side_prog(outer, oresnos, bounds, &relid);
+	bool		rows = false;
 	int			base;
 	ListCell   *lc1,
 			   *lc2,
 			   *lc3;
 
+	/* (not a table the device reads: the program of the child's rows) */
+	if (prog == NULL && !bounds)
+	{
+		prog = gx_join_rows_prog(outer, outer_relids, oresnos, tlist, &tlist);
+		relid = GX_ROWS_VARNO;
+		rows = true;
+	}
 	if (prog == NULL ||
 		!gx_group_outputs(prog, tlist, relid, &outs, &scales, &filts, &dscales, &sqs, &icols) ||
 		prog->params != NIL || prog->may_fallback ||
 		prog->nouts + list_length(icols.vars) > GX_MAX_OUTS)
 	{
 		*outer_prog = (Node *) makeInteger(0);
-		return lappend(lappend(list_make5(NIL, NIL, NIL, NIL, NIL), NIL), makeInteger(0));
+		return lappend(lappend(lappend(list_make5(NIL, NIL, NIL, NIL, NIL), NIL),
+							   makeInteger(0)), makeInteger(0));
 	}
 	base = prog->nouts;
 	foreach(lc1, outs)
@@ -244,6 +373,6 @@ gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds, List *t
 						   lfirst_int(lc3));
 	}
 	*outer_prog = (Node *) gx_program_to_const(prog);
-	return lappend(lappend(list_make5(fixed, scales, filts, dscales, sqs), cols),
-				   makeInteger(base));
+	return lappend(lappend(lappend(list_make5(fixed, scales, filts, dscales, sqs), cols),
+						   makeInteger(base)), makeInteger(rows ? 1 : 0));
 }

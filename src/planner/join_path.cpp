@@ -242,8 +242,6 @@ gx_join_eq_func(Oid fn)
 	}
 }
 
-/* a float key type (float4, float8: compared as float8eq, gx_join_float_key) */
-#define GX_JOIN_FLOAT(t) ((t) == GX_FLOAT4 || (t) == GX_FLOAT8)
 
 /*
  * The device type of a key (a Var; a range join's bound: an expression),
@@ -1175,8 +1173,8 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 
 /*
  * The aggregating form of a GpuJoin path (join_agg_path.cpp's design note):
- * an INNER, LEFT, SEMI or ANTI join (hash, merge or range) without host
- * quals whose outer side is a table,
+ * an INNER, LEFT, SEMI or ANTI join (hash, merge, or range over a
+ * table) without host quals,
  * whose target is the partial target (group keys, partial Aggrefs), its
  * fallback PostgreSQL's Partial Aggregate over the join's fallback, so
  * that either way the node returns rows of partial states; NULL when the
@@ -1199,7 +1197,8 @@ gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path, PathTarget *s
 	priv = src->custom_private;
 	/* (the device's group probes: INNER, LEFT, SEMI, ANTI; any algorithm) */
 	if (GX_JOIN_MODE_MARKS(intVal(linitial(priv))) || list_nth(priv, 6) != NIL ||
-		((Path *) linitial(src->custom_paths))->parent->reloptkind != RELOPT_BASEREL ||
+		(list_nth(priv, 5) != NIL &&
+		 ((Path *) linitial(src->custom_paths))->parent->reloptkind != RELOPT_BASEREL) ||
 		(groupClause != NIL && !grouping_is_hashable(groupClause)))
 		return NULL;
 	MemSet(&costs, 0, sizeof(costs));
@@ -1488,7 +1487,8 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 		Node	   *oprog;
 		List	   *grp = gx_join_group_plan(outer, inner, (List *) lsecond(cscan->custom_private),
 											 list_nth(priv, 5) != NIL, tlist,
-											 ipath->parent->relids, &oprog);
+											 opath->parent->relids, ipath->parent->relids,
+											 &oprog);
 
 		lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);
 		lfirst(list_nth_cell(cscan->custom_private, 7)) = oprog;
