@@ -19,7 +19,7 @@ HOST_OBJS = src/module/gpuext.o src/module/guc.o \
 	src/engine/shmem.o src/engine/session.o src/engine/service.o src/engine/devices.o src/engine/views.o \
 	src/compiler/compile.o src/compiler/types.o src/compiler/runs.o \
 	src/planner/scan_path.o src/planner/agg_path.o src/planner/join_path.o src/planner/join_agg_path.o \
-	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/preagg.o src/executor/partial_states.o src/executor/parallel.o src/executor/explain.o src/executor/scroll.o src/executor/scan_stats.o src/executor/gpujoin.o src/executor/join_table.o src/executor/join_inputs.o src/executor/join_explain.o src/executor/join_parallel.o src/executor/join_parts.o src/executor/join_filter.o src/executor/join_agg.o \
+	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/preagg.o src/executor/partial_states.o src/executor/parallel.o src/executor/explain.o src/executor/scroll.o src/executor/scan_stats.o src/executor/gpujoin.o src/executor/join_table.o src/executor/join_inputs.o src/executor/join_explain.o src/executor/join_parallel.o src/executor/join_parts.o src/executor/join_filter.o src/executor/join_agg.o src/executor/join_dict.o \
 	src/cache/directory.o src/cache/blocks.o src/cache/load.o src/cache/info.o src/cache/worker.o
 # cuda/: the devices (no PostgreSQL header); include/ is the C API shared with src/
 # ops/: the operator table and its validators, shared by both devices (gx_ops.h)

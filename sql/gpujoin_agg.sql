@@ -89,6 +89,28 @@ SELECT * FROM gx_explain('SELECT f.g, count(*) FROM gx_af f JOIN gx_ad d ON d.k 
     WHERE gx_explain ~ 'Algorithm|Custom Scan|Group Keys';
 RESET gpuext.force;
 
+-- string keys (text, varchar, bpchar) of rows the node lays out itself,
+-- grouped by dictionary ids: the inner side's; the outer side's, read
+-- through its child (a string key of a table the device reads), of a
+-- chain; NULLs, bpchar's trailing blanks; an expression of a string
+-- column keeps PostgreSQL's aggregate
+CREATE TABLE gx_as (k int4, t text, vc varchar(12), bp char(12), n int4);
+INSERT INTO gx_as
+SELECT i % 1000, CASE WHEN i % 17 = 0 THEN NULL ELSE 'name ' || (i % 23) END,
+       'v' || (i % 5), CASE WHEN i % 3 = 0 THEN 'ab' ELSE 'ab c' || (i % 2) END, i
+FROM generate_series(1, 3000) i;
+ANALYZE gx_as;
+SELECT gx_jccheck('SELECT s.t, count(*), sum(f.v), min(f.n) FROM gx_af f JOIN gx_as s ON f.k = s.k GROUP BY s.t');
+SELECT gx_jccheck('SELECT s.vc, s.bp, f.g, count(*), sum(s.n) FROM gx_af f JOIN gx_as s ON f.k = s.k GROUP BY 1, 2, 3');
+SELECT gx_jccheck('SELECT s.t, s.bp, count(*), sum(d.w) FROM gx_as s JOIN gx_ad d ON s.k = d.k GROUP BY 1, 2');
+SELECT gx_jccheck('SELECT s.t, d.h, count(*), sum(f.v) FROM gx_af f JOIN gx_ad d ON f.k = d.k JOIN gx_as s ON s.k = d.w GROUP BY 1, 2');
+SELECT gx_jccheck('SELECT s.t COLLATE "C", count(*) FROM gx_af f JOIN gx_as s ON f.k = s.k GROUP BY 1');
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT s.t, count(*), sum(f.v) FROM gx_af f JOIN gx_as s ON f.k = s.k GROUP BY s.t')
+    WHERE gx_jexplain ~ 'Custom Scan|Group Keys|Joined|Device Groups';
+RESET gpuext.force;
+DROP TABLE gx_as;
+
 -- exactness: a pair the device leaves to the host (a product beyond
 -- int64), a group table without room: the fallback plan's rows
 SELECT gx_jccheck('SELECT f.g, sum(f.n * 100000000000000000) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');
@@ -102,10 +124,9 @@ SELECT * FROM gx_jexplain('SELECT f.id, d.h, sum(f.v) FROM gx_af f JOIN gx_ad d 
 RESET gpuext.preagg_memory;
 RESET gpuext.force;
 
--- what keeps PostgreSQL's aggregate (the GpuJoin returns rows): a text
--- key, an expression of both sides, a stddev of an inner column, a
+-- what keeps PostgreSQL's aggregate (the GpuJoin returns rows): an
+-- expression of both sides, a stddev of an inner column, a
 -- FULL join, host quals, gpuext.enable_preagg off
-SELECT gx_jccheck('SELECT d.t, sum(f.v) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');
 SELECT gx_jccheck('SELECT f.g, sum(f.v * d.w) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');
 SELECT gx_jccheck('SELECT f.g, stddev(d.w)::numeric(20,6) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1');
 SELECT gx_jccheck('SELECT f.g, sum(d.w) FROM gx_af f FULL JOIN gx_ad d ON f.k = d.k GROUP BY 1');

@@ -432,8 +432,15 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 		for (int k = 0; k < nk; k++)
 			gx_join_store_key(c, k, r, slot, keys[k], types[k], st->kscale[k]);
 		for (int k = nk; k < nc; k++)
-			gx_join_store_key(c, k, r, slot, st->gcol_res[k - nk], ct[k],
-							  st->gcol_scale[k - nk]);
+		{
+			bool		isnull;
+			Datum		d = slot_getattr(slot, st->gcol_res[k - nk], &isnull);
+
+			gx_join_agg_store(st->gcol_dict[k - nk], (char *) c + voff[k], ct[k],
+							  st->gcol_scale[k - nk], r, d, isnull);
+			if (isnull)
+				((uint32 *) ((char *) c + noff[k]))[r >> 5] |= 1u << (r & 31);
+		}
 	}
 	ExecClearTuple(slot);
 	/* (the inner columns the build stores: join_agg.cpp) */

@@ -60,7 +60,9 @@ extern "C"
 {
 #include "executor/executor.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
 #include "portability/instr_time.h"
+#include "utils/memutils.h"
 }
 
 /* fewer expected groups than this: a table of the estimate (block-local tables) */
@@ -76,10 +78,14 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 {
 	List	   *priv = cscan->custom_private;
 	List	   *outs = (List *) list_nth(priv, 10);
-	List	   *cols = (List *) list_nth(priv, 15);
 	GxScanState *g = (GxScanState *) palloc0(sizeof(GxScanState));
-	double		est = atof(strVal(list_nth(priv, 18)));
-	ListCell   *lc;
+	MemoryContext dcxt;
+	List	   *cols,
+			   *dicts;
+	double		est;
+	int			k = 0;
+	ListCell   *lc,
+			   *ld;
 
 	g->group_mode = true;
 	g->agg_mode = true;
@@ -89,15 +95,18 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 	g->css.ss.ps.ps_ExprContext = st->css.ss.ps.ps_ExprContext;
 	g->css.ss.ss_ScanTupleSlot = st->css.ss.ss_ScanTupleSlot;
 	st->grs = g;
-	st->icol_base = intVal(list_nth(priv, 16));
 	/* (no program at plan time: the fallback runs) */
 	if (outs == NIL)
 	{
 		st->icol_base = -1;
 		return;
 	}
+	cols = (List *) list_nth(priv, 15);
+	st->icol_base = intVal(list_nth(priv, 16));
 	if (intVal(list_nth(priv, 17)) != 0)
 		st->grows_prog = gx_program_from_const((Const *) list_nth(priv, 7), NIL);
+	est = atof(strVal(list_nth(priv, 18)));
+	dicts = (List *) list_nth(priv, 19);
 	gx_agg_specs(g, cscan->custom_scan_tlist);
 	/*
 	 * (many groups: room for at least GX_JOIN_AGG_MIN_GROUPS, as a table
@@ -109,20 +118,75 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 	gx_group_begin_spec(g, cscan->custom_scan_tlist, est, outs, (List *) list_nth(priv, 11),
 						(List *) list_nth(priv, 12), (List *) list_nth(priv, 13),
 						(List *) list_nth(priv, 14), false);
-	st->gncols = list_length(cols) / 3;
+	st->gncols = list_length(cols) / 4;
 	if (st->gncols > GX_JOIN_MAX_COLS)
 		elog(ERROR, "gpuext: GpuJoin with %d inner columns", st->gncols);
+	/* string keys: a dictionary per column of ids (join_dict.cpp), as long as the node */
+	dcxt = AllocSetContextCreate(st->css.ss.ps.state->es_query_cxt, "GpuJoin dictionaries",
+								 ALLOCSET_DEFAULT_SIZES);
 	for (int c = 0; c < st->gncols; c++)
 	{
-		st->gcol_res[c] = (AttrNumber) list_nth_int(cols, 3 * c);
-		st->gcol_type[c] = list_nth_int(cols, 3 * c + 1);
-		st->gcol_scale[c] = list_nth_int(cols, 3 * c + 2);
+		st->gcol_res[c] = (AttrNumber) list_nth_int(cols, 4 * c);
+		st->gcol_type[c] = list_nth_int(cols, 4 * c + 1);
+		st->gcol_scale[c] = list_nth_int(cols, 4 * c + 2);
+		st->gcol_dict[c] = list_nth_int(cols, 4 * c + 3) == 0 ? NULL :
+			gx_dict_create(dcxt, exprType((Node *) ((TargetEntry *) list_nth(
+					st->inner_ps->plan->targetlist, st->gcol_res[c] - 1))->expr));
 		st->imax = Max(st->imax, st->gcol_res[c]);
+	}
+	st->ngdict = 0;
+	foreach(lc, (List *) lsecond(dicts))
+	{
+		AttrNumber	res = (AttrNumber) lfirst_int(lc);
+
+		if (st->ngdict >= GX_MAX_COLS)
+			elog(ERROR, "gpuext: GpuJoin with too many dictionaries");
+		st->gdict_res[st->ngdict] = res;
+		st->gdict[st->ngdict++] = gx_dict_create(dcxt, exprType((Node *) ((TargetEntry *)
+			list_nth(st->outer_ps->plan->targetlist, res - 1))->expr));
+	}
+	/* each string key's dictionary (the keys are the entries that are no Aggref) */
+	forboth(lc, cscan->custom_scan_tlist, ld, (List *) linitial(dicts))
+	{
+		int			d = lfirst_int(ld);
+
+		if (IsA(((TargetEntry *) lfirst(lc))->expr, Aggref))
+			continue;
+		if (d < 0)
+			g->grp.keys[k].dict = st->gcol_dict[-d - 1];
+		for (int i = 0; d > 0 && i < st->ngdict; i++)
+			if (st->gdict_res[i] == d)
+				g->grp.keys[k].dict = st->gdict[i];
+		k++;
 	}
 	foreach(lc, outs)
 		if (lfirst_int(lc) >= st->icol_base + st->gncols)
 			elog(ERROR, "gpuext: GpuJoin aggregate output %d past the joined outputs",
 				 lfirst_int(lc));
+}
+
+/* the dictionary of the outer rows' column resno, or NULL */
+static GxDict *
+gx_join_agg_rows_dict(GxJoinState *st, AttrNumber resno)
+{
+	for (int i = 0; i < st->ngdict; i++)
+		if (st->gdict_res[i] == resno)
+			return st->gdict[i];
+	return NULL;
+}
+
+/*
+ * Store the datum d of row r into batch column vals (gx_store_datum_scale),
+ * or its id in dict (a string column)
+ */
+void
+gx_join_agg_store(GxDict *dict, char *vals, int gxtype, int scale, uint32 r, Datum d,
+				  bool isnull)
+{
+	if (dict != NULL)
+		((int64 *) vals)[r] = isnull ? 0 : gx_dict_id(dict, d);
+	else
+		gx_store_datum_scale(vals, gxtype, scale, r, d, isnull);
 }
 
 /*
@@ -222,7 +286,8 @@ gx_join_agg_rows_task(GxJoinState *st, gx_chunk *c, const int *ct, int nc, uint3
 			bool		isnull;
 			Datum		d = slot_getattr(st->oslot, p->col_attno[i], &isnull);
 
-			gx_store_datum_scale((char *) c + voff[i], ct[i], c->cols[i].scale, r, d, isnull);
+			gx_join_agg_store(gx_join_agg_rows_dict(st, p->col_attno[i]), (char *) c + voff[i],
+							  ct[i], c->cols[i].scale, r, d, isnull);
 			if (isnull)
 				((uint32 *) ((char *) c + noff[i]))[r >> 5] |= 1u << (r & 31);
 		}

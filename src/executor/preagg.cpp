@@ -235,6 +235,7 @@ gx_group_begin_spec(GxScanState *st, List *tlist, double est, List *outs, List *
 		k->scale = list_nth_int(scales, i);
 		k->col = list_nth_int(outs, i++);
 		k->state = ExecInitExpr(te->expr, NULL);
+		k->dict = NULL;
 	}
 	/* min / max / sums first, then the counts that can share them */
 	for (int a = 0; a < st->nagg; a++)
@@ -639,8 +640,9 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 
 		slot->tts_isnull[r] = (nulls >> k) & 1;
 		if (!slot->tts_isnull[r])
-			slot->tts_values[r] = gx_int_datum(keys[k], g->keys[k].type, g->keys[k].scale,
-											   g->keys[k].typmod);
+			slot->tts_values[r] = g->keys[k].dict != NULL ?
+				gx_dict_datum(g->keys[k].dict, keys[k]) :
+				gx_int_datum(keys[k], g->keys[k].type, g->keys[k].scale, g->keys[k].typmod);
 	}
 	for (int i = 0; i < st->nagg; i++)
 	{

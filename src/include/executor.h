@@ -115,6 +115,12 @@ typedef struct GxAggFinal
 	FmgrInfo	final;
 } GxAggFinal;
 
+/* a dictionary of string values: ids on the device (join_dict.cpp) */
+typedef struct GxDict GxDict;
+GxDict	   *gx_dict_create(MemoryContext cxt, Oid typid);
+int64		gx_dict_id(GxDict *d, Datum v);
+Datum		gx_dict_datum(const GxDict *d, int64 id);
+
 /* a GROUP BY key of a GpuPreAgg (preagg.cpp) */
 typedef struct GxKeySpec
 {
@@ -125,6 +131,8 @@ typedef struct GxKeySpec
 	int			col;			/* its program output (GX_OP_OUT) */
 	AttrNumber	resno;			/* its custom_scan_tlist entry */
 	ExprState  *state;			/* for the host's rows */
+	GxDict	   *dict;			/* a string key: the device holds its ids in
+								 * this dictionary (join_agg.cpp), else NULL */
 } GxKeySpec;
 
 /* GpuPreAgg's group table, its passes, and what it returns (preagg.cpp) */

@@ -118,6 +118,10 @@ typedef struct GxJoinState
 	AttrNumber	gcol_res[GX_JOIN_MAX_COLS];	/* ... their resnos in the inner child */
 	int			gcol_type[GX_JOIN_MAX_COLS];	/* ... gx_type */
 	int			gcol_scale[GX_JOIN_MAX_COLS];	/* ... numeric scale */
+	GxDict	   *gcol_dict[GX_JOIN_MAX_COLS];	/* ... a string key's dictionary */
+	int			ngdict;			/* the outer rows' string key columns: */
+	AttrNumber	gdict_res[GX_MAX_COLS];	/* ... their resnos */
+	GxDict	   *gdict[GX_MAX_COLS];	/* ... their dictionaries */
 	int			icol_base;		/* the outer program's outputs */
 	uint32		cols_obj;		/* the inner column store, 0 = none */
 	bool		group_run;		/* this run's groups made (or the fallback chosen) */
@@ -269,7 +273,9 @@ TupleTableSlot *gx_join_store(GxJoinState *st, const gx_join_pair *p);
 /* aggregating its pairs (join_agg.cpp) */
 void		gx_join_agg_begin(GxJoinState *st, CustomScan *cscan);
 void		gx_join_agg_task(GxJoinState *st, gx_chunk *c);
-void		gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 n);
+void		gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk);
+void		gx_join_agg_store(GxDict *dict, char *vals, int gxtype, int scale, uint32 r,
+							  Datum d, bool isnull);
 TupleTableSlot *gx_join_agg_exec(GxJoinState *st);
 void		gx_join_agg_reset(GxJoinState *st);
 

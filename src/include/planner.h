@@ -46,6 +46,14 @@ typedef struct GxInnerCols
 	List	   *vars;			/* column c: its Var */
 	List	   *types;			/* ... its gx_type */
 	List	   *scales;			/* ... its numeric scale */
+	List	   *dicts;			/* ... 1: a string column's dictionary ids */
+	/*
+	 * string keys (join_dict.cpp): per target entry, where its dictionary
+	 * is: 0 none, resno > 0 the outer rows' column, -(c + 1) inner column c;
+	 * and the outer rows' columns that are dictionary ids
+	 */
+	List	   *entry_dicts;
+	List	   *dict_resnos;
 } GxInnerCols;
 
 #define GX_INNER_OUT(c) (10000 + (c))	/* an output entry naming inner column c */
@@ -59,14 +67,16 @@ typedef struct GxInnerCols
 #define GX_IS_INNER_OUT(o) ((o) >= 10000)
 
 int			gx_inner_col(GxInnerCols *inner, Var *v, int *scale);
+int			gx_dict_key(GxInnerCols *inner, Var *v, Index relid, Var **ids);
 void		gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel,
 								RelOptInfo *output_rel, Node *having);
 List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds,
 							   List *tlist, Relids outer_relids, Relids inner_relids,
-							   Node **outer_prog);
+							   Node *groups, Node **outer_prog);
 /* device aggregates (agg_path.cpp), shared with aggregation over a join */
 PathTarget *gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having,
-							  Index relid, bool *group);
+							  Index relid, bool dict, bool *group);
+bool		gx_dict_type(Oid typid);
 Path	   *gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
 							   PathTarget *target, List *having, struct AggClauseCosts *costs,
 							   double groups);

@@ -504,8 +504,21 @@ gx_group_outputs(GxProgram *prog, List *exprs, Index relid, List **outs, List **
 			if (fidx < 0 || exprType((Node *) filter) != BOOLOID)
 				return false;
 		}
-		if (e != NULL && inner != NULL && IsA(e, Var) &&
-			bms_is_member(((Var *) e)->varno, inner->relids))
+		if (inner != NULL)
+			inner->entry_dicts = lappend_int(inner->entry_dicts, 0);
+		/* a string key over a join: its dictionary ids (join_agg_path.cpp) */
+		if (agg == NULL && inner != NULL && IsA(e, Var) && gx_dict_type(exprType((Node *) e)))
+		{
+			Var		   *ids = NULL;
+
+			idx = gx_dict_key(inner, (Var *) e, relid, &ids);
+			if (ids != NULL)
+				idx = gx_group_output(prog, (Expr *) ids, relid, &done, &scale, &err);
+			if (idx < 0)
+				return false;
+		}
+		else if (e != NULL && inner != NULL && IsA(e, Var) &&
+				 bms_is_member(((Var *) e)->varno, inner->relids))
 		{
 			/* a join's inner column (join_agg_path.cpp): no dscale, no square */
 			idx = gx_inner_col(inner, (Var *) e, &scale);
@@ -581,13 +594,14 @@ gx_no_preagg(const char *why)
 
 /*
  * The partial target of a device aggregate path: the group keys (device
- * columns of rel, with their sortgrouprefs), then the partial Aggrefs of
- * the target and of HAVING.  NULL when something cannot run on the device;
+ * columns of rel, with their sortgrouprefs; dict: string keys too, which
+ * an aggregating GpuJoin groups by dictionary ids, join_dict.cpp), then
+ * the partial Aggrefs of the target and of HAVING.  NULL when something cannot run on the device;
  * *group: the keyless stripes cannot hold it (GpuPreAgg).
  */
 PathTarget *
 gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index relid,
-				  bool *group)
+				  bool dict, bool *group)
 {
 	List	   *groupClause = GX_GROUP_CLAUSE(root);
 	PathTarget *partial = create_empty_pathtarget();
@@ -606,7 +620,10 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 
 		if (sgref != 0 && get_sortgroupref_clause_noerr(sgref, groupClause) != NULL)
 		{
-			if (!gx_key_type(exprType((Node *) e)) || contain_volatile_functions((Node *) e))
+			if ((!gx_key_type(exprType((Node *) e)) &&
+				 !(dict && gx_dict_type(exprType((Node *) e)) &&
+				   gx_collation_exact(exprCollation((Node *) e)))) ||
+				contain_volatile_functions((Node *) e))
 			{
 				gx_no_preagg("a GROUP BY key is not of a device key type");
 				return NULL;
@@ -833,7 +850,7 @@ gx_join_count_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 
 	if (!gx_enable_agg || having != NULL || GX_GROUP_CLAUSE(root) != NIL)
 		return;
-	partial = gx_partial_target(root, target, NULL, 0, &group);
+	partial = gx_partial_target(root, target, NULL, 0, false, &group);
 	if (partial == NULL || group)
 		return;
 	if (!gx_partial_count_star(partial))
@@ -912,7 +929,7 @@ gx_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	/* every key and aggregate computable on the device; nothing else */
 	target = root->upper_targets[UPPERREL_GROUP_AGG];
-	partial = gx_partial_target(root, target, having, input_rel->relid, &group);
+	partial = gx_partial_target(root, target, having, input_rel->relid, false, &group);
 	if (partial == NULL)
 		return;
 	if (group ? !gx_enable_preagg : !gx_enable_agg)

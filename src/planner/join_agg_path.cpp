@@ -49,13 +49,20 @@
  *  13  IntList: per entry, the output of its dscales, or -1
  *  14  IntList: per entry, the output of its argument's square, or -1
  *  15  IntList: per inner column, (resno in the inner child's target
- *      list, gx_type, scale)
+ *      list, gx_type, scale, 1 when it holds dictionary ids)
  *  16  Integer: icol_base, the outer program's outputs
  *  17  Integer: 1 when the outer program reads the outer child's rows
  *      (its columns are the child's resnos), 0 when it reads the table
  *  18  String: the estimated groups
- * When the outer program cannot be had at plan time (an output does not
- * compile), 7 is Integer 0 and 10 .. 15 are empty: the node runs its
+ *  19  List of two IntLists: per custom_scan_tlist entry, its key's
+ *      dictionary (0 none, resno > 0 a column of the outer child's rows,
+ *      -(c + 1) inner column c); the outer rows' columns that hold
+ *      dictionary ids
+ * String keys (text, varchar, bpchar, under a deterministic collation) of
+ * rows the node lays out itself (the inner child's, the outer child's in
+ * rows mode) are grouped by their ids in a dictionary (join_dict.cpp).
+ * When nothing can be had at plan time (an output does not compile),
+ * 7 is Integer 0 and only 10 .. 14 are there, empty: the node runs its
  * fallback.
  *
  * Fallback: the plan's third child is PostgreSQL's Partial (Hash)Aggregate
@@ -73,6 +80,7 @@
 
 extern "C"
 {
+#include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -83,6 +91,37 @@ extern "C"
 #include "utils/selfuncs.h"
 }
 
+/* a string type whose values a GpuJoin groups by dictionary ids (join_dict.cpp) */
+bool
+gx_dict_type(Oid typid)
+{
+	return typid == TEXTOID || typid == VARCHAROID || typid == BPCHAROID;
+}
+
+/* inner column c's Var, or -1 */
+static int
+gx_inner_col_find(GxInnerCols *inner, Var *v)
+{
+	ListCell   *lc;
+
+	foreach(lc, inner->vars)
+		if (((Var *) lfirst(lc))->varno == v->varno &&
+			((Var *) lfirst(lc))->varattno == v->varattno)
+			return foreach_current_index(lc);
+	return -1;
+}
+
+/* add inner column v of gx_type t, numeric scale (dict: its dictionary ids); its index */
+static int
+gx_inner_col_add(GxInnerCols *inner, Var *v, int t, int scale, bool dict)
+{
+	inner->vars = lappend(inner->vars, v);
+	inner->types = lappend_int(inner->types, t);
+	inner->scales = lappend_int(inner->scales, scale);
+	inner->dicts = lappend_int(inner->dicts, dict ? 1 : 0);
+	return list_length(inner->vars) - 1;
+}
+
 /*
  * Inner column of Var v (added when new): its index, its numeric scale in
  * *scale; -1 when the device cannot hold it exactly, or too many columns
@@ -90,28 +129,62 @@ extern "C"
 int
 gx_inner_col(GxInnerCols *inner, Var *v, int *scale)
 {
-	ListCell   *lc;
+	int			c = gx_inner_col_find(inner, v);
 	int			t;
 
-	foreach(lc, inner->vars)
+	if (c >= 0)
 	{
-		Var		   *w = (Var *) lfirst(lc);
-
-		if (w->varno == v->varno && w->varattno == v->varattno)
-		{
-			*scale = list_nth_int(inner->scales, foreach_current_index(lc));
-			return GX_INNER_OUT(foreach_current_index(lc));
-		}
+		*scale = list_nth_int(inner->scales, c);
+		return list_nth_int(inner->dicts, c) ? -1 : GX_INNER_OUT(c);
 	}
 	if (v->varattno <= 0 || v->varlevelsup != 0 ||
 		!gx_type_supported_mod(v->vartype, v->vartypmod, &t, scale) || t == GX_CHAR8 ||
 		(t == GX_NUMERIC && *scale == GX_NUMERIC_FREE) ||
 		list_length(inner->vars) >= GX_JOIN_MAX_COLS)
 		return -1;
-	inner->vars = lappend(inner->vars, v);
-	inner->types = lappend_int(inner->types, t);
-	inner->scales = lappend_int(inner->scales, *scale);
-	return GX_INNER_OUT(list_length(inner->vars) - 1);
+	return GX_INNER_OUT(gx_inner_col_add(inner, v, t, *scale, false));
+}
+
+/*
+ * A string GROUP BY key v over a join, grouped by its dictionary ids
+ * (join_dict.cpp), where the node lays its values out itself: a column of
+ * the inner side (an inner column of ids: its output returned), or of the
+ * outer child's rows (relid GX_ROWS_VARNO: *ids, the int8 Var of its ids,
+ * for the caller to compile; 0 returned); -1 otherwise (a table the device
+ * reads, a collation that is not deterministic).  Notes the entry's
+ * dictionary in inner->entry_dicts.
+ */
+int
+gx_dict_key(GxInnerCols *inner, Var *v, Index relid, Var **ids)
+{
+	int			c;
+
+	if (v->varlevelsup != 0 || v->varattno <= 0 || !gx_collation_exact(v->varcollid))
+		return -1;
+	if (bms_is_member(v->varno, inner->relids))
+	{
+		c = gx_inner_col_find(inner, v);
+		if (c >= 0 && !list_nth_int(inner->dicts, c))
+			return -1;
+		if (c < 0)
+		{
+			if (list_length(inner->vars) >= GX_JOIN_MAX_COLS)
+				return -1;
+			c = gx_inner_col_add(inner, v, GX_INT8, 0, true);
+		}
+		llast_int(inner->entry_dicts) = -(c + 1);
+		return GX_INNER_OUT(c);
+	}
+	if (relid != GX_ROWS_VARNO)
+		return -1;
+	*ids = (Var *) copyObjectImpl(v);
+	(*ids)->vartype = INT8OID;
+	(*ids)->vartypmod = -1;
+	(*ids)->varcollid = InvalidOid;
+	llast_int(inner->entry_dicts) = v->varattno;
+	if (!list_member_int(inner->dict_resnos, v->varattno))
+		inner->dict_resnos = lappend_int(inner->dict_resnos, v->varattno);
+	return 0;
 }
 
 /* context of gx_rows_vars: the outer child, its relations */
@@ -229,12 +302,12 @@ gx_join_rows_prog(Plan *child, Relids relids, List *resnos, List *tlist, List **
  * plan compiles them for good.)
  */
 static bool
-gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids)
+gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids, bool rows)
 {
 	GxProgram  *trial = (GxProgram *) palloc(sizeof(GxProgram));
 	GxRowsCx	cx = {NULL, outer->relids, true, NIL};
 	Index		outer_relid = outer->relid;
-	GxInnerCols inner = {inner_relids, NIL, NIL, NIL};
+	GxInnerCols inner = {inner_relids, NIL, NIL, NIL, NIL, NIL, NIL};
 	List	   *o,
 			   *sc,
 			   *f,
@@ -242,8 +315,8 @@ gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids)
 			   *sq;
 
 	gx_program_init(trial);
-	/* (a join: its columns as the rows' program will read them) */
-	if (outer->reloptkind != RELOPT_BASEREL)
+	/* (a join, or rows: its columns as the rows' program will read them) */
+	if (rows || outer->reloptkind != RELOPT_BASEREL)
 	{
 		exprs = (List *) gx_rows_vars((Node *) exprs, &cx);
 		outer_relid = GX_ROWS_VARNO;
@@ -273,7 +346,7 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 
 	if (!gx_enable_preagg || !gx_enable_gpujoin)
 		return;
-	partial = gx_partial_target(root, target, having, 0, &group);
+	partial = gx_partial_target(root, target, having, 0, true, &group);
 	/* (a lone count(*): the counting GpuJoin's, gx_join_count_paths) */
 	if (partial == NULL ||
 		(having == NULL && groupClause == NIL && gx_partial_count_star(partial)))
@@ -287,12 +360,15 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 		Path	   *p = gx_unproject((Path *) lfirst(lc));
 		Path	   *g;
 		Path	   *opath;
+		Path	   *ipath;
 
 		if (!IsA(p, CustomPath) || list_length(((CustomPath *) p)->custom_paths) < 2)
 			continue;
 		opath = (Path *) linitial(((CustomPath *) p)->custom_paths);
-		if (!gx_join_group_fits(partial->exprs, opath->parent,
-								((Path *) lsecond(((CustomPath *) p)->custom_paths))->parent->relids))
+		ipath = (Path *) lsecond(((CustomPath *) p)->custom_paths);
+		/* (a table's columns the device reads; else, or a string key, its rows) */
+		if (!gx_join_group_fits(partial->exprs, opath->parent, ipath->parent->relids, false) &&
+			!gx_join_group_fits(partial->exprs, opath->parent, ipath->parent->relids, true))
 			continue;
 		g = gx_join_group_path(root, input_rel, p, ((Path *) lfirst(lc))->pathtarget, partial,
 							   groups);
@@ -314,50 +390,57 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
  */
 List *
 gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds, List *tlist,
-				   Relids outer_relids, Relids inner_relids, Node **outer_prog)
+				   Relids outer_relids, Relids inner_relids, Node *groups, Node **outer_prog)
 {
-	GxInnerCols icols = {inner_relids, NIL, NIL, NIL};
-	List	   *outs,
-			   *scales,
-			   *filts,
-			   *dscales,
-			   *sqs;
+	GxInnerCols icols = {inner_relids, NIL, NIL, NIL, NIL, NIL, NIL};
+	List	   *outs = NIL,
+			   *scales = NIL,
+			   *filts = NIL,
+			   *dscales = NIL,
+			   *sqs = NIL;
 	List	   *fixed = NIL;
 	List	   *cols = NIL;
 	Index		relid = 0;
 	GxProgram  *prog = gx_join_side_prog(outer, oresnos, bounds, &relid);
 	bool		rows = false;
+	bool		ok;
 	int			base;
-	ListCell   *lc1,
-			   *lc2,
-			   *lc3;
+	ListCell   *lc;
 
-	/* (not a table the device reads: the program of the child's rows) */
-	if (prog == NULL && !bounds)
+	ok = prog != NULL &&
+		gx_group_outputs(prog, tlist, relid, &outs, &scales, &filts, &dscales, &sqs, &icols);
+	/*
+	 * (not a table the device reads, or a string key of it: the program of
+	 * the child's rows)
+	 */
+	if (!ok && !bounds)
 	{
-		prog = gx_join_rows_prog(outer, outer_relids, oresnos, tlist, &tlist);
+		List	   *rtlist;
+
+		icols = GxInnerCols{inner_relids, NIL, NIL, NIL, NIL, NIL, NIL};
+		prog = gx_join_rows_prog(outer, outer_relids, oresnos, tlist, &rtlist);
 		relid = GX_ROWS_VARNO;
 		rows = true;
+		ok = prog != NULL &&
+			gx_group_outputs(prog, rtlist, relid, &outs, &scales, &filts, &dscales, &sqs,
+							 &icols);
 	}
-	if (prog == NULL ||
-		!gx_group_outputs(prog, tlist, relid, &outs, &scales, &filts, &dscales, &sqs, &icols) ||
-		prog->params != NIL || prog->may_fallback ||
+	if (!ok || prog->params != NIL || prog->may_fallback ||
 		prog->nouts + list_length(icols.vars) > GX_MAX_OUTS)
 	{
 		*outer_prog = (Node *) makeInteger(0);
-		return lappend(lappend(lappend(list_make5(NIL, NIL, NIL, NIL, NIL), NIL),
-							   makeInteger(0)), makeInteger(0));
+		return list_make5(NIL, NIL, NIL, NIL, NIL);
 	}
 	base = prog->nouts;
-	foreach(lc1, outs)
+	foreach(lc, outs)
 	{
-		int			o = lfirst_int(lc1);
+		int			o = lfirst_int(lc);
 
 		fixed = lappend_int(fixed, GX_IS_INNER_OUT(o) ? base + o - GX_INNER_OUT(0) : o);
 	}
-	forthree(lc1, icols.vars, lc2, icols.types, lc3, icols.scales)
+	for (int c = 0; c < list_length(icols.vars); c++)
 	{
-		Var		   *v = (Var *) copyObjectImpl(lfirst(lc1));
+		Var		   *v = (Var *) copyObjectImpl(list_nth(icols.vars, c));
 		TargetEntry *tle;
 
 #if PG_VERSION_NUM >= 160000
@@ -369,10 +452,13 @@ gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds, List *t
 			tle = makeTargetEntry((Expr *) v, list_length(inner->targetlist) + 1, NULL, false);
 			inner->targetlist = lappend(inner->targetlist, tle);
 		}
-		cols = lappend_int(lappend_int(lappend_int(cols, tle->resno), lfirst_int(lc2)),
-						   lfirst_int(lc3));
+		cols = lappend_int(cols, tle->resno);
+		cols = lappend_int(cols, list_nth_int(icols.types, c));
+		cols = lappend_int(cols, list_nth_int(icols.scales, c));
+		cols = lappend_int(cols, list_nth_int(icols.dicts, c));
 	}
 	*outer_prog = (Node *) gx_program_to_const(prog);
-	return lappend(lappend(lappend(list_make5(fixed, scales, filts, dscales, sqs), cols),
-						   makeInteger(base)), makeInteger(rows ? 1 : 0));
+	return list_concat(list_make5(fixed, scales, filts, dscales, sqs),
+					   list_make5(cols, makeInteger(base), makeInteger(rows ? 1 : 0), groups,
+								  list_make2(icols.entry_dicts, icols.dict_resnos)));
 }

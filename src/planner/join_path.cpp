@@ -1488,12 +1488,11 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 		List	   *grp = gx_join_group_plan(outer, inner, (List *) lsecond(cscan->custom_private),
 											 list_nth(priv, 5) != NIL, tlist,
 											 opath->parent->relids, ipath->parent->relids,
-											 &oprog);
+											 (Node *) list_nth(priv, 8), &oprog);
 
 		lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);
 		lfirst(list_nth_cell(cscan->custom_private, 7)) = oprog;
-		cscan->custom_private = lappend(list_concat(cscan->custom_private, grp),
-										list_nth(priv, 8));
+		cscan->custom_private = list_concat(cscan->custom_private, grp);
 	}
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
