@@ -238,6 +238,27 @@ REINDEX INDEX CONCURRENTLY pt_t_pt;
 SELECT pt_counts('pt_i4_pt', 'i4'), pt_counts('pt_t_pt', 't');
 SELECT * FROM pt_battery();
 
+-- a build whose sort spills to disk (4 MB of keys, maintenance_work_mem 1 MB)
+CREATE TABLE pts (id int, t text);
+INSERT INTO pts SELECT g, repeat(md5((g % 15000)::text), 6) FROM generate_series(1, 20000) g;
+SET maintenance_work_mem = '1MB';
+CREATE INDEX pts_t_pt ON pts USING gpuext_ptree (t text_pattern_ops);
+RESET maintenance_work_mem;
+SELECT pt_counts('pts_t_pt', 't', 'pts');
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*), sum(id) FROM pts WHERE t ~>=~ 'a' AND t ~<~ 'b';
+SELECT string_agg(id::text, ',' ORDER BY id) FROM pts WHERE t = repeat(md5('42'), 6);
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*), sum(id) FROM pts WHERE t ~>=~ 'a' AND t ~<~ 'b';
+SELECT string_agg(id::text, ',' ORDER BY id) FROM pts WHERE t = repeat(md5('42'), 6);
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+DROP TABLE pts;
+
 -- an empty index, and an index of NULLs only
 CREATE TABLE pte (k int8, t text);
 CREATE INDEX pte_k_pt ON pte USING gpuext_ptree (k);
