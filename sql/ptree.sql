@@ -300,6 +300,14 @@ RESET enable_sort;
 RESET enable_seqscan;
 SELECT count(*) FROM pt a JOIN pt b ON a.i8 = b.i8;
 
+-- an exclusion constraint checks through the index (a dirty snapshot)
+CREATE TABLE ptex (k int8, EXCLUDE USING gpuext_ptree (k WITH =));
+INSERT INTO ptex SELECT g FROM generate_series(1, 1000) g;
+INSERT INTO ptex VALUES (500);
+INSERT INTO ptex VALUES (1001), (NULL), (NULL);
+SELECT count(*) FROM ptex;
+DROP TABLE ptex;
+
 -- errors: a key longer than a page, storage parameters, a type it does
 -- not index, text_ops has no ranges (no index path: a sequential scan)
 CREATE TABLE ptx (t text);

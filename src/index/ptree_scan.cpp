@@ -7,7 +7,8 @@
  * The tree is walked depth first in key order (backward: the reverse), a
  * stack of copies of the nodes on the way down: a subtree whose path
  * cannot begin a key in the range is skipped, an entry's whole key is
- * compared with the range, so the result is exact (no recheck).  The TIDs
+ * compared with the range, so the result is exact (no recheck under an
+ * MVCC snapshot).  The TIDs
  * of an entry's chain are collected at once and returned one by one.  No
  * page lock is held between calls (see the design note in ptree_page.cpp
  * for why a scan sees each entry that it must see once).  NULL keys come
@@ -24,6 +25,7 @@ extern "C"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
 }
 
 /* one node on the way down */
@@ -416,7 +418,12 @@ ptree_gettuple(IndexScanDesc scan, ScanDirection dir)
 			return false;
 	}
 	scan->xs_heaptid = so->tids[so->pos++];
-	scan->xs_recheck = false;
+	/*
+	 * Exact, and no page stays pinned: under an MVCC snapshot a TID that
+	 * VACUUM freed and a newer row took is invisible anyway; other snapshots
+	 * (an exclusion constraint's dirty one) recheck the key on the row.
+	 */
+	scan->xs_recheck = !IsMVCCSnapshot(scan->xs_snapshot);
 	return true;
 }
 
