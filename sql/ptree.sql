@@ -276,6 +276,19 @@ SELECT keys, tids, null_tids FROM gpuext_ptree_check('pte_k_pt');
 SELECT k FROM pte WHERE k >= -1 ORDER BY k;
 RESET enable_seqscan;
 
+-- a domain over int4 is indexed as its base type
+CREATE DOMAIN ptd AS int4 CHECK (VALUE > 0);
+CREATE TABLE ptdt (k ptd);
+INSERT INTO ptdt SELECT g FROM generate_series(1, 300) g;
+CREATE INDEX ptdt_k_pt ON ptdt USING gpuext_ptree (k);
+INSERT INTO ptdt SELECT g FROM generate_series(301, 400) g;
+SET enable_seqscan = off;
+SELECT count(*), sum(k) FROM ptdt WHERE k BETWEEN 250 AND 350;
+RESET enable_seqscan;
+SELECT count(*), sum(k) FROM ptdt WHERE k BETWEEN 250 AND 350;
+DROP TABLE ptdt;
+DROP DOMAIN ptd;
+
 -- a merge join can take the index's order
 SET enable_hashjoin = off;
 SET enable_nestloop = off;

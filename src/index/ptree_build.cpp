@@ -378,7 +378,7 @@ ptree_build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnul
 	else
 	{
 		int			len;
-		uint8	   *key = ptree_encode(values[0], TupleDescAttr(RelationGetDescr(index), 0)->atttypid,
+		uint8	   *key = ptree_encode(values[0], index->rd_opcintype[0],
 									   bs->key_kind, &len);
 		bytea	   *b = (bytea *) palloc(VARHDRSZ + len);
 

@@ -369,7 +369,7 @@ ptree_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 
 	if (!isnull[0])
 	{
-		key = ptree_encode(values[0], TupleDescAttr(RelationGetDescr(index), 0)->atttypid,
+		key = ptree_encode(values[0], index->rd_opcintype[0],
 						   meta.key_kind, &len);
 		ptree_check_key_length(index, len);
 	}
