@@ -130,6 +130,11 @@ ANALYZE bt;
 
 SELECT pt_counts('pt_i4_pt', 'i4'), pt_counts('pt_i8_pt', 'i8'), pt_counts('pt_t_pt', 't');
 SELECT pt_counts('pt_tp_pt', 't');
+-- the planner takes the index by its cost for selective quals
+SELECT pt_plan('SELECT id FROM pt WHERE i4 = 17') LIKE 'ptree%' AS equality,
+       pt_plan('SELECT id FROM pt WHERE i8 BETWEEN 100000007 AND 5000000350') LIKE 'ptree%' AS range,
+       pt_plan('SELECT id FROM pt WHERE t = ''key-5-2''') LIKE 'ptree%' AS text,
+       pt_plan('SELECT id FROM pt WHERE i4 > -1000') AS unselective;
 
 -- the whole battery of queries, run again after each change below
 CREATE FUNCTION pt_battery() RETURNS SETOF text LANGUAGE plpgsql AS $$
