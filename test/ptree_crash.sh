@@ -2,7 +2,8 @@
 # test/ptree_crash.sh - a gpuext_ptree index survives a crash.  Three
 # sessions insert into a table with gpuext_ptree indexes (keys that add
 # nodes, split paths and add continuation entries), a fourth deletes and
-# vacuums, while the cluster is stopped with -m immediate; after WAL
+# vacuums, a fifth compares index scans with sequential scans in one
+# snapshot meanwhile; the cluster is stopped with -m immediate; after WAL
 # replay gpuext_ptree_check passes, every index answer equals a sequential
 # scan's, and after a VACUUM the index holds exactly the table's rows.  An
 # unlogged table's index comes back empty (its init fork) and takes rows.
@@ -85,15 +86,41 @@ vacuumer() {
         gx_psql -d postgres -qc "DELETE FROM pc WHERE id % 97 = $((i % 97)); VACUUM pc" >/dev/null 2>&1 || return 0
     done
 }
-gx_log "writers for $SECONDS_RUN s, then pg_ctl stop -m immediate"
+# a reader meanwhile: in one snapshot an index scan and a sequential scan
+# agree and an ordered index scan is in order (a line per disagreement)
+READS=$GX_BASE/reads
+READ_SQL="BEGIN ISOLATION LEVEL REPEATABLE READ;
+SET LOCAL gpuext.enabled = off;
+SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off;
+SELECT 'scan', count(*), sum(id) FROM pc WHERE k BETWEEN -3000 AND 3000;
+SELECT 'disorder', count(*) FROM (SELECT k, lag(k) OVER () AS p
+    FROM (SELECT k FROM pc WHERE k > 5000 ORDER BY k) s) w WHERE p > k;
+SET LOCAL enable_seqscan = on; SET LOCAL enable_indexscan = off;
+SELECT 'scan', count(*), sum(id) FROM pc WHERE k BETWEEN -3000 AND 3000;
+COMMIT;"
+reader() {
+    local i out
+    for i in $(seq 1 100000); do
+        out=$(gx_psql -d postgres -At -c "$READ_SQL" 2>/dev/null) || return 0
+        if [ "$(echo "$out" | grep '^scan|' | sort -u | wc -l)" != 1 ] ||
+            ! echo "$out" | grep -qx 'disorder|0'; then
+            echo "$out" | tr '\n' ' ' >>"$READS.bad"
+        fi
+        echo "$i" >"$READS"
+    done
+}
+gx_log "writers and a reader for $SECONDS_RUN s, then pg_ctl stop -m immediate"
 writer 104729 & W1=$!
 writer 7777 & W2=$!
 writer 31 & W3=$!
 vacuumer & W4=$!
+reader & W5=$!
 sleep "$SECONDS_RUN"
 check "rows were written before the crash" "$(q "SELECT count(*) > 20000 FROM pc")" "t "
 (cd "$GX_BASE" && gx_as "$PGBIN/pg_ctl" -D "$GX_DATA" -w -t 60 -m immediate stop) >/dev/null 2>&1
-wait $W1 $W2 $W3 $W4 2>/dev/null
+wait $W1 $W2 $W3 $W4 $W5 2>/dev/null
+check "the reader read while they wrote" "$([ "$(cat "$READS" 2>/dev/null || echo 0)" -gt 3 ] && echo yes)" "yes"
+check "an index scan equalled a sequential scan in each snapshot, in order" "$(cat "$READS.bad" 2>/dev/null)" ""
 gx_cluster_start || { FAILED=$((FAILED + 1)); exit 1; }
 check "recovery replayed WAL" "$(grep -c 'redo done\|redo starts' "$GX_LOG" | awk '{print ($1 > 0)}')" "1"
 
