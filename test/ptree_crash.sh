@@ -102,9 +102,9 @@ reader() {
     local i out
     for i in $(seq 1 100000); do
         out=$(gx_psql -d postgres -At -c "$READ_SQL" 2>/dev/null) || return 0
-        if [ "$(echo "$out" | grep '^scan|' | sort -u | wc -l)" != 1 ] ||
-            ! echo "$out" | grep -qx 'disorder|0'; then
-            echo "$out" | tr '\n' ' ' >>"$READS.bad"
+        # here-strings, not pipes: grep -q exiting early would fail a pipe (pipefail)
+        if [ "$(grep '^scan|' <<<"$out" | sort -u | wc -l)" != 1 ] || ! grep -qx 'disorder|0' <<<"$out"; then
+            tr '\n' ' ' <<<"$out" >>"$READS.bad"
         fi
         echo "$i" >"$READS"
     done
