@@ -50,8 +50,10 @@ CREATE FUNCTION pt_mode(mode text) RETURNS void LANGUAGE sql AS $$
            set_config('enable_sort', CASE WHEN mode = 'index' THEN 'off' ELSE 'on' END, true);
 $$;
 
--- q (a format string: %1$s is the table) on pt and bt, four ways
-CREATE FUNCTION pt_check(q text, ordered bool DEFAULT false) RETURNS text LANGUAGE plpgsql AS $$
+-- q (a format string: %1$s is the table) on tab (gpuext_ptree indexes) and
+-- btab (a copy with btree indexes), four ways
+CREATE FUNCTION pt_check(q text, ordered bool DEFAULT false, tab text DEFAULT 'pt', btab text DEFAULT 'bt')
+RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     ref text[];
     got text[];
@@ -60,15 +62,15 @@ DECLARE
     way text;
 BEGIN
     PERFORM pt_mode('seq');
-    ref := pt_rows(format(q, 'pt'), ordered);
-    FOREACH way IN ARRAY ARRAY['index pt', 'bitmap pt', 'index bt'] LOOP
+    ref := pt_rows(format(q, tab), ordered);
+    FOREACH way IN ARRAY ARRAY['index ' || tab, 'bitmap ' || tab, 'index ' || btab] LOOP
         PERFORM pt_mode(split_part(way, ' ', 1));
         -- what the forced way ran (a plan it was not forced to: its kind only)
         plans := plans || CASE WHEN pt_plan(format(q, split_part(way, ' ', 2))) IN
                                     ('ptree', 'ptree backward', 'ptree bitmap', 'btree')
-                                    AND (way = 'bitmap pt') = (pt_plan(format(q, split_part(way, ' ', 2))) = 'ptree bitmap')
+                                    AND (way = 'bitmap ' || tab) = (pt_plan(format(q, split_part(way, ' ', 2))) = 'ptree bitmap')
                                THEN pt_plan(format(q, split_part(way, ' ', 2)))
-                               WHEN way = 'bitmap pt' THEN 'no bitmap scan' ELSE 'no index scan' END;
+                               WHEN way = 'bitmap ' || tab THEN 'no bitmap scan' ELSE 'no index scan' END;
         got := pt_rows(format(q, split_part(way, ' ', 2)), ordered);
         IF got IS DISTINCT FROM ref THEN
             bad := bad || format(' %s: %s', way, gx_diff(ref, got));
@@ -249,19 +251,15 @@ INSERT INTO pts SELECT g, repeat(md5((g % 15000)::text), 6) FROM generate_series
 SET maintenance_work_mem = '1MB';
 CREATE INDEX pts_t_pt ON pts USING gpuext_ptree (t text_pattern_ops);
 RESET maintenance_work_mem;
+CREATE TABLE bts AS SELECT * FROM pts;
+CREATE INDEX bts_t_bt ON bts (t text_pattern_ops);
+ANALYZE pts;
+ANALYZE bts;
 SELECT pt_counts('pts_t_pt', 't', 'pts');
-SET enable_seqscan = off;
-SET enable_bitmapscan = off;
-SELECT count(*), sum(id) FROM pts WHERE t ~>=~ 'a' AND t ~<~ 'b';
-SELECT string_agg(id::text, ',' ORDER BY id) FROM pts WHERE t = repeat(md5('42'), 6);
-RESET enable_seqscan;
-RESET enable_bitmapscan;
-SET enable_indexscan = off;
-SET enable_bitmapscan = off;
-SELECT count(*), sum(id) FROM pts WHERE t ~>=~ 'a' AND t ~<~ 'b';
-SELECT string_agg(id::text, ',' ORDER BY id) FROM pts WHERE t = repeat(md5('42'), 6);
-RESET enable_indexscan;
-RESET enable_bitmapscan;
+SELECT pt_check('SELECT id FROM %1$s WHERE t ~>=~ ''a'' AND t ~<~ ''b''', false, 'pts', 'bts');
+SELECT pt_check('SELECT id FROM %1$s WHERE t = repeat(md5(''42''), 6)', false, 'pts', 'bts');
+SELECT pt_check('SELECT t FROM %1$s WHERE t ~>~ ''f'' ORDER BY t USING ~<~', true, 'pts', 'bts');
+DROP TABLE bts;
 DROP TABLE pts;
 
 -- an empty index, and an index of NULLs only
@@ -344,6 +342,6 @@ SELECT opcname, amvalidate(c.oid) FROM pg_opclass c JOIN pg_am a ON a.oid = c.op
 WHERE a.amname = 'gpuext_ptree' ORDER BY opcname;
 
 DROP TABLE pt, bt, pte, ptx;
-DROP FUNCTION pt_battery(), pt_check(text, bool), pt_counts(regclass, text, text),
+DROP FUNCTION pt_battery(), pt_check(text, bool, text, text), pt_counts(regclass, text, text),
     pt_mode(text), pt_rows(text, bool), pt_plan(text), pt_merge_join(text);
 RESET gpuext.enabled;
