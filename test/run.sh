@@ -30,6 +30,8 @@
 #                      iterate on one test: GPUEXT_REGRESS=preagg
 #                      GPUEXT_ISOLATION= GPUEXT_SKIP_UNIT=1 test/run.sh)
 #   GPUEXT_SKIP_UNIT=1 skip the unit tests
+#   GPUEXT_SKIP_CRASH=1 skip test/ptree_crash.sh (run with the whole suite,
+#                      or when GPUEXT_REGRESS names ptree)
 
 set -u -o pipefail
 exec 2>&1
@@ -155,6 +157,20 @@ if [ "$rg_f" != 0 ]; then
 fi
 gx_log "regression tests: $rg_p passed, $rg_f failed"
 PASSED=$((PASSED + rg_p)); FAILED=$((FAILED + rg_f))
+
+# ---------------------------------------------------------------- crash
+# gpuext_ptree through a crash (test/ptree_crash.sh, its own cluster, ~10 s):
+# with the whole suite, or when GPUEXT_REGRESS names ptree
+if [ "${GPUEXT_SKIP_CRASH:-0}" != 1 ] && { [ -z "${GPUEXT_REGRESS+x}" ] || [[ " $GPUEXT_REGRESS " == *" ptree "* ]]; }; then
+    gx_log "crash recovery: test/ptree_crash.sh"
+    CR_LOG=$(mktemp /tmp/gpuext-crash.XXXXXX)
+    "$HERE/ptree_crash.sh" 2>&1 | tee "$CR_LOG"
+    read -r cr_p cr_f < <(tail -n 1 "$CR_LOG" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2/p')
+    rm -f "$CR_LOG"
+    [ -n "${cr_p:-}" ] || { echo "ERROR: test/ptree_crash.sh printed no runner line"; cr_p=0; cr_f=1; }
+    gx_log "crash recovery: $cr_p passed, $cr_f failed"
+    PASSED=$((PASSED + cr_p)); FAILED=$((FAILED + cr_f))
+fi
 
 [ "$FAILED" = 0 ] && exit 0
 exit 1

@@ -16,7 +16,9 @@
  *    types (15), typed tree_walker_callback / tree_mutator_callback (16
  *    and later): GX_WALKER / GX_MUTATOR;
  *  - does a role own a relation: pg_class_ownercheck() (15),
- *    object_ownercheck(RelationRelationId, ...) (16 and later).
+ *    object_ownercheck(RelationRelationId, ...) (16 and later);
+ *  - vacuum_delay_point(): no argument (15 to 17), is_analyze (18):
+ *    GX_VACUUM_DELAY_POINT().
  *
  * Include it after gpuext.h in the files that use these.
  */
@@ -63,6 +65,12 @@ extern "C"
 #define GX_GROUP_CLAUSE(root) ((root)->processed_groupClause)
 #else
 #define GX_GROUP_CLAUSE(root) ((root)->parse->groupClause)
+#endif
+
+#if PG_VERSION_NUM >= 180000
+#define GX_VACUUM_DELAY_POINT() vacuum_delay_point(false)
+#else
+#define GX_VACUUM_DELAY_POINT() vacuum_delay_point()
 #endif
 
 #if PG_VERSION_NUM >= 170000
