@@ -30,6 +30,10 @@
 #            pairs (the setting is gpuext's alone)
 #   semi     SELECT count(*) FROM r WHERE EXISTS (SELECT 1 FROM s WHERE s.key = r.key)
 #   anti     the same with NOT EXISTS
+#   group    SELECT count(*), sum(c), sum(t) FROM (SELECT r.key % 1000 AS g,
+#            count(*) AS c, sum(s.rid) AS t FROM r JOIN s ON r.key = s.key
+#            GROUP BY 1) q: GROUP BY over the join, whose 1000 groups
+#            the GpuJoin makes on the device (join_agg.cpp)
 #   bandD    SELECT count(*) FROM br AS r JOIN bs AS s
 #              ON r.key <= s.key AND s.key <= r.key + D
 #            for each D of JOIN_BAND_WIDTHS (1 10 100): GpuJoin's range
@@ -94,7 +98,8 @@
 #   JOIN_BAND_ROWS    rows of br, bs (default 1000000)
 #   JOIN_BAND_WIDTHS  the band joins' widths D (default "1 10 100")
 #   JOIN_QUERIES      which queries (default: count skew10 skew50 skew90
-#                     pairs mcount mpairs semi anti and a bandD per width)
+#                     pairs mcount mpairs semi anti group and a bandD per
+#                     width)
 #   JOIN_RUNS         runs per query and configuration, best counted (3)
 #   JOIN_LONG_S       a run this long is not repeated (30)
 #   JOIN_TIMEOUT_S    a run this long is cancelled (600; 0: no limit)
@@ -153,7 +158,7 @@ for v in JOIN_ROWS JOIN_BAND_ROWS RUNS LONG_S BUDGET_S BENCH_RUN_TIMEOUT_S "WIDT
     done
 done
 [ "$RUNS" -lt 1 ] && RUNS=1
-ALL_QUERIES=(count skew10 skew50 skew90 pairs mcount mpairs semi anti)
+ALL_QUERIES=(count skew10 skew50 skew90 pairs mcount mpairs semi anti group)
 for d in "${WIDTHS[@]}"; do ALL_QUERIES+=("band$d"); done
 read -r -a QUERIES <<<"${JOIN_QUERIES:-${ALL_QUERIES[*]}}"
 for q in "${QUERIES[@]}"; do
@@ -178,6 +183,7 @@ jb_sql() {
         semi) echo "SELECT count(*) FROM r WHERE EXISTS (SELECT 1 FROM s WHERE s.key = r.key)" ;;
         anti) echo "SELECT count(*) FROM r WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.key = r.key)" ;;
         band*) echo "SELECT count(*) FROM br AS r JOIN bs AS s ON r.key <= s.key AND s.key <= r.key + ${1#band}" ;;
+        group) echo "SELECT count(*), sum(c), sum(t) FROM (SELECT r.key % 1000 AS g, count(*) AS c, sum(s.rid) AS t $EQ_JOIN GROUP BY 1) q" ;;
     esac
 }
 # jb_qopts Q: the settings query Q runs with besides its configuration's
@@ -383,6 +389,7 @@ MD=$OUT/join.md
     echo "- keys: r every key of 0..$((JOIN_ROWS - 1)) once; s uniform; s10 / s50 / s90 with 10% / 50% / 90% of the keys 1; br, bs uniform in 0..$((JOIN_BAND_ROWS - 1))"
     echo "- pairs: psql's \`\\copy (SELECT r.rid, s.rid ...) to '/dev/null'\`: the pairs go to the client as text (COPY TO STDOUT), psql writes them to /dev/null; result \"COPY rows\"; DuckDB: \`COPY (...) TO '/dev/null'\` (its rows)"
     echo "- mcount, mpairs: count and pairs with gpuext.enable_hashjoin = off: GpuJoin's sort-merge join where gpuext plans (plan GpuJoin(merge)), the same query elsewhere"
+    echo "- group: GROUP BY over the join (1000 groups of r.key % 1000, count(*) and sum(s.rid) of each), summed into one row: where gpuext plans, the GpuJoin adds each pair into a group table on the device and returns the groups (its plan node: FinalHashAgg(GpuJoin...))"
     echo "- ms: the best of up to $RUNS runs (psql \\timing; a run of ${LONG_S} s or more is not repeated; one past ${BENCH_RUN_TIMEOUT_S} s is cancelled); runs: how many"
     echo "- vs PG serial: PG serial ms / ms; vs DuckDB: DuckDB ms / ms (above 1: faster than DuckDB)"
     echo "- plan: the join nodes top down; GpuJoin:device / :fallback: EXPLAIN ANALYZE's \"Joined: on the device\" / \"by the Hash Join below\" (a band join: \"by the Nested Loop below\")"
