@@ -107,6 +107,10 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 		st->grows_prog = gx_program_from_const((Const *) list_nth(priv, 7), NIL);
 	est = atof(strVal(list_nth(priv, 18)));
 	dicts = (List *) list_nth(priv, 19);
+	/* (the inner side's columns as outputs of its device input's program) */
+	foreach(lc, (List *) list_nth(priv, 20))
+		st->gicol_out[foreach_current_index(lc)] = (int16) lfirst_int(lc);
+	st->ginner_input = list_nth(priv, 20) != NIL;
 	gx_agg_specs(g, cscan->custom_scan_tlist);
 	/*
 	 * (many groups: room for at least GX_JOIN_AGG_MIN_GROUPS, as a table
@@ -203,6 +207,22 @@ gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk)
 		c->ext.join.col_out[i] = (int16) (nk + i);
 		c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
 		c->cols[nk + i].scale = st->gcol_type[i] == GX_NUMERIC ? st->gcol_scale[i] : 0;
+	}
+}
+
+/*
+ * A build task of the inner device input (join_inputs.cpp): the store,
+ * and its columns as its program's outputs (gicol_out)
+ */
+void
+gx_join_agg_input_cols(GxJoinState *st, gx_chunk *c)
+{
+	c->obj[GX_JOIN_OBJ_COLS] = st->cols_obj;
+	c->ext.join.ncols = (uint32) st->gncols;
+	for (int i = 0; i < st->gncols; i++)
+	{
+		c->ext.join.col_out[i] = st->gicol_out[i];
+		c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
 	}
 }
 

@@ -123,8 +123,8 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		 */
 		in->on = gx_enable_join_inputs &&
 			(side == 0 ? st->count || st->group || in->rows :
-			 st->count || (st->group && st->gncols == 0) ? !GX_JOIN_MODE_MARKS(st->mode) :
-			 !GX_JOIN_MODE_PAIRS(st->mode));
+			 st->count || (st->group && (st->gncols == 0 || st->ginner_input)) ?
+			 !GX_JOIN_MODE_MARKS(st->mode) : !GX_JOIN_MODE_PAIRS(st->mode));
 		if (!in->on)
 			continue;
 		/* (a merge probe's result area holds its sort's scratch: room for it) */
@@ -172,6 +172,8 @@ gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
 	/* (a group probe: the group table, the inner columns; join_agg.cpp) */
 	if (kind == GX_TASK_JOIN_PROBE && st->group)
 		gx_join_agg_task(st, c);
+	else if (kind == GX_TASK_JOIN_BUILD && st->group && st->gncols > 0)
+		gx_join_agg_input_cols(st, c);
 }
 
 /* the side's source from its start (in the query's snapshot) */
@@ -345,6 +347,15 @@ gx_join_build_input(GxJoinState *st)
 										 GX_OBJ_JOIN_TABLE);
 		if (st->table == 0)
 			return no_table;
+		/* (a join that aggregates its pairs: the inner columns' store, join_agg.cpp) */
+		if (st->group && st->gncols > 0)
+		{
+			st->cols_obj = gx_session_try_alloc(st->session, st->device,
+												gx_join_cols_bytes(st->cap, st->gncols),
+												GX_OBJ_JOIN_COLS);
+			if (st->cols_obj == 0)
+				return no_table;
+		}
 		gx_join_input_start(st, in);
 		outcome = gx_join_input_run(st, in, GX_TASK_JOIN_BUILD, &added);
 		if (outcome == GX_INPUT_NO_MEMORY)
@@ -363,6 +374,7 @@ gx_join_build_input(GxJoinState *st)
 		gx_session_close(st->session);
 		st->session = 0;
 		st->table = 0;
+		st->cols_obj = 0;
 		st->stats.rebuilds++;
 		no_table = GX_BUILD_NONE;
 	}

@@ -122,6 +122,9 @@ typedef struct GxJoinState
 	int			ngdict;			/* the outer rows' string key columns: */
 	AttrNumber	gdict_res[GX_MAX_COLS];	/* ... their resnos */
 	GxDict	   *gdict[GX_MAX_COLS];	/* ... their dictionaries */
+	int16		gicol_out[GX_JOIN_MAX_COLS];	/* the inner device input: each
+												 * column's program output */
+	bool		ginner_input;	/* the inner device input stores them */
 	int			icol_base;		/* the outer program's outputs */
 	uint32		cols_obj;		/* the inner column store, 0 = none */
 	bool		group_run;		/* this run's groups made (or the fallback chosen) */
@@ -274,6 +277,7 @@ TupleTableSlot *gx_join_store(GxJoinState *st, const gx_join_pair *p);
 void		gx_join_agg_begin(GxJoinState *st, CustomScan *cscan);
 void		gx_join_agg_task(GxJoinState *st, gx_chunk *c);
 void		gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk);
+void		gx_join_agg_input_cols(GxJoinState *st, gx_chunk *c);
 void		gx_join_agg_store(GxDict *dict, char *vals, int gxtype, int scale, uint32 r,
 							  Datum d, bool isnull);
 TupleTableSlot *gx_join_agg_exec(GxJoinState *st);

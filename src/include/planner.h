@@ -31,6 +31,7 @@ void		gx_aggpath_init(void);
 #define GX_JOIN_FLOAT(t) ((t) == GX_FLOAT4 || (t) == GX_FLOAT8)
 void		gx_joinpath_init(void);
 Path	   *gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial);
+Path	   *gx_join_swapped_path(Path *path);
 Path	   *gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path,
 							   PathTarget *scanjoin, PathTarget *partial, double groups);
 struct GxProgram *gx_join_side_prog(Plan *child, List *resnos, bool bounds, Index *relid);
@@ -70,9 +71,10 @@ int			gx_inner_col(GxInnerCols *inner, Var *v, int *scale);
 int			gx_dict_key(GxInnerCols *inner, Var *v, Index relid, Var **ids);
 void		gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel,
 								RelOptInfo *output_rel, Node *having);
-List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds,
-							   List *tlist, Relids outer_relids, Relids inner_relids,
-							   Node *groups, Node **outer_prog);
+List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *iresnos,
+							   bool bounds, List *tlist, Relids outer_relids,
+							   Relids inner_relids, Node *groups, Node **outer_prog,
+							   Node **inner_prog);
 /* device aggregates (agg_path.cpp), shared with aggregation over a join */
 PathTarget *gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having,
 							  Index relid, bool dict, bool *group);

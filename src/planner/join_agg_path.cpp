@@ -38,6 +38,10 @@
  * device has no square of it) or be read by a FILTER.  The GROUP BY must
  * be hashable (the fallback below hashes).
  *
+ * An INNER hash or merge join is tried both ways (gx_join_swapped_path):
+ * the join relation may have kept the GpuJoin path that builds its table
+ * on the side whose columns the keys are computed from.
+ *
  * The plan (gx_plan_join_path; custom_private as gx_join_plan_private,
  * 5 = 2 for this mode, 7 = the outer program with the group outputs),
  * then gx_join_group_plan's items:
@@ -58,6 +62,10 @@
  *      dictionary (0 none, resno > 0 a column of the outer child's rows,
  *      -(c + 1) inner column c); the outer rows' columns that hold
  *      dictionary ids
+ *  20  IntList: per inner column, its output of the inner side's program
+ *      (item 8, then its device input: the table's quals, keys and these
+ *      columns, gx_join_group_inner_prog), or empty: the build reads the
+ *      inner child's rows
  * String keys (text, varchar, bpchar, under a deterministic collation) of
  * rows the node lays out itself (the inner child's, the outer child's in
  * rows mode) are grouped by their ids in a dictionary (join_dict.cpp).
@@ -358,22 +366,31 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 	foreach(lc, input_rel->pathlist)
 	{
 		Path	   *p = gx_unproject((Path *) lfirst(lc));
-		Path	   *g;
-		Path	   *opath;
-		Path	   *ipath;
 
 		if (!IsA(p, CustomPath) || list_length(((CustomPath *) p)->custom_paths) < 2)
 			continue;
-		opath = (Path *) linitial(((CustomPath *) p)->custom_paths);
-		ipath = (Path *) lsecond(((CustomPath *) p)->custom_paths);
-		/* (a table's columns the device reads; else, or a string key, its rows) */
-		if (!gx_join_group_fits(partial->exprs, opath->parent, ipath->parent->relids, false) &&
-			!gx_join_group_fits(partial->exprs, opath->parent, ipath->parent->relids, true))
-			continue;
-		g = gx_join_group_path(root, input_rel, p, ((Path *) lfirst(lc))->pathtarget, partial,
-							   groups);
-		if (g != NULL && (best == NULL || g->total_cost < best->total_cost))
-			best = g;
+		/* (an INNER join both ways: the keys or arguments may be either side's) */
+		for (int way = 0; way < 2; way++)
+		{
+			Path	   *w = way == 0 ? p : gx_join_swapped_path(p);
+			Path	   *g;
+			Path	   *opath;
+			Path	   *ipath;
+
+			if (w == NULL)
+				continue;
+			opath = (Path *) linitial(((CustomPath *) w)->custom_paths);
+			ipath = (Path *) lsecond(((CustomPath *) w)->custom_paths);
+			/* (a table's columns the device reads; else, or a string key, its rows) */
+			if (!gx_join_group_fits(partial->exprs, opath->parent, ipath->parent->relids,
+									false) &&
+				!gx_join_group_fits(partial->exprs, opath->parent, ipath->parent->relids, true))
+				continue;
+			g = gx_join_group_path(root, input_rel, w, ((Path *) lfirst(lc))->pathtarget,
+								   partial, groups);
+			if (g != NULL && (best == NULL || g->total_cost < best->total_cost))
+				best = g;
+		}
 	}
 	if (best == NULL)
 		return;
@@ -383,14 +400,58 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 }
 
 /*
+ * The inner side's device input with the inner columns as more outputs of
+ * its program (a table the device reads: its quals, keys, then each
+ * column; no string column, whose ids the node makes): *inner_prog
+ * replaced by it, and its outputs' list (item 20); NIL when it cannot
+ * be had (the build reads the child's rows)
+ */
+static List *
+gx_join_group_inner_prog(Plan *inner, List *iresnos, GxInnerCols *icols, Node **inner_prog)
+{
+	Index		relid = 0;
+	GxProgram  *prog;
+	List	   *outs = NIL;
+
+	/* (a range join's inner program is its one key's: iresnos NIL) */
+	if (icols->vars == NIL || iresnos == NIL || list_member_int(icols->dicts, 1))
+		return NIL;
+	prog = gx_join_side_prog(inner, iresnos, false, &relid);
+	if (prog == NULL)
+		return NIL;
+	for (int c = 0; c < list_length(icols->vars); c++)
+	{
+		Var		   *v = (Var *) copyObjectImpl(list_nth(icols->vars, c));
+		int			t,
+					sc,
+					o;
+
+#if PG_VERSION_NUM >= 160000
+		v->varnullingrels = NULL;
+#endif
+		if (v->varno != (int) relid)
+			return NIL;
+		o = gx_program_add_output(prog, (Expr *) v, relid, &t, &sc);
+		if (o < 0 || t != list_nth_int(icols->types, c) || sc != list_nth_int(icols->scales, c))
+			return NIL;
+		outs = lappend_int(outs, o);
+	}
+	if (prog->params != NIL || prog->may_host || prog->may_fallback)
+		return NIL;
+	*inner_prog = (Node *) gx_program_to_const(prog);
+	return outs;
+}
+
+/*
  * At plan time: the outer side's program with the group outputs (into
  * *outer_prog, a Const, or Integer 0 when it cannot be had), and the
  * plan's items 10 .. 16 (see the design note) for target list tlist;
  * bounds: a range join's (its outer keys are the bounds' expressions)
  */
 List *
-gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds, List *tlist,
-				   Relids outer_relids, Relids inner_relids, Node *groups, Node **outer_prog)
+gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *iresnos, bool bounds,
+				   List *tlist, Relids outer_relids, Relids inner_relids, Node *groups,
+				   Node **outer_prog, Node **inner_prog)
 {
 	GxInnerCols icols = {inner_relids, NIL, NIL, NIL, NIL, NIL, NIL};
 	List	   *outs = NIL,
@@ -458,7 +519,9 @@ gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, bool bounds, List *t
 		cols = lappend_int(cols, list_nth_int(icols.dicts, c));
 	}
 	*outer_prog = (Node *) gx_program_to_const(prog);
-	return list_concat(list_make5(fixed, scales, filts, dscales, sqs),
-					   list_make5(cols, makeInteger(base), makeInteger(rows ? 1 : 0), groups,
-								  list_make2(icols.entry_dicts, icols.dict_resnos)));
+	return lappend(list_concat(list_make5(fixed, scales, filts, dscales, sqs),
+							   list_make5(cols, makeInteger(base), makeInteger(rows ? 1 : 0),
+										  groups,
+										  list_make2(icols.entry_dicts, icols.dict_resnos))),
+				   gx_join_group_inner_prog(inner, iresnos, &icols, inner_prog));
 }

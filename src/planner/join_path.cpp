@@ -1172,6 +1172,35 @@ gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 }
 
 /*
+ * An INNER hash or merge GpuJoin path with its sides swapped (the table
+ * built on the other side: PostgreSQL offers a join both ways, and
+ * add_path may have kept one), or NULL.  Aggregation over the join may
+ * need the other side's columns as the outer side's (join_agg_path.cpp).
+ */
+Path *
+gx_join_swapped_path(Path *path)
+{
+	CustomPath *src = (CustomPath *) path;
+	CustomPath *cp;
+	List	   *priv;
+
+	if (!gx_is_join_path(path))
+		return NULL;
+	priv = src->custom_private;
+	if (intVal(linitial(priv)) != GX_JOIN_INNER || list_nth(priv, 5) != NIL ||
+		list_nth(priv, 6) != NIL)
+		return NULL;
+	cp = makeNode(CustomPath);
+	*cp = *src;
+	cp->custom_paths = list_make3(lsecond(src->custom_paths), linitial(src->custom_paths),
+								  lthird(src->custom_paths));
+	cp->custom_private = list_copy(priv);
+	lfirst(list_nth_cell(cp->custom_private, 1)) = lthird(priv);
+	lfirst(list_nth_cell(cp->custom_private, 2)) = lsecond(priv);
+	return &cp->path;
+}
+
+/*
  * The aggregating form of a GpuJoin path (join_agg_path.cpp's design note):
  * an INNER, LEFT, SEMI or ANTI join (hash, merge, or range over a
  * table) without host quals,
@@ -1485,13 +1514,17 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 	if (intVal(list_nth(priv, 4)) == 2)
 	{
 		Node	   *oprog;
+		Node	   *iprog = (Node *) list_nth(cscan->custom_private, 8);
 		List	   *grp = gx_join_group_plan(outer, inner, (List *) lsecond(cscan->custom_private),
+											 list_nth(priv, 5) != NIL ? NIL :
+											 (List *) lthird(cscan->custom_private),
 											 list_nth(priv, 5) != NIL, tlist,
 											 opath->parent->relids, ipath->parent->relids,
-											 (Node *) list_nth(priv, 8), &oprog);
+											 (Node *) list_nth(priv, 8), &oprog, &iprog);
 
 		lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);
 		lfirst(list_nth_cell(cscan->custom_private, 7)) = oprog;
+		lfirst(list_nth_cell(cscan->custom_private, 8)) = iprog;
 		cscan->custom_private = list_concat(cscan->custom_private, grp);
 	}
 	cscan->custom_scan_tlist = scan_tlist;
