@@ -620,14 +620,8 @@ gx_join_build_rows(GxJoinState *st)
 	if (st->table == 0)
 		return false;
 	/* (aggregating its pairs: the inner columns' store, join_agg.cpp) */
-	if (st->group && st->gncols > 0)
-	{
-		st->cols_obj = gx_session_try_alloc(st->session, st->device,
-											gx_join_cols_bytes(st->cap, st->gncols),
-											GX_OBJ_JOIN_COLS);
-		if (st->cols_obj == 0)
-			return false;
-	}
+	if (!gx_join_agg_alloc_cols(st))
+		return false;
 	for (uint32 lo = 0; lo < st->ninner; lo += st->rows_per_chunk)
 	{
 		uint32		n = Min(st->rows_per_chunk, st->ninner - lo);

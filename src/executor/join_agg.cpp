@@ -194,6 +194,22 @@ gx_join_agg_store(GxDict *dict, char *vals, int gxtype, int scale, uint32 r, Dat
 }
 
 /*
+ * The inner column store of the table just reserved (st->cap rows) in the
+ * join's session, when the build stores columns; false when it cannot be
+ * had (the caller gives up the table)
+ */
+bool
+gx_join_agg_alloc_cols(GxJoinState *st)
+{
+	if (!st->group || st->gncols == 0)
+		return true;
+	st->cols_obj = gx_session_try_alloc(st->session, st->device,
+										gx_join_cols_bytes(st->cap, st->gncols),
+										GX_OBJ_JOIN_COLS);
+	return st->cols_obj != 0;
+}
+
+/*
  * A build task of rows from the inner child (gx_join_task) whose batch
  * holds the inner columns after its nk keys: the store and its columns
  */

@@ -348,14 +348,8 @@ gx_join_build_input(GxJoinState *st)
 		if (st->table == 0)
 			return no_table;
 		/* (a join that aggregates its pairs: the inner columns' store, join_agg.cpp) */
-		if (st->group && st->gncols > 0)
-		{
-			st->cols_obj = gx_session_try_alloc(st->session, st->device,
-												gx_join_cols_bytes(st->cap, st->gncols),
-												GX_OBJ_JOIN_COLS);
-			if (st->cols_obj == 0)
-				return no_table;
-		}
+		if (!gx_join_agg_alloc_cols(st))
+			return no_table;
 		gx_join_input_start(st, in);
 		outcome = gx_join_input_run(st, in, GX_TASK_JOIN_BUILD, &added);
 		if (outcome == GX_INPUT_NO_MEMORY)

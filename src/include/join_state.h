@@ -278,6 +278,7 @@ void		gx_join_agg_begin(GxJoinState *st, CustomScan *cscan);
 void		gx_join_agg_task(GxJoinState *st, gx_chunk *c);
 void		gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk);
 void		gx_join_agg_input_cols(GxJoinState *st, gx_chunk *c);
+bool		gx_join_agg_alloc_cols(GxJoinState *st);
 void		gx_join_agg_store(GxDict *dict, char *vals, int gxtype, int scale, uint32 r,
 							  Datum d, bool isnull);
 TupleTableSlot *gx_join_agg_exec(GxJoinState *st);

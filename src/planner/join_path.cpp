@@ -1137,6 +1137,19 @@ gx_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 		gx_join_force(joinrel, false);
 }
 
+/* a copy of a GpuJoin path (to become another form of it), or NULL */
+static CustomPath *
+gx_join_path_copy(Path *path)
+{
+	CustomPath *cp;
+
+	if (!gx_is_join_path(path))
+		return NULL;
+	cp = makeNode(CustomPath);
+	*cp = *(CustomPath *) path;
+	return cp;
+}
+
 /*
  * The counting form of path (see the design note), a path of rel with the
  * partial target partial (count(*) only, which the caller checked); NULL
@@ -1146,17 +1159,13 @@ Path *
 gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial)
 {
 	CustomPath *src = (CustomPath *) path;
-	CustomPath *cp;
+	CustomPath *cp = gx_join_path_copy(path);
 	List	   *priv;
 
-	if (!gx_is_join_path(path))
+	/* (host quals: the rows are formed and filtered, Aggregate counts them) */
+	if (cp == NULL || list_nth(src->custom_private, 6) != NIL)
 		return NULL;
 	priv = src->custom_private;
-	/* (host quals: the rows are formed and filtered, Aggregate counts them) */
-	if (list_nth(priv, 6) != NIL)
-		return NULL;
-	cp = makeNode(CustomPath);
-	*cp = *src;
 	cp->path.parent = rel;
 	cp->path.pathtarget = partial;
 	cp->path.rows = 1;
@@ -1181,17 +1190,15 @@ Path *
 gx_join_swapped_path(Path *path)
 {
 	CustomPath *src = (CustomPath *) path;
-	CustomPath *cp;
+	CustomPath *cp = gx_join_path_copy(path);
 	List	   *priv;
 
-	if (!gx_is_join_path(path))
+	if (cp == NULL)
 		return NULL;
 	priv = src->custom_private;
 	if (intVal(linitial(priv)) != GX_JOIN_INNER || list_nth(priv, 5) != NIL ||
 		list_nth(priv, 6) != NIL)
 		return NULL;
-	cp = makeNode(CustomPath);
-	*cp = *src;
 	cp->custom_paths = list_make3(lsecond(src->custom_paths), linitial(src->custom_paths),
 								  lthird(src->custom_paths));
 	cp->custom_private = list_copy(priv);
@@ -1216,12 +1223,12 @@ gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path, PathTarget *s
 {
 	CustomPath *src = (CustomPath *) path;
 	List	   *groupClause = GX_GROUP_CLAUSE(root);
-	CustomPath *cp;
+	CustomPath *cp = gx_join_path_copy(path);
 	Path	   *fallback;
 	AggClauseCosts costs;
 	List	   *priv;
 
-	if (!gx_is_join_path(path))
+	if (cp == NULL)
 		return NULL;
 	priv = src->custom_private;
 	/* (the device's group probes: INNER, LEFT, SEMI, ANTI; any algorithm) */
@@ -1239,8 +1246,6 @@ gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path, PathTarget *s
 								groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
 								AGGSPLIT_INITIAL_SERIAL, groupClause, NIL, &costs,
 								groups)->path;
-	cp = makeNode(CustomPath);
-	*cp = *src;
 	cp->path.parent = rel;
 	cp->path.pathtarget = partial;
 	cp->path.rows = groups;
