@@ -156,6 +156,12 @@ SELECT q, gx_check(q) FROM (VALUES
     ('SELECT k, (SELECT count(*) FROM gx_ssp WHERE i4 = ANY (array(SELECT g * k * 7 - 100000 FROM generate_series(1, 1000 * k) g))) FROM generate_series(1, 12, 3) k'),
     ('SELECT k, (SELECT count(*) FROM gx_ssp WHERE i4 = ANY (array(SELECT g * k * 7 - 100000 FROM generate_series(1, 40000 / k) g))) FROM generate_series(1, 12, 3) k')
 ) v(q);
+-- rescans of a Const array's big set (built and written once) beside a
+-- changing Param, and beside a changing big set
+SELECT l, gx_check(q) FROM (VALUES
+    ('Const set, Param', 'SELECT k, (SELECT count(*) FROM gx_ssp WHERE i4 = ANY (' || gx_ss_array('g * 140 - 100000', 2000, 'int4') || ') AND i8 > k * 1000000 - 5000000) FROM generate_series(1, 9) k'),
+    ('Const set, Param set', 'SELECT k, (SELECT count(*) FROM gx_ssp WHERE i4 <> ALL (' || gx_ss_array('g * 280 - 100000', 700, 'int4') || ') AND d = ANY (array(SELECT date ''2000-01-01'' + g * k FROM generate_series(1, 3000 / k) g))) FROM generate_series(1, 9, 2) k')
+) v(l, q);
 
 -- device aggregates and GpuPreAgg over big sets (an array Param cannot
 -- make the scan fall back to the host, so aggregates take it)

@@ -35,7 +35,12 @@
  *
  * Sets (= ANY / <> ALL): the array's distinct non-NULL elements, as the
  * comparison's type, sorted as the device searches them; NULL elements
- * only set GX_RUN_HAS_NULL.
+ * only set GX_RUN_HAS_NULL.  A Const array that fits the constant table
+ * is a run there (built at plan time); a longer one, and any array Param,
+ * is a big set (GX_DYN_BIG): its int64 values are built here at scan
+ * start into GxProgram.big, and the scan puts them in device memory
+ * (scan_sets.cpp).  A Const's big set is built once per executor run
+ * (GxBigSet.is_const: a rescan keeps it).
  */
 #include "gpuext.h"
 #include "compiler.h"
@@ -676,6 +681,7 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 											&b->vals, &flags);
 				}
 				p->nbig = Max(p->nbig, idx + 1);
+				p->big_changed = true;
 				c[0].isnull = isnull;
 				c[0].v.i = isnull ? -1 : b->n;	/* (-1: "a parameter", EXPLAIN) */
 				c[1].v.i = flags;
@@ -707,4 +713,26 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 			elog(ERROR, "gpuext: malformed device program in the plan");
 	}
 	return false;
+}
+
+/*
+ * gx_program_fill for a Const (a session-dependent Const, or a Const
+ * array's big set): a big set already built from it is kept (a rescan
+ * gives the same set; only its place in the object may need no change).
+ */
+bool
+gx_program_fill_const(GxProgram *p, int kind, int k, Const *c)
+{
+	if (kind & GX_DYN_BIG)
+	{
+		GxBigSet   *b = &p->big[GX_DYN_AUX2(kind) % GX_MAX_BIGSETS];
+
+		if (b->is_const && b->k == k)
+			return true;
+		if (!gx_program_fill(p, kind, k, c->constvalue, c->constisnull, c->consttype))
+			return false;
+		b->is_const = true;
+		return true;
+	}
+	return gx_program_fill(p, kind, k, c->constvalue, c->constisnull, c->consttype);
 }

@@ -97,8 +97,17 @@ gx_eval_params(GxScanState *st)
 		ExprState  *es = (ExprState *) lfirst(lc1);
 		Node	   *expr = (Node *) lfirst(lc3);
 		bool		isnull;
-		Datum		d = ExecEvalExprSwitchContext(es, econtext, &isnull);
+		Datum		d;
 
+		if (IsA(expr, Const))
+		{
+			/* (a Const array's big set is built once: gx_program_fill_const) */
+			if (!gx_program_fill_const(st->prog, lfirst_int(lc4), lfirst_int(lc2),
+									   (Const *) expr))
+				exact = false;
+			continue;
+		}
+		d = ExecEvalExprSwitchContext(es, econtext, &isnull);
 		if (!gx_program_fill(st->prog, lfirst_int(lc4), lfirst_int(lc2), d, isnull,
 							 exprType(expr)))
 			exact = false;

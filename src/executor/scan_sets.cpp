@@ -14,7 +14,8 @@
  * the session still in flight (GX_FOLLOW_SESSION: the chunks of a rescan's
  * abandoned loop may still read the object being overwritten) and waited
  * for, so that every chunk submitted afterwards finds the sets in place.
- * The object is kept for later rescans whose sets fit it; it goes with the
+ * The object is kept for later rescans whose sets fit it (and not written
+ * again when they are all a Const array's, built once); it goes with the
  * session.  A parallel worker makes its own object in the leader's session
  * (its Params give the same sets; each process fills and names its own).
  */
@@ -83,8 +84,8 @@ gx_scan_sets_upload(GxScanState *st)
 	uint64		total = 0;
 	Size		piece = gx_sets_piece_bytes();
 
-	if (p->nbig == 0 || st->host_run)
-		return;
+	if (p->nbig == 0 || st->host_run || (!p->big_changed && st->sets_obj != 0))
+		return;					/* (a rescan whose sets are all Consts': in place) */
 	for (int i = 0; i < p->nbig; i++)
 	{
 		p->consts[p->big[i].k + 2].v.i = (int64) total;
@@ -112,4 +113,5 @@ gx_scan_sets_upload(GxScanState *st)
 			gx_sets_write(st, vals + done, dst + done, (Size) Min(piece, bytes - done));
 		}
 	}
+	p->big_changed = false;
 }

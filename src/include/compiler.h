@@ -20,6 +20,7 @@ typedef struct GxBigSet
 	int			k;				/* its header in the constant table */
 	int64		n;				/* values */
 	int64	   *vals;			/* NULL when n = 0 */
+	bool		is_const;		/* a Const array's: built once, kept */
 } GxBigSet;
 
 typedef struct GxProgram
@@ -47,6 +48,8 @@ typedef struct GxProgram
 	/* big sets (GX_OP_INBIGSET), filled at scan start (gx_program_fill) */
 	int			nbig;			/* sets filled so far: big[0 .. nbig) */
 	GxBigSet	big[GX_MAX_BIGSETS];
+	bool		big_changed;	/* a set was (re)built since the scan put
+								 * them in device memory */
 } GxProgram;
 
 /*
@@ -100,6 +103,7 @@ char	   *gx_program_describe_sets(const GxProgram *p);
 int			gx_set_run_build(int64 dyn, Datum array, Oid elemtype, gx_const *vals, int cap,
 							 int64 *flags);
 bool		gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid);
+bool		gx_program_fill_const(GxProgram *p, int kind, int k, Const *c);
 /* the type table, PostgreSQL side (types.cpp) */
 bool		gx_type_supported(Oid typid, int *gxtype);
 bool		gx_type_supported_mod(Oid typid, int32 typmod, int *gxtype, int *scale);
