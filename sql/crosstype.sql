@@ -173,9 +173,9 @@ SET gpuext.force = on;
 SELECT gx_explain('SELECT id FROM gx_num WHERE i4 = ANY (''{1, 2, 3, NULL}'') AND f8 <> ALL (''{0.5}'')');
 RESET gpuext.force;
 
--- array Params: prepared statements (generic plans), arrays longer than
--- the run reserved for them (the scan then runs its device quals on the
--- host), NULL arrays and elements
+-- array Params: prepared statements (generic plans), short and long arrays
+-- (big sets in device memory, of any size: sql/search_sets.sql), NULL
+-- arrays and elements
 SET plan_cache_mode = force_generic_plan;
 PREPARE a_off(int4[]) AS SELECT id FROM gx_num WHERE i4 = ANY ($1);
 PREPARE a_on(int4[]) AS SELECT id FROM gx_num WHERE i4 = ANY ($1);
@@ -184,9 +184,9 @@ PREPARE n_on(float8[], date[]) AS SELECT id FROM gx_num WHERE f8 <> ALL ($1) AND
 SELECT left(args, 40) AS args, gx_check_exec('a', args)
 FROM (VALUES ('(''{1, 2, 3, -1000, 999}'')'), ('(''{}'')'), ('(NULL)'), ('(''{NULL, 17}'')'),
              ('(''{NULL}'')'),
-             -- 667 distinct elements: more than the run holds
+             -- 667 distinct elements: more than the constant table holds
              ('(''' || (SELECT array_agg(g)::text FROM generate_series(-1000, 1000, 3) g) || ''')'),
-             -- 5000 elements, 100 distinct: the run holds them
+             -- 5000 elements, 100 distinct
              ('(''' || (SELECT array_agg(g % 100)::text FROM generate_series(1, 5000) g) || ''')')) v(args);
 -- an InitPlan's array (PARAM_EXEC), short and long
 SELECT q, gx_check('SELECT id FROM gx_num WHERE ' || q)
@@ -203,6 +203,8 @@ SET gpuext.force = on;
 SELECT gx_explain('EXECUTE a_on(''{1, 2}'')');
 -- a device aggregate never takes a program that may run on the host
 SELECT gx_explain('SELECT count(*) FROM gx_num WHERE i4 = ANY (''{1, 2, 3}'')');
+-- an array Param is a big set, filled at scan start, never on the host:
+-- a device aggregate takes it
 PREPARE g_on(int4[]) AS SELECT count(*) FROM gx_num WHERE i4 = ANY ($1);
 SELECT gx_explain('EXECUTE g_on(''{1, 2}'')');
 RESET gpuext.force;

@@ -583,6 +583,8 @@ gx_cpu_rows(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 
 	(void) err;
 	(void) errlen;
+	/* the big sets' object, for GX_OP_INBIGSET (validated) */
+	c->ext.sets = (uint64_t) (uintptr_t) ctx->obj[GX_TASK_OBJ_SETS];
 	job.c = c;
 	job.colbase = c->kind == GX_TASK_CACHE_SCAN ? ctx->entry : (const char *) c;
 	job.rowmap = c->kind == GX_TASK_CACHE_SCAN && c->ext.map_sel ?
@@ -1805,6 +1807,27 @@ gx_cpu_search(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 		res->nsel = c->nrows;
 	}
 	res->join_count = job.count.load();
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* OBJ_WRITE                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* the task's bytes into its object (validated: both spans fit) */
+gx_status
+gx_cpu_obj_write(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	const gx_write_ext *w = &c->ext.write;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	memcpy(ctx->obj[0] + w->dst, (const char *) c + w->src, (size_t) w->bytes);
+	memset(res, 0, sizeof(*res));
+	res->error = GX_NO_ERROR;
 	gx_cpu_finish(res, t0);
 	return GX_OK;
 }

@@ -1720,6 +1720,8 @@ gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 	hres->ntiles = ntiles;
 	hres->flags = 0;
 	s->jit = 0;
+	/* the big sets' object, for GX_OP_INBIGSET (validated; copied in below) */
+	c->ext.sets = (uint64_t) (uintptr_t) ctx->obj[GX_TASK_OBJ_SETS];
 
 	uint32_t	dgrid = (nrows + GX_BLOCK - 1) / GX_BLOCK;
 	uint32_t	fgrid = ntiles;
@@ -1807,6 +1809,28 @@ gx_gpu_agg_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 	GX_CHECK(cudaGetLastError(), "aggregate read kernel launch");
 	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,
 						  err, errlen);
+}
+
+/*
+ * OBJ_WRITE (validated): the task's bytes straight from its staging slot
+ * into the object, on the slot's stream; the header comes back.
+ */
+gx_status
+gx_gpu_obj_write(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	const gx_write_ext *w = &c->ext.write;
+	gx_status	st;
+
+	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
+		return st;
+	if (w->bytes > 0)
+		GX_CHECK(cudaMemcpyAsync(ctx->obj[0] + w->dst, (const char *) c + w->src,
+								 (size_t) w->bytes, cudaMemcpyHostToDevice, s->stream),
+				 "cudaMemcpyAsync (object write)");
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, w->bytes,
+						  GX_ALIGN_UP(sizeof(gx_result)), 0, err, errlen);
 }
 
 /*

@@ -217,6 +217,9 @@ enum gx_op
 	GX_OP_DSCALE,				/* dst(INT8) = the dscale of the value of
 								 * column[arg], a GX_NUMERIC column of scale
 								 * GX_NUMERIC_FREE (0 for NaN) */
+	GX_OP_INBIGSET,				/* dst(bool) = a = ANY (a big set: its header
+								 * at const[arg], its values in the task's
+								 * sets object), comparing as 'type' */
 	GX_OP_COUNT
 };
 
@@ -278,6 +281,25 @@ enum gx_dt_field
  */
 #define GX_RUN_HEADER 2
 #define GX_RUN_HAS_NULL 0x1		/* INSET: the array has a NULL element */
+
+/*
+ * Big sets (GX_OP_INBIGSET): a set of any size, kept in device memory, not
+ * in the constant table.  A FILTER or CACHE_SCAN task names the object
+ * that holds its program's big sets as obj[GX_TASK_OBJ_SETS]: int64
+ * values, each set a sorted run of distinct values (the encodings of
+ * INSET's values: integers, dates, timestamps, numerics at their scale,
+ * packed bpchar; a float as its double's bits, ordered as gx_float_cmp
+ * orders them).  Its header, in the constant table, is a run header and
+ * one more entry:
+ *   const[arg]:      v.i = n, the number of values; isnull = NULL array
+ *   const[arg + 1]:  v.i = GX_RUN_* flags
+ *   const[arg + 2]:  v.i = where its first value is in the object (values)
+ * The rules are INSET's.  The validator checks every header against the
+ * object's bytes; the device that runs the task writes the object's
+ * address into ext.sets (a task never carries an address of its own).
+ */
+#define GX_BIGSET_HEADER 3
+#define GX_TASK_OBJ_SETS 3		/* FILTER / CACHE_SCAN: the big sets object */
 
 /* date_cmp_timestamp: the first date (days from 2000-01-01) that has no timestamp */
 #define GX_DATE_TS_END 106751983	/* TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE */
@@ -355,6 +377,7 @@ gx_instr_args_ok(const gx_instr *in, uint32_t nconsts)
 			case GX_OP_EQ:
 			case GX_OP_NE:
 			case GX_OP_INSET:
+			case GX_OP_INBIGSET:
 			case GX_OP_OUT:
 				break;
 			default:
@@ -387,6 +410,9 @@ gx_instr_args_ok(const gx_instr *in, uint32_t nconsts)
 			return in->arg >= GX_OP_EQ && in->arg <= GX_OP_GE;
 		case GX_OP_INSET:
 			return in->arg >= 0 && (uint32_t) in->arg + GX_RUN_HEADER <= nconsts &&
+				in->type < GX_NTYPES;
+		case GX_OP_INBIGSET:
+			return in->arg >= 0 && (uint32_t) in->arg + GX_BIGSET_HEADER <= nconsts &&
 				in->type < GX_NTYPES;
 		case GX_OP_INRANGES:
 			return in->arg >= 0 && (uint32_t) in->arg + GX_RUN_HEADER <= nconsts;
@@ -453,6 +479,8 @@ enum gx_task_kind
 								 * range join's sealed table): each probe
 								 * key's (or range's) run of the sorted keys,
 								 * binary or p-ary search (gx_search.cuh) */
+	GX_TASK_OBJ_WRITE,			/* copy bytes the task carries into a session
+								 * object (ext.write): a program's big sets */
 	GX_TASK_NKINDS
 };
 
@@ -783,6 +811,17 @@ typedef struct gx_search_ext
 	uint32_t	pad;
 } gx_search_ext;
 
+/*
+ * OBJ_WRITE: ext.write.bytes bytes at task offset ext.write.src (after the
+ * header, inside the input) go to obj[0] at ext.write.dst
+ */
+typedef struct gx_write_ext
+{
+	uint64_t	src;			/* task-relative */
+	uint64_t	dst;			/* object-relative */
+	uint64_t	bytes;
+} gx_write_ext;
+
 typedef struct gx_chunk_ext
 {
 	uint32_t	count_only;		/* 1: the selection is not copied back */
@@ -827,6 +866,12 @@ typedef struct gx_chunk_ext
 	int16_t		gkey_col[GX_MAX_GKEYS];	/* chunk column of each key */
 	gx_join_ext join;			/* JOIN_* tasks: the table and the pass */
 	gx_search_ext search;		/* SEARCH tasks: the operation and algorithm */
+	gx_write_ext write;			/* OBJ_WRITE tasks: what goes where */
+	uint64_t	sets;			/* FILTER / CACHE_SCAN: the address of
+								 * obj[GX_TASK_OBJ_SETS] (big sets), written
+								 * by the device that runs the task after
+								 * validation; the backend's value is
+								 * ignored */
 } gx_chunk_ext;
 
 /*

@@ -541,17 +541,21 @@ gx_run_len(const gx_chunk *c, int k)
 	return n < 0 ? 0 : n;
 }
 
-/* GX_OP_INSET: a = ANY (the set run at const[k]) into d (three-valued) */
+/*
+ * a = ANY (a sorted run of n distinct values, value i at vals + i * stride,
+ * an int64 or a double as type says) into d, three-valued: arrnull, a NULL
+ * array; has_null, a NULL element (GX_RUN_HAS_NULL).  The one definition
+ * of INSET (runs in the constant table) and INBIGSET (big sets in device
+ * memory): a binary search.
+ */
 GX_HD void
-gx_in_set(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
+gx_in_sorted(int type, int arrnull, int has_null, const char *vals, uint32_t stride, int64_t n,
+			 gx_reg *d, const gx_reg *a)
 {
-	const gx_const *v = &c->consts[k + GX_RUN_HEADER];
-	int64_t		n = gx_run_len(c, k);
-	int			has_null = (c->consts[k + 1].v.i & GX_RUN_HAS_NULL) != 0;
 	int64_t		lo = 0,
 				hi = n;
 
-	if (c->consts[k].isnull)
+	if (arrnull)
 	{
 		d->isnull = 1;			/* a NULL array */
 		return;
@@ -571,12 +575,17 @@ gx_in_set(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 	while (lo < hi)
 	{
 		int64_t		mid = lo + (hi - lo) / 2;
+		const char *at = vals + (uint64_t) mid * stride;
 		int			cmp;
 
 		if (gx_isint(type) || type == GX_NUMERIC || type == GX_CHAR8)
-			cmp = v[mid].v.i < a->v.i ? -1 : (v[mid].v.i > a->v.i ? 1 : 0);
+		{
+			int64_t		v = *(const int64_t *) at;
+
+			cmp = v < a->v.i ? -1 : (v > a->v.i ? 1 : 0);
+		}
 		else
-			cmp = gx_float_cmp(v[mid].v.d, a->v.d);
+			cmp = gx_float_cmp(*(const double *) at, a->v.d);
 		if (cmp == 0)
 		{
 			d->v.i = 1;
@@ -590,6 +599,35 @@ gx_in_set(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 	}
 	d->v.i = 0;
 	d->isnull = has_null;
+}
+
+/* GX_OP_INSET: a = ANY (the set run at const[k]) into d (three-valued) */
+GX_HD void
+gx_in_set(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
+{
+	gx_in_sorted(type, c->consts[k].isnull, (c->consts[k + 1].v.i & GX_RUN_HAS_NULL) != 0,
+				 (const char *) &c->consts[k + GX_RUN_HEADER].v, (uint32_t) sizeof(gx_const),
+				 gx_run_len(c, k), d, a);
+}
+
+/*
+ * GX_OP_INBIGSET: a = ANY (the big set whose header is at const[k], its
+ * values in the sets object at ext.sets; gx_program.h) into d.  The
+ * validator checked the header against the object.
+ */
+GX_HD void
+gx_in_bigset(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
+{
+	const gx_const *h = &c->consts[k];
+	int64_t		n = h[0].v.i > 0 ? h[0].v.i : 0;
+	const char *vals = (const char *) c->ext.sets;
+
+	if (vals == NULL)
+		n = 0;					/* (the validator refuses it) */
+	else
+		vals += (uint64_t) h[2].v.i * sizeof(int64_t);
+	gx_in_sorted(type, h[0].isnull, (h[1].v.i & GX_RUN_HAS_NULL) != 0, vals,
+				 (uint32_t) sizeof(int64_t), n, d, a);
 }
 
 /* GX_OP_INRANGES: does a lie in the ranges run at const[k]? (three-valued) */
@@ -1099,6 +1137,9 @@ gx_step(int op, int type, int arg, const gx_chunk *c, const char *base, uint32_t
 			break;
 		case GX_OP_INSET:
 			gx_in_set(type, arg, c, d, a);
+			break;
+		case GX_OP_INBIGSET:
+			gx_in_bigset(type, arg, c, d, a);
 			break;
 		case GX_OP_INRANGES:
 			gx_in_ranges(arg, c, d, a);

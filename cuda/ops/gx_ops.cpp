@@ -21,6 +21,8 @@ static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
 	{GX_TASK_JOIN_UNMATCHED, "join unmatched", gx_validate_join_unmatched,
 	gx_cpu_join_unmatched, gx_gpu_join_unmatched},
 	{GX_TASK_SEARCH, "search", gx_validate_search, gx_cpu_search, gx_gpu_search},
+	{GX_TASK_OBJ_WRITE, "object write", gx_validate_obj_write, gx_cpu_obj_write,
+	gx_gpu_obj_write},
 };
 
 /* the entry of kind, or NULL when no device runs it */

@@ -28,6 +28,9 @@
  *  - cache entries: row ranges and every entry-relative offset against
  *    ctx->entry_bytes;
  *  - AGG_READ: the state object.
+ *  - big sets (GX_OP_INBIGSET, FILTER and CACHE_SCAN only): each set's
+ *    run inside the sets object obj[GX_TASK_OBJ_SETS];
+ *  - OBJ_WRITE: its bytes inside its input, and inside obj[0] where they go.
  *  - JOIN_BUILD / JOIN_PROBE: their rows as a FILTER's or a CACHE_SCAN's
  *    (own columns, heap pages, or a cache entry);
  *  - JOIN_*: the table's geometry against the object's bytes, the keys and
@@ -131,6 +134,44 @@ gx_check_program(const gx_chunk *c, char *err, size_t errlen)
 		if (in->type >= GX_NTYPES || !gx_instr_args_ok(in, c->nconsts))
 		{
 			gx_errf(err, errlen, "task program: bad operand at %u", pc);
+			return GX_INVALID;
+		}
+		if (in->op == GX_OP_INBIGSET && c->kind != GX_TASK_FILTER &&
+			c->kind != GX_TASK_CACHE_SCAN)
+		{
+			gx_errf(err, errlen, "task program: a big set outside a filter at %u", pc);
+			return GX_INVALID;
+		}
+	}
+	return GX_OK;
+}
+
+/*
+ * the big sets of a FILTER / CACHE_SCAN program (GX_OP_INBIGSET): each
+ * header's run [off, off + n) of int64 values inside the sets object
+ * obj[GX_TASK_OBJ_SETS] (a NULL array or an empty set reads none)
+ */
+static gx_status
+gx_check_sets(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	const char *obj = ctx->obj[GX_TASK_OBJ_SETS];
+	uint64_t	nvals = obj != NULL && gx_aligned(obj, 8) ?
+		ctx->obj_bytes[GX_TASK_OBJ_SETS] / sizeof(int64_t) : 0;
+
+	for (uint32_t pc = 0; pc < c->ninstr; pc++)
+	{
+		const gx_instr *in = &c->code[pc];
+		const gx_const *h;
+
+		if (in->op != GX_OP_INBIGSET)
+			continue;
+		h = &c->consts[in->arg];	/* (gx_check_program: the header fits) */
+		if (h[0].isnull || h[0].v.i <= 0)
+			continue;
+		if (h[2].v.i < 0 || (uint64_t) h[2].v.i > nvals ||
+			(uint64_t) h[0].v.i > nvals - (uint64_t) h[2].v.i)
+		{
+			gx_errf(err, errlen, "task program: big set at %u lies outside its object", pc);
 			return GX_INVALID;
 		}
 	}
@@ -461,6 +502,7 @@ gx_validate_filter(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ct
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
 		(st = gx_check_program(c, err, errlen)) != GX_OK ||
+		(st = gx_check_sets(c, ctx, err, errlen)) != GX_OK ||
 		(st = gx_check_aggs(c, ctx, 0, err, errlen)) != GX_OK)
 		return st;
 	if (c->deform_off != 0)
@@ -541,6 +583,7 @@ gx_validate_cache_scan(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
 		(st = gx_check_program(c, err, errlen)) != GX_OK ||
+		(st = gx_check_sets(c, ctx, err, errlen)) != GX_OK ||
 		(st = gx_check_aggs(c, ctx, 0, err, errlen)) != GX_OK)
 		return st;
 	return gx_check_entry_rows(c, ctx, err, errlen);
@@ -561,6 +604,30 @@ gx_validate_agg_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *
 		return GX_INVALID;
 	}
 	return gx_check_state(ctx, err, errlen);
+}
+
+/*
+ * OBJ_WRITE: no rows nor program; ext.write.bytes bytes from the task's
+ * input after its header (8-byte aligned) into obj[0] from ext.write.dst
+ */
+gx_status
+gx_validate_obj_write(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					  char *err, size_t errlen)
+{
+	const gx_write_ext *w = &c->ext.write;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen, gx_result_bytes(0))) != GX_OK)
+		return st;
+	if (c->nrows != 0 || c->ninstr != 0 || w->src % 8 != 0 || w->dst % 8 != 0 ||
+		!gx_span_ok(w->src, w->bytes, 1, sizeof(gx_chunk), c->input_bytes) ||
+		ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) ||
+		!gx_span_ok(w->dst, w->bytes, 1, 0, ctx->obj_bytes[0]))
+	{
+		gx_errf(err, errlen, "object write task is malformed");
+		return GX_INVALID;
+	}
+	return GX_OK;
 }
 
 /*

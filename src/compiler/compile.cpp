@@ -26,16 +26,23 @@
  * these ranges"; with no Const or Param side it stays on the host.
  *
  * x = ANY (array) and x <> ALL (array) over a Const array or an array
- * Param become GX_OP_INSET (and NOT): a binary search of a sorted run of
- * the distinct elements in the constant table, with ScalarArrayOpExpr's
- * NULL rules.  A Const array is sorted here; a run that does not fit the
- * table (GX_MAX_CONSTS) keeps the qual on the host.  A Param's run is
- * reserved here (GX_SET_PARAM_CAP values at most) and filled at scan
- * start; an array with more distinct elements than reserved makes that
- * scan run its device quals on the host (may_fallback), which is why such
- * a program is never given to a device aggregate.  (Runs live in the
- * constant table because every device stages the table with the program,
- * in shared memory on the GPU: a lookup costs a few shared-memory reads.)
+ * Param become a binary search (and NOT) of the sorted distinct elements,
+ * with ScalarArrayOpExpr's NULL rules:
+ *  - GX_OP_INSET, a Const array that fits the constant table: its run is
+ *    sorted here and lives in the table, which every device stages with
+ *    the program (in shared memory on the GPU: a lookup costs a few
+ *    shared-memory reads);
+ *  - GX_OP_INBIGSET, a big set (issue 16): a longer Const array, or any
+ *    array Param, of any size.  Only a three-entry header is in the table
+ *    (gx_program.h, "Big sets"); the set is built at scan start like a
+ *    Param's value (gx_program_fill: sorted, distinct int64 device values,
+ *    GxProgram.big), and the scan puts all its program's sets in one
+ *    session object that each of its FILTER / CACHE_SCAN tasks names as
+ *    obj[GX_TASK_OBJ_SETS] (scan_sets.cpp: OBJ_WRITE tasks, then the
+ *    offsets in the headers).  At most GX_MAX_BIGSETS a program; more
+ *    stay on the host.  Only GpuScan (gpuscan.cpp, every mode) fills big
+ *    sets; a GpuJoin's programs take no Param, so never have one.  The
+ *    cost counts log2(n) instructions per lookup (gx_program_work).
  *
  * numeric columns with a typmod of precision <= 18 are GX_NUMERIC: int64
  * fixed-point values at the column's scale.  The compiler tracks the scale
@@ -88,6 +95,7 @@ extern "C"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 }
+#include <math.h>
 
 /* ---------- operator tables ---------- */
 typedef struct GxOpEntry
@@ -482,27 +490,68 @@ gx_cx_xcmp(GxCx *cx, const GxXCmpEntry *x, Node *l, Node *r, int *type)
 	return rv;
 }
 
+/* elements of an array Datum */
+static int
+gx_array_nitems(Datum d)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(d);
+
+	return ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+}
+
+/*
+ * Reserve the header of a big set (GX_OP_INBIGSET) whose values come from
+ * expr, a Const array too long for the constant table or an array Param,
+ * filled at scan start (gx_program_fill, dyn | GX_DYN_BIG and its index):
+ * the header says NULL until then, and its count is the Const's elements
+ * (for EXPLAIN and costs; -1 for a Param).  Returns its index, or -1 when
+ * the program has GX_MAX_BIGSETS already or the table no room.
+ */
+static int
+gx_add_bigset(GxCx *cx, Node *expr, int64 dyn)
+{
+	ListCell   *lc;
+	int			idx = 0,
+				k;
+
+	foreach(lc, cx->p->param_kind)
+		if (lfirst_int(lc) & GX_DYN_BIG)
+			idx++;
+	if (idx >= GX_MAX_BIGSETS)
+		return -1;
+	k = gx_add_run(cx, GX_INT8, GX_BIGSET_HEADER - GX_RUN_HEADER);
+	if (k < 0)
+		return -1;
+	cx->p->consts[k].v.i = IsA(expr, Const) ?
+		gx_array_nitems(((Const *) expr)->constvalue) : -1;
+	gx_add_dyn(cx, expr, k, dyn | GX_DYN_BIG | idx << 16);
+	return k;
+}
+
 /*
  * x = ANY (right) / x <> ALL (right), x in register rx compared as ctype:
- * the set run of right, a Const array's elements built now
- * (gx_set_run_build), or room for an array Param's, filled at scan start
- * (dyn: its GX_DYN_*SET kind and AUX1; more distinct elements than
- * reserved: the scan runs its device quals on the host), then GX_OP_INSET
- * (and NOT for <> ALL).  elemtype: a Const array's element type.
+ * GX_OP_INSET over the set run of a Const array that fits the constant
+ * table, built now (gx_set_run_build), else GX_OP_INBIGSET over a big set
+ * (a longer Const array, or an array Param) filled at scan start (dyn:
+ * its GX_DYN_*SET kind and AUX1); then NOT for <> ALL.  elemtype: a Const
+ * array's element type.
  */
 static int
 gx_cx_set_test(GxCx *cx, ScalarArrayOpExpr *sa, int rx, int ctype, int64 dyn, Oid elemtype)
 {
 	Node	   *right = (Node *) lsecond(sa->args);
+	int			room = GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER;
+	int			op = GX_OP_INSET;
 	int			k;
 
-	if (IsA(right, Const))
+	if (IsA(right, Const) &&
+		(((Const *) right)->constisnull ||
+		 gx_array_nitems(((Const *) right)->constvalue) <= room))
 	{
 		Const	   *c = (Const *) right;
 		gx_const	vals[GX_MAX_CONSTS];
 		int64		flags = 0;
 		int			n = 0;
-		int			room = GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER;
 
 		if (room < 0)
 			return -1;
@@ -510,7 +559,7 @@ gx_cx_set_test(GxCx *cx, ScalarArrayOpExpr *sa, int rx, int ctype, int64 dyn, Oi
 		{
 			n = gx_set_run_build(dyn, c->constvalue, elemtype, vals, room, &flags);
 			if (n < 0)
-				return -1;		/* too long for the table: host */
+				return -1;		/* no device type: host */
 		}
 		k = gx_add_run(cx, ctype, n);
 		if (k < 0)
@@ -522,18 +571,12 @@ gx_cx_set_test(GxCx *cx, ScalarArrayOpExpr *sa, int rx, int ctype, int64 dyn, Oi
 	}
 	else
 	{
-		int			cap = Min(GX_SET_PARAM_CAP,
-							  GX_MAX_CONSTS - cx->p->nconsts - GX_RUN_HEADER - 16);
-
-		if (cap < 8)
-			return -1;
-		k = gx_add_run(cx, ctype, cap);
+		k = gx_add_bigset(cx, right, dyn);
 		if (k < 0)
 			return -1;
-		gx_add_dyn(cx, right, k, dyn | cap << 16);
-		cx->p->may_fallback = true;
+		op = GX_OP_INBIGSET;
 	}
-	if (gx_emit(cx, GX_OP_INSET, ctype, rx, rx, rx, k) < 0 ||
+	if (gx_emit(cx, op, ctype, rx, rx, rx, k) < 0 ||
 		(!sa->useOr && gx_emit(cx, GX_OP_NOT, GX_BOOL, rx, rx, rx, 0) < 0))
 		return -1;
 	cx->p->inuse = rx + 1;
@@ -558,15 +601,6 @@ gx_cx_inset(GxCx *cx, ScalarArrayOpExpr *sa, const GxOpEntry *e, Oid elemtype, i
 	if (rx < 0)
 		return -1;
 	return gx_cx_set_test(cx, sa, rx, e->type, GX_DYN_SET | e->type << 8, elemtype);
-}
-
-/* elements of an array Datum */
-static int
-gx_array_nitems(Datum d)
-{
-	ArrayType  *arr = DatumGetArrayTypeP(d);
-
-	return ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
 }
 
 /* x op ANY/ALL (array): an OR/AND chain over the elements */
@@ -1640,4 +1674,61 @@ gx_program_const_may_host(Const *c)
 	GxProgramImage *img = (GxProgramImage *) DatumGetPointer(c->constvalue);
 
 	return c->constisnull || img->may_host != 0;
+}
+
+/*
+ * A program's work per row in instructions, for the cost model: one an
+ * instruction, and log2(n) more for each big set's lookup (a binary search
+ * of n values; n, a Const's elements, or GX_BIGSET_PARAM_GUESS values for
+ * a Param, unknown at plan time).
+ */
+double
+gx_program_work(const GxProgram *p)
+{
+	double		work = p->ninstr;
+
+	for (int pc = 0; pc < p->ninstr; pc++)
+		if (p->code[pc].op == GX_OP_INBIGSET)
+		{
+			int64		n = p->consts[p->code[pc].arg].v.i;
+
+			work += log2((double) Max(n < 0 ? GX_BIGSET_PARAM_GUESS : n, 2));
+		}
+	return work;
+}
+
+/*
+ * The big sets of a program, for EXPLAIN: each one's values once filled
+ * (the scan started), else a Const array's elements or "a parameter";
+ * NULL when it has none
+ */
+char *
+gx_program_describe_sets(const GxProgram *p)
+{
+	StringInfoData buf;
+	int			nsets = 0;
+
+	initStringInfo(&buf);
+	for (int pc = 0; pc < p->ninstr; pc++)
+	{
+		const gx_const *h;
+
+		if (p->code[pc].op != GX_OP_INBIGSET)
+			continue;
+		h = &p->consts[p->code[pc].arg];
+		if (nsets++ > 0)
+			appendStringInfoString(&buf, ", ");
+		if (!h[0].isnull)
+			appendStringInfo(&buf, INT64_FORMAT " values", h[0].v.i);
+		else if (h[0].v.i >= 0)
+			appendStringInfo(&buf, INT64_FORMAT " elements", h[0].v.i);
+		else
+			appendStringInfoString(&buf, "a parameter");
+	}
+	if (nsets == 0)
+	{
+		pfree(buf.data);
+		return NULL;
+	}
+	return buf.data;
 }

@@ -35,7 +35,12 @@
  *
  * Sets (= ANY / <> ALL): the array's distinct non-NULL elements, as the
  * comparison's type, sorted as the device searches them; NULL elements
- * only set GX_RUN_HAS_NULL.
+ * only set GX_RUN_HAS_NULL.  A Const array that fits the constant table
+ * is a run there (built at plan time); a longer one, and any array Param,
+ * is a big set (GX_DYN_BIG): its int64 values are built here at scan
+ * start into GxProgram.big, and the scan puts them in device memory
+ * (scan_sets.cpp).  A Const's big set is built once per executor run
+ * (GxBigSet.is_const: a rescan keeps it).
  */
 #include "gpuext.h"
 #include "compiler.h"
@@ -50,6 +55,7 @@ extern "C"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 }
+#include <algorithm>
 
 /* ---------- sets ---------- */
 
@@ -70,14 +76,42 @@ gx_run_cmp_float(const void *a, const void *b)
 	return float8_cmp_internal(((const gx_const *) a)->v.d, ((const gx_const *) b)->v.d);
 }
 
+/* sort the n set values of tmp (integers: by v.i, else as floats), drop repeats */
+static int
+gx_set_sort_distinct(gx_const *tmp, int n, bool isint)
+{
+	int			m = 0;
+	int			(*cmp) (const void *, const void *) = isint ? gx_run_cmp_int : gx_run_cmp_float;
+
+	if (n > 1)
+		qsort(tmp, n, sizeof(gx_const), cmp);
+	for (int i = 0; i < n; i++)
+	{
+		if (m > 0 && cmp(&tmp[m - 1], &tmp[i]) == 0)
+			continue;
+		tmp[m++] = tmp[i];
+	}
+	return m;
+}
+
+/* free what deconstruct_array (and detoasting) allocated for array */
+static void
+gx_array_free(Datum array, ArrayType *arr, Datum *values, bool *nulls)
+{
+	pfree(values);
+	pfree(nulls);
+	if ((Pointer) arr != DatumGetPointer(array))
+		pfree(arr);
+}
+
 /*
- * The set run of array (elements of elemtype) compared as gx_type ctype:
- * its distinct non-NULL elements, sorted, into vals.  Returns how many, or
- * -1 when more than cap; *flags gets GX_RUN_HAS_NULL when an element is
- * NULL.
+ * The set of array (elements of elemtype) compared as gx_type ctype: its
+ * non-NULL elements, unsorted, in *out (palloc'd).  Returns how many, or
+ * -1 when elemtype is no device type; *flags gets GX_RUN_HAS_NULL when an
+ * element is NULL; *isint whether they compare as integers (else floats).
  */
 static int
-gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap, int64 *flags)
+gx_set_build(Datum array, Oid elemtype, int ctype, gx_const **out, int64 *flags, bool *isint)
 {
 	ArrayType  *arr = DatumGetArrayTypeP(array);
 	int16		elmlen;
@@ -87,18 +121,17 @@ gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap, int6
 	bool	   *nulls;
 	int			nitems,
 				n = 0,
-				m = 0,
 				et;
-	bool		isint = ctype == GX_BOOL || ctype == GX_INT2 || ctype == GX_INT4 ||
-		ctype == GX_INT8;
 	gx_const   *tmp;
 
 	*flags = 0;
+	*isint = ctype == GX_BOOL || ctype == GX_INT2 || ctype == GX_INT4 || ctype == GX_INT8;
 	if (!gx_type_supported(elemtype, &et))
 		return -1;
 	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
 	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &values, &nulls, &nitems);
-	tmp = (gx_const *) palloc0(sizeof(gx_const) * Max(nitems, 1));
+	tmp = (gx_const *) palloc_extended(sizeof(gx_const) * Max(nitems, 1),
+									   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (int i = 0; i < nitems; i++)
 	{
 		int64		iv;
@@ -111,7 +144,7 @@ gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap, int6
 		}
 		gx_datum_value(values[i], elemtype, &iv, &dv);
 		tmp[n].type = ctype;
-		if (isint)
+		if (*isint)
 			tmp[n].v.i = iv;
 		else if (et == GX_FLOAT4 || et == GX_FLOAT8)
 			tmp[n].v.d = dv;
@@ -119,33 +152,20 @@ gx_set_build(Datum array, Oid elemtype, int ctype, gx_const *vals, int cap, int6
 			tmp[n].v.d = ctype == GX_FLOAT4 ? (double) (float) iv : (double) iv;
 		n++;
 	}
-	if (n > 1)
-		qsort(tmp, n, sizeof(gx_const), isint ? gx_run_cmp_int : gx_run_cmp_float);
-	for (int i = 0; i < n; i++)
-	{
-		if (m > 0 && (isint ? gx_run_cmp_int : gx_run_cmp_float) (&tmp[m - 1], &tmp[i]) == 0)
-			continue;
-		tmp[m++] = tmp[i];
-	}
-	if (m > cap)
-	{
-		pfree(tmp);
-		return -1;
-	}
-	memcpy(vals, tmp, sizeof(gx_const) * m);
-	pfree(tmp);
-	return m;
+	gx_array_free(array, arr, values, nulls);
+	*out = tmp;
+	return n;
 }
 
 /*
- * The set run of an array of varlenas (numeric or bpchar, elemtype) as
- * device values (type gxtype): each non-NULL element through conv, which
- * returns false for one the other side never equals (left out); sorted,
- * distinct.  Returns how many, or -1 when more than cap; *flags gets
- * GX_RUN_HAS_NULL when an element is NULL.
+ * The set of an array of varlenas (numeric or bpchar, elemtype) as device
+ * values (type gxtype, compared as integers): each non-NULL element
+ * through conv, which returns false for one the other side never equals
+ * (left out); unsorted, in *out (palloc'd).  Returns how many; *flags
+ * gets GX_RUN_HAS_NULL when an element is NULL.
  */
 static int
-gx_vl_set_build(Datum array, Oid elemtype, int gxtype, int scale, gx_const *vals, int cap,
+gx_vl_set_build(Datum array, Oid elemtype, int gxtype, int scale, gx_const **out,
 				int64 *flags)
 {
 	ArrayType  *arr = DatumGetArrayTypeP(array);
@@ -155,14 +175,14 @@ gx_vl_set_build(Datum array, Oid elemtype, int gxtype, int scale, gx_const *vals
 	Datum	   *values;
 	bool	   *nulls;
 	int			nitems,
-				n = 0,
-				m = 0;
+				n = 0;
 	gx_const   *tmp;
 
 	*flags = 0;
 	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
 	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &values, &nulls, &nitems);
-	tmp = (gx_const *) palloc0(sizeof(gx_const) * Max(nitems, 1));
+	tmp = (gx_const *) palloc_extended(sizeof(gx_const) * Max(nitems, 1),
+									   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (int i = 0; i < nitems; i++)
 	{
 		int64		v;
@@ -182,68 +202,118 @@ gx_vl_set_build(Datum array, Oid elemtype, int gxtype, int scale, gx_const *vals
 			n++;
 		}
 	}
-	if (n > 1)
-		qsort(tmp, n, sizeof(gx_const), gx_run_cmp_int);
-	for (int i = 0; i < n; i++)
-	{
-		if (m > 0 && tmp[m - 1].v.i == tmp[i].v.i)
-			continue;
-		tmp[m++] = tmp[i];
-	}
-	if (m > cap)
-	{
-		pfree(tmp);
-		return -1;
-	}
-	memcpy(vals, tmp, sizeof(gx_const) * m);
-	pfree(tmp);
-	return m;
+	gx_array_free(array, arr, values, nulls);
+	*out = tmp;
+	return n;
 }
 
 /*
- * The set run of a numeric array compared with a numeric of scale
- * 'scale': its distinct non-NULL elements as int64 values at that scale,
- * sorted, into vals (type GX_NUMERIC).  An element that has no value at
- * that scale (more digits after the point, too large) equals no value of
- * the other side and is left out.  Returns how many, or -1 when more than
- * cap; *flags gets GX_RUN_HAS_NULL when an element is NULL.
+ * The set of array for a set of dynamic kind dyn (GX_DYN_KIND and AUX1 of
+ * a GX_DYN_*SET): GX_DYN_SET, elements of elemtype compared as the
+ * gx_type AUX1 (gx_set_build); GX_DYN_NUMSET, numeric at scale AUX1 (an
+ * element that has no value at that scale, with more digits after the
+ * point or too large, equals no value of the other side and is left out);
+ * GX_DYN_CHAR8SET, bpchar packed (gx_char8_value: one longer than 8 bytes
+ * equals no GX_CHAR8 value and is left out).  Returns as gx_set_build
+ * (unsorted; *isint: compared as integers, else as floats).
  */
 static int
-gx_numeric_set_build(Datum array, int scale, gx_const *vals, int cap, int64 *flags)
+gx_set_collect(int64 dyn, Datum array, Oid elemtype, gx_const **out, int64 *flags,
+			   bool *isint)
 {
-	return gx_vl_set_build(array, NUMERICOID, GX_NUMERIC, scale, vals, cap, flags);
+	*out = NULL;
+	*isint = true;
+	switch (GX_DYN_KIND(dyn))
+	{
+		case GX_DYN_NUMSET:
+			return gx_vl_set_build(array, NUMERICOID, GX_NUMERIC, GX_DYN_AUX1(dyn), out, flags);
+		case GX_DYN_CHAR8SET:
+			return gx_vl_set_build(array, BPCHAROID, GX_CHAR8, 0, out, flags);
+		default:
+			return gx_set_build(array, elemtype, GX_DYN_AUX1(dyn), out, flags, isint);
+	}
 }
 
 /*
- * The set run of a bpchar array compared with a GX_CHAR8 value: its
- * distinct non-NULL elements packed (gx_char8_value), sorted as int64s;
- * an element longer than 8 bytes (after its trailing spaces) equals no
- * GX_CHAR8 value and is left out.  Returns as gx_numeric_set_build.
- */
-static int
-gx_char8_set_build(Datum array, gx_const *vals, int cap, int64 *flags)
-{
-	return gx_vl_set_build(array, BPCHAROID, GX_CHAR8, 0, vals, cap, flags);
-}
-
-/*
- * The set run of array for an INSET of dynamic kind dyn (GX_DYN_KIND and
- * AUX1 of a GX_DYN_*SET): GX_DYN_SET, elements of elemtype compared as the
- * gx_type AUX1 (gx_set_build); GX_DYN_NUMSET, numeric at scale AUX1;
- * GX_DYN_CHAR8SET, bpchar packed.  Returns as gx_set_build.
+ * The set run of array for an INSET of dynamic kind dyn (gx_set_collect)
+ * into vals: returns how many values, or -1 when more than cap or not a
+ * device type.
  */
 int
 gx_set_run_build(int64 dyn, Datum array, Oid elemtype, gx_const *vals, int cap, int64 *flags)
 {
-	switch (GX_DYN_KIND(dyn))
+	gx_const   *tmp;
+	bool		isint;
+	int			m = gx_set_collect(dyn, array, elemtype, &tmp, flags, &isint);
+
+	if (m > 0)
+		m = gx_set_sort_distinct(tmp, m, isint);
+	if (m > cap)
+		m = -1;
+	if (m > 0)
+		memcpy(vals, tmp, sizeof(gx_const) * m);
+	if (tmp != NULL)
+		pfree(tmp);
+	return m;
+}
+
+/* the double whose bits a big set's int64 value holds */
+static inline double
+gx_bits_double(int64 v)
+{
+	double		d;
+
+	memcpy(&d, &v, sizeof(d));
+	return d;
+}
+
+/*
+ * A big set (GX_DYN_BIG) of array for dynamic kind dyn (gx_set_collect):
+ * its values as int64s (a float as its double's bits) in *vals, allocated
+ * in cxt (NULL when none), sorted and distinct as the device searches them
+ * (std::sort of the int64s, not qsort of gx_consts: a million keys in a
+ * third of the time).  Returns how many.
+ */
+static int64
+gx_set_big_build(int64 dyn, Datum array, Oid elemtype, MemoryContext cxt, int64 **vals,
+				 int64 *flags)
+{
+	gx_const   *tmp;
+	bool		isint;
+	int			n = gx_set_collect(dyn, array, elemtype, &tmp, flags, &isint);
+	int64	   *v,
+			   *end;
+
+	if (n < 0)
+		elog(ERROR, "gpuext: array parameter of element type %u", elemtype);
+	*vals = NULL;
+	if (n > 0)
 	{
-		case GX_DYN_NUMSET:
-			return gx_numeric_set_build(array, GX_DYN_AUX1(dyn), vals, cap, flags);
-		case GX_DYN_CHAR8SET:
-			return gx_char8_set_build(array, vals, cap, flags);
-		default:
-			return gx_set_build(array, elemtype, GX_DYN_AUX1(dyn), vals, cap, flags);
+		v = (int64 *) MemoryContextAllocHuge(cxt, sizeof(int64) * n);
+		for (int i = 0; i < n; i++)
+			v[i] = tmp[i].v.i;
+		if (isint)
+		{
+			std::sort(v, v + n);
+			end = std::unique(v, v + n);
+		}
+		else
+		{
+			/* float8_cmp_internal's order (NaN last, -0 = 0), as gx_float_cmp */
+			std::sort(v, v + n, [](int64 a, int64 b) {
+					  return float8_cmp_internal(gx_bits_double(a), gx_bits_double(b)) < 0;
+				  });
+			end = std::unique(v, v + n, [](int64 a, int64 b) {
+								  return float8_cmp_internal(gx_bits_double(a),
+															 gx_bits_double(b)) == 0;
+							  });
+		}
+		n = (int) (end - v);
+		*vals = v;
 	}
+	if (tmp != NULL)
+		pfree(tmp);
+	return n;
 }
 
 /* ---------- bounds ---------- */
@@ -626,12 +696,18 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 		case GX_DYN_NUMSET:
 		case GX_DYN_CHAR8SET:
 			{
-				int			cap = GX_DYN_AUX2(kind);
+				int			idx = GX_DYN_AUX2(kind);
+				GxBigSet   *b = &p->big[idx];
 				int64		flags = 0;
-				int			n = 0;
 
-				if (k + GX_RUN_HEADER + cap > p->nconsts)
+				if ((kind & GX_DYN_BIG) == 0 || idx >= GX_MAX_BIGSETS ||
+					k + GX_BIGSET_HEADER > p->nconsts)
 					elog(ERROR, "gpuext: malformed device program in the plan");
+				if (b->vals != NULL)
+					pfree(b->vals);
+				b->vals = NULL;
+				b->n = 0;
+				b->k = k;
 				if (!isnull)
 				{
 					Oid			elemtype = get_element_type(typid);
@@ -640,13 +716,15 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 						elog(ERROR, "gpuext: numeric array parameter of type %u", typid);
 					if (GX_DYN_KIND(kind) == GX_DYN_CHAR8SET && elemtype != BPCHAROID)
 						elog(ERROR, "gpuext: bpchar array parameter of type %u", typid);
-					n = gx_set_run_build(kind, d, elemtype, c + GX_RUN_HEADER, cap, &flags);
-					if (n < 0)
-						return false;
+					b->n = gx_set_big_build(kind, d, elemtype, GetMemoryChunkContext(p),
+											&b->vals, &flags);
 				}
+				p->nbig = Max(p->nbig, idx + 1);
+				p->big_changed = true;
 				c[0].isnull = isnull;
-				c[0].v.i = n;
+				c[0].v.i = isnull ? -1 : b->n;	/* (-1: "a parameter", EXPLAIN) */
 				c[1].v.i = flags;
+				c[2].v.i = 0;	/* where it goes: gx_scan_sets_upload */
 				return true;
 			}
 		case GX_DYN_BOUND:
@@ -674,4 +752,26 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 			elog(ERROR, "gpuext: malformed device program in the plan");
 	}
 	return false;
+}
+
+/*
+ * gx_program_fill for a Const (a session-dependent Const, or a Const
+ * array's big set): a big set already built from it is kept (a rescan
+ * gives the same set; only its place in the object may need no change).
+ */
+bool
+gx_program_fill_const(GxProgram *p, int kind, int k, Const *c)
+{
+	if (kind & GX_DYN_BIG)
+	{
+		GxBigSet   *b = &p->big[GX_DYN_AUX2(kind) % GX_MAX_BIGSETS];
+
+		if (b->is_const && b->k == k)
+			return true;
+		if (!gx_program_fill(p, kind, k, c->constvalue, c->constisnull, c->consttype))
+			return false;
+		b->is_const = true;
+		return true;
+	}
+	return gx_program_fill(p, kind, k, c->constvalue, c->constisnull, c->consttype);
 }

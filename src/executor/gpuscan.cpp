@@ -97,8 +97,17 @@ gx_eval_params(GxScanState *st)
 		ExprState  *es = (ExprState *) lfirst(lc1);
 		Node	   *expr = (Node *) lfirst(lc3);
 		bool		isnull;
-		Datum		d = ExecEvalExprSwitchContext(es, econtext, &isnull);
+		Datum		d;
 
+		if (IsA(expr, Const))
+		{
+			/* (a Const array's big set is built once: gx_program_fill_const) */
+			if (!gx_program_fill_const(st->prog, lfirst_int(lc4), lfirst_int(lc2),
+									   (Const *) expr))
+				exact = false;
+			continue;
+		}
+		d = ExecEvalExprSwitchContext(es, econtext, &isnull);
 		if (!gx_program_fill(st->prog, lfirst_int(lc4), lfirst_int(lc2), d, isnull,
 							 exprType(expr)))
 			exact = false;
@@ -225,6 +234,7 @@ gx_scan_task(GxScanState *st, gx_chunk *c)
 		gx_group_set_chunk(st, c);
 	else if (st->agg_mode)
 		gx_agg_set_chunk(st, c);
+	c->obj[GX_TASK_OBJ_SETS] = st->sets_obj;	/* the big sets (scan_sets.cpp) */
 	memcpy(c->code, p->code, sizeof(gx_instr) * p->ninstr);
 	memcpy(c->consts, p->consts, sizeof(gx_const) * p->nconsts);
 }
@@ -501,6 +511,8 @@ gx_scan_close_session(GxScanState *st)
 	st->own_session = false;
 	st->agg_obj = 0;
 	st->agg_dirty = false;
+	st->sets_obj = 0;
+	st->sets_bytes = 0;
 }
 
 static bool gx_recheck(ScanState *ss, TupleTableSlot *slot);
@@ -640,6 +652,7 @@ gx_start(GxScanState *st)
 	}
 	else
 		gx_scan_session(st);
+	gx_scan_sets_upload(st);
 	st->consuming = NULL;
 	st->started = true;
 	/*

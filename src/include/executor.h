@@ -330,6 +330,8 @@ typedef struct GxScanState
 	uint32		agg_obj;		/* the aggregate state object (a handle in
 								 * 'session'), 0 = none */
 	bool		agg_dirty;		/* it holds sums not read back yet */
+	uint32		sets_obj;		/* the big sets object (scan_sets.cpp), 0 = none */
+	uint64		sets_bytes;		/* its size */
 	bool		agg_skip;		/* parallel: another process returns the row */
 	int			agg_read_slot;	/* AGG_READ task in flight, or -1 */
 	uint32		agg_read_gen;
@@ -482,5 +484,8 @@ bool		gx_par_agg_join(GxScanState *st);
 bool		gx_par_agg_leave(GxScanState *st);
 void		gx_scan_session(GxScanState *st);
 void		gx_scan_restart_source(GxScanState *st);
+
+/* ---- big sets in device memory (scan_sets.cpp) ---- */
+void		gx_scan_sets_upload(GxScanState *st);
 
 #endif							/* GX_EXECUTOR_H */

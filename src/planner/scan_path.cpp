@@ -221,7 +221,7 @@ gx_parallel_divisor(Path *path)
  */
 static void
 gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
-			 List *device_rinfos, List *host_quals, int ninstr)
+			 List *device_rinfos, List *host_quals, double work)
 {
 	double		spc_seq_page_cost;
 	double		ntuples = rel->tuples;
@@ -251,7 +251,7 @@ gx_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	disk_run = spc_seq_page_cost * rel->pages * (1.0 - cached);
 	cpu_run = cpu_tuple_cost * ntuples * (1.0 - cached) + cpu_tuple_cost * dev_rows * cached;
 	/* the program on the device */
-	dev_run = gx_gpu_operator_cost * ninstr * ntuples;
+	dev_run = gx_gpu_operator_cost * work * ntuples;
 	/* rows handed back, then host quals on them */
 	cpu_run += (gx_gpu_tuple_cost + host_cost.per_tuple) * dev_rows;
 	/* projection, like any scan */
@@ -393,7 +393,7 @@ gx_make_path(PlannerInfo *root, RelOptInfo *rel, List *device_rinfos,
 	cpath->custom_paths = NIL;
 	cpath->custom_private = priv;
 	cpath->methods = &gx_scan_path_methods;
-	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, prog->ninstr);
+	gx_cost_scan(root, rel, &cpath->path, device_rinfos, host, gx_program_work(prog));
 	return cpath;
 }
 

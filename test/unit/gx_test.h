@@ -256,6 +256,17 @@ struct ChunkBuilder
 	}
 };
 
+/* the header of a big set (GX_OP_INBIGSET) in b: n values from place off of the sets object */
+static inline int
+add_bigset(ChunkBuilder &b, int64_t n, int64_t off, int isnull = 0, int64_t flags = 0)
+{
+	int			k = b.kint(GX_INT8, n, isnull);
+
+	b.kint(GX_INT8, flags);
+	b.kint(GX_INT8, off);
+	return k;
+}
+
 /*
  * A filter task with aggregates over n random rows: a < lim, with sum(a),
  * count(v), sum(v) (a int4, v int8, both nullable); adds the expected

@@ -3724,6 +3724,231 @@ test_search_invalid(void)
 }
 #undef SMUTATE
 
+/* ---------------------------------------------------------------------- */
+/* big sets (GX_OP_INBIGSET) and OBJ_WRITE                                */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * = ANY over a big set in an object: the interpreter against
+ * std::binary_search, the CPU device (which writes ext.sets) against it,
+ * the NULL rules and float order INSET has, the validator's checks of the
+ * sets against their object, and OBJ_WRITE
+ */
+static void
+test_bigsets(void)
+{
+	std::mt19937_64 rng(16);
+	int			err;
+	char		msg[256];
+
+	/* random int8 rows against 100000 sorted values at place 5 of an object */
+	{
+		const uint32_t nrows = 6000;
+		const int64_t nset = 100000;
+		std::vector<int64_t> obj(5 + nset + 3, 777);
+		std::vector<int64_t> vals(nrows);
+		std::vector<uint8_t> nulls(nrows);
+		std::vector<uint32_t> want;
+
+		for (int64_t i = 0; i < nset; i++)
+			obj[5 + i] = i * 20 - 1000000 + (int64_t) (rng() % 20);
+		for (uint32_t r = 0; r < nrows; r++)
+		{
+			nulls[r] = r % 37 == 0;
+			vals[r] = r % 3 == 0 ? obj[5 + rng() % nset] : (int64_t) (rng() % 2200000) - 1100000;
+		}
+		ChunkBuilder b;
+		int			ci = b.add_int_col(GX_INT8, vals, nulls);
+		int			k = add_bigset(b, nset, 5);
+
+		b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, ci);
+		b.emit(GX_OP_INBIGSET, GX_INT8, 0, 0, 0, k);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b.build();
+		int			bad = 0;
+
+		c->ext.sets = (uint64_t) (uintptr_t) obj.data();
+		for (uint32_t r = 0; r < nrows; r++)
+		{
+			int			w = !nulls[r] && std::binary_search(obj.begin() + 5, obj.begin() + 5 + nset,
+															vals[r]);
+
+			if (w)
+				want.push_back(r);
+			if (eval(c, r, &err) != w || err != 0)
+				bad++;
+		}
+		CHECK(bad == 0 && want.size() > nrows / 4, "INBIGSET: %d of %u rows differ (%zu hits)",
+			  bad, nrows, want.size());
+
+		/* the CPU device names the object itself: a stale address is replaced */
+		gx_task_ctx ctx;
+		bool		ok;
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[GX_TASK_OBJ_SETS] = (char *) obj.data();
+		ctx.obj_bytes[GX_TASK_OBJ_SETS] = obj.size() * sizeof(int64_t);
+		c->ext.sets = 8;
+		CHECK(gx_cpu_run(c, b.capacity, &ctx, msg, sizeof(msg)) == GX_OK, "INBIGSET task: %s", msg);
+		std::vector<uint32_t> got = concat_sel(c, &ok);
+
+		std::sort(got.begin(), got.end());
+		CHECK(ok && got == want, "INBIGSET on the CPU device: %zu rows, want %zu", got.size(),
+			  want.size());
+
+		/* the validator: every set inside its object */
+		gx_chunk   *good = (gx_chunk *) malloc(b.capacity);
+		gx_task_ctx small = ctx;
+		gx_task_ctx none = ctx;
+		gx_task_ctx misaligned = ctx;
+
+		memcpy(good, c, b.capacity);
+		small.obj_bytes[GX_TASK_OBJ_SETS] = (5 + nset - 1) * sizeof(int64_t);
+		none.obj[GX_TASK_OBJ_SETS] = NULL;
+		none.obj_bytes[GX_TASK_OBJ_SETS] = 0;
+		misaligned.obj[GX_TASK_OBJ_SETS] += 4;
+		expect_invalid(c, b.capacity, &small, "big set past its object");
+		memcpy(c, good, b.capacity);
+		expect_invalid(c, b.capacity, &none, "big set without its object");
+		memcpy(c, good, b.capacity);
+		expect_invalid(c, b.capacity, &misaligned, "big set in a misaligned object");
+		memcpy(c, good, b.capacity);
+		c->consts[k + 2].v.i = -1;
+		expect_invalid(c, b.capacity, &ctx, "big set at a negative place");
+		memcpy(c, good, b.capacity);
+		c->consts[k + 2].v.i = INT64_MAX;
+		expect_invalid(c, b.capacity, &ctx, "big set at a huge place");
+		memcpy(c, good, b.capacity);
+		c->consts[k].v.i = INT64_MAX;
+		expect_invalid(c, b.capacity, &ctx, "big set of a huge count");
+		memcpy(c, good, b.capacity);
+		c->code[1].arg = (int32_t) c->nconsts - 2;
+		expect_invalid(c, b.capacity, &ctx, "big set header past the constants");
+		/* a NULL array or no value reads nothing: no object needed */
+		memcpy(c, good, b.capacity);
+		c->consts[k].isnull = 1;
+		CHECK(gx_cpu_run(c, b.capacity, &none, msg, sizeof(msg)) == GX_OK &&
+			  gx_chunk_result(c)->nsel == 0, "NULL big set without an object: %s", msg);
+		memcpy(c, good, b.capacity);
+		c->consts[k].v.i = 0;
+		CHECK(gx_cpu_run(c, b.capacity, &none, msg, sizeof(msg)) == GX_OK &&
+			  gx_chunk_result(c)->nsel == 0, "empty big set without an object: %s", msg);
+		/* only a filter's program may search one */
+		memcpy(c, good, b.capacity);
+		c->kind = GX_TASK_JOIN_BUILD;
+		msg[0] = '\0';
+		CHECK(gx_cpu_run(c, b.capacity, &ctx, msg, sizeof(msg)) == GX_INVALID &&
+			  strstr(msg, "big set") != NULL, "big set in a join build: '%s'", msg);
+		free(good);
+	}
+
+	/* NULL rules (as INSET's) and <> ALL over floats: NaN equals NaN, -0 equals 0 */
+	{
+		std::vector<int64_t> obj = {-3, 5, 42, 100};
+		ChunkBuilder b;
+		int			ci = b.add_int_col(GX_INT4, {5, 7, 0, -3, 100, 42}, {0, 0, 1, 0, 0, 0});
+		int			k = add_bigset(b, 4, 0);
+
+		b.emit(GX_OP_LDCOL, GX_INT4, 0, 0, 0, ci);
+		b.emit(GX_OP_INBIGSET, GX_INT4, 0, 0, 0, k);
+		b.emit(GX_OP_ISNULL, GX_BOOL, 1, 0);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 1);
+		gx_chunk   *c = b.build();
+
+		c->ext.sets = (uint64_t) (uintptr_t) obj.data();
+		CHECK(!eval(c, 0, &err) && !eval(c, 1, &err) && eval(c, 2, &err),
+			  "INBIGSET: only a NULL a is NULL");
+		c->consts[k + 1].v.i = GX_RUN_HAS_NULL;
+		CHECK(!eval(c, 0, &err) && eval(c, 1, &err) && eval(c, 2, &err),
+			  "INBIGSET with a NULL element: a miss is NULL");
+		c->consts[k].v.i = 0;
+		c->consts[k + 1].v.i = 0;
+		CHECK(!eval(c, 2, &err), "INBIGSET over no element: not NULL for a NULL a");
+		c->consts[k].isnull = 1;
+		CHECK(eval(c, 0, &err) && eval(c, 3, &err), "INBIGSET over a NULL array is NULL");
+	}
+	{
+		double		fv[4] = {-INFINITY, 0.0, 1.5, NAN};
+		std::vector<int64_t> obj(4);
+		ChunkBuilder b;
+		int			cf = b.add_float_col(GX_FLOAT8, {NAN, -0.0, 1.5, INFINITY, 2.0});
+		int			k = add_bigset(b, 4, 0);
+
+		memcpy(obj.data(), fv, sizeof(fv));
+		b.emit(GX_OP_LDCOL, GX_FLOAT8, 0, 0, 0, cf);
+		b.emit(GX_OP_INBIGSET, GX_FLOAT8, 0, 0, 0, k);
+		b.emit(GX_OP_NOT, GX_BOOL, 0, 0);
+		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+		gx_chunk   *c = b.build();
+		const int	want[5] = {0, 0, 0, 1, 1};	/* <> ALL */
+
+		c->ext.sets = (uint64_t) (uintptr_t) obj.data();
+		for (uint32_t r = 0; r < 5; r++)
+			CHECK(eval(c, r, &err) == want[r] && err == 0, "float8 <> ALL big set row %u", r);
+	}
+
+	/* OBJ_WRITE: bytes after the header into an object; malformed ones refused */
+	{
+		const uint64_t src = GX_ALIGN_UP(sizeof(gx_chunk));
+		const uint64_t len = 4096;
+		const uint64_t slot = src + len + gx_result_bytes(0) + 64;
+		gx_chunk   *c = (gx_chunk *) aligned_alloc(4096, GX_ALIGN_UP(slot) + 4096);
+		gx_chunk   *good = (gx_chunk *) malloc(slot);
+		std::vector<int64_t> obj(1024, -1);
+		gx_task_ctx ctx;
+
+		memset(c, 0, slot);
+		c->magic = GX_CHUNK_MAGIC;
+		c->kind = GX_TASK_OBJ_WRITE;
+		c->input_bytes = src + len;
+		c->result_off = GX_ALIGN_UP(src + len);
+		c->ext.entry = -1;
+		c->ext.write.src = src;
+		c->ext.write.dst = 2048;
+		c->ext.write.bytes = len - 2048;
+		for (uint64_t i = 0; i < len / 8; i++)
+			((int64_t *) ((char *) c + src))[i] = (int64_t) i * 3;
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) obj.data();
+		ctx.obj_bytes[0] = obj.size() * sizeof(int64_t);
+		memcpy(good, c, slot);
+		CHECK(gx_cpu_run(c, slot, &ctx, msg, sizeof(msg)) == GX_OK, "OBJ_WRITE: %s", msg);
+		bool		same = true;
+
+		for (uint64_t i = 0; i < obj.size(); i++)
+			same &= obj[i] == (i < 256 ? -1 : i < 512 ? (int64_t) (i - 256) * 3 : -1);
+		CHECK(same, "OBJ_WRITE wrote its bytes where it said");
+
+		gx_task_ctx noobj = ctx;
+
+		noobj.obj[0] = NULL;
+		noobj.obj_bytes[0] = 0;
+		memcpy(c, good, slot);
+		c->ext.write.dst = 8192 - 8;
+		expect_invalid(c, slot, &ctx, "OBJ_WRITE past its object");
+		memcpy(c, good, slot);
+		c->ext.write.dst = 4;
+		expect_invalid(c, slot, &ctx, "OBJ_WRITE misaligned");
+		memcpy(c, good, slot);
+		c->ext.write.bytes = len;
+		c->ext.write.src = src + 8;
+		expect_invalid(c, slot, &ctx, "OBJ_WRITE past its input");
+		memcpy(c, good, slot);
+		c->ext.write.src = 64;
+		expect_invalid(c, slot, &ctx, "OBJ_WRITE from the header");
+		memcpy(c, good, slot);
+		c->ext.write.bytes = ~(uint64_t) 0 - 16;
+		expect_invalid(c, slot, &ctx, "OBJ_WRITE of a huge length");
+		memcpy(c, good, slot);
+		expect_invalid(c, slot, &noobj, "OBJ_WRITE without an object");
+		memcpy(c, good, slot);
+		c->nrows = 5;
+		expect_invalid(c, slot, &ctx, "OBJ_WRITE with rows");
+		free(good);
+		free(c);
+	}
+}
+
 int
 main(void)
 {
@@ -3737,6 +3962,7 @@ main(void)
 		test_casts();
 		test_programs();
 		test_crosstype();
+		test_bigsets();
 		test_datetime();
 		test_numeric_ops();
 		test_logic();

@@ -17,7 +17,7 @@
  * GX_TEST_PARTS (a comma-separated list; default: all) runs only some of
  * the comparisons, so that a GPU host's 10-minute call can hold one share
  * of them: random (random programs, all transfer modes and the JIT),
- * types (integer edges, dates, numeric, char8), pages, cache, group
+ * types (integer edges, dates, big sets, numeric, char8), pages, cache, group
  * (aggregate reads, group tables, float and exact-variance groups), join,
  * jgroup (aggregation over a join: group probes on both devices against
  * a nested-loop reference, the cache-entry shape over GX_JG_SEEDS seeds,
@@ -516,6 +516,132 @@ test_int_edges(void *staging, size_t slot_bytes, int mode)
 		  mismatches, runs);
 	printf("integer edges (%s): %d single-row chunks, %d mismatches\n", mode_name[mode],
 		   runs, mismatches);
+}
+
+/*
+ * = ANY / <> ALL over big sets (GX_OP_INBIGSET): two sets of 200000 values
+ * (int8, then float8 ending in NaN) written into a GPU object by OBJ_WRITE
+ * tasks on the GPU, and into a CPU object on the CPU device; then a filter
+ * of int8 and float8 rows (hits, misses, NULLs, -0, NaN) in the given
+ * mode: GPU = CPU selection
+ */
+static void
+test_bigsets(std::mt19937_64 &rng, void *staging, int mode)
+{
+	const int64_t nset = 200000;
+	const uint64_t bytes = (uint64_t) (2 * nset) * sizeof(int64_t);
+	const uint64_t src = GX_ALIGN_UP(sizeof(gx_chunk));
+	const uint32_t nrows = 50000;
+	std::vector<int64_t> vals(2 * nset);
+	std::vector<char> cmem(src + bytes / 2 + gx_result_bytes(0) + 64);
+	void	   *gobj = nullptr,
+			   *cobj = nullptr;
+	gx_task_ctx gctx,
+				cctx;
+	char		err[512];
+
+	for (int64_t i = 0; i < nset; i++)
+	{
+		double		f = i == nset - 1 ? NAN : (double) (i - nset / 2) / 8.0;
+
+		vals[i] = i * 10 - 1000000 + (int64_t) (rng() % 10);
+		memcpy(&vals[nset + i], &f, sizeof(f));
+	}
+	CHECK(gx_mem_alloc(GX_DEV_GPU, bytes, &gobj, err, sizeof(err)) == GX_OK, "GPU sets: %s", err);
+	CHECK(gx_mem_alloc(GX_DEV_CPU, bytes, &cobj, err, sizeof(err)) == GX_OK, "CPU sets: %s", err);
+	if (gobj == nullptr || cobj == nullptr)
+		return;
+	memset(&gctx, 0, sizeof(gctx));
+	memset(&cctx, 0, sizeof(cctx));
+	gctx.obj[0] = (char *) gobj;
+	gctx.obj_bytes[0] = bytes;
+	cctx.obj[0] = (char *) cobj;
+	cctx.obj_bytes[0] = bytes;
+	/* two OBJ_WRITE tasks a device, half the values each */
+	for (int half = 0; half < 2; half++)
+	{
+		gx_chunk   *c = (gx_chunk *) cmem.data();
+
+		memset(c, 0, src);
+		c->magic = GX_CHUNK_MAGIC;
+		c->kind = GX_TASK_OBJ_WRITE;
+		c->input_bytes = src + bytes / 2;
+		c->result_off = GX_ALIGN_UP(c->input_bytes);
+		c->ext.entry = -1;
+		c->ext.write.src = src;
+		c->ext.write.dst = half * (bytes / 2);
+		c->ext.write.bytes = bytes / 2;
+		memcpy(cmem.data() + src, (const char *) vals.data() + half * (bytes / 2), bytes / 2);
+		memcpy(staging, c, c->result_off);
+		bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+			poll_until_done(0, err, sizeof(err));
+
+		CHECK(ok && gx_chunk_result((gx_chunk *) staging)->error == GX_NO_ERROR,
+			  "OBJ_WRITE on the GPU: %s", ok ? "" : err);
+		CHECK(cpu_run(c, cmem.size(), &cctx) == GX_OK, "OBJ_WRITE on the CPU device");
+	}
+
+	/* the filter: i8 = ANY (set 0) AND f8 <> ALL (set 1) */
+	std::vector<int64_t> iv(nrows);
+	std::vector<double> fv(nrows);
+	std::vector<uint8_t> inull(nrows),
+				fnull(nrows);
+
+	for (uint32_t r = 0; r < nrows; r++)
+	{
+		iv[r] = r % 2 == 0 ? vals[rng() % nset] : (int64_t) (rng() % 2200000) - 1100000;
+		fv[r] = r % 5 == 0 ? NAN : r % 7 == 0 ? -0.0 :
+			(double) ((int64_t) (rng() % 400000) - 200000) / 16.0;
+		inull[r] = r % 31 == 0;
+		fnull[r] = r % 37 == 0;
+	}
+	ChunkBuilder b;
+	int			ci = b.add_int_col(GX_INT8, iv, inull);
+	int			cf = b.add_float_col(GX_FLOAT8, fv, fnull);
+	int			k0 = add_bigset(b, nset, 0);
+	int			k1 = add_bigset(b, nset, nset);
+
+	b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, ci);
+	b.emit(GX_OP_INBIGSET, GX_INT8, 0, 0, 0, k0);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_FLOAT8, 1, 0, 0, cf);
+	b.emit(GX_OP_INBIGSET, GX_FLOAT8, 1, 1, 0, k1);
+	b.emit(GX_OP_NOT, GX_BOOL, 1, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 1);
+	gx_chunk   *c = b.build();
+	uint32_t	flags = mode_flags(mode, 0);
+
+	memset(&gctx, 0, sizeof(gctx));
+	memset(&cctx, 0, sizeof(cctx));
+	gctx.obj[GX_TASK_OBJ_SETS] = (char *) gobj;
+	gctx.obj_bytes[GX_TASK_OBJ_SETS] = bytes;
+	cctx.obj[GX_TASK_OBJ_SETS] = (char *) cobj;
+	cctx.obj_bytes[GX_TASK_OBJ_SETS] = bytes;
+	memcpy(staging, c, b.capacity);
+	((gx_chunk *) staging)->flags = flags;
+	CHECK(cpu_run(c, b.capacity, &cctx) == GX_OK, "big sets on the CPU device");
+	bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+		poll_until_done(0, err, sizeof(err));
+	std::vector<uint32_t> gsel,
+				csel;
+
+	CHECK(ok, "big sets on the GPU (%s): %s", mode_name[mode], err);
+	if (ok)
+	{
+		check_mode((gx_chunk *) staging, flags, "big sets");
+		CHECK(tile_selection((gx_chunk *) staging, gsel) && tile_selection(c, csel),
+			  "big sets (%s): selection layout", mode_name[mode]);
+		std::sort(gsel.begin(), gsel.end());
+		std::sort(csel.begin(), csel.end());
+		CHECK(gsel == csel && csel.size() > nrows / 8 &&
+			  gx_chunk_result((gx_chunk *) staging)->error == gx_chunk_result(c)->error,
+			  "big sets (%s): GPU %zu rows, CPU %zu rows", mode_name[mode], gsel.size(),
+			  csel.size());
+		printf("big sets (%s): 2 x %lld values, %u rows, %zu selected on both devices\n",
+			   mode_name[mode], (long long) nset, nrows, csel.size());
+	}
+	gx_mem_free(GX_DEV_GPU, gobj);
+	gx_mem_free(GX_DEV_CPU, cobj);
 }
 
 /*
@@ -2797,6 +2923,8 @@ test_random(std::mt19937_64 &rng)
 			test_int_edges(staging, slot_bytes, mode);
 		for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
 			test_datetime(rng, staging, mode);
+		for (int mode : {MODE_COPY, MODE_MAPPED, MODE_JIT})
+			test_bigsets(rng, staging, mode);
 		test_numeric(rng, staging, slot_bytes);
 		test_char8(rng, staging, slot_bytes);
 	}
