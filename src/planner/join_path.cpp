@@ -1242,10 +1242,14 @@ gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path, PathTarget *s
 	/* (over the scan/join target, whose group keys carry their sortgrouprefs) */
 	fallback = &create_projection_path(root, rel, (Path *) lthird(src->custom_paths),
 									   scanjoin)->path;
+	/*
+	 * (its hash table sized for few groups: ExecInitAgg builds it for the
+	 * estimate even when the fallback never runs, and grows it if it does)
+	 */
 	fallback = &create_agg_path(root, rel, fallback, partial,
 								groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
 								AGGSPLIT_INITIAL_SERIAL, groupClause, NIL, &costs,
-								groups)->path;
+								Min(groups, 1024.0))->path;
 	cp->path.parent = rel;
 	cp->path.pathtarget = partial;
 	cp->path.rows = groups;
