@@ -137,6 +137,7 @@ SELECT gx_jccheck('SELECT f.g, sum(d.w) FROM gx_af f JOIN gx_ad d ON f.k = d.k G
 RESET gpuext.enable_preagg;
 
 -- the outer table cached on the device: its entries probed where they lie
+VACUUM (FREEZE) gx_af;
 SELECT gpuext_cache_load('gx_af') > 0;
 SELECT gx_jccheck('SELECT f.g, d.h, count(*), sum(f.v), sum(d.w) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1, 2');
 SET gpuext.force = on;
