@@ -22,8 +22,8 @@ BEGIN
         END IF;
     END LOOP;
     -- (counts, or aggregates its pairs: setup.sql)
-    IF node = 'GpuJoin' AND gx_join_agg(q) IS NOT NULL THEN
-        node := 'GpuJoin ' || gx_join_agg(q);
+    IF node = 'GpuJoin' THEN
+        node := coalesce('GpuJoin ' || gx_join_agg(q), node);
     END IF;
     RETURN node;
 END $$;

@@ -234,9 +234,9 @@ BEGIN
 END $$;
 -- gx_jcheck, and whether the GpuJoin counts or aggregates
 CREATE FUNCTION gx_jccheck(q text) RETURNS text LANGUAGE sql AS $$
-    SELECT gx_check(q) || CASE WHEN gx_join_agg(q) IS NOT NULL THEN ', GpuJoin ' || gx_join_agg(q)
-                               WHEN gx_join_node(q) THEN ', GpuJoin'
-                               ELSE ', no GpuJoin' END
+    SELECT gx_check(q) || coalesce(', GpuJoin ' || gx_join_agg(q),
+                                   CASE WHEN gx_join_node(q) THEN ', GpuJoin'
+                                        ELSE ', no GpuJoin' END)
 $$;
 -- EXPLAIN ANALYZE without timing, nor the memory of a fallback's Hash
 CREATE FUNCTION gx_jexplain(q text) RETURNS SETOF text LANGUAGE sql AS $$

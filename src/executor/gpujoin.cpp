@@ -367,19 +367,6 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	st->outer_input_on = st->input[0].on;
 }
 
-/* read one side's key k of the row in slot, as the batch stores it */
-static void
-gx_join_store_key(gx_chunk *c, int k, uint32 row, TupleTableSlot *slot, AttrNumber resno,
-				  int gxtype, int scale)
-{
-	bool		isnull;
-	Datum		d = slot_getattr(slot, resno, &isnull);
-	char	   *vals = (char *) c + c->cols[k].values_off;
-
-	gx_store_datum_scale(vals, gxtype, gxtype == GX_NUMERIC ? scale : 0, row, d, isnull);
-	if (isnull)
-		((uint32 *) ((char *) c + c->cols[k].nulls_off))[row >> 5] |= 1u << (row & 31);
-}
 
 /*
  * Lay out a JOIN_BUILD (inner) or JOIN_PROBE (outer) task of rows
@@ -430,17 +417,10 @@ gx_join_task(GxJoinState *st, gx_chunk *c, uint32 kind, bool inner, MinimalTuple
 	{
 		ExecStoreMinimalTuple(tups[r], slot, false);
 		for (int k = 0; k < nk; k++)
-			gx_join_store_key(c, k, r, slot, keys[k], types[k], st->kscale[k]);
+			gx_join_store_col(c, k, r, slot, keys[k], types[k], st->kscale[k], NULL);
 		for (int k = nk; k < nc; k++)
-		{
-			bool		isnull;
-			Datum		d = slot_getattr(slot, st->gcol_res[k - nk], &isnull);
-
-			gx_join_agg_store(st->gcol_dict[k - nk], (char *) c + voff[k], ct[k],
-							  st->gcol_scale[k - nk], r, d, isnull);
-			if (isnull)
-				((uint32 *) ((char *) c + noff[k]))[r >> 5] |= 1u << (r & 31);
-		}
+			gx_join_store_col(c, k, r, slot, st->gcol_res[k - nk], ct[k],
+							  st->gcol_scale[k - nk], st->gcol_dict[k - nk]);
 	}
 	ExecClearTuple(slot);
 	/* (the inner columns the build stores: join_agg.cpp) */
@@ -720,14 +700,45 @@ gx_join_probe_pass(GxJoinState *st)
 }
 
 /*
+ * Read up to max rows of the outer side (its child, or a partitioned
+ * pass's spool) into st->outer, copies in "GpuJoin outer chunk" (which the
+ * caller reset); outer_done at its end.  The rows read.
+ */
+uint32
+gx_join_read_outer(GxJoinState *st, uint32 max)
+{
+	uint32		n = 0;
+
+	st->outer = (MinimalTuple *) MemoryContextAlloc(st->chunk_cxt, sizeof(MinimalTuple) * max);
+	/* (the child runs in the caller's context, as in gx_join_read_inner) */
+	while (n < max)
+	{
+		TupleTableSlot *s = st->nparts > 0 ? gx_join_parts_outer(st) :
+			ExecProcNode(st->outer_ps);
+		MemoryContext old;
+
+		if (TupIsNull(s))
+		{
+			st->outer_done = true;
+			break;
+		}
+		old = MemoryContextSwitchTo(st->chunk_cxt);
+		st->outer[n++] = ExecCopySlotMinimalTuple(s);
+		MemoryContextSwitchTo(old);
+	}
+	st->nouter = n;
+	st->stats.outer_rows += n;
+	return n;
+}
+
+/*
  * Read the next chunk of outer rows and probe it (its first pass); false
  * at the end of the outer side
  */
 static bool
 gx_join_next_chunk(GxJoinState *st)
 {
-	MemoryContext old;
-	uint32		n = 0;
+	uint32		n;
 
 	if (gx_join_outer_rows_input(st))
 	{
@@ -748,25 +759,7 @@ gx_join_next_chunk(GxJoinState *st)
 	st->more = false;
 	if (st->outer_done)
 		return false;
-	st->outer = (MinimalTuple *) MemoryContextAlloc(st->chunk_cxt,
-													sizeof(MinimalTuple) * st->rows_per_chunk);
-	/* (the child runs in the caller's context, as in gx_join_read_inner) */
-	while (n < st->rows_per_chunk)
-	{
-		TupleTableSlot *s = st->nparts > 0 ? gx_join_parts_outer(st) :
-			ExecProcNode(st->outer_ps);
-
-		if (TupIsNull(s))
-		{
-			st->outer_done = true;
-			break;
-		}
-		old = MemoryContextSwitchTo(st->chunk_cxt);
-		st->outer[n++] = ExecCopySlotMinimalTuple(s);
-		MemoryContextSwitchTo(old);
-	}
-	st->nouter = n;
-	st->stats.outer_rows += n;
+	n = gx_join_read_outer(st, st->rows_per_chunk);
 	if (n == 0)
 		return false;
 	/*

@@ -88,7 +88,6 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 			   *ld;
 
 	g->group_mode = true;
-	g->agg_mode = true;
 	g->device = st->device;
 	g->css.ss.ps.plan = &cscan->scan.plan;
 	g->css.ss.ps.state = st->css.ss.ps.state;
@@ -179,19 +178,6 @@ gx_join_agg_rows_dict(GxJoinState *st, AttrNumber resno)
 	return NULL;
 }
 
-/*
- * Store the datum d of row r into batch column vals (gx_store_datum_scale),
- * or its id in dict (a string column)
- */
-void
-gx_join_agg_store(GxDict *dict, char *vals, int gxtype, int scale, uint32 r, Datum d,
-				  bool isnull)
-{
-	if (dict != NULL)
-		((int64 *) vals)[r] = isnull ? 0 : gx_dict_id(dict, d);
-	else
-		gx_store_datum_scale(vals, gxtype, scale, r, d, isnull);
-}
 
 /*
  * The inner column store of the table just reserved (st->cap rows) in the
@@ -318,15 +304,8 @@ gx_join_agg_rows_task(GxJoinState *st, gx_chunk *c, const int *ct, int nc, uint3
 	{
 		ExecStoreMinimalTuple(st->outer[r], st->oslot, false);
 		for (int i = 0; i < nc; i++)
-		{
-			bool		isnull;
-			Datum		d = slot_getattr(st->oslot, p->col_attno[i], &isnull);
-
-			gx_join_agg_store(gx_join_agg_rows_dict(st, p->col_attno[i]), (char *) c + voff[i],
-							  ct[i], c->cols[i].scale, r, d, isnull);
-			if (isnull)
-				((uint32 *) ((char *) c + noff[i]))[r >> 5] |= 1u << (r & 31);
-		}
+			gx_join_store_col(c, i, r, st->oslot, p->col_attno[i], ct[i], p->col_scale[i],
+							  gx_join_agg_rows_dict(st, p->col_attno[i]));
 	}
 	ExecClearTuple(st->oslot);
 }
@@ -351,9 +330,9 @@ gx_join_agg_rows(GxJoinState *st)
 	for (int i = 0; i < p->ncols; i++)
 		ct[i] = p->col_type[i];
 	per = gx_join_agg_rows_per_task(st, ct, p->ncols);
-	while (!st->group_bad)
+	while (!st->group_bad && !st->outer_done)
 	{
-		uint32		n = 0;
+		uint32		n;
 		uint64		bytes;
 		char	   *image;
 		int			slot;
@@ -362,20 +341,7 @@ gx_join_agg_rows(GxJoinState *st)
 
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextReset(st->chunk_cxt);
-		st->outer = (MinimalTuple *) MemoryContextAlloc(st->chunk_cxt,
-														sizeof(MinimalTuple) * per);
-		while (n < per)
-		{
-			TupleTableSlot *s = ExecProcNode(st->outer_ps);
-			MemoryContext old;
-
-			if (TupIsNull(s))
-				break;
-			old = MemoryContextSwitchTo(st->chunk_cxt);
-			st->outer[n++] = ExecCopySlotMinimalTuple(s);
-			MemoryContextSwitchTo(old);
-		}
-		st->stats.outer_rows += n;
+		n = gx_join_read_outer(st, per);
 		if (n == 0)
 			break;
 		bytes = GX_ALIGN_UP(sizeof(gx_chunk)) + gx_columns_bytes(ct, p->ncols, n);
@@ -386,16 +352,13 @@ gx_join_agg_rows(GxJoinState *st)
 		memcpy(gx_slot_chunk(slot), image, bytes);
 		gx_slot_chunk(slot)->fault = gx_take_fault();
 		res = gx_join_run(st, slot, gen);
-		if ((res->flags & (GX_RESULT_HOST | GX_RESULT_FULL)) || res->join_noroom > 0 ||
-			res->join_host > 0)
+		if (gx_join_group_missed(res))
 			st->group_bad = true;
 		else if (res->nsel != 0)
 			elog(ERROR, "gpuext: GpuJoin group probe returned %u entries", res->nsel);
 		st->stats.pairs += (int64) res->join_count;
 		gx_slot_release(slot);
 		st->stats.probe_tasks++;
-		if (n < per)
-			break;
 	}
 	MemoryContextReset(st->chunk_cxt);
 	st->outer = NULL;

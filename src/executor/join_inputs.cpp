@@ -282,9 +282,7 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 		 * a group probe whose pairs did not all go into the group table (no
 		 * room, the host's): the node's fallback runs (join_agg.cpp)
 		 */
-		if (kind == GX_TASK_JOIN_PROBE && st->group &&
-			((res->flags & (GX_RESULT_HOST | GX_RESULT_FULL)) ||
-			 res->join_noroom > 0 || res->join_host > 0))
+		if (kind == GX_TASK_JOIN_PROBE && st->group && gx_join_group_missed(res))
 		{
 			st->group_bad = true;
 			outcome = GX_INPUT_FULL;

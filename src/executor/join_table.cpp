@@ -40,6 +40,27 @@ gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes)
 	c->ext.join.kfloat = st->kfloat;
 }
 
+/*
+ * Store column k of row 'row' of a batch the node lays out from the row
+ * in slot (its column resno): as the batch holds it (a numeric at scale),
+ * or its id in dict (a string key: join_dict.cpp); its NULL bit
+ */
+void
+gx_join_store_col(gx_chunk *c, int k, uint32 row, TupleTableSlot *slot, AttrNumber resno,
+				  int gxtype, int scale, GxDict *dict)
+{
+	bool		isnull;
+	Datum		d = slot_getattr(slot, resno, &isnull);
+	char	   *vals = (char *) c + c->cols[k].values_off;
+
+	if (dict != NULL)
+		((int64 *) vals)[row] = isnull ? 0 : gx_dict_id(dict, d);
+	else
+		gx_store_datum_scale(vals, gxtype, gxtype == GX_NUMERIC ? scale : 0, row, d, isnull);
+	if (isnull)
+		((uint32 *) ((char *) c + c->cols[k].nulls_off))[row >> 5] |= 1u << (row & 31);
+}
+
 /* the result of the finished task in slot (its device error raised) */
 gx_result *
 gx_join_result(int slot)

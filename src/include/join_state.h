@@ -235,6 +235,8 @@ gx_join_side_keys(const GxJoinState *st, bool inner)
 /* the table's steps, shared by the node and the device inputs (join_table.cpp) */
 void		gx_join_header(GxJoinState *st, gx_chunk *c, uint32 kind, uint64 input_bytes);
 gx_result  *gx_join_result(int slot);
+void		gx_join_store_col(gx_chunk *c, int k, uint32 row, TupleTableSlot *slot,
+							  AttrNumber resno, int gxtype, int scale, GxDict *dict);
 uint32		gx_join_kcap(const GxJoinState *st, uint32 cap);
 uint64		gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap);
 bool		gx_join_table_fits(GxJoinState *st, uint32 n);
@@ -250,6 +252,7 @@ void		gx_join_drop_device(GxJoinState *st);
 void		gx_join_drop_table(GxJoinState *st);
 void		gx_join_reset_outer(GxJoinState *st);
 bool		gx_join_step(GxJoinState *st);
+uint32		gx_join_read_outer(GxJoinState *st, uint32 max);
 void		gx_join_rescan_inner(GxJoinState *st);
 
 /* partitioned passes (join_parts.cpp) */
@@ -273,14 +276,23 @@ void		gx_join_filter_begin(GxJoinState *st, List *quals);
 TupleTableSlot *gx_join_filter_next(GxJoinState *st);
 TupleTableSlot *gx_join_store(GxJoinState *st, const gx_join_pair *p);
 
+/*
+ * did a group probe leave a pair out of its group table (no room, or the
+ * host's)?  The node then runs its fallback (join_agg.cpp)
+ */
+static inline bool
+gx_join_group_missed(const gx_result *res)
+{
+	return (res->flags & (GX_RESULT_HOST | GX_RESULT_FULL)) != 0 || res->join_noroom > 0 ||
+		res->join_host > 0;
+}
+
 /* aggregating its pairs (join_agg.cpp) */
 void		gx_join_agg_begin(GxJoinState *st, CustomScan *cscan);
 void		gx_join_agg_task(GxJoinState *st, gx_chunk *c);
 void		gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk);
 void		gx_join_agg_input_cols(GxJoinState *st, gx_chunk *c);
 bool		gx_join_agg_alloc_cols(GxJoinState *st);
-void		gx_join_agg_store(GxDict *dict, char *vals, int gxtype, int scale, uint32 r,
-							  Datum d, bool isnull);
 TupleTableSlot *gx_join_agg_exec(GxJoinState *st);
 void		gx_join_agg_reset(GxJoinState *st);
 
