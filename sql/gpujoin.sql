@@ -109,6 +109,16 @@ SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.
 RESET gpuext.enable_agg;
 SELECT * FROM gx_jexplain('SELECT count(*) FROM gx_jskew a JOIN gx_jskew b ON a.k = b.k');
 RESET gpuext.force;
+-- a join in another's outer side, its many pairs in passes: it reads its
+-- outer table itself and gives its batch's staging slot back between
+-- passes (the join above takes one of its own meanwhile)
+SET join_collapse_limit = 1;
+SELECT gx_jcheck('SELECT count(*), sum(o.id::int8 + a.id) FROM (gx_jskew a JOIN gx_jskew b ON a.k = b.k) JOIN gx_jo o ON o.k4 = b.id');
+SELECT gx_jcheck('SELECT a.id, b.id, o.id FROM (gx_jskew a JOIN gx_jskew b ON a.k = b.k) JOIN gx_jo o ON o.k4 = b.id WHERE o.id % 50 = 0');
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT count(*), sum(o.id::int8 + a.id) FROM (gx_jskew a JOIN gx_jskew b ON a.k = b.k) JOIN gx_jo o ON o.k4 = b.id');
+RESET gpuext.force;
+RESET join_collapse_limit;
 
 -- empty sides, only NULL keys, all match, none match
 SELECT gx_jcheck('SELECT o.id FROM gx_jo o JOIN gx_jempty e ON o.k4 = e.k4');

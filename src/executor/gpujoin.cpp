@@ -62,12 +62,13 @@
  * join_inputs.cpp): a side whose child is a plain scan of a table may be
  * read by the node itself through a row source, cached columns where they
  * lie, and its child never runs: the inner side when its rows are never
- * returned, the outer side always but in another GpuJoin's outer child
+ * returned, the outer side always.  In another GpuJoin's outer child
  * (st->nested: set while a GpuJoin initializes that child,
- * gx_join_init_children), where an outer side whose rows are returned
- * would keep its batch's staging slot while the GpuJoin above probes,
- * waiting for a slot of its own.  This file calls
- * them where the child would be read (steps 1 and 3).
+ * gx_join_init_children) an outer side whose rows are returned gives its
+ * batch's staging slot back between passes (the task image kept in the
+ * backend), since the GpuJoin above takes a slot of its own while those
+ * rows come: no backend waits for a slot while holding one.  This file
+ * calls them where the child would be read (steps 1 and 3).
  *
  * Keys are read from the children's rows on the host (numeric values put
  * at the common scale of both sides: gx_store_datum_scale), so both sides

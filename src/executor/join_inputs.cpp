@@ -22,15 +22,15 @@
  *    the rows read over the share of the table read) and read the side
  *    again; no table for the estimate at all sends the node to the
  *    child's rows (gx_join_read_inner: an empty side needs no table);
- *  - the outer side of every join but one in another GpuJoin's outer
- *    child (st->nested: its held slot and the one the GpuJoin above
- *    waits for could leave the slots to such pairs, each waiting;
- *    gpujoin.cpp).
+ *  - the outer side of every join.
  *    Counting: count-only JOIN_PROBE tasks
  *    over its batches, GX_MAX_BATCHES in flight.  Returning rows (every
  *    outer column the node returns a column of the table): one batch at
  *    a time, its staging slot kept and submitted again for each pass
- *    (next_row / next_match), its pages pinned while its rows are
+ *    (next_row / next_match; given back after the last pass, and in
+ *    another GpuJoin's outer child, st->nested, between passes too, the
+ *    task image copied out: the GpuJoin above takes a slot while these
+ *    rows are returned), its pages pinned while its rows are
  *    returned, fetched from the table by the entries' row numbers
  *    (gx_source_row).  Such a side reads heap pages only
  *    (GxSource.no_cache): a cache entry is pinned only while a task is in
@@ -110,11 +110,11 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		in->prog = gx_program_from_const((Const *) n, NIL);
 		/*
 		 * the outer side's rows: every column the node returns is the
-		 * table's; not in another GpuJoin's outer child, which waits for a
-		 * staging slot while this one holds its batch's
+		 * table's (in another GpuJoin's outer child too: its batch's slot
+		 * is given back while its rows are returned,
+		 * gx_join_input_after_pass)
 		 */
-		if (side == 0 && !st->count && !st->group && !st->nested &&
-			gx_join_outer_columns(st, in))
+		if (side == 0 && !st->count && !st->group && gx_join_outer_columns(st, in))
 			in->rows = true;
 		/*
 		 * (a counting RIGHT / FULL join counts the inner rows with a NULL
@@ -388,24 +388,70 @@ gx_join_input_drop_batch(GxJoinInput *in)
 	if (in->held >= 0)
 		gx_slot_release(in->held);
 	in->held = -1;
+	in->saved_bytes = 0;
 	for (int i = 0; i < GX_MAX_BATCHES; i++)
 		gx_unpin_batch(&in->batch[i]);
 }
 
 /*
+ * After a pass over the outer device input's batch, its staging slot:
+ * given back when no pass is due (the rows come from the batch's pinned
+ * pages, not the slot); kept for the next pass, but in another GpuJoin's
+ * outer child (st->nested), whose parent takes a slot of its own while
+ * these rows are returned: there the task image (its input part) is
+ * copied out and the slot given back, so that a backend never waits for
+ * a slot while holding one
+ */
+static void
+gx_join_input_after_pass(GxJoinState *st, GxJoinInput *in)
+{
+	gx_chunk   *c = gx_slot_chunk(in->held);
+
+	if (st->more && !st->nested)
+		return;
+	if (st->more)
+	{
+		if (in->saved_alloc < c->result_off)
+		{
+			if (in->saved != NULL)
+				pfree(in->saved);
+			in->saved = (char *) MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt,
+													   c->result_off);
+			in->saved_alloc = c->result_off;
+		}
+		memcpy(in->saved, c, c->result_off);
+		in->saved_bytes = c->result_off;
+	}
+	gx_slot_release(in->held);
+	in->held = -1;
+}
+
+/*
  * One JOIN_PROBE pass over the outer device input's batch in its held
  * slot (the first, or the next one from next_row / next_match): the
- * task, still in the slot, is submitted again, so a cache entry stays
- * pinned by the slot across the passes; its entries into st->pairs
+ * task, still in the slot (or copied back into one: a nested join's,
+ * gx_join_input_after_pass), is submitted again; its entries into
+ * st->pairs.  Such a side reads heap pages only: a cache entry would be
+ * pinned only while a task is in flight.
  */
 void
 gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
 {
-	gx_chunk   *c = gx_slot_chunk(in->held);
+	gx_chunk   *c;
 	gx_result  *res;
-	uint32		nrows = c->nrows;
+	uint32		nrows;
 
 	CHECK_FOR_INTERRUPTS();
+	if (in->held < 0)
+	{
+		if (in->saved_bytes == 0)
+			elog(ERROR, "gpuext: GpuJoin pass over a batch that was given back");
+		in->held = gx_slot_acquire(true);
+		memcpy(gx_slot_chunk(in->held), in->saved, in->saved_bytes);
+		in->saved_bytes = 0;
+	}
+	c = gx_slot_chunk(in->held);
+	nrows = c->nrows;
 	c->kind = GX_TASK_JOIN_PROBE;
 	c->ext.join.first_row = st->next_row;
 	c->ext.join.first_match = st->next_match;
@@ -431,6 +477,7 @@ gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
 			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
 	st->stats.probe_tasks++;
 	st->stats.pairs += st->npairs;
+	gx_join_input_after_pass(st, in);
 }
 
 /*

@@ -291,10 +291,9 @@ gx_join_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 
 	par->shared = shared;
 	/*
-	 * the outer side as the leader reads it: a leader whose node is in
-	 * another GpuJoin's outer child (st->nested: the Gather there) reads
-	 * it through its child, and so must every worker, whose node is the
-	 * top of its plan (not nested) and would read the whole table itself
+	 * the outer side as the leader reads it: a leader that reads it
+	 * through its child makes every worker do so, since a worker's node
+	 * reading the table itself would read the whole table
 	 */
 	if (!shared->outer_scan && st->input[0].on)
 		st->input[0].on = st->outer_input_on = false;

@@ -79,6 +79,10 @@ typedef struct GxJoinInput
 	TupleTableSlot *tslot;		/* a row of the table */
 	int			maxattno;		/* the highest column of it returned */
 	int			held;			/* the batch's slot, kept for its passes, or -1 */
+	char	   *saved;			/* ... or, given back between passes (nested),
+								 * the batch's task image, taken again */
+	uint64		saved_bytes,
+				saved_alloc;
 	bool		reading;		/* the source stands in this run (until a rescan) */
 	uint32		held_gen;
 } GxJoinInput;

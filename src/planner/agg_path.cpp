@@ -688,6 +688,33 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
 }
 
 /*
+ * The initial size of a Finalize HashAggregate's table over device
+ * groups, at most: the rows it reads are the groups the device made,
+ * whatever the planner's estimate was (often the input's rows, for keys
+ * it cannot estimate such as k % 1000), and PostgreSQL sizes the table
+ * for that estimate at executor start, which for 16M groups takes most of
+ * a cached query's time.  The table grows as groups come.
+ */
+#define GX_FINAL_INIT_GROUPS 65536.0
+
+/*
+ * A hashed Finalize path: costed for the estimated groups, its table
+ * started at no more than GX_FINAL_INIT_GROUPS (create_agg_plan takes
+ * numGroups from the path)
+ */
+static Path *
+gx_final_hashed(PlannerInfo *root, RelOptInfo *output_rel, Path *input, PathTarget *target,
+				List *groupClause, List *having, AggClauseCosts *costs, double groups)
+{
+	AggPath    *ap = create_agg_path(root, output_rel, input, target, AGG_HASHED,
+									 AGGSPLIT_FINAL_DESERIAL, groupClause, having, costs,
+									 groups);
+
+	ap->numGroups = Min(ap->numGroups, GX_FINAL_INIT_GROUPS);
+	return &ap->path;
+}
+
+/*
  * Finalize paths over a device aggregate path (or a Gather of it): plain
  * without keys; hashed, and sorted, by the GROUP BY keys
  */
@@ -709,9 +736,8 @@ gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
 	}
 	if (grouping_is_hashable(groupClause))
 	{
-		hashed = &create_agg_path(root, output_rel, input, target, AGG_HASHED,
-								  AGGSPLIT_FINAL_DESERIAL, groupClause, having,
-								  costs, groups)->path;
+		hashed = gx_final_hashed(root, output_rel, input, target, groupClause, having, costs,
+								 groups);
 		add_path(output_rel, hashed);
 	}
 	if (grouping_is_sortable(groupClause))
@@ -729,9 +755,8 @@ gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
 	if (hashed == NULL && sorted_agg == NULL)
 		return NULL;
 	if (grouping_is_hashable(groupClause))
-		return &create_agg_path(root, output_rel, input, target, AGG_HASHED,
-								AGGSPLIT_FINAL_DESERIAL, groupClause, having, costs,
-								groups)->path;
+		return gx_final_hashed(root, output_rel, input, target, groupClause, having, costs,
+							   groups);
 	return &create_agg_path(root, output_rel,
 							&create_sort_path(root, output_rel, input,
 											  make_pathkeys_for_sortclauses(root, groupClause,

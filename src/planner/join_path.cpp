@@ -157,13 +157,13 @@
  * counted (see above).
  *
  * Nesting and staging slots: a GpuJoin in another's outer child (anywhere
- * in its tree, through any plan) reads its outer side through its child,
- * never as a device input returning rows (gpujoin.cpp, st->nested): such
- * an input keeps its batch's staging slot while its rows are returned,
- * and the GpuJoin above, probing them, would wait for a slot of its own
- * meanwhile, which with as many backends doing so as there are slots
- * would never come.  (An inner child is drained before the node above
- * takes a slot: a GpuJoin there keeps its device inputs.)
+ * in its tree, through any plan) reads its outer side as any GpuJoin
+ * does, but gives its batch's staging slot back between passes
+ * (gpujoin.cpp, st->nested): the GpuJoin above, probing its rows, takes
+ * a slot of its own meanwhile, and a backend that waited for a slot while
+ * holding one could, with as many backends doing so as there are slots,
+ * wait forever.  (An inner child is drained before the node above takes
+ * a slot.)
  */
 #include "gpuext.h"
 #include "planner.h"
