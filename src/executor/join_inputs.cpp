@@ -32,9 +32,12 @@
  *    task image copied out: the GpuJoin above takes a slot while these
  *    rows are returned), its pages pinned while its rows are
  *    returned, fetched from the table by the entries' row numbers
- *    (gx_source_row).  Such a side reads heap pages only
- *    (GxSource.no_cache): a cache entry is pinned only while a task is in
- *    flight, and every pass must see the rows the first one saw.
+ *    (gx_source_row).  A cached batch must take one pass (an entry is
+ *    pinned only while a task is in flight, and every pass must see the
+ *    rows the first one saw): one that would take more is given up
+ *    before any of its rows is returned, and its blocks are read from the
+ *    heap next (gx_join_input_next_chunk).  A merge join's reads heap
+ *    pages only.
  *
  * Device errors come back as ERRORs (gx_join_result); CHECK_FOR_INTERRUPTS
  * runs between tasks.
@@ -140,11 +143,12 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 					   st->device, &in->stats, estate, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
 		in->src.need_rows = in->rows;
 		/*
-		 * (its passes submit a batch's task again: heap pages, never an
-		 * entry; a merge probe's result area holds its sort's scratch, which
-		 * an entry's rows need more of than a slot has: heap pages)
+		 * (a merge probe's result area holds its sort's scratch, which an
+		 * entry's rows need more of than a slot has: heap pages; a cached
+		 * batch of rows returned takes one pass or is read again from its
+		 * heap pages, gx_join_input_next_chunk)
 		 */
-		in->src.no_cache = in->rows || (side == 0 && st->alg == GX_JOIN_MERGE);
+		in->src.no_cache = side == 0 && st->alg == GX_JOIN_MERGE;
 		if (in->rows && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
 			in->tslot = table_slot_create(in->src.rel, NULL);
 	}
@@ -480,23 +484,58 @@ gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
 	gx_join_input_after_pass(st, in);
 }
 
+static uint32 gx_join_input_first_pass(GxJoinState *st, GxJoinInput *in);
+
 /*
  * The outer device input's next batch (cached columns, heap pages or
  * deformed columns), probed (its first pass); its slot is kept for the
- * passes and its pages stay pinned while its rows are returned.  false
- * at the end of the side.
+ * passes and its pages stay pinned while its rows are returned.  A
+ * cached batch whose pairs do not fit one pass is given up before any of
+ * its rows is returned, and its entry's blocks are read from the heap
+ * instead (their batches' task images are submitted again for each
+ * pass, which an entry's would not be: it may be refreshed or evicted
+ * between passes, as only a task in flight pins it).  false at the end
+ * of the side.
  */
 bool
 gx_join_input_next_chunk(GxJoinState *st)
 {
-	GxJoinInput *in = &st->input[0];
+	while (true)
+	{
+		GxJoinInput *in = &st->input[0];
+		GxBatch    *b = &in->batch[0];
+		uint32		n;
+
+		n = gx_join_input_first_pass(st, in);
+		if (n == 0)
+			return false;
+		if (!b->cached || !st->more)
+			return true;
+		gx_source_cache_reread(&in->src, b);
+		in->stats.chunks--;
+		in->stats.rows_in -= n - b->skipped_rows;
+		st->stats.outer_rows -= n - b->skipped_rows;
+		st->stats.pairs -= st->npairs;
+		st->npairs = st->pair_pos = 0;
+		st->more = false;
+		gx_join_input_drop_batch(in);
+	}
+}
+
+/*
+ * gx_join_input_next_chunk's step: the next batch filled and its first
+ * pass run; its rows (0 at the end of the side)
+ */
+static uint32
+gx_join_input_first_pass(GxJoinState *st, GxJoinInput *in)
+{
 	GxBatch    *b = &in->batch[0];
 	gx_chunk   *c;
 	uint32		n;
 
 	gx_join_input_drop_batch(in);
 	if (in->src.heap_done)
-		return false;
+		return 0;
 	in->held = gx_slot_acquire(true);
 	c = gx_slot_chunk(in->held);
 	gx_join_input_task(st, in, c, GX_TASK_JOIN_PROBE);
@@ -507,7 +546,7 @@ gx_join_input_next_chunk(GxJoinState *st)
 	if (n == 0)
 	{
 		gx_join_input_drop_batch(in);
-		return false;
+		return 0;
 	}
 	c->ext.join.max_pairs = (uint32)
 		Min((uint64) PG_INT32_MAX,
@@ -522,7 +561,7 @@ gx_join_input_next_chunk(GxJoinState *st)
 	st->stats.outer_rows += n - b->skipped_rows;
 	st->next_row = st->next_match = 0;
 	gx_join_input_pass(st, in);
-	return true;
+	return n;
 }
 
 /*

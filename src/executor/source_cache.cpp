@@ -198,6 +198,28 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 }
 
 /*
+ * Read the blocks of cached batch b, the last one filled, from the heap
+ * next, as if all of them were stale (in the scan's snapshot): for a
+ * node that gives the batch up before returning any of its rows
+ */
+void
+gx_source_cache_reread(GxSource *src, GxBatch *b)
+{
+	BlockNumber end = src->next_block;
+
+	if (!b->cached || end < b->cache_start || end - b->cache_start > GX_VM_BLOCKS_PER_PAGE)
+		elog(ERROR, "gpuext: no cached batch to read again");
+	src->npending = 0;
+	for (BlockNumber blk = b->cache_start; blk < end; blk++)
+		src->pending[src->npending++] = blk;
+	src->ipending = 0;
+	src->page_valid = false;
+	src->heap_done = false;		/* (said at the fill when the entry was the last) */
+	src->stats->cache_chunks--;
+	src->stats->cache_reread++;
+}
+
+/*
  * A row selected from a cache entry: the tuple at (block, offset) of the
  * heap, returned from its pinned buffer.  The entry was valid when the
  * chunk was sent, so the tuple is there and visible to the scan.

@@ -212,6 +212,9 @@ typedef struct GxGroupState
 	X(double, wait_ms)			/* waiting for the device */ \
 	X(int64, cache_chunks)		/* chunks read from the cache */ \
 	X(int64, cache_invalid)		/* cache entries found not valid */ \
+	X(int64, cache_reread)		/* cached batches given up, their blocks \
+								 * read from the heap (a GpuJoin's rows of \
+								 * more pairs than one pass holds) */ \
 	X(int64, cache_bytes)		/* bytes of cached columns the program reads */ \
 	X(int64, cache_rows)		/* rows read from cache entries (not stale) */ \
 	X(int64, cache_stale_blocks)	/* stale blocks of used entries, read from the heap */ \
@@ -448,6 +451,7 @@ void		gx_source_cache_begin(GxSource *src);
 void		gx_set_stop_block(GxSource *src);
 bool		gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot);
 TupleTableSlot *gx_fetch_cached(GxSource *src, GxBatch *b, uint32 m, TupleTableSlot *slot);
+void		gx_source_cache_reread(GxSource *src, GxBatch *b);
 
 /* cache use by a scan (cache.cpp) */
 void		gx_cache_touch(int idx);
