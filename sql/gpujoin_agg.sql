@@ -49,6 +49,19 @@ SELECT gx_jccheck('SELECT f.g % 3, f.d, sum(f.n * 2 - 1), sum(f.v) FILTER (WHERE
 SELECT gx_jccheck('SELECT count(*), sum(f.v), sum(d.w), min(d.dd), avg(f.n) FROM gx_af f JOIN gx_ad d ON f.k = d.k');
 SELECT gx_jccheck('SELECT d.h, sum(f.v) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY d.h HAVING sum(f.v) > 100000000 OR count(*) < 10');
 SELECT gx_jccheck('SELECT f.id % 500 AS grp, sum(d.w) AS s FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1 ORDER BY s DESC NULLS LAST, grp LIMIT 7');
+-- finalizing on the device (GROUP BY): the node returns the final values,
+-- HAVING is its qual, its fallback the Finalize plan; off, PostgreSQL's
+-- Finalize Aggregate above it
+SELECT gx_jccheck('SELECT d.h, f.g, count(*), avg(f.v), avg(f.n), stddev(f.v), var_pop(f.n), sum(f.n), min(d.dd) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY 1, 2 HAVING avg(f.v) > 0');
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT d.h, sum(f.v), avg(f.n) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY d.h HAVING count(*) > 10')
+    WHERE gx_explain ~ 'Custom Scan|Finalize|Aggregate|Filter';
+SET gpuext.enable_preagg_final = off;
+SELECT gx_jccheck('SELECT d.h, sum(f.v) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY d.h HAVING sum(f.v) > 100000000 OR count(*) < 10');
+SELECT * FROM gx_explain('SELECT d.h, sum(f.v), avg(f.n) FROM gx_af f JOIN gx_ad d ON f.k = d.k GROUP BY d.h HAVING count(*) > 10')
+    WHERE gx_explain ~ 'Custom Scan|Finalize|Aggregate|Filter';
+RESET gpuext.enable_preagg_final;
+RESET gpuext.force;
 -- quals on both sides; no pair; an empty inner side (no group; one row without GROUP BY)
 SELECT gx_jccheck('SELECT f.g, d.h, sum(f.v) FROM gx_af f JOIN gx_ad d ON f.k = d.k WHERE f.d > date ''2024-01-20'' AND d.w % 2 = 0 GROUP BY 1, 2');
 SELECT gx_jccheck('SELECT f.g, sum(f.v) FROM gx_af f JOIN gx_ad d ON f.k = d.k WHERE d.w < 0 GROUP BY 1');

@@ -36,7 +36,9 @@
  *     out in the columns its program reads (the child's resnos:
  *     gx_join_agg_rows), one group probe a chunk.
  *  4. GROUP_READ tasks bring the groups back (gx_group_next), each a row
- *     of partial states in the scan slot.
+ *     of partial states in the scan slot; a finalizing node's (custom
+ *     private "final") of the aggregates' final values, its qual the
+ *     HAVING, its fallback the Finalize plan over the partial one.
  *
  * Exactness.  A group probe counts every pair it could not add (no room
  * in the group table) and every outer row its program left to the host
@@ -118,9 +120,12 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 	 */
 	if (est > 128)
 		est = Max(est, (double) GX_JOIN_AGG_MIN_GROUPS);
+	/* (finalizing: the marker is the last item, join_agg_path.cpp) */
 	gx_group_begin_spec(g, cscan->custom_scan_tlist, est, outs, (List *) list_nth(priv, 11),
 						(List *) list_nth(priv, 12), (List *) list_nth(priv, 13),
-						(List *) list_nth(priv, 14), false);
+						(List *) list_nth(priv, 14),
+						llast(priv) != NULL && IsA(llast(priv), String) &&
+						strcmp(strVal(llast(priv)), "final") == 0);
 	st->gncols = list_length(cols) / 4;
 	if (st->gncols > GX_JOIN_MAX_COLS)
 		elog(ERROR, "gpuext: GpuJoin with %d inner columns", st->gncols);

@@ -110,6 +110,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyText("Group Keys",
 								gx_group_describe_keys(st->grs, dpctx, true), es);
 		ExplainPropertyText("Device Aggregates", gx_agg_describe(st->grs, dpctx, true), es);
+		if (st->grs->grp.final)
+			ExplainPropertyText("Finalize", "on the device (fallback: the plan below)", es);
 		/* (local: a table per GPU block or CPU thread first; gx_group_local) */
 		ExplainPropertyText("Group Strategy", gx_group_local(&st->grs->grp) ?
 							"local, then global table" : "global table", es);

@@ -32,6 +32,7 @@ void		gx_aggpath_init(void);
 void		gx_joinpath_init(void);
 Path	   *gx_join_count_path(RelOptInfo *rel, Path *path, PathTarget *partial);
 Path	   *gx_join_swapped_path(Path *path);
+extern CustomPathMethods gx_join_path_methods;
 Path	   *gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path,
 							   PathTarget *scanjoin, PathTarget *partial, double groups);
 struct GxProgram *gx_join_side_prog(Plan *child, List *resnos, bool bounds, Index *relid);
@@ -87,6 +88,10 @@ bool		gx_group_outputs(struct GxProgram *prog, List *exprs, Index relid, List **
 							 GxInnerCols *inner);
 Path	   *gx_unproject(Path *path);
 bool		gx_partial_count_star(PathTarget *partial);
+Aggref	   *gx_final_aggref(Aggref *partial);
+Path	   *gx_final_hashed(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
+							PathTarget *target, List *groupClause, List *having,
+							struct AggClauseCosts *costs, double groups);
 void		gx_final_costs(PlannerInfo *root, RelOptInfo *output_rel,
 						   struct AggClauseCosts *costs);
 extern bool gx_enable_gpujoin;

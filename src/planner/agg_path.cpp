@@ -702,7 +702,7 @@ gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having, Index rel
  * started at no more than GX_FINAL_INIT_GROUPS (create_agg_plan takes
  * numGroups from the path)
  */
-static Path *
+Path *
 gx_final_hashed(PlannerInfo *root, RelOptInfo *output_rel, Path *input, PathTarget *target,
 				List *groupClause, List *having, AggClauseCosts *costs, double groups)
 {
@@ -1139,7 +1139,7 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 }
 
 /* the final form of a partial Aggref (mark_partial_aggref undone) */
-static Aggref *
+Aggref *
 gx_final_aggref(Aggref *partial)
 {
 	Aggref	   *a = (Aggref *) copyObjectImpl(partial);

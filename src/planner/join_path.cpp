@@ -197,7 +197,8 @@ static Plan *gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *b
 							   List *tlist, List *clauses, List *custom_plans);
 static bool gx_range_expr_foreign(Node *node, void *context);
 
-static CustomPathMethods gx_join_path_methods = {
+/* (planner.h: the finalizing aggregating GpuJoin plans through it, join_agg_path.cpp) */
+CustomPathMethods gx_join_path_methods = {
 	"GpuJoin",
 	gx_plan_join_path,
 	NULL
