@@ -112,8 +112,7 @@ typedef enum GxObjectKind
 	GX_OBJ_GROUP_TABLE,			/* a GROUP BY table (gx_group_hdr + slots) */
 	GX_OBJ_JOIN_TABLE,			/* a hash join's table (gx_join_layout) */
 	GX_OBJ_JOIN_COLS,			/* a join table's inner columns (gx_join_cols_bytes) */
-	GX_OBJ_SETS,				/* a scan's big sets (int64 values) */
-	GX_OBJ_JOIN_SCRATCH			/* a merge probe's scratch (gx_jmerge_probe_layout) */
+	GX_OBJ_SETS					/* a scan's big sets (int64 values) */
 } GxObjectKind;
 
 typedef struct GxSession
