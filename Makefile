@@ -100,11 +100,11 @@ ifneq ($(strip $(NVCC)),)
 UNIT_BIN += test/unit/test_kernel
 endif
 
-test/unit/test_interp: test/unit/test_interp.cpp test/unit/gx_test.h cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
+test/unit/test_interp: test/unit/test_interp.cpp test/unit/gx_test.h test/unit/gx_test_ptree.h cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
 	$(CXX) -std=c++17 -O2 -ffp-contract=off -Wall $(GX_INCLUDES) -o $@ test/unit/test_interp.cpp \
 		cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) -lpthread
 
-test/unit/test_kernel: test/unit/test_kernel.cu test/unit/gx_test.h cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
+test/unit/test_kernel: test/unit/test_kernel.cu test/unit/gx_test.h test/unit/gx_test_ptree.h cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
 	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) $(GX_INCLUDES) -DGX_CUDA_HOME='"$(CUDA_HOME)"' -o $@ \
 		test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/cpu/gx_cpu.cpp \
 		$(CUDA_OPS_SRCS) -ldl -lpthread

@@ -2614,7 +2614,7 @@ gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err,
 	const uint32_t kind = c->kind;
 	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_JOIN_BUILD ||
 		kind == GX_TASK_JOIN_FINISH_BUILD || kind == GX_TASK_JOIN_UNMATCHED ||
-		kind == GX_TASK_SEARCH ? 0 :
+		kind == GX_TASK_SEARCH || kind == GX_TASK_TREE_LOOKUP ? 0 :
 		gx_ntiles(c->nrows);
 	uint32_t	max_sel = kind == GX_TASK_JOIN_PROBE ? c->ext.join.max_pairs : c->nrows;
 
