@@ -199,7 +199,8 @@ ptree_image_node(PtreeImageBuild *b, PtreePtr p, uint32 depth, uint64 path)
 static PtreeImage *
 ptree_image_layout(PtreeImageBuild *b, uint64 change_count, MemoryContext cxt)
 {
-	PtreeImage *img = (PtreeImage *) MemoryContextAllocZero(cxt, sizeof(PtreeImage));
+	PtreeImage *img;
+	gx_pt_geom	g;
 	gx_pt_offs	o;
 	gx_pt_hdr  *h;
 	uint64		nlevel = gx_pt_level_count(b->nodes, b->nnodes);
@@ -209,12 +210,16 @@ ptree_image_layout(PtreeImageBuild *b, uint64 change_count, MemoryContext cxt)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("gpuext_ptree index \"%s\" is too large for a device image",
 						RelationGetRelationName(b->index))));
-	img->geom.nnodes = b->nnodes;
-	img->geom.nleaves = b->nleaves;
-	img->geom.ntids = (uint32) b->ntids;
-	img->geom.nlevel = (uint32) nlevel;
-	gx_pt_layout(&img->geom, &o);
-	img->bytes = (char *) MemoryContextAllocHuge(cxt, o.bytes);
+	g.nnodes = b->nnodes;
+	g.nleaves = b->nleaves;
+	g.ntids = (uint32) b->ntids;
+	g.nlevel = (uint32) nlevel;
+	gx_pt_layout(&g, &o);
+	/* one allocation: the descriptor, then the image */
+	img = (PtreeImage *) MemoryContextAllocHuge(cxt, TYPEALIGN(16, sizeof(PtreeImage)) + o.bytes);
+	memset(img, 0, sizeof(PtreeImage));
+	img->geom = g;
+	img->bytes = (char *) img + TYPEALIGN(16, sizeof(PtreeImage));
 	img->nbytes = o.bytes;
 	memset(img->bytes, 0, o.bytes);
 	h = (gx_pt_hdr *) img->bytes;
@@ -222,7 +227,7 @@ ptree_image_layout(PtreeImageBuild *b, uint64 change_count, MemoryContext cxt)
 	h->version = 1;
 	h->change_count = change_count;
 	h->bytes = o.bytes;
-	h->geom = img->geom;
+	h->geom = g;
 	if (b->nnodes > 0)
 		memcpy(img->bytes + o.nodes, b->nodes, (Size) b->nnodes * sizeof(gx_pt_node));
 	if (b->nleaves > 0)
@@ -242,8 +247,7 @@ ptree_image_drop(int i)
 {
 	if (ptree_images[i] == NULL)
 		return;
-	pfree(ptree_images[i]->bytes);
-	pfree(ptree_images[i]);
+	pfree(ptree_images[i]);		/* (the image with it) */
 	ptree_images[i] = NULL;
 }
 
