@@ -18,10 +18,11 @@
 #               WHERE k = ANY ((SELECT a FROM keys)::int8[]) (an index
 #               scan, a descent a key)
 #   lookup P    SELECT count(*), sum(t.id) FROM gpuext_ptree_lookup('t_pt',
-#               (SELECT a FROM keys), P) l JOIN t ON t.ctid = l.tid, for
-#               P = 0 (sequential), 2, 4, 8, 16 (speculative) on PT_DEVICE
-#   entries P   SELECT count(*) FROM gpuext_ptree_lookup(...): the lookup
-#               alone (the image built once before, then reused)
+#               (SELECT a FROM keys), P, visible => true) l JOIN t ON
+#               t.ctid = l.tid, for P = 0 (sequential), 2, 4, 8, 16
+#               (speculative) on PT_DEVICE
+#   entries P   SELECT count(*) FROM gpuext_ptree_lookup(..., P): the
+#               index's entries alone, no heap
 #
 # Each runs PT_RUNS + 1 times in one session (psql's \timing): the first
 # run (the backend builds the index's image) and the best of the others
@@ -93,7 +94,7 @@ CFGS="btree"
 SQL[btree]="SELECT count(*), sum(id) FROM t WHERE k = ANY ((SELECT a FROM keys)::int8[]);"
 for p in 0 2 4 8 16; do
     CFGS="$CFGS lookup$p entries$p"
-    SQL[lookup$p]="SELECT count(*), sum(t.id) FROM gpuext_ptree_lookup('t_pt', (SELECT a FROM keys), $p) l JOIN t ON t.ctid = l.tid;"
+    SQL[lookup$p]="SELECT count(*), sum(t.id) FROM gpuext_ptree_lookup('t_pt', (SELECT a FROM keys), $p, true) l JOIN t ON t.ctid = l.tid;"
     SQL[entries$p]="SELECT count(*) FROM gpuext_ptree_lookup('t_pt', (SELECT a FROM keys), $p);"
 done
 OPTS="-c gpuext.device=$DEV -c max_parallel_workers_per_gather=0"

@@ -1,18 +1,21 @@
 --
--- ptree_lookup: gpuext_ptree_lookup(index, keys, parts), batches of keys
--- looked up in a gpuext_ptree index's device image on the cluster's device
--- (gpuext.device), sequentially (parts 0) and by speculative partitioned
--- traversal (2, 4, 8, 16 partitions).  Every batch against a sequential
--- scan of the table (the reference): the lookup's TIDs joined to the heap
--- on ctid give exactly the visible rows of the keys, the same for every
--- algorithm; the raw entry counts show dead rows' TIDs before VACUUM.
+-- ptree_lookup: gpuext_ptree_lookup(index, keys, parts, visible), batches
+-- of keys looked up in a gpuext_ptree index's device image on the
+-- cluster's device (gpuext.device), sequentially (parts 0) and by
+-- speculative partitioned traversal (2, 4, 8, 16 partitions).  Every batch
+-- against a sequential scan of the table (the reference): with visible =>
+-- true the lookup gives exactly the (key, ctid) of the visible rows of the
+-- keys, the same for every algorithm; the raw entries (the default) are
+-- counted, the same for every algorithm, dead rows' TIDs among them before
+-- VACUUM; HOT-updated rows show why a join of raw entries on ctid is not
+-- enough.
 -- After inserts, deletes and VACUUM the image is rebuilt when the index's
 -- change counter moves, and reused while it does not (DEBUG1).
 --
 
--- the (key, tid) pairs of keys in tab's column k: the lookup joined to the
--- heap under each algorithm against a sequential scan, and the index
--- entries the lookup returned (the same for every algorithm)
+-- the (key, tid) pairs of keys in tab's column k: the visible lookup under
+-- each algorithm against a sequential scan, and the index entries the raw
+-- lookup returned (the same for every algorithm)
 CREATE FUNCTION pl_check(idx regclass, tab regclass, keys int8[]) RETURNS text
 LANGUAGE plpgsql SET enable_indexscan = off SET enable_bitmapscan = off AS $$
 DECLARE
@@ -27,10 +30,8 @@ BEGIN
                     (SELECT t.k || '' '' || t.ctid AS x FROM %s t, unnest($1) u WHERE t.k = u) s', tab)
         INTO ref USING keys;
     FOREACH p IN ARRAY ARRAY[0, 2, 4, 8, 16] LOOP
-        EXECUTE format('SELECT coalesce(array_agg(x ORDER BY x), ''{}'') FROM
-                        (SELECT l.key || '' '' || l.tid AS x
-                         FROM gpuext_ptree_lookup($1, $2, $3) l JOIN %s t ON t.ctid = l.tid) s', tab)
-            INTO got USING idx, keys, p;
+        SELECT coalesce(array_agg(l.key || ' ' || l.tid ORDER BY l.key || ' ' || l.tid), '{}')
+            INTO got FROM gpuext_ptree_lookup(idx, keys, p, true) l;
         SELECT count(*) INTO raw FROM gpuext_ptree_lookup(idx, keys, p);
         IF p = 0 THEN
             raw0 := raw;
@@ -79,7 +80,7 @@ SELECT key, count(*) FROM gpuext_ptree_lookup('plk_pt', ARRAY[3, 7, 3, 12345]) G
 SELECT array_agg(key) FROM gpuext_ptree_lookup('plk_pt', ARRAY[9, 8, 9, -1, 8], 4);
 
 -- deletes do not change the index: the image is reused, dead rows' TIDs
--- stay in it (the join to the heap drops them)
+-- stay in it (the visible lookup drops them)
 DELETE FROM plk WHERE k = 7 AND v % 3 = 0;
 DELETE FROM plk WHERE k = 9223372036854775807;
 SELECT pl_image('plk_pt');
@@ -95,8 +96,8 @@ SELECT pl_image('plk_pt');
 SELECT pl_image('plk_pt');
 SELECT pl_check('plk_pt', 'plk', (SELECT array_agg(DISTINCT k) FROM plk));
 SELECT pl_check('plk_pt', 'plk', (SELECT array_agg(g::int8 * 1000003 + 1) FROM generate_series(-3000, 3000) g));
--- an uncommitted insert's TIDs are entries the heap join does not return
--- to another snapshot; in its own transaction they are visible
+-- an uncommitted insert's TIDs are entries another snapshot does not see;
+-- in its own transaction they are visible
 BEGIN;
 INSERT INTO plk VALUES (424242, 1);
 SELECT pl_check('plk_pt', 'plk', ARRAY[424242]::int8[]);
@@ -106,6 +107,21 @@ SELECT pl_check('plk_pt', 'plk', ARRAY[424242]::int8[]);
 REINDEX INDEX plk_pt;
 SELECT pl_image('plk_pt');
 SELECT pl_check('plk_pt', 'plk', (SELECT array_agg(DISTINCT k) FROM plk));
+
+-- HOT updates: the index entry stays the chain's root, the visible version
+-- lies further in the chain (or the root becomes a redirect): a join of the
+-- raw entries on ctid misses the updated rows, the visible lookup follows
+-- the chain as an index scan does
+CREATE TABLE plh (k int8, v int) WITH (fillfactor = 50);
+INSERT INTO plh SELECT g % 100, g FROM generate_series(1, 1000) g;
+CREATE INDEX plh_pt ON plh USING gpuext_ptree (k);
+UPDATE plh SET v = v + 1 WHERE k < 50;
+SELECT count(*) AS raw_joined FROM gpuext_ptree_lookup('plh_pt', ARRAY(SELECT generate_series(0, 99)::int8)) l
+    JOIN plh ON plh.ctid = l.tid;
+SELECT count(*) AS visible, count(*) FILTER (WHERE p.k = l.key) AS same_key
+FROM gpuext_ptree_lookup('plh_pt', ARRAY(SELECT generate_series(0, 99)::int8), 4, true) l
+    JOIN plh p ON p.ctid = l.tid;
+SELECT pl_check('plh_pt', 'plh', ARRAY(SELECT generate_series(0, 99)::int8));
 
 -- an int4 index: int8 keys beyond int4 match nothing
 CREATE TABLE plk4 (k int4);
@@ -140,6 +156,6 @@ SELECT * FROM gpuext_ptree_lookup('plk_pt', '{1}');
 RESET ROLE;
 DROP ROLE pl_nobody;
 
-DROP TABLE plk, plk4, plke, plkt;
+DROP TABLE plk, plk4, plke, plkt, plh;
 DROP FUNCTION pl_check(regclass, regclass, int8[]);
 DROP FUNCTION pl_image(regclass);

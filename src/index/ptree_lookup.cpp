@@ -16,11 +16,16 @@
  * its order, each key's TIDs in the index's order; a NULL key matches
  * nothing.
  *
- * Visibility: these are the index's entries, as an index scan's are
- * before it visits the heap: TIDs of dead rows not yet vacuumed, or of
- * rows the caller's snapshot does not see, are returned too.  The caller
- * checks MVCC on the heap, e.g. by joining the table on ctid = tid (a TID
- * scan fetches only the visible row versions).
+ * Visibility: by default these are the index's entries, as an index scan
+ * has them before it visits the heap: TIDs of dead rows not yet vacuumed,
+ * of aborted inserts, of rows the caller's snapshot does not see - and
+ * the root of a HOT chain, whose visible version may lie elsewhere in the
+ * chain.  The caller checks MVCC on the heap.  With visible => true the
+ * function does what an index scan does: each entry's TID is fetched
+ * through the table AM's index fetch (table_index_fetch_tuple: the HOT
+ * chain followed, the query's active snapshot), and the TID of the row
+ * version it sees is returned, entries it sees none of are left out; a
+ * join on ctid = tid then gives exactly the visible rows.
  */
 #include "gpuext.h"
 #include "engine.h"
@@ -29,6 +34,7 @@
 extern "C"
 {
 #include "access/relation.h"
+#include "access/table.h"
 #include "catalog/pg_am.h"
 #include "commands/defrem.h"
 #include "fmgr.h"
@@ -38,6 +44,7 @@ extern "C"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 #include "utils/tuplestore.h"
 
 PGDLLEXPORT Datum gpuext_ptree_lookup(PG_FUNCTION_ARGS);
@@ -126,10 +133,29 @@ ptree_lookup_task(uint32 session, int device, uint32 obj, const PtreeImage *img,
 }
 
 /*
- * gpuext_ptree_lookup(index regclass, keys int8[], parts int): (key, tid)
- * of every index entry of each key, looked up on the configured device;
- * parts 0 (or 1): a sequential walk a key; 2, 4, 8, 16: speculative
- * partitioned traversal in that many partitions
+ * The row version of index entry *tid the active snapshot sees, as an
+ * index scan fetches it (the HOT chain from its root followed): true and
+ * *tid its TID, or false when the snapshot sees none
+ */
+static bool
+ptree_lookup_visible(IndexFetchTableData *fetch, TupleTableSlot *slot, ItemPointer tid)
+{
+	bool		call_again = false,
+				all_dead = false;
+
+	if (!table_index_fetch_tuple(fetch, tid, GetActiveSnapshot(), slot, &call_again, &all_dead))
+		return false;
+	*tid = slot->tts_tid;
+	ExecClearTuple(slot);
+	return true;
+}
+
+/*
+ * gpuext_ptree_lookup(index regclass, keys int8[], parts int, visible
+ * bool): (key, tid) of every index entry of each key, looked up on the
+ * configured device; parts 0 (or 1): a sequential walk a key; 2, 4, 8,
+ * 16: speculative partitioned traversal in that many partitions; visible:
+ * the TIDs of the row versions the active snapshot sees instead
  */
 Datum
 gpuext_ptree_lookup(PG_FUNCTION_ARGS)
@@ -137,6 +163,7 @@ gpuext_ptree_lookup(PG_FUNCTION_ARGS)
 	Oid			indexoid = PG_GETARG_OID(0);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	int32		parts = PG_GETARG_INT32(2);
+	bool		visible = PG_GETARG_BOOL(3);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Relation	index;
 	Oid			heapoid;
@@ -150,6 +177,9 @@ gpuext_ptree_lookup(PG_FUNCTION_ARGS)
 	uint32		session,
 				obj;
 	const uint32 batch = ptree_lookup_batch();
+	Relation	heap = NULL;
+	IndexFetchTableData *fetch = NULL;
+	TupleTableSlot *slot = NULL;
 
 	if (parts != 0 && parts != 1 && parts != 2 && parts != 4 && parts != 8 &&
 		parts != GX_PT_MAX_PARTS)
@@ -194,6 +224,12 @@ gpuext_ptree_lookup(PG_FUNCTION_ARGS)
 		}
 		gx_session_close(session);
 	}
+	if (visible)
+	{
+		heap = table_open(heapoid, AccessShareLock);
+		fetch = table_index_fetch_begin(heap);
+		slot = table_slot_create(heap, NULL);
+	}
 	for (int i = 0; i < nkeys; i++)
 	{
 		Datum		out[2];
@@ -209,10 +245,21 @@ gpuext_ptree_lookup(PG_FUNCTION_ARGS)
 
 			ItemPointerSet(tid, (BlockNumber) (img->tids[t] >> 16),
 						   (OffsetNumber) (img->tids[t] & 0xFFFF));
+			if (visible && !ptree_lookup_visible(fetch, slot, tid))
+			{
+				pfree(tid);
+				continue;
+			}
 			out[1] = PointerGetDatum(tid);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
 			pfree(tid);
 		}
+	}
+	if (visible)
+	{
+		ExecDropSingleTupleTableSlot(slot);
+		table_index_fetch_end(fetch);
+		table_close(heap, AccessShareLock);
 	}
 	relation_close(index, AccessShareLock);
 	PG_RETURN_NULL();
