@@ -4,12 +4,13 @@
 
 EXTENSION = gpuext
 MODULE_big = gpuext
-DATA = sql/gpuext--1.0.sql sql/gpuext--1.4.sql \
-	sql/gpuext--1.0--1.1.sql sql/gpuext--1.1--1.2.sql sql/gpuext--1.2--1.3.sql sql/gpuext--1.3--1.4.sql
+DATA = sql/gpuext--1.0.sql sql/gpuext--1.5.sql \
+	sql/gpuext--1.0--1.1.sql sql/gpuext--1.1--1.2.sql sql/gpuext--1.2--1.3.sql sql/gpuext--1.3--1.4.sql \
+	sql/gpuext--1.4--1.5.sql
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
-REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr search_sets chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain gpujoin_merge gpujoin_parallel gpujoin_parts gpujoin_filter gpujoin_agg cursors stat engine ptree upgrade
+REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr search_sets chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain gpujoin_merge gpujoin_parallel gpujoin_parts gpujoin_filter gpujoin_agg cursors stat engine ptree ptree_lookup upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
 ISOLATION = mvcc_concurrent cache_concurrent cache_refresh preagg_concurrent engine_concurrent service_kill ptree_concurrent
 ISOLATION_OPTS = --load-extension=gpuext
@@ -21,7 +22,7 @@ HOST_OBJS = src/module/gpuext.o src/module/guc.o \
 	src/planner/scan_path.o src/planner/agg_path.o src/planner/join_path.o src/planner/join_agg_path.o \
 	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/preagg.o src/executor/partial_states.o src/executor/parallel.o src/executor/explain.o src/executor/scroll.o src/executor/scan_sets.o src/executor/scan_stats.o src/executor/gpujoin.o src/executor/join_table.o src/executor/join_inputs.o src/executor/join_explain.o src/executor/join_parallel.o src/executor/join_parts.o src/executor/join_filter.o src/executor/join_agg.o src/executor/join_dict.o \
 	src/cache/directory.o src/cache/blocks.o src/cache/load.o src/cache/info.o src/cache/worker.o \
-	src/index/ptree_handler.o src/index/ptree_page.o src/index/ptree_key.o src/index/ptree_build.o src/index/ptree_insert.o src/index/ptree_scan.o src/index/ptree_vacuum.o src/index/ptree_cost.o src/index/ptree_check.o
+	src/index/ptree_handler.o src/index/ptree_page.o src/index/ptree_key.o src/index/ptree_build.o src/index/ptree_insert.o src/index/ptree_scan.o src/index/ptree_vacuum.o src/index/ptree_cost.o src/index/ptree_check.o src/index/ptree_device.o src/index/ptree_lookup.o
 # cuda/: the devices (no PostgreSQL header); include/ is the C API shared with src/
 # ops/: the operator table and its validators, shared by both devices (gx_ops.h)
 CUDA_OPS_SRCS = cuda/ops/gx_ops.cpp cuda/ops/gx_validate.cpp
@@ -99,11 +100,11 @@ ifneq ($(strip $(NVCC)),)
 UNIT_BIN += test/unit/test_kernel
 endif
 
-test/unit/test_interp: test/unit/test_interp.cpp test/unit/gx_test.h cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
+test/unit/test_interp: test/unit/test_interp.cpp test/unit/gx_test.h test/unit/gx_test_ptree.h cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
 	$(CXX) -std=c++17 -O2 -ffp-contract=off -Wall $(GX_INCLUDES) -o $@ test/unit/test_interp.cpp \
 		cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) -lpthread
 
-test/unit/test_kernel: test/unit/test_kernel.cu test/unit/gx_test.h cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
+test/unit/test_kernel: test/unit/test_kernel.cu test/unit/gx_test.h test/unit/gx_test_ptree.h cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
 	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) $(GX_INCLUDES) -DGX_CUDA_HOME='"$(CUDA_HOME)"' -o $@ \
 		test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/cpu/gx_cpu.cpp \
 		$(CUDA_OPS_SRCS) -ldl -lpthread

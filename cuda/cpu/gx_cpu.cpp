@@ -53,6 +53,9 @@
  *  - SEARCH (gx_search.cuh): threads take blocks of probes; each probe's
  *    lower bound and galloping upper bound with the task's p lanes run in
  *    a loop (one lane: binary search), the counts summed per thread.
+ *  - TREE_LOOKUP (gx_ptree.cuh): threads take blocks of keys as SEARCH's;
+ *    a key's walk from the root, or its speculative partitions in a loop
+ *    and their resolve (the GPU's lanes), so the runs are the GPU's.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -67,6 +70,7 @@
 #include "gx_group.cuh"
 #include "gx_join.cuh"
 #include "gx_search.cuh"
+#include "gx_ptree.cuh"
 
 #include <pthread.h>
 #include <signal.h>
@@ -1740,10 +1744,11 @@ gx_cpu_join_unmatched(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 
 #define GX_CPU_SEARCH_ROWS 1024	/* probes a thread takes at a time */
 
-/* what the threads of a SEARCH share */
+/* what the threads of a SEARCH or TREE_LOOKUP share */
 struct gx_cpu_search_job
 {
 	gx_search_in in;
+	gx_pt_in	tree;			/* TREE_LOOKUP */
 	uint32_t	nrows;			/* probes */
 	uint32_t	n;				/* sorted keys */
 	gx_search_run *out;
@@ -1768,10 +1773,21 @@ gx_cpu_search_worker(void *arg, int t)
 	while (gx_cpu_take_seg(job->next, job->nrows, nseg, &seg, &lo, &hi))
 		for (uint32_t row = lo; row < hi; row++)
 		{
-			job->out[row] = gx_search_probe(lanes, &job->in, job->n, row);
+			if constexpr (P == 0)
+				job->out[row] = gx_pt_lookup(&job->tree, row);
+			else
+				job->out[row] = gx_search_probe(lanes, &job->in, job->n, row);
 			count += job->out[row].count;
 		}
 	job->count.fetch_add(count);
+}
+
+/* run a SEARCH or TREE_LOOKUP job's blocks of probes with fn on the pool */
+static void
+gx_cpu_search_run(gx_chunk *c, gx_cpu_search_job *job, gx_cpu_job_fn fn)
+{
+	gx_cpu_parallel(fn, job, (int) ((c->nrows + GX_CPU_SEARCH_ROWS - 1) / GX_CPU_SEARCH_ROWS));
+	gx_chunk_result(c)->nsel = c->nrows;
 }
 
 /*
@@ -1801,11 +1817,32 @@ gx_cpu_search(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	if (!job.in.hdr->built)
 		res->error = ((uint64_t) 0 << 8) | GX_ERR_BAD_PROGRAM;	/* not finished */
 	else
-	{
-		gx_cpu_parallel(fn, &job, (int) ((c->nrows + GX_CPU_SEARCH_ROWS - 1) /
-										 GX_CPU_SEARCH_ROWS));
-		res->nsel = c->nrows;
-	}
+		gx_cpu_search_run(c, &job, fn);
+	res->join_count = job.count.load();
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/*
+ * TREE_LOOKUP (valid): each key's run of the image obj[0]'s TIDs, on the
+ * pool's threads (gx_cpu_search_worker<0>: the walk, or the speculative
+ * partitions in a loop and their resolve)
+ */
+gx_status
+gx_cpu_tree_lookup(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_search_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	gx_cpu_join_reset(res, 0);
+	job.tree = gx_pt_in_of(c, (const char *) c, ctx->obj[0]);
+	job.nrows = c->nrows;
+	job.n = 0;
+	job.out = (gx_search_run *) ((char *) res + gx_search_runs_off());
+	gx_cpu_search_run(c, &job, gx_cpu_search_worker<0>);
 	res->join_count = job.count.load();
 	gx_cpu_finish(res, t0);
 	return GX_OK;

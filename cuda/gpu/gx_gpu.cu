@@ -107,6 +107,12 @@
  * search) reads the sorted projection where it lies (a session object),
  * and the header comes back, then a run of 8 bytes per probe.
  *
+ * TREE_LOOKUP (gx_ptree.cuh; copy mode): the keys are copied in, one
+ * kernel reads the image where it lies (a session object): a thread a key
+ * (SEQ), or a tile of P threads a key, one a partition, their results in
+ * shared memory, resolved by the tile's lanes at once (SPEC); the header
+ * and a run per key come back, as SEARCH's.
+ *
  * No PostgreSQL header; no C++ exception leaves the extern "C" functions
  * (gx_guard.h).
  */
@@ -119,6 +125,7 @@
 #include "gx_cache.cuh"
 #include "gx_join.cuh"
 #include "gx_search.cuh"
+#include "gx_ptree.cuh"
 #include "gx_jit.h"
 
 #include <cuda_runtime.h>
@@ -1641,10 +1648,12 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 		(uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg) :
 		c->kind == GX_TASK_JOIN_PROBE ? (uint32_t) sizeof(gx_join_pair) :
 		c->kind == GX_TASK_JOIN_UNMATCHED ? (uint32_t) sizeof(int64_t) :
-		c->kind == GX_TASK_SEARCH ? (uint32_t) sizeof(gx_search_run) : 4;
+		c->kind == GX_TASK_SEARCH || c->kind == GX_TASK_TREE_LOOKUP ?
+		(uint32_t) sizeof(gx_search_run) : 4;
 	s->sel_at = c->kind == GX_TASK_JOIN_PROBE ?
 		c->result_off + gx_join_pairs_off(c->nrows, c->ext.join.alg) :
-		c->kind == GX_TASK_SEARCH ? c->result_off + gx_search_runs_off() : 0;
+		c->kind == GX_TASK_SEARCH || c->kind == GX_TASK_TREE_LOOKUP ?
+		c->result_off + gx_search_runs_off() : 0;
 	if (mapped)
 	{
 		s->state = GX_SLOT_MAPPED;
@@ -2406,6 +2415,98 @@ gx_gpu_search(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t e
 }
 
 /* ---------------------------------------------------------------------- */
+/* TREE_LOOKUP (gx_ptree.cuh)                                             */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * TREE_LOOKUP with P threads a key (256 / P keys a block): P = 1, the
+ * walk from the root; else lane j runs partition j, the tile's results go
+ * to shared memory, each lane checks whether its HIT resolves the key
+ * (gx_pt_resolves, all lanes at once) and the one that does, or lane 0
+ * when none does, writes the run; the block's counts go to join_count
+ * with one atomic add
+ */
+template <uint32_t P>
+__global__ void __launch_bounds__(GX_SEARCH_BLOCK)
+gx_tree_kernel(gx_pt_in in, uint32_t nrows, gx_result *res, gx_search_run *out)
+{
+	__shared__ typename gx_search_reduce::TempStorage tmp;
+	__shared__ gx_pt_part parts[GX_SEARCH_BLOCK];
+	const uint64_t key = ((uint64_t) blockIdx.x * GX_SEARCH_BLOCK + threadIdx.x) / P;
+	unsigned long long cnt = 0;
+
+	if constexpr (P == 1)
+	{
+		if (key < nrows)
+		{
+			out[key] = gx_pt_lookup(&in, (uint32_t) key);
+			cnt = out[key].count;
+		}
+	}
+	else
+	{
+		const cg::thread_block_tile<P> t = cg::tiled_partition<P>(cg::this_thread_block());
+		const uint32_t j = t.thread_rank();
+		const gx_pt_part *mine = &parts[threadIdx.x - j];
+		gx_search_run r = {0, 0};
+		int64_t		v = 0;
+		bool		ok = false;
+
+		/* (the P lanes of a key share it: whole tiles pass) */
+		if (key < nrows && !gx_pt_key(&in, (uint32_t) key, &v))
+		{
+			parts[threadIdx.x] = gx_pt_partition(&in, j, v);
+			t.sync();
+			ok = gx_pt_resolves(mine, j);
+		}
+		if (key < nrows)
+		{
+			const uint32_t won = t.ballot(ok);
+
+			if (ok)
+				r = gx_pt_leaf_run(&in, mine[j].target, v);
+			if (ok || (won == 0 && j == 0))
+			{
+				out[key] = r;
+				cnt = r.count;
+			}
+		}
+	}
+	cnt = gx_search_reduce(tmp).Sum(cnt);
+	if (threadIdx.x == 0 && cnt != 0)
+		atomicAdd((unsigned long long *) &res->join_count, cnt);
+	if (blockIdx.x == 0 && threadIdx.x == 0)
+		res->nsel = nrows;
+}
+
+/*
+ * TREE_LOOKUP (validated): copy the keys in, the kernel of the task's
+ * algorithm and partitions; the header comes back, then the runs
+ */
+gx_status
+gx_gpu_tree_lookup(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &G.slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	gx_search_run *out = (gx_search_run *) ((char *) dres + gx_search_runs_off());
+	const gx_pt_in in = gx_pt_in_of(c, s->dev, ctx->obj[0]);
+	const uint32_t p = in.parts;
+	const uint64_t grid = ((uint64_t) c->nrows * p + GX_SEARCH_BLOCK - 1) / GX_SEARCH_BLOCK;
+	void		(*kernel) (gx_pt_in, uint32_t, gx_result *, gx_search_run *) =
+		p == 2 ? gx_tree_kernel<2> : p == 4 ? gx_tree_kernel<4> :
+		p == 8 ? gx_tree_kernel<8> : p == 16 ? gx_tree_kernel<16> : gx_tree_kernel<1>;
+	gx_status	st;
+
+	if ((st = gx_slot_begin(s, c, dres, 0, c->input_bytes, err, errlen)) != GX_OK)
+		return st;
+	kernel<<<grid > 0 ? (uint32_t) grid : 1u, GX_SEARCH_BLOCK, 0, s->stream>>>(in, c->nrows,
+																			 dres, out);
+	GX_CHECK(cudaGetLastError(), "tree lookup kernel launch");
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,
+						  GX_ALIGN_UP(sizeof(gx_result)), 1, err, errlen);
+}
+
+/* ---------------------------------------------------------------------- */
 /* submit / poll                                                          */
 /* ---------------------------------------------------------------------- */
 
@@ -2513,7 +2614,7 @@ gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err,
 	const uint32_t kind = c->kind;
 	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_JOIN_BUILD ||
 		kind == GX_TASK_JOIN_FINISH_BUILD || kind == GX_TASK_JOIN_UNMATCHED ||
-		kind == GX_TASK_SEARCH ? 0 :
+		kind == GX_TASK_SEARCH || kind == GX_TASK_TREE_LOOKUP ? 0 :
 		gx_ntiles(c->nrows);
 	uint32_t	max_sel = kind == GX_TASK_JOIN_PROBE ? c->ext.join.max_pairs : c->nrows;
 

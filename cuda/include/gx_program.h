@@ -481,6 +481,10 @@ enum gx_task_kind
 								 * binary or p-ary search (gx_search.cuh) */
 	GX_TASK_OBJ_WRITE,			/* copy bytes the task carries into a session
 								 * object (ext.write): a program's big sets */
+	GX_TASK_TREE_LOOKUP,		/* batched lookups in a prefix-tree index's
+								 * device image (gx_ptree.h): each key's run
+								 * of TIDs, sequential or speculative
+								 * partitioned traversal (gx_ptree.cuh) */
 	GX_TASK_NKINDS
 };
 
@@ -812,6 +816,29 @@ typedef struct gx_search_ext
 } gx_search_ext;
 
 /*
+ * TREE_LOOKUP tasks (gx_ptree.cuh): obj[0] is a prefix-tree image
+ * (gx_ptree.h) of the geometry repeated here; the keys are the task's
+ * column 0 (int8), no program; the result area is SEARCH's (a
+ * gx_search_run per key: its run of the image's TID array)
+ */
+enum gx_tree_alg
+{
+	GX_TREE_SEQ = 0,			/* a thread a key, root to leaf */
+	GX_TREE_SPEC				/* speculative partitioned traversal: 'parts'
+								 * threads a key, then a parallel resolve */
+};
+
+typedef struct gx_tree_ext
+{
+	uint32_t	alg;			/* enum gx_tree_alg */
+	uint32_t	parts;			/* SPEC: 2, 4, 8 or 16 partitions; SEQ: 0 or 1 */
+	uint32_t	nnodes;			/* the image's geometry (gx_pt_geom) */
+	uint32_t	nleaves;
+	uint32_t	ntids;
+	uint32_t	nlevel;
+} gx_tree_ext;
+
+/*
  * OBJ_WRITE: ext.write.bytes bytes at task offset ext.write.src (after the
  * header, inside the input) go to obj[0] at ext.write.dst
  */
@@ -867,6 +894,7 @@ typedef struct gx_chunk_ext
 	gx_join_ext join;			/* JOIN_* tasks: the table and the pass */
 	gx_search_ext search;		/* SEARCH tasks: the operation and algorithm */
 	gx_write_ext write;			/* OBJ_WRITE tasks: what goes where */
+	gx_tree_ext tree;			/* TREE_LOOKUP tasks: algorithm, image geometry */
 	uint64_t	sets;			/* FILTER / CACHE_SCAN: the address of
 								 * obj[GX_TASK_OBJ_SETS] (big sets), written
 								 * by the device that runs the task after

@@ -23,6 +23,8 @@ static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
 	{GX_TASK_SEARCH, "search", gx_validate_search, gx_cpu_search, gx_gpu_search},
 	{GX_TASK_OBJ_WRITE, "object write", gx_validate_obj_write, gx_cpu_obj_write,
 	gx_gpu_obj_write},
+	{GX_TASK_TREE_LOOKUP, "tree lookup", gx_validate_tree_lookup, gx_cpu_tree_lookup,
+	gx_gpu_tree_lookup},
 };
 
 /* the entry of kind, or NULL when no device runs it */

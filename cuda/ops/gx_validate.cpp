@@ -42,6 +42,9 @@
  *  - SEARCH: its probe columns inside the task, operation, algorithm and
  *    lanes, the result area of a run per probe, the projection (a range
  *    join's table) against the object's bytes.
+ *  - TREE_LOOKUP: its int8 key column, algorithm and partitions, the
+ *    result area of a run per key, the image's layout of the task's
+ *    geometry against the object's bytes (its contents are clamped).
  *  - inner columns (ext.join.ncols): at most GX_JOIN_MAX_COLS, each a
  *    BUILD output of its col_type, the store obj[1] of
  *    gx_join_cols_bytes(cap, ncols); a group PROBE: the group table
@@ -52,6 +55,7 @@
  */
 #include "gx_ops.h"
 #include "gx_guard.h"
+#include "gx_ptree.h"
 
 /* does [off, off + n * w) lie inside [lo, limit)?  (w > 0) */
 static bool
@@ -1003,6 +1007,30 @@ gx_validate_join_unmatched(const gx_chunk *c, uint64_t slot_bytes, const gx_task
 /* ---------------------------------------------------------------------- */
 
 /*
+ * A task whose rows are probe keys (SEARCH, TREE_LOOKUP): the result area
+ * of a run per probe; no program, aggregate, group table, entry or pages
+ */
+static gx_status
+gx_check_probe_task(const gx_chunk *c, uint64_t slot_bytes, const char *what,
+					char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
+							  gx_search_result_bytes(c->nrows))) != GX_OK)
+		return st;
+	if (c->ninstr != 0 || c->nconsts != 0 || c->deform_off != 0 || x->entry >= 0 ||
+		x->nagg != 0 || x->ngroup_cap != 0 || x->ngkeys != 0 || x->count_only != 0 ||
+		x->map_sel != 0 || x->skip_blocks != 0)
+	{
+		gx_errf(err, errlen, "%s task with a program, pages, an entry or aggregates", what);
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
  * SEARCH: no program, aggregate, group table, entry or pages; its probe
  * columns (one key, or two bounds: integer-like int64 values) inside the
  * task; a known operation, bound flags only for a range; a known
@@ -1019,16 +1047,8 @@ gx_validate_search(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ct
 	const uint32_t ncols = s->op == GX_SEARCH_RANGE ? 2 : 1;
 	gx_status	st;
 
-	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
-							  gx_search_result_bytes(c->nrows))) != GX_OK)
+	if ((st = gx_check_probe_task(c, slot_bytes, "search", err, errlen)) != GX_OK)
 		return st;
-	if (c->ninstr != 0 || c->nconsts != 0 || c->deform_off != 0 || x->entry >= 0 ||
-		x->nagg != 0 || x->ngroup_cap != 0 || x->ngkeys != 0 || x->count_only != 0 ||
-		x->map_sel != 0 || x->skip_blocks != 0)
-	{
-		gx_errf(err, errlen, "search task with a program, pages, an entry or aggregates");
-		return GX_INVALID;
-	}
 	if (s->op > GX_SEARCH_RANGE || c->ncols != ncols ||
 		(s->bflags & ~(s->op == GX_SEARCH_RANGE ? GX_JOIN_LO_INCL | GX_JOIN_HI_INCL : 0u)) != 0)
 	{
@@ -1060,6 +1080,48 @@ gx_validate_search(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ct
 		!gx_aligned(ctx->obj[0], 8) || ctx->obj_bytes[0] < gx_jrange_table_bytes(s->cap))
 	{
 		gx_errf(err, errlen, "search task has no sorted projection of %u rows", s->cap);
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
+ * TREE_LOOKUP (gx_ptree.cuh): a probe task (gx_check_probe_task) of one
+ * int8 key column inside the task; a known algorithm (SPEC: 2, 4, 8 or 16
+ * partitions); the image obj[0] holds the layout of the task's geometry
+ * (its contents are not trusted: the steps clamp every index they read)
+ */
+gx_status
+gx_validate_tree_lookup(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+						char *err, size_t errlen)
+{
+	const gx_tree_ext *t = &c->ext.tree;
+	gx_pt_geom	g = {t->nnodes, t->nleaves, t->ntids, t->nlevel};
+	gx_pt_offs	o;
+	gx_status	st;
+
+	if ((st = gx_check_probe_task(c, slot_bytes, "tree lookup", err, errlen)) != GX_OK)
+		return st;
+	if (c->ncols != 1 || c->cols[0].type != GX_INT8 || !gx_col_fits(c, 0, 0, c->input_bytes))
+	{
+		gx_errf(err, errlen, "tree lookup task: its keys are not one int8 column inside the task");
+		return GX_INVALID;
+	}
+	if ((t->alg == GX_TREE_SEQ && t->parts > 1) ||
+		(t->alg == GX_TREE_SPEC && t->parts != 2 && t->parts != 4 && t->parts != 8 &&
+		 t->parts != GX_PT_MAX_PARTS) ||
+		t->alg > GX_TREE_SPEC)
+	{
+		gx_errf(err, errlen, "tree lookup task: unknown algorithm %u with %u partitions",
+				t->alg, t->parts);
+		return GX_INVALID;
+	}
+	gx_pt_layout(&g, &o);
+	if (t->nnodes > GX_PT_MAX_ITEMS || t->nleaves > GX_PT_MAX_ITEMS ||
+		ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) || ctx->obj_bytes[0] < o.bytes)
+	{
+		gx_errf(err, errlen, "tree lookup task has no image of %u nodes, %u leaves, %u TIDs",
+				t->nnodes, t->nleaves, t->ntids);
 		return GX_INVALID;
 	}
 	return GX_OK;

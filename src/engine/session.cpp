@@ -512,3 +512,62 @@ gx_sessions_reclaim(const int *inflight)
 	LWLockRelease(gx_engine->lock);
 	return waiting;
 }
+
+/* bytes of an object's contents one OBJ_WRITE task carries: its slot after the header */
+static Size
+gx_session_write_piece(void)
+{
+	Size		room = gx_shared->slot_bytes - GX_ALIGN_UP(sizeof(gx_chunk)) -
+		GX_ALIGN_UP(gx_result_bytes(0)) - GX_ALIGN;
+
+	return room & ~(Size) 7;
+}
+
+/*
+ * Write len bytes (a multiple of 8) from src into object obj of a session
+ * from byte dst (8-aligned): OBJ_WRITE tasks of a slot's size each, each
+ * ordered after every task of the session still in flight
+ * (GX_FOLLOW_SESSION) and waited for (an ERROR if one fails), so that
+ * every task submitted afterwards finds the bytes in place
+ */
+void
+gx_session_write(uint32 session, int device, uint32 obj, const char *src, uint64 dst,
+				 uint64 len)
+{
+	const Size	piece = gx_session_write_piece();
+
+	for (uint64 done = 0; done < len; done += piece)
+	{
+		Size		n = (Size) Min((uint64) piece, len - done);
+		int			slot;
+		uint32		gen;
+		gx_chunk   *c;
+		uint64		at = GX_ALIGN_UP(sizeof(gx_chunk));
+
+		CHECK_FOR_INTERRUPTS();
+		slot = gx_slot_acquire(true);
+		gen = gx_service_generation();
+		c = gx_slot_chunk(slot);
+		gx_task_init(c, GX_TASK_OBJ_WRITE, session);
+		c->obj[0] = obj;
+		c->follow = GX_FOLLOW_SESSION;
+		c->nrows = 0;
+		c->ncols = 0;
+		c->ninstr = 0;
+		c->nconsts = 0;
+		c->nregs = 0;
+		c->flags = 0;
+		c->deform_off = 0;
+		c->input_bytes = at + n;
+		c->result_off = GX_ALIGN_UP(c->input_bytes);
+		memset(&c->ext, 0, sizeof(c->ext));
+		c->ext.entry = -1;
+		c->ext.write.src = at;
+		c->ext.write.dst = dst + done;
+		c->ext.write.bytes = n;
+		memcpy((char *) c + at, src + done, n);
+		gx_slot_submit(slot, device);
+		gx_slot_wait(slot, gen, 0);
+		gx_slot_release(slot);
+	}
+}

@@ -27,51 +27,6 @@ extern "C"
 #include "miscadmin.h"
 }
 
-/* bytes of values one OBJ_WRITE task carries: its slot after the header */
-static Size
-gx_sets_piece_bytes(void)
-{
-	Size		room = gx_shared->slot_bytes - GX_ALIGN_UP(sizeof(gx_chunk)) -
-		GX_ALIGN_UP(gx_result_bytes(0)) - GX_ALIGN;
-
-	return room & ~(Size) 7;
-}
-
-/*
- * Write len bytes of vals into the sets object at byte dst: one OBJ_WRITE
- * task, submitted and waited for (an ERROR if it fails).
- */
-static void
-gx_sets_write(GxScanState *st, const char *vals, uint64 dst, Size len)
-{
-	int			slot = gx_slot_acquire(true);
-	uint32		gen = gx_service_generation();
-	gx_chunk   *c = gx_slot_chunk(slot);
-	uint64		src = GX_ALIGN_UP(sizeof(gx_chunk));
-
-	gx_task_init(c, GX_TASK_OBJ_WRITE, st->session);
-	c->obj[0] = st->sets_obj;
-	c->follow = GX_FOLLOW_SESSION;
-	c->nrows = 0;
-	c->ncols = 0;
-	c->ninstr = 0;
-	c->nconsts = 0;
-	c->nregs = 0;
-	c->flags = 0;
-	c->deform_off = 0;
-	c->input_bytes = src + len;
-	c->result_off = GX_ALIGN_UP(c->input_bytes);
-	memset(&c->ext, 0, sizeof(c->ext));
-	c->ext.entry = -1;
-	c->ext.write.src = src;
-	c->ext.write.dst = dst;
-	c->ext.write.bytes = len;
-	memcpy((char *) c + src, vals, len);
-	gx_slot_submit(slot, st->device);
-	gx_slot_wait(slot, gen, 0);
-	gx_slot_release(slot);
-}
-
 /*
  * Put the program's big sets in the scan's sets object (made or grown as
  * needed) and their places in their headers; nothing when the program has
@@ -82,7 +37,6 @@ gx_scan_sets_upload(GxScanState *st)
 {
 	GxProgram  *p = st->prog;
 	uint64		total = 0;
-	Size		piece = gx_sets_piece_bytes();
 
 	if (p->nbig == 0 || st->host_run || (!p->big_changed && st->sets_obj != 0))
 		return;					/* (a rescan whose sets are all Consts': in place) */
@@ -107,11 +61,7 @@ gx_scan_sets_upload(GxScanState *st)
 		uint64		bytes = (uint64) p->big[i].n * sizeof(int64);
 		uint64		dst = (uint64) p->consts[p->big[i].k + 2].v.i * sizeof(int64);
 
-		for (uint64 done = 0; done < bytes; done += piece)
-		{
-			CHECK_FOR_INTERRUPTS();
-			gx_sets_write(st, vals + done, dst + done, (Size) Min(piece, bytes - done));
-		}
+		gx_session_write(st->session, st->device, st->sets_obj, vals, dst, bytes);
 	}
 	p->big_changed = false;
 }

@@ -112,7 +112,8 @@ typedef enum GxObjectKind
 	GX_OBJ_GROUP_TABLE,			/* a GROUP BY table (gx_group_hdr + slots) */
 	GX_OBJ_JOIN_TABLE,			/* a hash join's table (gx_join_layout) */
 	GX_OBJ_JOIN_COLS,			/* a join table's inner columns (gx_join_cols_bytes) */
-	GX_OBJ_SETS					/* a scan's big sets (int64 values) */
+	GX_OBJ_SETS,				/* a scan's big sets (int64 values) */
+	GX_OBJ_PTREE_IMAGE			/* a prefix-tree index's device image (gx_ptree.h) */
 } GxObjectKind;
 
 typedef struct GxSession
@@ -170,6 +171,8 @@ void		gx_session_close(uint32 id);
 uint32		gx_session_alloc(uint32 session, int device, uint64 bytes, int kind);
 uint32		gx_session_try_alloc(uint32 session, int device, uint64 bytes, int kind);
 void		gx_task_init(gx_chunk *c, uint32 kind, uint32 session);
+void		gx_session_write(uint32 session, int device, uint32 obj, const char *src,
+							 uint64 dst, uint64 len);
 void		gx_session_backend_exit(void);
 
 /* service side */

@@ -21,6 +21,8 @@ extern "C"
 #include "utils/rel.h"
 }
 
+#include "gx_ptree.h"
+
 #define PTREE_MAGIC			0x50545245	/* "PTRE" */
 #define PTREE_VERSION		1
 #define PTREE_METAPAGE_BLKNO 0
@@ -187,6 +189,21 @@ extern void ptree_endscan(IndexScanDesc scan);
 extern IndexBulkDeleteResult *ptree_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 											   IndexBulkDeleteCallback callback, void *callback_state);
 extern IndexBulkDeleteResult *ptree_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats);
+
+/* ---- ptree_device.cpp: the device image (gx_ptree.h) ---- */
+typedef struct PtreeImage
+{
+	Oid			indexoid;
+	Oid			filenode;		/* the index's relfilenode it was read from */
+	uint64		change_count;	/* the metapage's counter it was read at */
+	gx_pt_geom	geom;
+	char	   *bytes;			/* the image (gx_pt_layout of geom) */
+	uint64		nbytes;
+	const uint64 *tids;			/* its TID array (block << 16 | offset) */
+	uint64		used;			/* last use (the cache's replacement) */
+} PtreeImage;
+
+extern PtreeImage *ptree_device_image(Relation index, bool *reused);
 
 /* ---- ptree_cost.cpp ---- */
 extern void ptree_costestimate(struct PlannerInfo *root, struct IndexPath *path, double loop_count,

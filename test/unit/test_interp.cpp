@@ -12,7 +12,10 @@
  * search (SEARCH: sorted projections, binary and p-ary lookups, on the
  * caller's thread and on the pool; its validator), jgroup (aggregation
  * over a join: group probes against a nested-loop reference, and the
- * validator's refusals).
+ * validator's refusals), ptree_lookup (TREE_LOOKUP: prefix-tree images,
+ * sequential and speculative lookups against a std::multimap, on the
+ * caller's thread and on the pool; malformed images behind a guard page;
+ * the validator's refusals).
  */
 #include "gx_api.h"
 #include "gx_eval.cuh"
@@ -20,6 +23,7 @@
 #include "gx_group.cuh"
 
 #include <dirent.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +37,7 @@
 #include <vector>
 
 #include "gx_test.h"
+#include "gx_test_ptree.h"
 
 /* ---------------------------------------------------------------------- */
 /* arithmetic, comparison and cast helpers                                 */
@@ -3949,6 +3954,259 @@ test_bigsets(void)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* prefix-tree lookups: TREE_LOOKUP (gx_ptree.cuh)                        */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A copy of an image that ends where a PROT_NONE page begins: a read past
+ * its end kills the test (the bounds the steps promise, checked)
+ */
+struct PtGuarded
+{
+	char	   *map = nullptr;
+	size_t		len = 0;
+	char	   *img = nullptr;
+
+	explicit PtGuarded(PtImage &im)
+	{
+		const size_t page = (size_t) sysconf(_SC_PAGESIZE);
+		const size_t body = (im.bytes + page - 1) / page * page;
+
+		len = body + page;
+		map = (char *) mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+							-1, 0);
+		if (map == (char *) MAP_FAILED)
+		{
+			map = nullptr;
+			return;
+		}
+		mprotect(map + body, page, PROT_NONE);
+		img = map + body - im.bytes;	/* (bytes is a multiple of 16) */
+		memcpy(img, im.data(), im.bytes);
+	}
+	~PtGuarded()
+	{
+		if (map != nullptr)
+			munmap(map, len);
+	}
+};
+
+/*
+ * TREE_LOOKUP on the CPU device ('how': on the caller's thread or the
+ * pool; sizes times scale): each case's image behind a guard page, every
+ * algorithm (the walk, 2 to 16 speculative partitions): the runs give
+ * exactly the std::multimap's TIDs of each key, nsel, join_count; and a
+ * task without keys
+ */
+static void
+test_ptree_lookup(const char *how, uint32_t scale)
+{
+	std::mt19937_64 rng(1618);
+	int			ntasks = 0;
+
+	pt_cases(rng, scale, [&](PtCase &pc) {
+		PtImage		img = pt_image(pc.ref);
+		PtGuarded	gm(img);
+		gx_task_ctx ctx;
+		char		err[256] = "";
+
+		CHECK(gm.img != nullptr, "ptree %s: guarded image", pc.what.c_str());
+		if (gm.img == nullptr)
+			return;
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = gm.img;
+		ctx.obj_bytes[0] = img.bytes;
+		for (const auto &a : pt_algs)
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = pt_task(b, pc.keys, pc.nulls, a[0], a[1], img.g);
+			gx_status	st = gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err));
+			gx_result  *r = gx_chunk_result(c);
+			uint64_t	sum = 0;
+			std::string why;
+			bool		ok = st == GX_OK && r->error == GX_NO_ERROR &&
+				r->nsel == pc.keys.size() && pt_runs_ok(c, img, pc.ref, pc.keys, pc.nulls, &sum, &why);
+
+			CHECK(ok && r->join_count == sum,
+				  "ptree %s (%s): alg %u parts %u: status %d (%s), %u runs, count %llu: %s",
+				  pc.what.c_str(), how, a[0], a[1], (int) st, err, r->nsel,
+				  (unsigned long long) r->join_count, why.c_str());
+			ntasks++;
+		}
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = pt_task(b, {}, {}, GX_TREE_SPEC, 4, img.g);
+
+			CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+				  gx_chunk_result(c)->nsel == 0 && gx_chunk_result(c)->join_count == 0,
+				  "ptree %s (%s): no keys, no runs (%s)", pc.what.c_str(), how, err);
+		}
+	});
+	printf("ptree lookup (%s): %d tasks against std::multimap\n", how, ntasks);
+}
+
+/*
+ * Malformed images: random bytes written over the nodes, leaves, level
+ * tables and their directory of a real image (and images of all-ones and
+ * all-zero bytes); every algorithm runs on them behind a guard page and
+ * gives runs inside the TID array, nothing more (no read out of bounds,
+ * no endless walk)
+ */
+static void
+test_ptree_malformed(void)
+{
+	std::mt19937_64 rng(1619);
+	PtRef		ref;
+	std::vector<int64_t> keys;
+	std::vector<uint8_t> nulls;
+	int			runs = 0;
+
+	for (uint32_t i = 0; i < 3000; i++)
+		ref.emplace((int64_t) (rng() % 100000) * (i % 2 ? 1 : 7919), (uint64_t) i << 16 | 1);
+	for (uint32_t i = 0; i < 2000; i++)
+	{
+		keys.push_back(i % 2 ? (int64_t) (rng() % 100000) : (int64_t) rng());
+		nulls.push_back(0);
+	}
+	for (int round = 0; round < 60; round++)
+	{
+		PtImage		img = pt_image(ref);
+		gx_pt_offs	o;
+
+		gx_pt_layout(&img.g, &o);
+		if (round == 0 || round == 1)
+			memset(img.data() + o.nodes, round == 0 ? 0xFF : 0x00, img.bytes - o.nodes);
+		else
+			for (int k = 0; k < 1 + round * 20; k++)
+			{
+				/* a byte of the nodes, leaves, levels or directory (not the TIDs) */
+				uint64_t	at = o.nodes + rng() % (img.bytes - o.nodes);
+
+				if (at >= o.tids && at < o.levels)
+					continue;
+				img.data()[at] = (char) (k % 3 == 0 ? 0xFF : rng());
+			}
+
+		PtGuarded	gm(img);
+		gx_task_ctx ctx;
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = gm.img;
+		ctx.obj_bytes[0] = img.bytes;
+		for (const auto &a : pt_algs)
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = pt_task(b, keys, nulls, a[0], a[1], img.g);
+			char		err[256] = "";
+			bool		ok = gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+				gx_chunk_result(c)->nsel == keys.size();
+			const gx_search_run *r = (const gx_search_run *) ((char *) gx_chunk_result(c) +
+															  gx_search_runs_off());
+
+			for (size_t i = 0; ok && i < keys.size(); i++)
+				ok = (uint64_t) r[i].start + r[i].count <= img.g.ntids;
+			CHECK(ok, "ptree malformed image round %d, alg %u parts %u: runs inside the TIDs (%s)",
+				  round, a[0], a[1], err);
+			runs++;
+		}
+	}
+	printf("ptree lookup: %d tasks on malformed images, every run in bounds\n", runs);
+}
+
+/* task c restored from good (bytes), changed by stmt: refused */
+#define PMUTATE(c, good, bytes, what, stmt) \
+	do { \
+		memcpy(c, good.data(), bytes); \
+		stmt; \
+		expect_invalid(c, bytes, &ctx, (what)); \
+	} while (0)
+
+/*
+ * TREE_LOOKUP tasks the validator refuses: sizes, offsets, the key column
+ * (type, count, place), algorithm and partitions, the image (missing, too
+ * small for the task's geometry, past the limits), what a lookup does not
+ * take
+ */
+static void
+test_ptree_invalid(void)
+{
+	std::mt19937_64 rng(1620);
+	PtRef		ref;
+	std::vector<int64_t> keys;
+	std::vector<uint8_t> nulls;
+	gx_task_ctx ctx;
+	char		err[256] = "";
+
+	for (uint32_t i = 0; i < 500; i++)
+		ref.emplace((int64_t) (rng() % 1000), (uint64_t) i << 16 | 1);
+	for (uint32_t i = 0; i < 50; i++)
+	{
+		keys.push_back((int64_t) (rng() % 1000));
+		nulls.push_back(i % 7 == 0);
+	}
+
+	PtImage		img = pt_image(ref);
+	ChunkBuilder b;
+	gx_chunk   *c = pt_task(b, keys, nulls, GX_TREE_SPEC, 4, img.g);
+	std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = img.data();
+	ctx.obj_bytes[0] = img.bytes;
+	CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK,
+		  "ptree: the good task runs (%s)", err);
+	memcpy(c, good.data(), b.capacity);
+	expect_invalid(c, b.capacity - 8, &ctx, "tree lookup result area past its slot");
+	PMUTATE(c, good, b.capacity, "tree lookup column outside the task",
+			c->cols[0].values_off = c->input_bytes - 8);
+	PMUTATE(c, good, b.capacity, "tree lookup null bitmap outside the task",
+			c->cols[0].nulls_off = c->input_bytes);
+	PMUTATE(c, good, b.capacity, "tree lookup column misaligned", c->cols[0].values_off += 4);
+	PMUTATE(c, good, b.capacity, "tree lookup of an int4 column", c->cols[0].type = GX_INT4);
+	PMUTATE(c, good, b.capacity, "tree lookup of a float column", c->cols[0].type = GX_FLOAT8);
+	PMUTATE(c, good, b.capacity, "tree lookup of two columns", c->ncols = 2);
+	PMUTATE(c, good, b.capacity, "tree lookup of no column", c->ncols = 0);
+	PMUTATE(c, good, b.capacity, "tree lookup of an unknown algorithm", c->ext.tree.alg = 2);
+	PMUTATE(c, good, b.capacity, "speculative lookup of 3 partitions", c->ext.tree.parts = 3);
+	PMUTATE(c, good, b.capacity, "speculative lookup of 1 partition", c->ext.tree.parts = 1);
+	PMUTATE(c, good, b.capacity, "speculative lookup of 32 partitions", c->ext.tree.parts = 32);
+	PMUTATE(c, good, b.capacity, "sequential lookup of 4 partitions",
+			(c->ext.tree.alg = GX_TREE_SEQ, c->ext.tree.parts = 4));
+	PMUTATE(c, good, b.capacity, "tree lookup with a program", c->ninstr = 1);
+	PMUTATE(c, good, b.capacity, "tree lookup of a cache entry", c->ext.entry = 0);
+	PMUTATE(c, good, b.capacity, "tree lookup with aggregates", c->ext.nagg = 1);
+	PMUTATE(c, good, b.capacity, "count-only tree lookup", c->ext.count_only = 1);
+	PMUTATE(c, good, b.capacity, "tree lookup of heap pages", c->deform_off = 64);
+	PMUTATE(c, good, b.capacity, "image of more nodes than its object",
+			c->ext.tree.nnodes = img.g.nnodes + 100);
+	PMUTATE(c, good, b.capacity, "image of more TIDs than its object",
+			c->ext.tree.ntids = img.g.ntids + 100);
+	PMUTATE(c, good, b.capacity, "image of more level entries than its object",
+			c->ext.tree.nlevel = img.g.nlevel + 100);
+	PMUTATE(c, good, b.capacity, "image of leaves past the limit",
+			c->ext.tree.nleaves = GX_PT_MAX_ITEMS + 1);
+	{
+		gx_task_ctx keep = ctx;
+
+		ctx.obj[0] = NULL;
+		PMUTATE(c, good, b.capacity, "tree lookup without an image", (void) 0);
+		ctx = keep;
+		ctx.obj_bytes[0] = img.bytes - 16;
+		PMUTATE(c, good, b.capacity, "tree lookup of an image object too small", (void) 0);
+		ctx = keep;
+		ctx.obj[0] = img.data() + 4;
+		PMUTATE(c, good, b.capacity, "tree lookup of a misaligned image", (void) 0);
+		ctx = keep;
+	}
+	/* the good task again: it still runs */
+	memcpy(c, good.data(), b.capacity);
+	CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(c)->nsel == 50, "ptree: the good task runs again (%s)", err);
+}
+
+#undef PMUTATE
+
 int
 main(void)
 {
@@ -3998,6 +4256,12 @@ main(void)
 		test_search("caller alone", 1);
 		test_search_invalid();
 	}
+	if (test_part("ptree_lookup"))
+	{
+		test_ptree_lookup("caller alone", 1);
+		test_ptree_malformed();
+		test_ptree_invalid();
+	}
 	if (test_part("jgroup"))
 	{
 		test_jgroup("caller alone", 1);
@@ -4020,6 +4284,8 @@ main(void)
 	}
 	if (test_part("search"))
 		test_search("pool", 4);
+	if (test_part("ptree_lookup"))
+		test_ptree_lookup("pool", 4);
 	if (test_part("jgroup"))
 		test_jgroup("pool", 6);
 	if (test_part("basic"))

@@ -26,7 +26,12 @@
  * validation (malformed tasks, pool memory), bandwidth (the GX_BW_ONLY
  * figures, the group probe's too), search (SEARCH: sorted projections,
  * binary and p-ary lookups, GPU = CPU = reference), search_bench
- * (Kaldewey's Table 1 and Figure 8 as markdown tables: figures only).
+ * (Kaldewey's Table 1 and Figure 8 as markdown tables: figures only),
+ * ptree_lookup (TREE_LOOKUP: prefix-tree images, the sequential walk and
+ * speculative partitioned traversal, GPU = CPU = std::multimap; GPU = CPU
+ * on malformed images; refusals), ptree_bench (Böhm et al.'s Figure 8 as
+ * markdown tables: keys/s of the walk against speculative traversal for
+ * batches of 16 to 1M keys and three skews; figures only).
  * GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
  */
 #include "gx_api.h"
@@ -49,6 +54,7 @@
 #include <vector>
 
 #include "gx_test.h"
+#include "gx_test_ptree.h"
 
 
 /* ---------------------------------------------------------------------- */
@@ -2881,6 +2887,7 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 }
 
 static void test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
+static void test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 static void test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 
 static void
@@ -2946,6 +2953,8 @@ test_random(std::mt19937_64 &rng)
 		test_group_exact_var(rng, staging);
 	if (test_part("search"))
 		test_search(rng, staging, slot_bytes);
+	if (test_part("ptree_lookup"))
+		test_ptree(rng, staging, slot_bytes);
 	if (!test_part("validation"))
 	{
 		gx_gpu_close();
@@ -4327,6 +4336,420 @@ test_jgroup_bandwidth(std::mt19937_64 &rng)
 	free(staging);
 }
 
+/* ---------------------------------------------------------------------- */
+/* prefix-tree lookups: TREE_LOOKUP (gx_ptree.cuh)                        */
+/* ---------------------------------------------------------------------- */
+
+/* an image in device memory (a copy of img), or nullptr */
+static void *
+ptree_gpu_image(PtImage &img)
+{
+	void	   *g = nullptr;
+	char		err[256];
+
+	if (gx_mem_alloc(GX_DEV_GPU, img.bytes, &g, err, sizeof(err)) != GX_OK)
+	{
+		fprintf(stderr, "ptree image: %s\n", err);
+		return nullptr;
+	}
+	if (!gpu_upload(g, img.data(), img.bytes))
+	{
+		gx_mem_free(GX_DEV_GPU, g);
+		return nullptr;
+	}
+	return g;
+}
+
+/* the runs of task c (after it ran) */
+static std::vector<gx_search_run>
+ptree_runs(gx_chunk *c)
+{
+	const gx_search_run *r = (const gx_search_run *) ((char *) gx_chunk_result(c) +
+													  gx_search_runs_off());
+
+	return std::vector<gx_search_run>(r, r + c->nrows);
+}
+
+/* equal runs? */
+static bool
+ptree_runs_same(const std::vector<gx_search_run> &a, const std::vector<gx_search_run> &b)
+{
+	if (a.size() != b.size())
+		return false;
+	for (size_t i = 0; i < a.size(); i++)
+		if (a[i].start != b[i].start || a[i].count != b[i].count)
+			return false;
+	return true;
+}
+
+/*
+ * TREE_LOOKUP on the GPU: each case's image on both devices, every
+ * algorithm (the walk; 2, 4, 8, 16 speculative partitions): the GPU's
+ * runs, nsel and join_count equal the CPU device's and the
+ * std::multimap's.  Malformed images (random bytes over nodes, leaves,
+ * level tables): the GPU's runs equal the CPU device's, in bounds (the
+ * same clamped steps; compute-sanitizer shows no read out of bounds).
+ * Then malformed tasks are refused before any CUDA call.
+ */
+static void
+test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	int			ntasks = 0;
+	char		err[512] = "";
+
+	pt_cases(rng, 4, [&](PtCase &pc) {
+		PtImage		img = pt_image(pc.ref);
+		void	   *gimg = ptree_gpu_image(img);
+		gx_task_ctx gctx,
+					cctx;
+
+		CHECK(gimg != nullptr, "ptree %s: GPU image", pc.what.c_str());
+		if (gimg == nullptr)
+			return;
+		memset(&gctx, 0, sizeof(gctx));
+		gctx.obj[0] = (char *) gimg;
+		gctx.obj_bytes[0] = img.bytes;
+		memset(&cctx, 0, sizeof(cctx));
+		cctx.obj[0] = img.data();
+		cctx.obj_bytes[0] = img.bytes;
+		for (const auto &a : pt_algs)
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = pt_task(b, pc.keys, pc.nulls, a[0], a[1], img.g);
+			std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+			gx_result  *r = gx_chunk_result(c);
+			uint64_t	sum = 0;
+			std::string why;
+			bool		gok = gpu_run_slot0(staging, slot_bytes, c, b.capacity, &gctx, nullptr, 0,
+											"tree lookup") &&
+				r->error == GX_NO_ERROR && r->nsel == pc.keys.size() &&
+				(r->flags & GX_RESULT_GPU) &&
+				pt_runs_ok(c, img, pc.ref, pc.keys, pc.nulls, &sum, &why) && r->join_count == sum;
+
+			CHECK(gok, "ptree %s: alg %u parts %u: GPU %u runs, count %llu: %s", pc.what.c_str(),
+				  a[0], a[1], r->nsel, (unsigned long long) r->join_count, why.c_str());
+
+			std::vector<gx_search_run> grun = ptree_runs(c);
+
+			memcpy(c, good.data(), b.capacity);
+			CHECK(cpu_run(c, b.capacity, &cctx) == GX_OK && r->nsel == pc.keys.size() &&
+				  pt_runs_ok(c, img, pc.ref, pc.keys, pc.nulls, &sum, &why) &&
+				  r->join_count == sum && ptree_runs_same(grun, ptree_runs(c)),
+				  "ptree %s: alg %u parts %u: CPU runs (= GPU's, reference): %s",
+				  pc.what.c_str(), a[0], a[1], why.c_str());
+			ntasks++;
+		}
+		gx_mem_free(GX_DEV_GPU, gimg);
+	});
+	printf("ptree lookup: %d tasks, GPU = CPU = std::multimap\n", ntasks);
+
+	/* malformed images: GPU = CPU, in bounds */
+	{
+		PtRef		ref;
+		std::vector<int64_t> keys;
+		std::vector<uint8_t> nulls;
+		int			same = 0;
+
+		for (uint32_t i = 0; i < 3000; i++)
+			ref.emplace((int64_t) (rng() % 100000) * (i % 2 ? 1 : 7919), (uint64_t) i << 16 | 1);
+		for (uint32_t i = 0; i < 2000; i++)
+		{
+			keys.push_back(i % 2 ? (int64_t) (rng() % 100000) : (int64_t) rng());
+			nulls.push_back(i % 31 == 0);
+		}
+		for (int round = 0; round < 30; round++)
+		{
+			PtImage		img = pt_image(ref);
+			gx_pt_offs	o;
+
+			gx_pt_layout(&img.g, &o);
+			if (round < 2)
+				memset(img.data() + o.nodes, round == 0 ? 0xFF : 0x00, img.bytes - o.nodes);
+			else
+				for (int k = 0; k < 1 + round * 40; k++)
+				{
+					uint64_t	at = o.nodes + rng() % (img.bytes - o.nodes);
+
+					img.data()[at] = (char) (k % 3 == 0 ? 0xFF : rng());
+				}
+
+			void	   *gimg = ptree_gpu_image(img);
+			gx_task_ctx gctx,
+						cctx;
+
+			if (gimg == nullptr)
+			{
+				CHECK(false, "ptree malformed: GPU image");
+				break;
+			}
+			memset(&gctx, 0, sizeof(gctx));
+			gctx.obj[0] = (char *) gimg;
+			gctx.obj_bytes[0] = img.bytes;
+			memset(&cctx, 0, sizeof(cctx));
+			cctx.obj[0] = img.data();
+			cctx.obj_bytes[0] = img.bytes;
+			for (const auto &a : pt_algs)
+			{
+				ChunkBuilder b;
+				gx_chunk   *c = pt_task(b, keys, nulls, a[0], a[1], img.g);
+				std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+				bool		ok = gpu_run_slot0(staging, slot_bytes, c, b.capacity, &gctx, nullptr,
+											   0, "malformed tree lookup");
+				std::vector<gx_search_run> grun = ptree_runs(c);
+
+				memcpy(c, good.data(), b.capacity);
+				ok = ok && cpu_run(c, b.capacity, &cctx) == GX_OK &&
+					ptree_runs_same(grun, ptree_runs(c));
+				for (const gx_search_run &r : grun)
+					ok = ok && (uint64_t) r.start + r.count <= img.g.ntids;
+				CHECK(ok, "ptree malformed round %d, alg %u parts %u: GPU = CPU, in bounds",
+					  round, a[0], a[1]);
+				same += ok;
+			}
+			gx_mem_free(GX_DEV_GPU, gimg);
+		}
+		printf("ptree lookup: %d tasks on malformed images, GPU = CPU\n", same);
+	}
+
+	/* refused before any CUDA call */
+	{
+		PtRef		ref;
+		std::vector<int64_t> keys(50, 1);
+
+		for (uint32_t i = 0; i < 100; i++)
+			ref.emplace((int64_t) i, (uint64_t) i << 16 | 1);
+
+		PtImage		img = pt_image(ref);
+		void	   *gimg = ptree_gpu_image(img);
+		ChunkBuilder b;
+		gx_chunk   *c = pt_task(b, keys, {}, GX_TREE_SPEC, 4, img.g);
+		std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+		gx_task_ctx ctx;
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) gimg;
+		ctx.obj_bytes[0] = img.bytes;
+		for (int m = 0; m < 4; m++)
+		{
+			memcpy(staging, good.data(), b.capacity);
+			gx_chunk   *t = (gx_chunk *) staging;
+
+			if (m == 0)
+				t->ext.tree.parts = 3;
+			else if (m == 1)
+				t->ext.tree.nnodes = img.g.nnodes + 1000;
+			else if (m == 2)
+				t->cols[0].type = GX_INT4;
+			else
+				t->cols[0].values_off = t->input_bytes;
+			CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+				  "GPU tree lookup mutation %d refused (%s)", m, err);
+		}
+		CHECK(gimg != nullptr && gpu_run_slot0(staging, slot_bytes, c, b.capacity, &ctx, nullptr, 0,
+											   "tree lookup") &&
+			  gx_chunk_result(c)->nsel == 50 && gx_chunk_result(c)->join_count == 50,
+			  "GPU tree lookup after the refusals: runs");
+		if (gimg != nullptr)
+			gx_mem_free(GX_DEV_GPU, gimg);
+	}
+}
+
+/*
+ * ptree_bench (GX_TEST_PARTS=ptree_bench; figures only, never a pass or
+ * fail on time), after Böhm et al.'s Figure 8: an index of PB_KEYS int8
+ * keys with a TID each, in three skews - random keys (the speculative
+ * traversal's worst case: partitions everywhere), dense consecutive keys
+ * (its best: the tree grows at the last level only) and clustered keys
+ * sharing long prefixes (URL-like) - its image on the GPU, looked up with
+ * batches of 16, 1K, 16K and 1M keys of the index (each finds one TID,
+ * join_count checked): the sequential walk and speculative traversal with
+ * 2, 4, 8, 16 partitions on the GPU, and the CPU device (a pool of every
+ * core: the walk, 4 partitions).  Per batch and method the median of
+ * several runs of the device time (the kernel; the image already on the
+ * device) and of the end-to-end time (submit to done); keys/s of both.
+ */
+#define PB_KEYS 4000000u
+
+static void
+test_ptree_bench(std::mt19937_64 &rng)
+{
+	const uint32_t batches[] = {16, 1024, 16384, 1048576};
+	const uint32_t maxb = 1048576;
+	const int	nb = (int) (sizeof(batches) / sizeof(batches[0]));
+	char		err[512] = "";
+	int			started = 0;
+	const int	ncpu = (int) std::thread::hardware_concurrency();
+	size_t		slot_bytes = (size_t) (GX_ALIGN_UP(sizeof(gx_chunk)) +
+									   GX_ALIGN_UP((uint64_t) maxb * 8) + gx_bitmap_bytes(maxb) +
+									   gx_search_result_bytes(maxb) + 65536 + 4095) &
+		~(size_t) 4095;
+	void	   *staging = aligned_alloc(4096, slot_bytes);
+	gx_gpu_info info;
+	struct Method
+	{
+		const char *name;
+		int			dev;		/* 0 GPU, 1 CPU device */
+		uint32_t	alg;
+		uint32_t	parts;
+	};
+	const Method methods[] = {
+		{"GPU sequential", 0, GX_TREE_SEQ, 0}, {"GPU speculative P=2", 0, GX_TREE_SPEC, 2},
+		{"GPU speculative P=4", 0, GX_TREE_SPEC, 4}, {"GPU speculative P=8", 0, GX_TREE_SPEC, 8},
+		{"GPU speculative P=16", 0, GX_TREE_SPEC, 16}, {"CPU sequential, pool", 1, GX_TREE_SEQ, 0},
+		{"CPU speculative P=4, pool", 1, GX_TREE_SPEC, 4},
+	};
+	const int	nm = (int) (sizeof(methods) / sizeof(methods[0]));
+	const char *skews[] = {"random keys", "dense consecutive keys", "clustered keys (shared prefixes)"};
+	auto		median = [](std::vector<double> v) {
+		std::sort(v.begin(), v.end());
+		return v.empty() ? 0.0 : v[v.size() / 2];
+	};
+
+	memset(staging, 0, slot_bytes);
+	if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK)
+	{
+		CHECK(false, "ptree bench: %s", err);
+		free(staging);
+		return;
+	}
+	gx_cpu_close();
+	CHECK(gx_cpu_open(ncpu, &started, err, sizeof(err)) == GX_OK, "ptree bench: pool: %s", err);
+	printf("\n### Prefix-tree lookups (TREE_LOOKUP), %u int8 keys, %s; CPU device: %d threads\n",
+		   PB_KEYS, info.name, started);
+	for (int sk = 0; sk < 3; sk++)
+	{
+		PtRef		ref;
+		std::vector<int64_t> present;
+
+		for (uint32_t i = 0; i < PB_KEYS; i++)
+		{
+			int64_t		k = sk == 0 ? (int64_t) rng() :
+				sk == 1 ? (int64_t) 1000000000 + (int64_t) i :
+				(int64_t) (((uint64_t) (i % 16) << 56) | 0x00ABCDEF000000ull | (rng() & 0xFFFFFF));
+
+			if (ref.emplace(k, (uint64_t) i << 16 | 1) != ref.end())
+				present.push_back(k);
+		}
+		/* (clustered keys may repeat: keep the keys of one TID as the probes) */
+		std::vector<int64_t> probes;
+
+		while (probes.size() < maxb)
+		{
+			int64_t		k = present[rng() % present.size()];
+
+			if (ref.count(k) == 1)
+				probes.push_back(k);
+		}
+		auto		t0 = std::chrono::steady_clock::now();
+		PtImage		img = pt_image(ref);
+		double		build_ms = std::chrono::duration<double, std::milli>(
+			std::chrono::steady_clock::now() - t0).count();
+		void	   *gimg = ptree_gpu_image(img);
+		gx_task_ctx gctx,
+					cctx;
+		std::vector<double> dev_ms(nm * nb, 0),
+					e2e_ms(nm * nb, 0);
+
+		if (gimg == nullptr)
+		{
+			CHECK(false, "ptree bench: GPU image of %llu bytes", (unsigned long long) img.bytes);
+			break;
+		}
+		memset(&gctx, 0, sizeof(gctx));
+		gctx.obj[0] = (char *) gimg;
+		gctx.obj_bytes[0] = img.bytes;
+		memset(&cctx, 0, sizeof(cctx));
+		cctx.obj[0] = img.data();
+		cctx.obj_bytes[0] = img.bytes;
+		for (int bi = 0; bi < nb; bi++)
+		{
+			const uint32_t B = batches[bi];
+			const int	runs = B <= 16384 ? 15 : 5;
+			ChunkBuilder b;
+			gx_chunk   *c = pt_task(b, std::vector<int64_t>(probes.begin(), probes.begin() + B),
+									{}, GX_TREE_SEQ, 0, img.g);
+			std::vector<char> good((const char *) c, (const char *) c + b.capacity);
+
+			for (int mi = 0; mi < nm; mi++)
+			{
+				const Method &m = methods[mi];
+				std::vector<double> dv,
+							ev;
+
+				for (int it = 0; it < runs + 1; it++)
+				{
+					gx_chunk   *t = m.dev == 0 ? (gx_chunk *) staging : c;
+					bool		ok;
+
+					memcpy(t, good.data(), b.capacity);
+					gx_result  *r = gx_chunk_result(t);
+
+					t->ext.tree.alg = m.alg;
+					t->ext.tree.parts = m.parts;
+					auto		s0 = std::chrono::steady_clock::now();
+
+					if (m.dev == 0)
+						ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+							poll_until_done(0, err, sizeof(err));
+					else
+						ok = gx_cpu_run(t, b.capacity, &cctx, err, sizeof(err)) == GX_OK;
+					double		wall = std::chrono::duration<double, std::milli>(
+						std::chrono::steady_clock::now() - s0).count();
+
+					CHECK(ok && r->error == GX_NO_ERROR && r->join_count == B,
+						  "ptree bench %s, %s, %u keys, run %d: %s (count %llu)", skews[sk],
+						  m.name, B, it, err, (unsigned long long) r->join_count);
+					if (it == 0)
+						continue;	/* (a warm-up run) */
+					dv.push_back(m.dev == 0 ? r->kernel_ns / 1e6 : wall);
+					ev.push_back(wall);
+				}
+				dev_ms[mi * nb + bi] = median(dv);
+				e2e_ms[mi * nb + bi] = median(ev);
+			}
+		}
+
+		printf("\n#### %s: %u nodes, %u keys, image %.1f MB (built on the host in %.0f ms)\n\n",
+			   skews[sk], img.g.nnodes, img.g.nleaves, img.bytes / 1048576.0, build_ms);
+		printf("| batch | method | device ms | end-to-end ms | M keys/s (device) | "
+			   "M keys/s (end to end) |\n|---:|---|---:|---:|---:|---:|\n");
+		for (int bi = 0; bi < nb; bi++)
+			for (int mi = 0; mi < nm; mi++)
+			{
+				double		d = dev_ms[mi * nb + bi],
+							e = e2e_ms[mi * nb + bi];
+
+				printf("| %u | %s | %.4f | %.4f | %.1f | %.1f |\n", batches[bi], methods[mi].name,
+					   d, e, d > 0 ? batches[bi] / d / 1e3 : 0.0, e > 0 ? batches[bi] / e / 1e3 : 0.0);
+			}
+		/* Figure 8's shape: M keys/s (device time) per method and batch */
+		printf("\nFig. 8 (%s): M keys/s, device time\n\n| method |", skews[sk]);
+		for (int bi = 0; bi < nb; bi++)
+			printf(" %u |", batches[bi]);
+		printf("\n|---|");
+		for (int bi = 0; bi < nb; bi++)
+			printf("---:|");
+		printf("\n");
+		for (int mi = 0; mi < nm; mi++)
+		{
+			printf("| %s |", methods[mi].name);
+			for (int bi = 0; bi < nb; bi++)
+			{
+				double		d = dev_ms[mi * nb + bi];
+
+				printf(" %.1f |", d > 0 ? batches[bi] / d / 1e3 : 0.0);
+			}
+			printf("\n");
+		}
+		gx_mem_free(GX_DEV_GPU, gimg);
+	}
+	printf("\n");
+	gx_cpu_close();
+	CHECK(gx_cpu_open(4, &started, err, sizeof(err)) == GX_OK, "ptree bench: pool: %s", err);
+	gx_gpu_close();
+	free(staging);
+}
+
 int
 main(void)
 {
@@ -4356,7 +4779,8 @@ main(void)
 	/* GX_TEST_PARTS: some parts only (GX_BW_ONLY=1: the bandwidth figures) */
 	if (test_part("random") || test_part("types") || test_part("pages") ||
 		test_part("cache") || test_part("group") || test_part("join") ||
-		test_part("search") || test_part("jgroup") || test_part("validation"))
+		test_part("search") || test_part("jgroup") || test_part("validation") ||
+		test_part("ptree_lookup"))
 		test_random(rng);
 	if (test_part("bandwidth"))
 	{
@@ -4369,6 +4793,8 @@ main(void)
 		test_jgroup_bandwidth(rng);
 	if (test_part("search_bench"))
 		test_search_bench(rng);
+	if (test_part("ptree_bench"))
+		test_ptree_bench(rng);
 	gx_cpu_close();
 	printf("test_kernel: %d passed, %d failed\n", n_passed, n_failed);
 	return n_failed == 0 ? 0 : 1;

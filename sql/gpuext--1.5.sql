@@ -1,4 +1,4 @@
--- gpuext 1.4: GPU (and CPU device) execution of SQL: filters, aggregates, the column cache (kept under writes), the device engine, statistics, the prefix-tree index gpuext_ptree
+-- gpuext 1.5: GPU (and CPU device) execution of SQL: filters, aggregates, the column cache (kept under writes), the device engine, statistics, the prefix-tree index gpuext_ptree and its batched device lookups
 \echo Use "CREATE EXTENSION gpuext" to load this file. \quit
 
 -- gpuext only works when preloaded: fail CREATE EXTENSION with a hint otherwise
@@ -160,3 +160,14 @@ AS 'MODULE_PATHNAME', 'gpuext_ptree_check'
 LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION gpuext_ptree_check(regclass) IS 'check a gpuext_ptree index''s structure (ERROR if corrupted); its keys, TIDs, NULL TIDs, nodes, depth and change counter';
 REVOKE ALL ON FUNCTION gpuext_ptree_check(regclass) FROM PUBLIC;
+
+-- batched lookups on the device (gpuext.device): a key array against a
+-- gpuext_ptree index of int4 / int8 keys, through the index's device image
+-- (docs/ptree.md); the index's entries, or (visible) the row versions the
+-- query's snapshot sees, HOT chains followed as an index scan does
+CREATE FUNCTION gpuext_ptree_lookup(index regclass, keys bigint[], parts int DEFAULT 0,
+    visible boolean DEFAULT false, OUT key bigint, OUT tid tid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_ptree_lookup'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_ptree_lookup(regclass, bigint[], int, boolean) IS 'look up a batch of keys in a gpuext_ptree index on the device: (key, tid) of each index entry (parts 0: sequential walk; 2, 4, 8, 16: speculative partitioned traversal), or with visible of each row version the snapshot sees';
