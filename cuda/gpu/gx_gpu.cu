@@ -1552,6 +1552,11 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 				gx_register_staging(&prop, warn, sizeof(warn));
 				st = gx_open_slots(err, errlen);
 			}
+			/* a filter block's dynamic shared memory: a group table and the sets' top keys */
+			if (st == GX_OK &&
+				cudaFuncSetAttribute(gx_filter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+									 GX_FILTER_SMEM_MAX) != cudaSuccess)
+				st = gx_cuda_fail(cudaGetLastError(), "filter kernel shared memory", err, errlen);
 		}
 		catch (...)
 		{
@@ -1697,7 +1702,9 @@ gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 	char	   *group = c->ext.ngroup_cap > 0 ? (char *) ctx->obj[0] : NULL;
 	gx_agg_pair *agg = c->ext.nagg > 0 && group == NULL ? (gx_agg_pair *) ctx->obj[0] : NULL;
 	const uint32_t nrows = c->nrows;
-	const size_t smem = group != NULL ? GX_GROUP_SMEM : 0;
+	/* the group table, then the big sets' top keys (gx_sets_plan: as the kernel stages them) */
+	const size_t smem = (group != NULL ? GX_GROUP_SMEM : 0) +
+		(size_t) 8 * gx_sets_plan(c->code, c->ninstr, c->consts, NULL, 0);
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const int	deform = c->deform_off != 0;
 	size_t		hdr_bytes = GX_ALIGN_UP(sizeof(gx_result)) + (size_t) ntiles * 8;
