@@ -29,7 +29,10 @@
  *    search each of their rows' keys in turn, together (Kaldewey et al.;
  *    gx_search.cuh's steps with a run-time p): the p lanes that evaluate
  *    the instruction (__activemask: a row past the chunk, or one an AND
- *    skipped, is not there) read p pivots of the candidate range, the
+ *    skipped, is not there; __match_any_sync: only those of this set, as
+ *    the interpreter may run two INBIGSETs of a program together, so
+ *    every lane of the group takes the same steps and ballots) read p
+ *    pivots of the candidate range, the
  *    ballot's count of pivots before the bound narrows it to one of p + 1
  *    parts: log_{p+1} steps over the top keys, then over the segment.  The
  *    CPU device runs the same steps with the 32 lanes of a full warp in a
@@ -244,7 +247,11 @@ gx_in_bigset(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 	}
 	if ((flags & GX_BIGSET_PARY) && n > 0)
 	{
-		const uint32_t mask = __activemask();
+		/*
+		 * the lanes here that search this set: in the interpreter, lanes at
+		 * two instructions (two sets) may run this code together
+		 */
+		const uint32_t mask = __match_any_sync(__activemask(), (unsigned) k * 16u + (unsigned) type);
 		const uint32_t lane = threadIdx.x & 31;
 		gx_sets_warp w;
 		uint32_t	todo = __ballot_sync(mask, !a->isnull);

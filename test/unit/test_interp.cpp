@@ -4161,6 +4161,60 @@ test_sets_search(void)
 		CHECK(bad == 0, "float8 set searches: %d differ", bad);
 	}
 
+	/*
+	 * test_kernel's programs (sets_program: one set, after an AND, two sets
+	 * in one step) on the CPU device against sets_want, both searches
+	 */
+	{
+		const uint32_t nrows = 20000;
+		std::vector<int64_t> v, v2, obj(7, -5), rows(nrows);
+		std::vector<uint8_t> nulls(nrows);
+		int			bad = 0,
+					cases = 0;
+
+		for (int64_t i = 0; i < 30000; i++)
+			v.push_back(i * 5 - 70000);
+		for (size_t i = 0; i < v.size(); i += 2)
+			v2.push_back(v[i] + 1);
+		const int64_t at = sets_append(obj, v, 1024);
+		const int64_t at2 = sets_append(obj, v2, 1024);
+		const int64_t thr = v[v.size() / 2];
+
+		for (uint32_t r = 0; r < nrows; r++)
+		{
+			rows[r] = r % 2 ? v[rng() % v.size()] : r % 3 ? v2[rng() % v2.size()] :
+				(int64_t) (rng() % 200000) - 100000;
+			nulls[r] = r % 29 == 4;
+		}
+		for (int pary = 0; pary < 2; pary++)
+			for (int variant = 0; variant < 3; variant++)
+			{
+				ChunkBuilder b;
+				int			ci = b.add_int_col(GX_INT8, rows, nulls);
+				int			k = add_bigset(b, (int64_t) v.size(), at, 0, sets_flags(1024, pary));
+				int			kt = b.kint(GX_INT8, thr);
+				std::vector<uint32_t> want = sets_want(v, v2, rows, nulls, thr, variant);
+				gx_task_ctx ctx;
+				bool		ok;
+
+				sets_program(b, ci, k, variant == 2 ? add_bigset(b, (int64_t) v2.size(), at2, 0,
+																 sets_flags(1024, pary)) : -1,
+							 kt, variant);
+				gx_chunk   *c = b.build();
+
+				memset(&ctx, 0, sizeof(ctx));
+				ctx.obj[GX_TASK_OBJ_SETS] = (char *) obj.data();
+				ctx.obj_bytes[GX_TASK_OBJ_SETS] = obj.size() * sizeof(int64_t);
+				bool		ran = gx_cpu_run(c, b.capacity, &ctx, msg, sizeof(msg)) == GX_OK;
+				std::vector<uint32_t> got = concat_sel(c, &ok);
+
+				std::sort(got.begin(), got.end());
+				bad += !ran || !ok || got != want || want.size() < nrows / 8;
+				cases++;
+			}
+		CHECK(bad == 0, "test_kernel's set programs on the CPU device: %d of %d differ", bad, cases);
+	}
+
 	/* INBIGSET with top keys, both modes: the interpreter, the CPU device, NULL rules */
 	{
 		const uint32_t nrows = 4000;

@@ -4386,15 +4386,19 @@ main(void)
 /*
  * One filter of rows against a big set (values, then T top keys) on the
  * GPU in the given mode and on the CPU device; both selections must be
- * want.  Two programs: "x = ANY (set)", and "x > thr AND x = ANY (set)",
- * where the AND skips the search for about half the lanes of a warp (the
- * p-ary search's warp collective must take only the lanes that reach it).
+ * want.  Three programs (variant): "x = ANY (set)", "x > thr AND x = ANY
+ * (set)", where the AND skips the search for about half the lanes of a
+ * warp (the p-ary search's warp collective must take only the lanes that
+ * reach it), and "(x > thr AND x = ANY (set)) OR x = ANY (set 2)" (at2,
+ * n2: the second set, with the same flags), where the interpreter runs
+ * the two searches in one step (the collective must group the lanes by
+ * set).
  */
 static int
 sets_filter_case(void *staging, const std::vector<int64_t> &obj, int64_t at, int64_t n,
 				 int64_t flags, const std::vector<int64_t> &rows,
-				 const std::vector<uint8_t> &nulls, int64_t thr, bool with_and, int mode,
-				 const std::vector<uint32_t> &want, const char *what)
+				 const std::vector<uint8_t> &nulls, int64_t thr, int variant, int64_t at2,
+				 int64_t n2, int mode, const std::vector<uint32_t> &want, const char *what)
 {
 	const uint64_t bytes = obj.size() * sizeof(int64_t);
 	void	   *gobj = nullptr;
@@ -4414,22 +4418,7 @@ sets_filter_case(void *staging, const std::vector<int64_t> &obj, int64_t at, int
 	int			k = add_bigset(b, n, at, 0, flags);
 	int			kt = b.kint(GX_INT8, thr);
 
-	b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, ci);	/* 0 */
-	if (with_and)
-	{
-		b.emit(GX_OP_LDCONST, GX_INT8, 1, 0, 0, kt);	/* 1 */
-		b.emit(GX_OP_GT, GX_INT8, 2, 0, 1);	/* 2 */
-		b.emit(GX_OP_SETBOOL, GX_BOOL, 5, 0, 0, 1);	/* 3 */
-		b.emit(GX_OP_ANDSTEP, GX_BOOL, 5, 2, 0, 0, 7);	/* 4 */
-		b.emit(GX_OP_INBIGSET, GX_INT8, 3, 0, 0, k);	/* 5 */
-		b.emit(GX_OP_ANDSTEP, GX_BOOL, 5, 3, 0, 0, 7);	/* 6 */
-		b.emit(GX_OP_QUAL, GX_BOOL, 0, 5);	/* 7 */
-	}
-	else
-	{
-		b.emit(GX_OP_INBIGSET, GX_INT8, 0, 0, 0, k);
-		b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
-	}
+	sets_program(b, ci, k, variant == 2 ? add_bigset(b, n2, at2, 0, flags) : -1, kt, variant);
 	gx_chunk   *c = b.build();
 	uint32_t	mflags = mode_flags(mode, 0);
 	std::vector<uint32_t> gsel,
@@ -4515,27 +4504,38 @@ test_sets_search(std::mt19937_64 &rng, void *staging)
 				tops.push_back(T);
 			if (v.size() >= 8192)
 				tops.push_back(8192);
+			/* a second set: every other value of the first, plus one */
+			std::vector<int64_t> v2;
+
+			for (size_t i = 0; i < v.size(); i += 2)
+				if (v[i] != mx)
+					v2.push_back(v[i] + 1);
+			if (v2.empty())
+				v2.push_back(0);
 			for (uint32_t T : tops)
 				for (int pary = 0; pary < 2; pary++)
-					for (int with_and = 0; with_and < 2; with_and++)
+					for (int variant = 0; variant < 3; variant++)
 					{
 						std::vector<int64_t> obj(7, -5);	/* (the set at place 7) */
 						const int64_t at = sets_append(obj, v, T);
-						std::vector<uint32_t> want;
-						char		what[128];
+						const uint32_t T2 = T <= v2.size() ? T : 0;
+						const int64_t at2 = sets_append(obj, v2, T2);
+						std::vector<uint32_t> want = sets_want(v, v2, rows, nulls, thr, variant);
+						char		what[160];
 
-						for (uint32_t r = 0; r < nrows; r++)
-							if (!nulls[r] && (!with_and || rows[r] > thr) &&
-								std::binary_search(v.begin(), v.end(), rows[r]))
-								want.push_back(r);
 						snprintf(what, sizeof(what), "set of %zu values (shape %d), %u top keys, %s%s",
 								 v.size(), shape, T, pary ? "pary" : "binary",
-								 with_and ? ", after an AND" : "");
+								 variant == 1 ? ", after an AND" :
+								 variant == 2 ? ", two sets searched in one step" : "");
 						for (int mode : {MODE_COPY, MODE_JIT})
 						{
+							/* (both sets with the same flags: the second's T is T too, or none) */
+							if (variant == 2 && T2 != T)
+								continue;
 							bad += sets_filter_case(staging, obj, at, (int64_t) v.size(),
 													sets_flags(T, pary), rows, nulls, thr,
-													with_and, mode, want, what);
+													variant, at2, (int64_t) v2.size(), mode,
+													want, what);
 							cases++;
 						}
 					}
