@@ -250,9 +250,11 @@ struct gx_interp_eval
 
 /*
  * the filter kernel with the opcode interpreter (gx_filter.cuh); the
- * compiled kernels of gx_jit.cu take the same arguments
+ * compiled kernels of gx_jit.cu take the same arguments.  4 blocks a SM:
+ * at most 64 registers a thread, as before the big sets' p-ary search,
+ * which would otherwise take it to 80 (3 blocks a SM) for every program
  */
-__global__ void __launch_bounds__(GX_BLOCK)
+__global__ void __launch_bounds__(GX_BLOCK, 4)
 gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
 				 uint32_t nrows, gx_result *res, char *out,
 				 const uint32_t *__restrict__ rowmap, int write_sel,

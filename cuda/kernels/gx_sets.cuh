@@ -32,16 +32,16 @@
  *    skipped, is not there; __match_any_sync: only those of this set, as
  *    the interpreter may run two INBIGSETs of a program together, so
  *    every lane of the group takes the same steps and ballots) read p
- *    pivots of the candidate range, the
- *    ballot's count of pivots before the bound narrows it to one of p + 1
- *    parts: log_{p+1} steps over the top keys, then over the segment.  The
- *    CPU device runs the same steps with the 32 lanes of a full warp in a
- *    loop (gx_sets_lanes).
+ *    pivots of the candidate range, the ballot's count of pivots before
+ *    the bound narrows it to one of p + 1 parts: log_{p+1} steps over the
+ *    top keys, then over the segment.  The CPU device runs the same steps
+ *    with the 32 lanes of a full warp in a loop (gx_sets_lanes).
  *
- * Every index read lies in [0, T) of the top keys or [0, n) of the values
- * for any contents (an unsorted set gives a wrong answer, never a read
- * out of bounds); for a sorted set both searches give exactly
- * std::binary_search's answer.
+ * Indices are 32-bit (a set has at most GX_BIGSET_MAX values: the
+ * validator), pivots exact in 32-bit arithmetic.  Every index read lies
+ * in [0, T) of the top keys or [0, n) of the values for any contents (an
+ * unsorted set gives a wrong answer, never a read out of bounds); for a
+ * sorted set every search gives exactly std::binary_search's answer.
  *
  * Device and host code; valid under nvcc, NVRTC and g++ (no PostgreSQL
  * header).
@@ -78,10 +78,10 @@ gx_sets_cmp(int isint, const int64_t *v, const gx_reg *a)
  * last value <= a of its segment, compared.
  */
 GX_HD int
-gx_sets_find_binary(int isint, const int64_t *vals, int64_t n, const int64_t *top, uint32_t T,
+gx_sets_find_binary(int isint, const int64_t *vals, uint32_t n, const int64_t *top, uint32_t T,
 					const gx_reg *a)
 {
-	int64_t		base = 0,
+	uint32_t	base = 0,
 				len = n;
 
 	if (T > 0)
@@ -101,7 +101,7 @@ gx_sets_find_binary(int isint, const int64_t *vals, int64_t n, const int64_t *to
 	/* vals[base] <= a: the last value <= a lies in [base, base + len) */
 	while (len > 1)
 	{
-		int64_t		half = len >> 1;
+		uint32_t	half = len >> 1;
 
 		if (gx_sets_cmp(isint, &vals[base + half], a) <= 0)
 			base += half;
@@ -142,11 +142,19 @@ struct gx_sets_warp
 };
 #endif
 
-/* pivot j (< p) of a step over [lo, hi): p pivots cut it into p + 1 parts */
-GX_HD int64_t
-gx_sets_pivot(int64_t lo, int64_t hi, uint32_t j, uint32_t p)
+/*
+ * pivot j (< p) of a step over [lo, hi): p pivots cut it into p + 1
+ * parts, lo + floor((j + 1) (hi - lo) / (p + 1)) in 32-bit arithmetic
+ * (hi - lo = q (p + 1) + r)
+ */
+GX_HD uint32_t
+gx_sets_pivot(uint32_t lo, uint32_t hi, uint32_t j, uint32_t p)
 {
-	return lo + (int64_t) (((uint64_t) (j + 1) * (uint64_t) (hi - lo)) / (p + 1));
+	const uint32_t len = hi - lo,
+				q = len / (p + 1),
+				r = len % (p + 1);
+
+	return lo + (j + 1) * q + ((j + 1) * r) / (p + 1);
 }
 
 /*
@@ -155,15 +163,15 @@ gx_sets_pivot(int64_t lo, int64_t hi, uint32_t j, uint32_t p)
  * a run-time p)
  */
 template <class L>
-GX_HD int64_t
-gx_sets_pbound(const L &l, int isint, const int64_t *k, int64_t lo, int64_t hi, const gx_reg *a,
+GX_HD uint32_t
+gx_sets_pbound(const L &l, int isint, const int64_t *k, uint32_t lo, uint32_t hi, const gx_reg *a,
 			   int after)
 {
 	const uint32_t p = l.p;
 
 	while (lo < hi)
 	{
-		const int64_t x = lo,
+		const uint32_t x = lo,
 					y = hi;
 		uint32_t	m = l.count([&](uint32_t j) {
 			int			c = gx_sets_cmp(isint, &k[gx_sets_pivot(x, y, j, p)], a);
@@ -180,25 +188,69 @@ gx_sets_pbound(const L &l, int isint, const int64_t *k, int64_t lo, int64_t hi, 
 /* p-ary search with lanes l: as gx_sets_find_binary (every lane gets the answer) */
 template <class L>
 GX_HD int
-gx_sets_find_pary(const L &l, int isint, const int64_t *vals, int64_t n, const int64_t *top,
+gx_sets_find_pary(const L &l, int isint, const int64_t *vals, uint32_t n, const int64_t *top,
 				  uint32_t T, const gx_reg *a)
 {
-	int64_t		lo = 0,
+	uint32_t	lo = 0,
 				hi = n,
 				at;
 
 	if (T > 0)
 	{
-		int64_t		j = gx_sets_pbound(l, isint, top, 0, T, a, 1);	/* first top > a */
+		uint32_t	j = gx_sets_pbound(l, isint, top, 0, T, a, 1);	/* first top > a */
 
 		if (j == 0)
 			return 0;
-		lo = gx_bigset_seg((uint32_t) (j - 1), n, T);
-		hi = gx_bigset_seg((uint32_t) j, n, T);
+		lo = gx_bigset_seg(j - 1, n, T);
+		hi = gx_bigset_seg(j, n, T);
 	}
 	at = gx_sets_pbound(l, isint, vals, lo, hi, a, 0);	/* first value >= a */
 	return at < hi && gx_sets_cmp(isint, &vals[at], a) == 0;
 }
+
+#if defined(__CUDA_ARCH__)
+/*
+ * The GPU's p-ary search of a = ANY (vals, n > 0, T top keys top), a
+ * collective of the lanes here whose instruction has the same key (the
+ * set's header and type): each active row's key in turn, every lane
+ * reading one pivot a step.  Returns whether this lane's a was found (0
+ * for a NULL a).  (Its registers would take the interpreter's filter
+ * kernel from 64 to 80 a thread: that kernel's launch bounds keep it at
+ * 64, 4 blocks a SM; called instead of inlined it took 128.)
+ */
+static __device__ __forceinline__ int
+gx_sets_find_warp(int isint, unsigned key, const int64_t *vals, uint32_t n, const int64_t *top,
+				  uint32_t T, const gx_reg *a)
+{
+	/*
+	 * the lanes here that search this set: in the interpreter, lanes at
+	 * two instructions (two sets) may run this code together
+	 */
+	const uint32_t mask = __match_any_sync(__activemask(), key);
+	const uint32_t lane = threadIdx.x & 31;
+	gx_sets_warp w;
+	uint32_t	todo = __ballot_sync(mask, !a->isnull);
+	int			found = 0;
+
+	w.p = (uint32_t) __popc(mask);
+	w.mask = mask;
+	w.rank = (uint32_t) __popc(mask & ((1u << lane) - 1u));
+	while (todo != 0)
+	{
+		const int	src = __ffs(todo) - 1;
+		gx_reg		b;
+		int			f;
+
+		todo &= todo - 1;
+		b.v.i = __shfl_sync(mask, (long long) a->v.i, src);
+		b.isnull = 0;
+		f = gx_sets_find_pary(w, isint, vals, n, top, T, &b);
+		if ((int) lane == src)
+			found = f;
+	}
+	return found;
+}
+#endif
 
 /*
  * GX_OP_INBIGSET: a = ANY (the big set whose header is at const[k], its
@@ -214,7 +266,7 @@ gx_in_bigset(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 	const int64_t flags = h[1].v.i;
 	const int	has_null = (flags & GX_RUN_HAS_NULL) != 0;
 	const int	isint = gx_isint(type) || type == GX_NUMERIC || type == GX_CHAR8;
-	int64_t		n = h[0].v.i > 0 ? h[0].v.i : 0;
+	uint32_t	n = h[0].v.i > 0 && h[0].v.i <= GX_BIGSET_MAX ? (uint32_t) h[0].v.i : 0;
 	const int64_t *vals = (const int64_t *) c->ext.sets;
 	const int64_t *top;
 	uint32_t	T = gx_bigset_top(flags);
@@ -235,7 +287,7 @@ gx_in_bigset(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 		d->isnull = 0;
 		return;
 	}
-	if (T > (uint64_t) n)
+	if (T > n)
 		T = 0;					/* (the validator refuses it) */
 	top = vals + n;
 #if defined(__CUDA_ARCH__)
@@ -246,46 +298,19 @@ gx_in_bigset(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 		top = (const int64_t *) gx_smem + ((uint64_t) flags >> GX_BIGSET_STAGED_SHIFT);
 	}
 	if ((flags & GX_BIGSET_PARY) && n > 0)
+		found = gx_sets_find_warp(isint, (unsigned) k * 16u + (unsigned) type, vals, n, top, T, a);
+	else if (!a->isnull && n > 0)
+		found = gx_sets_find_binary(isint, vals, n, top, T, a);
+#else
+	if (!a->isnull && n > 0)
 	{
-		/*
-		 * the lanes here that search this set: in the interpreter, lanes at
-		 * two instructions (two sets) may run this code together
-		 */
-		const uint32_t mask = __match_any_sync(__activemask(), (unsigned) k * 16u + (unsigned) type);
-		const uint32_t lane = threadIdx.x & 31;
-		gx_sets_warp w;
-		uint32_t	todo = __ballot_sync(mask, !a->isnull);
-
-		w.p = (uint32_t) __popc(mask);
-		w.mask = mask;
-		w.rank = (uint32_t) __popc(mask & ((1u << lane) - 1u));
-		while (todo != 0)
-		{
-			const int	src = __ffs(todo) - 1;
-			gx_reg		b;
-			int			f;
-
-			todo &= todo - 1;
-			b.v.i = __shfl_sync(mask, (long long) a->v.i, src);
-			b.isnull = 0;
-			f = gx_sets_find_pary(w, isint, vals, n, top, T, &b);
-			if ((int) lane == src)
-				found = f;
-		}
-	}
-	else
-#endif
-	if (a->isnull || n == 0)
-		found = 0;
-	else if (flags & GX_BIGSET_PARY)
-	{
-		gx_sets_lanes l;
+		gx_sets_lanes l;		/* p-ary: a full warp's lanes in a loop */
 
 		l.p = GX_SETS_PARY_LANES;
-		found = gx_sets_find_pary(l, isint, vals, n, top, T, a);
+		found = (flags & GX_BIGSET_PARY) ? gx_sets_find_pary(l, isint, vals, n, top, T, a) :
+			gx_sets_find_binary(isint, vals, n, top, T, a);
 	}
-	else
-		found = gx_sets_find_binary(isint, vals, n, top, T, a);
+#endif
 	if (a->isnull)
 	{
 		d->isnull = 1;

@@ -180,7 +180,7 @@ gx_check_sets(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 		if (h[0].isnull || h[0].v.i <= 0)
 			continue;
 		/* its values, then its top keys (at most one a value) */
-		if (h[2].v.i < 0 || (uint64_t) h[2].v.i > nvals ||
+		if (h[0].v.i > GX_BIGSET_MAX || h[2].v.i < 0 || (uint64_t) h[2].v.i > nvals ||
 			(uint64_t) h[0].v.i > nvals - (uint64_t) h[2].v.i ||
 			top > (uint64_t) h[0].v.i ||
 			top > nvals - (uint64_t) h[2].v.i - (uint64_t) h[0].v.i)
