@@ -25,7 +25,10 @@
  * throughput figure),
  * validation (malformed tasks, pool memory), bandwidth (the GX_BW_ONLY
  * figures, the group probe's too), search (SEARCH: sorted projections,
- * binary and p-ary lookups, GPU = CPU = reference), search_bench
+ * binary and p-ary lookups, GPU = CPU = reference), sets_search (big
+ * sets of 1, 2, 1000 and 1M values with top keys in shared memory, binary
+ * and p-ary, after an AND and two sets in one interpreter step, the
+ * interpreter and the JIT: GPU = CPU = std::binary_search), search_bench
  * (Kaldewey's Table 1 and Figure 8 as markdown tables: figures only).
  * GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
  */
