@@ -26,7 +26,7 @@ HOST_OBJS = src/module/gpuext.o src/module/guc.o \
 # cuda/: the devices (no PostgreSQL header); include/ is the C API shared with src/
 # ops/: the operator table and its validators, shared by both devices (gx_ops.h)
 CUDA_OPS_SRCS = cuda/ops/gx_ops.cpp cuda/ops/gx_validate.cpp
-CUDA_HOST_OBJS = cuda/cpu/gx_cpu.o $(CUDA_OPS_SRCS:.cpp=.o)
+CUDA_HOST_OBJS = cuda/cpu/gx_cpu.o cuda/cpu/gx_sort.o $(CUDA_OPS_SRCS:.cpp=.o)
 GX_INCLUDES = -Isrc/include -Icuda/include -Icuda/kernels -Icuda/gpu
 
 PG_CONFIG ?= pg_config
@@ -71,7 +71,7 @@ cuda/gpu/gx_gpu.o: cuda/gpu/gx_gpu.cu $(GX_KERNEL_HDRS)
 
 # the sources NVRTC compiles at run time (gx_jit.cu), as C string literals
 GX_JIT_SRCS = cuda/include/gx_program.h cuda/kernels/gx_bitmap.cuh cuda/kernels/gx_eval.cuh \
-	cuda/kernels/gx_group.cuh cuda/kernels/gx_filter.cuh
+	cuda/kernels/gx_sets.cuh cuda/kernels/gx_group.cuh cuda/kernels/gx_filter.cuh
 cuda/gpu/gx_jit_src.inc: $(GX_JIT_SRCS)
 	( for f in $(GX_JIT_SRCS); do \
 		echo "static const char gx_src_$$(basename $$f | tr '.' '_')[] ="; \
@@ -84,6 +84,9 @@ cuda/gpu/gx_jit.o: cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc $(GX_KERNEL_HDRS)
 
 cuda/cpu/gx_cpu.o: cuda/cpu/gx_cpu.cpp $(GX_KERNEL_HDRS)
 	$(CXX) $(CXXFLAGS) -O2 -ffp-contract=off -fPIC $(GX_INCLUDES) -c $< -o $@
+
+cuda/cpu/gx_sort.o: cuda/cpu/gx_sort.cpp cuda/include/gx_sort.h
+	$(CXX) $(CXXFLAGS) -O2 -fPIC $(GX_INCLUDES) -c $< -o $@
 
 cuda/ops/%.o: cuda/ops/%.cpp $(GX_KERNEL_HDRS)
 	$(CXX) $(CXXFLAGS) -O2 -fPIC $(GX_INCLUDES) -c $< -o $@
@@ -100,11 +103,11 @@ ifneq ($(strip $(NVCC)),)
 UNIT_BIN += test/unit/test_kernel
 endif
 
-test/unit/test_interp: test/unit/test_interp.cpp test/unit/gx_test.h test/unit/gx_test_ptree.h cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
+test/unit/test_interp: test/unit/test_interp.cpp test/unit/gx_test.h test/unit/gx_test_ptree.h test/unit/gx_sets_test.h cuda/cpu/gx_cpu.cpp cuda/cpu/gx_sort.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
 	$(CXX) -std=c++17 -O2 -ffp-contract=off -Wall $(GX_INCLUDES) -o $@ test/unit/test_interp.cpp \
-		cuda/cpu/gx_cpu.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) -lpthread
+		cuda/cpu/gx_cpu.cpp cuda/cpu/gx_sort.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) -lpthread
 
-test/unit/test_kernel: test/unit/test_kernel.cu test/unit/gx_test.h test/unit/gx_test_ptree.h cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
+test/unit/test_kernel: test/unit/test_kernel.cu test/unit/gx_test.h test/unit/gx_test_ptree.h test/unit/gx_sets_test.h cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
 	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) $(GX_INCLUDES) -DGX_CUDA_HOME='"$(CUDA_HOME)"' -o $@ \
 		test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/cpu/gx_cpu.cpp \
 		$(CUDA_OPS_SRCS) -ldl -lpthread

@@ -8,7 +8,8 @@
 -- NULL rows, NULL and empty arrays, <> ALL, IN lists, array Params of
 -- growing sizes (generic plans), InitPlans, rescans, several sets in one
 -- program, device aggregates and GpuPreAgg, a cached and a heap table,
--- parallel GpuScan; where the qual runs (EXPLAIN VERBOSE: Device Sets).
+-- parallel GpuScan, both searches (gpuext.search) and top key counts;
+-- where the qual runs (EXPLAIN VERBOSE: Device Sets, and the search).
 --
 
 -- 100000 rows, NULLs in every column, special float and numeric values
@@ -207,8 +208,56 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 
+-- the searches (gpuext.search): binary with the top keys a GPU block keeps
+-- in shared memory (gpuext.search_top_keys: 8192, 16, none) and p-ary (a
+-- warp's lanes a row; the CPU device runs the same steps); every one
+-- gives PostgreSQL's rows: sets of 1, 2 and 200K values, one value
+-- repeated, INT64_MIN / MAX, NULL elements, floats, numeric, dates, an
+-- InitPlan rescanned with a changing set, a cached table
+CREATE FUNCTION gx_ss_search(q text, mode text, top int) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('gpuext.search', mode, true);
+    PERFORM set_config('gpuext.search_top_keys', top::text, true);
+    RETURN gx_check(q);
+END $$;
+SELECT l, r AS binary_8192, gx_ss_search(q, 'binary', 16) = r AS binary_16,
+       gx_ss_search(q, 'binary', 0) = r AS binary_none, gx_ss_search(q, 'pary', 4096) = r AS pary,
+       gx_ss_search(q, 'pary', 0) = r AS pary_none
+FROM (VALUES
+    ('int8, 200K', 'SELECT id FROM gx_ss WHERE i8 = ANY (' || gx_ss_array('g::int8 * 7919 % 10000019 - 5000000', 200000, 'int8') || ')'),
+    ('int4, 1 value', 'SELECT id FROM gx_ss WHERE i4 = ANY (array(SELECT -99993))'),
+    ('int8, 2 values', 'SELECT id FROM gx_ss WHERE i8 = ANY (array(SELECT g::int8 * 7919 % 10000019 - 5000000 FROM generate_series(1, 2) g))'),
+    ('int8, the ends', 'SELECT id FROM gx_ss WHERE i8 = ANY (array(SELECT x FROM (VALUES (-9223372036854775808), (7919 - 5000000), (9223372036854775807)) v(x)))'),
+    ('int4, one value 20K times', 'SELECT id FROM gx_ss WHERE i4 = ANY (' || gx_ss_array('-99993', 20000, 'int4') || ')'),
+    ('int4, NULL elements, 10K', 'SELECT id FROM gx_ss WHERE i4 = ANY (' || gx_ss_array('CASE WHEN g % 50 = 0 THEN NULL ELSE g * 9 - 100000 END', 10000, 'int4') || ')'),
+    ('float8 <> ALL, NaN -0, 5K', 'SELECT id FROM gx_ss WHERE f8 <> ALL (' || gx_ss_array('CASE g WHEN 1 THEN ''NaN''::float8 WHEN 2 THEN ''-0''::float8 ELSE g / 8.0 END', 5000, 'float8') || ')'),
+    ('numeric, 70K', 'SELECT id FROM gx_ss WHERE n = ANY (' || gx_ss_array('(g * 3 - 100000) / 100.0', 70000, 'numeric') || ')'),
+    ('date, 30K', 'SELECT id FROM gx_ss WHERE d = ANY (' || gx_ss_array('date ''2000-01-01'' + g * 7 % 30000', 30000, 'date') || ')'),
+    ('InitPlan rescans', 'SELECT k, (SELECT count(*) FROM gx_ssp WHERE i4 = ANY (array(SELECT g * k * 7 - 100000 FROM generate_series(1, 40000 / k) g))) FROM generate_series(1, 12, 3) k'),
+    ('cached int4, 200K', 'SELECT id FROM gx_ssc WHERE i4 = ANY (' || gx_ss_array('g * 13 - 100000', 200000, 'int4') || ')')
+) v(l, q), LATERAL (SELECT gx_ss_search(q, 'binary', 8192) AS r) x;
+RESET gpuext.search;
+RESET gpuext.search_top_keys;
+-- EXPLAIN names the search; ANALYZE (with timing) the time the sets took
+SET gpuext.search = pary;
+SELECT gx_ss_plan('SELECT id FROM gx_ss WHERE i4 = ANY (' || gx_ss_array('g % 1000', 3000, 'int4') || ')', true);
+RESET gpuext.search;
+SET gpuext.force = on;
+DO $$
+DECLARE
+    line text;
+    found bool := false;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF) SELECT id FROM gx_ss WHERE i4 = ANY (array(SELECT g FROM generate_series(1, 5000) g))' LOOP
+        found := found OR line ~ '^\s*Device Sets Time: [0-9.]+ ms$';
+    END LOOP;
+    RAISE NOTICE 'Device Sets Time shown: %', found;
+END $$;
+RESET gpuext.force;
+
 RESET gpuext.enable_agg;
 RESET gpuext.enable_preagg;
+DROP FUNCTION gx_ss_search(text, text, int);
 DROP FUNCTION gx_ss_exec(text, text);
 DROP FUNCTION gx_ss_array(text, int, text);
 DROP FUNCTION gx_ss_plan(text, bool);

@@ -257,9 +257,11 @@ struct gx_interp_eval
 
 /*
  * the filter kernel with the opcode interpreter (gx_filter.cuh); the
- * compiled kernels of gx_jit.cu take the same arguments
+ * compiled kernels of gx_jit.cu take the same arguments.  4 blocks a SM:
+ * at most 64 registers a thread, as before the big sets' p-ary search,
+ * which would otherwise take it to 80 (3 blocks a SM) for every program
  */
-__global__ void __launch_bounds__(GX_BLOCK)
+__global__ void __launch_bounds__(GX_BLOCK, 4)
 gx_filter_kernel(const char *__restrict__ in, const char *__restrict__ colbase,
 				 uint32_t nrows, gx_result *res, char *out,
 				 const uint32_t *__restrict__ rowmap, int write_sel,
@@ -1559,6 +1561,11 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 				gx_register_staging(&prop, warn, sizeof(warn));
 				st = gx_open_slots(err, errlen);
 			}
+			/* a filter block's dynamic shared memory: a group table and the sets' top keys */
+			if (st == GX_OK &&
+				cudaFuncSetAttribute(gx_filter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+									 GX_FILTER_SMEM_MAX) != cudaSuccess)
+				st = gx_cuda_fail(cudaGetLastError(), "filter kernel shared memory", err, errlen);
 		}
 		catch (...)
 		{
@@ -1706,7 +1713,9 @@ gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 	char	   *group = c->ext.ngroup_cap > 0 ? (char *) ctx->obj[0] : NULL;
 	gx_agg_pair *agg = c->ext.nagg > 0 && group == NULL ? (gx_agg_pair *) ctx->obj[0] : NULL;
 	const uint32_t nrows = c->nrows;
-	const size_t smem = group != NULL ? GX_GROUP_SMEM : 0;
+	/* the group table, then the big sets' top keys (gx_sets_plan: as the kernel stages them) */
+	const size_t smem = (group != NULL ? GX_GROUP_SMEM : 0) +
+		(size_t) 8 * gx_sets_plan(c->code, c->ninstr, c->consts, NULL, 0);
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const int	deform = c->deform_off != 0;
 	size_t		hdr_bytes = GX_ALIGN_UP(sizeof(gx_result)) + (size_t) ntiles * 8;

@@ -39,6 +39,7 @@
  * No PostgreSQL header, no C++ exception leaves this file.
  */
 #include "gx_jit.h"
+#include "gx_filter.cuh"			/* GX_FILTER_SMEM_MAX */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -55,8 +56,8 @@
 #include <unordered_map>
 #include <vector>
 
-/* gx_src_gx_program_h, gx_src_gx_bitmap_cuh, gx_src_gx_eval_cuh, gx_src_gx_group_cuh,
- * gx_src_gx_filter_cuh */
+/* gx_src_gx_program_h, gx_src_gx_bitmap_cuh, gx_src_gx_eval_cuh, gx_src_gx_sets_cuh,
+ * gx_src_gx_group_cuh, gx_src_gx_filter_cuh */
 #include "gx_jit_src.inc"
 
 #define GX_JIT_MAX_PROGRAMS 512
@@ -308,9 +309,9 @@ void
 compile(std::shared_ptr<jit_entry> e, std::string src, std::string arch, nvrtc_api api)
 {
 	static const char *const headers[] = {gx_src_gx_program_h, gx_src_gx_bitmap_cuh,
-	gx_src_gx_eval_cuh, gx_src_gx_group_cuh, gx_src_gx_filter_cuh};
+	gx_src_gx_eval_cuh, gx_src_gx_sets_cuh, gx_src_gx_group_cuh, gx_src_gx_filter_cuh};
 	static const char *const names[] = {"gx_program.h", "gx_bitmap.cuh", "gx_eval.cuh",
-	"gx_group.cuh", "gx_filter.cuh"};
+	"gx_sets.cuh", "gx_group.cuh", "gx_filter.cuh"};
 	const int	nheaders = (int) (sizeof(headers) / sizeof(headers[0]));
 	/* -default-device: the plain inline helpers of gx_program.h */
 	const char *opts[] = {arch.c_str(), "-std=c++17", "--fmad=false", "-default-device", "-w"};
@@ -395,9 +396,15 @@ start_thread(std::shared_ptr<jit_entry> e, const std::string &src, const std::st
 void
 load(jit_entry *e)
 {
+	int			dev = 0;
+
 	if (cudaLibraryLoadData(&e->lib, e->cubin.data(), nullptr, nullptr, 0,
 							nullptr, nullptr, 0) != cudaSuccess ||
-		cudaLibraryGetKernel(&e->kernel, e->lib, "gx_filter_jit") != cudaSuccess)
+		cudaLibraryGetKernel(&e->kernel, e->lib, "gx_filter_jit") != cudaSuccess ||
+		cudaGetDevice(&dev) != cudaSuccess ||
+		/* as the interpreter's: a group table and the sets' top keys */
+		cudaKernelSetAttributeForDevice(e->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+										GX_FILTER_SMEM_MAX, dev) != cudaSuccess)
 	{
 		cudaGetLastError();
 		if (e->lib)

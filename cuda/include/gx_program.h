@@ -294,11 +294,22 @@ enum gx_dt_field
  *   const[arg]:      v.i = n, the number of values; isnull = NULL array
  *   const[arg + 1]:  v.i = GX_RUN_* flags
  *   const[arg + 2]:  v.i = where its first value is in the object (values)
- * The rules are INSET's.  The validator checks every header against the
- * object's bytes; the device that runs the task writes the object's
- * address into ext.sets (a task never carries an address of its own).
+ * The rules are INSET's.  The values may be followed by the set's top
+ * keys: T = gx_bigset_top(flags) (0, or a power of 2 up to 8192, at most
+ * n; n < 2^31), top[i] = value gx_bigset_seg(i, n, T), so that a search first finds
+ * a key's segment among the top keys (shared memory on the GPU) and then
+ * searches the segment (gx_sets.cuh); GX_BIGSET_PARY asks for the p-ary
+ * search.  The validator checks every header against the object's bytes
+ * (values and top keys) and refuses a flag it does not know; the device
+ * that runs the task writes the object's address into ext.sets (a task
+ * never carries an address of its own).
  */
 #define GX_BIGSET_HEADER 3
+#define GX_BIGSET_PARY 0x2		/* search it p-ary (a warp's lanes a row) */
+#define GX_BIGSET_TOP_SHIFT 8	/* bits 8..15: log2(T) + 1, 0 = no top keys */
+#define GX_BIGSET_TOP_MASK ((int64_t) 0xff << GX_BIGSET_TOP_SHIFT)
+#define GX_BIGSET_TOP_MAX_LOG2 13	/* T <= 8192 */
+#define GX_BIGSET_MAX 0x7fffffff	/* values of a big set, at most */
 #define GX_TASK_OBJ_SETS 3		/* FILTER / CACHE_SCAN: the big sets object */
 
 /* date_cmp_timestamp: the first date (days from 2000-01-01) that has no timestamp */
@@ -1102,6 +1113,31 @@ GX_INLINE uint32_t
 gx_ntiles(uint32_t nrows)
 {
 	return (nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS;
+}
+
+/* the top keys of a big set whose header flags are flags (gx_program.h: Big sets) */
+GX_INLINE uint32_t
+gx_bigset_top(int64_t flags)
+{
+	uint32_t	code = (uint32_t) ((flags & GX_BIGSET_TOP_MASK) >> GX_BIGSET_TOP_SHIFT);
+
+	return code == 0 || code > GX_BIGSET_TOP_MAX_LOG2 + 1 ? 0 : 1u << (code - 1);
+}
+
+/*
+ * the first value of segment i (0 .. T) of a big set of n values and T
+ * top keys (T a power of 2): i n / T
+ */
+GX_INLINE uint32_t
+gx_bigset_seg(uint32_t i, uint32_t n, uint32_t T)
+{
+#if defined(__CUDA_ARCH__)
+	const int	shift = __ffs((int) T) - 1;
+#else
+	const int	shift = __builtin_ctz(T);
+#endif
+
+	return (uint32_t) (((uint64_t) i * n) >> shift);
 }
 
 /* bytes of the result area for nrows rows */

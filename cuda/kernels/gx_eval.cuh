@@ -545,8 +545,8 @@ gx_run_len(const gx_chunk *c, int k)
  * a = ANY (a sorted run of n distinct values, value i at vals + i * stride,
  * an int64 or a double as type says) into d, three-valued: arrnull, a NULL
  * array; has_null, a NULL element (GX_RUN_HAS_NULL).  The one definition
- * of INSET (runs in the constant table) and INBIGSET (big sets in device
- * memory): a binary search.
+ * of INSET (runs in the constant table): a binary search (INBIGSET's,
+ * over big sets in device memory, is gx_sets.cuh's).
  */
 GX_HD void
 gx_in_sorted(int type, int arrnull, int has_null, const char *vals, uint32_t stride, int64_t n,
@@ -610,25 +610,8 @@ gx_in_set(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
 				 gx_run_len(c, k), d, a);
 }
 
-/*
- * GX_OP_INBIGSET: a = ANY (the big set whose header is at const[k], its
- * values in the sets object at ext.sets; gx_program.h) into d.  The
- * validator checked the header against the object.
- */
-GX_HD void
-gx_in_bigset(int type, int k, const gx_chunk *c, gx_reg *d, const gx_reg *a)
-{
-	const gx_const *h = &c->consts[k];
-	int64_t		n = h[0].v.i > 0 ? h[0].v.i : 0;
-	const char *vals = (const char *) c->ext.sets;
-
-	if (vals == NULL)
-		n = 0;					/* (the validator refuses it) */
-	else
-		vals += (uint64_t) h[2].v.i * sizeof(int64_t);
-	gx_in_sorted(type, h[0].isnull, (h[1].v.i & GX_RUN_HAS_NULL) != 0, vals,
-				 (uint32_t) sizeof(int64_t), n, d, a);
-}
+/* GX_OP_INBIGSET (gx_in_bigset): the search of a big set */
+#include "gx_sets.cuh"
 
 /* GX_OP_INRANGES: does a lie in the ranges run at const[k]? (three-valued) */
 GX_HD void

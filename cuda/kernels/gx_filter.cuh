@@ -22,6 +22,9 @@
 #include "gx_eval.cuh"
 #include "gx_group.cuh"
 
+/* dynamic shared memory of a filter block: its group table, then its sets' top keys */
+#define GX_FILTER_SMEM_MAX (GX_GROUP_SMEM + GX_SETS_SMEM_KEYS * 8)
+
 /*
  * 0: the kernel has no group mode (a compiled kernel of a program outside
  * GpuPreAgg: less code to compile and to hold in registers)
@@ -55,6 +58,7 @@ static_assert(GX_ROWS_PER_THREAD <= 32, "pass flags are kept in one 32-bit mask"
  * that the block merges into the global table at its end, or straight
  * into the global table when the shared one has no room; only rows whose
  * group the global table has no room for are selected (gx_group.cuh).
+ * The big sets' top keys follow in dynamic shared memory (gx_sets_stage).
  * EVAL::eval(program, colbase, row, &err, out) runs the program on one row
  * (out: its outputs, GX_OP_OUT, or NULL): the
  * interpreter (gx_gpu.cu) or a JIT-compiled evaluator (gx_jit.cu).
@@ -143,6 +147,9 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 			s_prog.cols[i] = c->cols[i];
 		__syncthreads();
 	}
+	/* the top keys of the big sets, after the group table (gx_sets.cuh) */
+	gx_sets_stage(&s_prog, (int64_t *) gx_smem, group != NULL ? GX_GROUP_SMEM / 8 : 0, tid,
+				  GX_BLOCK);
 
 	const uint32_t limit = s_limit;
 	const uint32_t skip_blocks = s_skip_blocks;

@@ -29,7 +29,8 @@
  *    ctx->entry_bytes;
  *  - AGG_READ: the state object.
  *  - big sets (GX_OP_INBIGSET, FILTER and CACHE_SCAN only): each set's
- *    run inside the sets object obj[GX_TASK_OBJ_SETS];
+ *    flags, and its values and top keys inside the sets object
+ *    obj[GX_TASK_OBJ_SETS];
  *  - OBJ_WRITE: its bytes inside its input, and inside obj[0] where they go.
  *  - JOIN_BUILD / JOIN_PROBE: their rows as a FILTER's or a CACHE_SCAN's
  *    (own columns, heap pages, or a cache entry);
@@ -152,7 +153,9 @@ gx_check_program(const gx_chunk *c, char *err, size_t errlen)
 
 /*
  * the big sets of a FILTER / CACHE_SCAN program (GX_OP_INBIGSET): each
- * header's run [off, off + n) of int64 values inside the sets object
+ * header's flags known (GX_RUN_HAS_NULL, GX_BIGSET_PARY, a top of at most
+ * 8192 keys: never the device's own GX_BIGSET_STAGED), its run [off, off +
+ * n + T) of int64 values and top keys inside the sets object
  * obj[GX_TASK_OBJ_SETS] (a NULL array or an empty set reads none)
  */
 static gx_status
@@ -166,14 +169,25 @@ gx_check_sets(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errle
 	{
 		const gx_instr *in = &c->code[pc];
 		const gx_const *h;
+		uint32_t	top;
 
 		if (in->op != GX_OP_INBIGSET)
 			continue;
 		h = &c->consts[in->arg];	/* (gx_check_program: the header fits) */
+		top = gx_bigset_top(h[1].v.i);
+		if ((h[1].v.i & ~(int64_t) (GX_RUN_HAS_NULL | GX_BIGSET_PARY | GX_BIGSET_TOP_MASK)) != 0 ||
+			((h[1].v.i & GX_BIGSET_TOP_MASK) != 0 && top == 0))
+		{
+			gx_errf(err, errlen, "task program: big set at %u has unknown flags", pc);
+			return GX_INVALID;
+		}
 		if (h[0].isnull || h[0].v.i <= 0)
 			continue;
-		if (h[2].v.i < 0 || (uint64_t) h[2].v.i > nvals ||
-			(uint64_t) h[0].v.i > nvals - (uint64_t) h[2].v.i)
+		/* its values, then its top keys (at most one a value) */
+		if (h[0].v.i > GX_BIGSET_MAX || h[2].v.i < 0 || (uint64_t) h[2].v.i > nvals ||
+			(uint64_t) h[0].v.i > nvals - (uint64_t) h[2].v.i ||
+			top > (uint64_t) h[0].v.i ||
+			top > nvals - (uint64_t) h[2].v.i - (uint64_t) h[0].v.i)
 		{
 			gx_errf(err, errlen, "task program: big set at %u lies outside its object", pc);
 			return GX_INVALID;

@@ -1699,8 +1699,8 @@ gx_program_work(const GxProgram *p)
 
 /*
  * The big sets of a program, for EXPLAIN: each one's values once filled
- * (the scan started), else a Const array's elements or "a parameter";
- * NULL when it has none
+ * (the scan started), else a Const array's elements or "a parameter",
+ * then the search (gpuext.search); NULL when it has none
  */
 char *
 gx_program_describe_sets(const GxProgram *p)
@@ -1730,5 +1730,6 @@ gx_program_describe_sets(const GxProgram *p)
 		pfree(buf.data);
 		return NULL;
 	}
+	appendStringInfo(&buf, " (search: %s)", gx_search == GX_SEARCH_PARY ? "pary" : "binary");
 	return buf.data;
 }

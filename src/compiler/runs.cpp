@@ -44,18 +44,19 @@
  */
 #include "gpuext.h"
 #include "compiler.h"
+#include "gx_sort.h"
 
 extern "C"
 {
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
+#include "portability/instr_time.h"
 #include "utils/array.h"
 #include "utils/date.h"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 }
-#include <algorithm>
 
 /* ---------- sets ---------- */
 
@@ -257,62 +258,133 @@ gx_set_run_build(int64 dyn, Datum array, Oid elemtype, gx_const *vals, int cap, 
 	return m;
 }
 
-/* the double whose bits a big set's int64 value holds */
-static inline double
-gx_bits_double(int64 v)
+/*
+ * The non-NULL elements of a fixed-width array arr (elements of a device
+ * type elemtype, compared as gx_type ctype) as big set values, read in
+ * place (no Datum array, no gx_const: gx_set_build's conversions) into
+ * v (room for every element): an integer, or a float's double bits.
+ * Returns how many; *flags gets GX_RUN_HAS_NULL for a NULL element.
+ */
+static int64
+gx_set_read_fixed(ArrayType *arr, Oid elemtype, int ctype, int64 *v, int64 *flags)
 {
-	double		d;
+	int			nitems = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	const char *at = ARR_DATA_PTR(arr);
+	const bits8 *bitmap = ARR_NULLBITMAP(arr);
+	bool		isint = ctype == GX_BOOL || ctype == GX_INT2 || ctype == GX_INT4 ||
+		ctype == GX_INT8;
+	int64		n = 0;
 
-	memcpy(&d, &v, sizeof(d));
-	return d;
+	for (int i = 0; i < nitems; i++)
+	{
+		int64		iv = 0;
+		double		dv = 0;
+		bool		isfloat = false;
+
+		if (bitmap != NULL && (bitmap[i / 8] & (1 << (i % 8))) == 0)
+		{
+			*flags |= GX_RUN_HAS_NULL;
+			continue;
+		}
+		switch (elemtype)
+		{
+			case BOOLOID:
+				iv = *(const bool *) at != 0;
+				at += sizeof(bool);
+				break;
+			case INT2OID:
+				iv = *(const int16 *) at;
+				at += sizeof(int16);
+				break;
+			case INT4OID:
+			case DATEOID:
+				iv = *(const int32 *) at;
+				at += sizeof(int32);
+				break;
+			case FLOAT4OID:
+				dv = *(const float4 *) at;
+				isfloat = true;
+				at += sizeof(float4);
+				break;
+			case FLOAT8OID:
+				memcpy(&dv, at, sizeof(dv));
+				isfloat = true;
+				at += sizeof(float8);
+				break;
+			default:			/* int8, timestamp, timestamptz */
+				memcpy(&iv, at, sizeof(iv));
+				at += sizeof(int64);
+				break;
+		}
+		if (isint)
+			v[n] = iv;
+		else
+		{
+			if (!isfloat)		/* an integer element compared as a float */
+				dv = ctype == GX_FLOAT4 ? (double) (float) iv : (double) iv;
+			memcpy(&v[n], &dv, sizeof(dv));
+		}
+		n++;
+	}
+	return n;
 }
 
 /*
  * A big set (GX_DYN_BIG) of array for dynamic kind dyn (gx_set_collect):
  * its values as int64s (a float as its double's bits) in *vals, allocated
  * in cxt (NULL when none), sorted and distinct as the device searches them
- * (std::sort of the int64s, not qsort of gx_consts: a million keys in a
- * third of the time).  Returns how many.
+ * (gx_sort.h: a radix sort, nothing to do for ascending input).  A plain
+ * array of a device type is read in place (gx_set_read_fixed), numeric and
+ * bpchar ones through gx_set_collect.  Returns how many.
  */
 static int64
 gx_set_big_build(int64 dyn, Datum array, Oid elemtype, MemoryContext cxt, int64 **vals,
 				 int64 *flags)
 {
-	gx_const   *tmp;
-	bool		isint;
-	int			n = gx_set_collect(dyn, array, elemtype, &tmp, flags, &isint);
+	bool		isint = true;
+	int64		n;
 	int64	   *v,
-			   *end;
+			   *tmp;
+	int			et;
 
-	if (n < 0)
-		elog(ERROR, "gpuext: array parameter of element type %u", elemtype);
 	*vals = NULL;
-	if (n > 0)
+	*flags = 0;
+	if (GX_DYN_KIND(dyn) != GX_DYN_NUMSET && GX_DYN_KIND(dyn) != GX_DYN_CHAR8SET &&
+		elemtype != BPCHAROID && gx_type_supported(elemtype, &et))
 	{
-		v = (int64 *) MemoryContextAllocHuge(cxt, sizeof(int64) * n);
-		for (int i = 0; i < n; i++)
-			v[i] = tmp[i].v.i;
-		if (isint)
-		{
-			std::sort(v, v + n);
-			end = std::unique(v, v + n);
-		}
-		else
-		{
-			/* float8_cmp_internal's order (NaN last, -0 = 0), as gx_float_cmp */
-			std::sort(v, v + n, [](int64 a, int64 b) {
-					  return float8_cmp_internal(gx_bits_double(a), gx_bits_double(b)) < 0;
-				  });
-			end = std::unique(v, v + n, [](int64 a, int64 b) {
-								  return float8_cmp_internal(gx_bits_double(a),
-															 gx_bits_double(b)) == 0;
-							  });
-		}
-		n = (int) (end - v);
-		*vals = v;
+		ArrayType  *arr = DatumGetArrayTypeP(array);
+		int			ctype = GX_DYN_AUX1(dyn);
+
+		isint = ctype == GX_BOOL || ctype == GX_INT2 || ctype == GX_INT4 || ctype == GX_INT8;
+		v = (int64 *) MemoryContextAllocHuge(cxt, sizeof(int64) *
+											 Max(ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr)), 1));
+		n = gx_set_read_fixed(arr, elemtype, ctype, v, flags);
+		if ((Pointer) arr != DatumGetPointer(array))
+			pfree(arr);
 	}
-	if (tmp != NULL)
-		pfree(tmp);
+	else
+	{
+		gx_const   *in;
+		int			m = gx_set_collect(dyn, array, elemtype, &in, flags, &isint);
+
+		if (m < 0)
+			elog(ERROR, "gpuext: array parameter of element type %u", elemtype);
+		v = (int64 *) MemoryContextAllocHuge(cxt, sizeof(int64) * Max(m, 1));
+		for (int i = 0; i < m; i++)
+			v[i] = in[i].v.i;
+		n = m;
+		if (in != NULL)
+			pfree(in);
+	}
+	if (n == 0)
+	{
+		pfree(v);
+		return 0;
+	}
+	tmp = (int64 *) MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int64) * n);
+	n = isint ? gx_sort_distinct_int64(v, n, tmp) : gx_sort_distinct_float8(v, n, tmp);
+	pfree(tmp);
+	*vals = v;
 	return n;
 }
 
@@ -716,8 +788,15 @@ gx_program_fill(GxProgram *p, int kind, int k, Datum d, bool isnull, Oid typid)
 						elog(ERROR, "gpuext: numeric array parameter of type %u", typid);
 					if (GX_DYN_KIND(kind) == GX_DYN_CHAR8SET && elemtype != BPCHAROID)
 						elog(ERROR, "gpuext: bpchar array parameter of type %u", typid);
+					instr_time	t0,
+								t1;
+
+					INSTR_TIME_SET_CURRENT(t0);
 					b->n = gx_set_big_build(kind, d, elemtype, GetMemoryChunkContext(p),
 											&b->vals, &flags);
+					INSTR_TIME_SET_CURRENT(t1);
+					INSTR_TIME_SUBTRACT(t1, t0);
+					p->big_ms += INSTR_TIME_GET_MILLISEC(t1);
 				}
 				p->nbig = Max(p->nbig, idx + 1);
 				p->big_changed = true;

@@ -105,12 +105,17 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	gx_show_quals("Device Filter", st->device_quals, &node->ss.ps, ancestors, es);
 	gx_show_quals("Host Filter", st->host_quals, &node->ss.ps, ancestors, es);
 	/* the sizes of its big sets (= ANY over device memory: scan_sets.cpp) */
-	if (es->verbose && st->prog != NULL)
+	if ((es->verbose || es->analyze) && st->prog != NULL)
 	{
 		char	   *sets = gx_program_describe_sets(st->prog);
 
 		if (sets != NULL)
+		{
 			ExplainPropertyText("Device Sets", sets, es);
+			/* building them (read, sort) and writing them to the device */
+			if (es->analyze && es->timing)
+				ExplainPropertyFloat("Device Sets Time", "ms", st->prog->big_ms, 3, es);
+		}
 	}
 	if (es->analyze && st->host_quals != NIL && node->ss.ps.instrument)
 	{

@@ -50,6 +50,8 @@ typedef struct GxProgram
 	GxBigSet	big[GX_MAX_BIGSETS];
 	bool		big_changed;	/* a set was (re)built since the scan put
 								 * them in device memory */
+	double		big_ms;			/* ms building and writing them, every run
+								 * (EXPLAIN ANALYZE: Device Sets Time) */
 } GxProgram;
 
 /*

@@ -53,6 +53,8 @@ extern bool gx_force;
 extern bool gx_enable_scan;
 extern bool gx_device_deform;
 extern int	gx_transfer;
+extern int	gx_search;		/* gx_search_alg: GX_SEARCH_BINARY or PARY */
+extern int	gx_search_top_keys;
 extern bool gx_jit;
 extern bool gx_jit_wait;
 extern double gx_gpu_setup_cost;

@@ -20,6 +20,8 @@ bool		gx_force = false;
 bool		gx_enable_scan = true;
 bool		gx_device_deform = true;
 int			gx_transfer = GX_TRANSFER_COPY;
+int			gx_search = GX_SEARCH_BINARY;
+int			gx_search_top_keys = 4096;
 bool		gx_jit = true;
 bool		gx_jit_wait = false;
 double		gx_gpu_setup_cost = 1000.0;
@@ -105,6 +107,12 @@ static const struct config_enum_entry gx_cache_policy_options[] = {
 	{NULL, 0, false}
 };
 
+static const struct config_enum_entry gx_search_options[] = {
+	{"binary", GX_SEARCH_BINARY, false},
+	{"pary", GX_SEARCH_PARY, false},
+	{NULL, 0, false}
+};
+
 static const struct config_enum_entry gx_transfer_options[] = {
 	{"copy", GX_TRANSFER_COPY, false},
 	{"mapped", GX_TRANSFER_MAPPED, false},
@@ -145,6 +153,17 @@ gx_define_gucs(void)
 							 "in pinned host memory over PCIe (zero-copy).",
 							 &gx_transfer, GX_TRANSFER_COPY, gx_transfer_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpuext.search",
+							 "How a filter searches a big set (= ANY over a long array): binary or pary.",
+							 "binary: a thread a row, the set's top keys in shared memory; pary: "
+							 "the lanes of a warp search each row's key together (p-ary search).",
+							 &gx_search, GX_SEARCH_BINARY, gx_search_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.search_top_keys",
+							"Top keys of a big set a filter block keeps in shared memory (rounded down to a power of 2).",
+							"At most an eighth of the set's values; 0 searches the whole set in device memory.",
+							&gx_search_top_keys, 4096, 0, 8192,
+							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.jit",
 							 "Runs filters with kernels compiled for their program (GPU).",
 							 "The service compiles each new filter program with NVRTC in the "

@@ -38,6 +38,8 @@
 
 #include "gx_test.h"
 #include "gx_test_ptree.h"
+#include "gx_sets_test.h"
+#include "gx_sort.h"
 
 /* ---------------------------------------------------------------------- */
 /* arithmetic, comparison and cast helpers                                 */
@@ -4207,6 +4209,364 @@ test_ptree_invalid(void)
 
 #undef PMUTATE
 
+/* big sets: the sort, the searches with top keys, binary and p-ary       */
+/* ---------------------------------------------------------------------- */
+
+/* gx_sort_distinct_* of v against std::sort + std::unique (floats: gx_float_cmp's order) */
+static bool
+sort_matches(std::vector<int64_t> v, bool isfloat)
+{
+	std::vector<int64_t> want = v,
+				tmp(v.size() + 1);
+	int64_t		n;
+
+	if (!isfloat)
+	{
+		std::sort(want.begin(), want.end());
+		want.erase(std::unique(want.begin(), want.end()), want.end());
+		n = gx_sort_distinct_int64(v.data(), (int64_t) v.size(), tmp.data());
+		return n == (int64_t) want.size() && std::equal(want.begin(), want.end(), v.begin());
+	}
+	auto		d = [](int64_t x) {
+		double		f;
+
+		memcpy(&f, &x, sizeof(f));
+		return f;
+	};
+
+	std::sort(want.begin(), want.end(), [&](int64_t a, int64_t b) {
+		return gx_float_cmp(d(a), d(b)) < 0;
+	});
+	want.erase(std::unique(want.begin(), want.end(), [&](int64_t a, int64_t b) {
+		return gx_float_cmp(d(a), d(b)) == 0;
+	}), want.end());
+	n = gx_sort_distinct_float8(v.data(), (int64_t) v.size(), tmp.data());
+	if (n != (int64_t) want.size())
+		return false;
+	for (int64_t i = 0; i < n; i++)
+		if (gx_float_cmp(d(v[i]), d(want[i])) != 0 ||
+			(i > 0 && gx_float_cmp(d(v[i - 1]), d(v[i])) >= 0))
+			return false;
+	return true;
+}
+
+/* the radix sort of a big set's values: random, narrow, ascending, descending, equal, edges */
+static void
+test_sets_sort(void)
+{
+	std::mt19937_64 rng(161);
+	const int64_t mn = std::numeric_limits<int64_t>::min(),
+				mx = std::numeric_limits<int64_t>::max();
+
+	for (size_t n : {(size_t) 0, (size_t) 1, (size_t) 2, (size_t) 3, (size_t) 1000,
+		 (size_t) 100000, (size_t) 1000000})
+	{
+		std::vector<int64_t> wide(n), narrow(n), asc(n), desc(n), eq(n, -7), edge(n);
+
+		for (size_t i = 0; i < n; i++)
+		{
+			wide[i] = (int64_t) rng();
+			narrow[i] = (int64_t) (rng() % (4 * n + 1)) - (int64_t) n;
+			asc[i] = (int64_t) i * 3 - 5;
+			desc[i] = -(int64_t) (i / 2);
+			edge[i] = i % 3 == 0 ? mn : i % 3 == 1 ? mx : (int64_t) (rng() % 5) - 2;
+		}
+		CHECK(sort_matches(wide, false) && sort_matches(narrow, false) &&
+			  sort_matches(asc, false) && sort_matches(desc, false) &&
+			  sort_matches(eq, false) && sort_matches(edge, false),
+			  "radix sort of %zu int64 values", n);
+	}
+	/* floats: NaNs of several payloads and signs, -0, infinities, repeats */
+	{
+		std::vector<int64_t> v;
+		const double special[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.5, -1.5,
+		5e-324, -5e-324, 1.7976931348623157e308};
+
+		for (int rep = 0; rep < 3; rep++)
+			for (double f : special)
+			{
+				int64_t		x;
+
+				memcpy(&x, &f, sizeof(x));
+				v.push_back(x);
+			}
+		v.push_back((int64_t) 0x7ff0000000000001LL);	/* a signalling NaN */
+		v.push_back((int64_t) 0xfff8000000000123LL);
+		for (int i = 0; i < 50000; i++)
+		{
+			double		f = (double) ((int64_t) (rng() % 20001) - 10000) / 16.0;
+			int64_t		x;
+
+			memcpy(&x, &f, sizeof(x));
+			v.push_back(x);
+		}
+		CHECK(sort_matches(v, true), "radix sort of float8 bits (NaN last, -0 = 0)");
+		std::vector<int64_t> tmp(v.size());
+		int64_t		n = gx_sort_distinct_float8(v.data(), (int64_t) v.size(), tmp.data());
+		double		last,
+					first;
+
+		memcpy(&last, &v[n - 1], sizeof(last));
+		memcpy(&first, &v[0], sizeof(first));
+		CHECK(isnan(last) && first == -INFINITY, "float8 set: -Infinity first, one NaN last");
+	}
+}
+
+/* is a in the set, by every search: binary and p-ary (p = 1 .. 32), with the top keys given */
+static int
+sets_find_all(const int64_t *vals, int64_t n, const int64_t *top, uint32_t T, int isint,
+			  const gx_reg *a, int want)
+{
+	int			bad = gx_sets_find_binary(isint, vals, n, top, T, a) != want;
+
+	for (uint32_t p : {1u, 2u, 3u, 7u, 31u, 32u})
+	{
+		gx_sets_lanes l;
+
+		l.p = p;
+		bad += gx_sets_find_pary(l, isint, vals, n, top, T, a) != want;
+	}
+	return bad;
+}
+
+/*
+ * The searches of a big set (gx_sets.cuh) against std::binary_search:
+ * sets of 1, 2, 3, 1000, 1024 and 1M values (random, INT64_MIN / MAX
+ * members), every top key count worth trying, every value, its
+ * neighbours and random probes; floats with NaN and -0; then INBIGSET
+ * through the interpreter and the CPU device in both modes, and the
+ * validator's checks of the flags and the top keys
+ */
+static void
+test_sets_search(void)
+{
+	std::mt19937_64 rng(162);
+	const int64_t mn = std::numeric_limits<int64_t>::min(),
+				mx = std::numeric_limits<int64_t>::max();
+	int			err;
+	char		msg[256];
+
+	for (int64_t n : {(int64_t) 1, (int64_t) 2, (int64_t) 3, (int64_t) 1000, (int64_t) 1024,
+		 (int64_t) 1000000})
+		for (int shape = 0; shape < 3; shape++)
+		{
+			std::vector<int64_t> v(n), probes;
+			int			bad = 0,
+						tried = 0;
+
+			for (int64_t i = 0; i < n; i++)
+				v[i] = shape == 0 ? (int64_t) rng() : shape == 1 ? i * 4 - n : (int64_t) (rng() % 64);
+			if (shape == 0 && n >= 2)
+			{
+				v[0] = mn;
+				v[1] = mx;
+			}
+			std::sort(v.begin(), v.end());
+			v.erase(std::unique(v.begin(), v.end()), v.end());
+			for (int64_t x : {mn, mn + 1, mx - 1, mx, (int64_t) 0, (int64_t) -1})
+				probes.push_back(x);
+			for (size_t i = 0; i < v.size(); i += v.size() > 5000 ? 97 : 1)
+				for (int64_t d : {(int64_t) -1, (int64_t) 0, (int64_t) 1})
+					probes.push_back(v[i] + (d < 0 && v[i] == mn ? 0 : d > 0 && v[i] == mx ? 0 : d));
+			for (int i = 0; i < 3000; i++)
+				probes.push_back(i % 2 ? v[rng() % v.size()] : (int64_t) rng());
+			for (uint32_t T : sets_tops((int64_t) v.size()))
+			{
+				std::vector<int64_t> obj;
+
+				sets_append(obj, v, T);
+				for (int64_t x : probes)
+				{
+					gx_reg		a;
+
+					a.v.i = x;
+					a.isnull = 0;
+					bad += sets_find_all(obj.data(), (int64_t) v.size(), obj.data() + v.size(), T,
+										 1, &a, std::binary_search(v.begin(), v.end(), x));
+					tried++;
+				}
+			}
+			CHECK(bad == 0, "set of %zu values (shape %d): %d of %d searches differ", v.size(),
+				  shape, bad, tried);
+		}
+
+	/* floats: NaN = NaN, -0 = 0, infinities, at every top key count */
+	{
+		const double fv[] = {-INFINITY, -2.5, 0.0, 0.5, 1.5, 3.0, 1e300, INFINITY, NAN};
+		const double probes[] = {NAN, -0.0, 0.0, 1.5, 1.25, INFINITY, -INFINITY, 1e301, -3.0};
+		std::vector<int64_t> v(9);
+		int			bad = 0;
+
+		memcpy(v.data(), fv, sizeof(fv));
+		for (uint32_t T : {0u, 1u, 2u, 4u, 8u})
+		{
+			std::vector<int64_t> obj;
+
+			sets_append(obj, v, T);
+			for (double x : probes)
+			{
+				gx_reg		a;
+				int			want = 0;
+
+				a.v.d = x;
+				a.isnull = 0;
+				for (double y : fv)
+					want |= gx_float_cmp(x, y) == 0;
+				bad += sets_find_all(obj.data(), 9, obj.data() + 9, T, 0, &a, want);
+			}
+		}
+		CHECK(bad == 0, "float8 set searches: %d differ", bad);
+	}
+
+	/*
+	 * test_kernel's programs (sets_program: one set, after an AND, two sets
+	 * in one step) on the CPU device against sets_want, both searches
+	 */
+	{
+		const uint32_t nrows = 20000;
+		std::vector<int64_t> v, v2, obj(7, -5), rows(nrows);
+		std::vector<uint8_t> nulls(nrows);
+		int			bad = 0,
+					cases = 0;
+
+		for (int64_t i = 0; i < 30000; i++)
+			v.push_back(i * 5 - 70000);
+		for (size_t i = 0; i < v.size(); i += 2)
+			v2.push_back(v[i] + 1);
+		const int64_t at = sets_append(obj, v, 1024);
+		const int64_t at2 = sets_append(obj, v2, 1024);
+		const int64_t thr = v[v.size() / 2];
+
+		for (uint32_t r = 0; r < nrows; r++)
+		{
+			rows[r] = r % 2 ? v[rng() % v.size()] : r % 3 ? v2[rng() % v2.size()] :
+				(int64_t) (rng() % 200000) - 100000;
+			nulls[r] = r % 29 == 4;
+		}
+		for (int pary = 0; pary < 2; pary++)
+			for (int variant = 0; variant < 3; variant++)
+			{
+				ChunkBuilder b;
+				int			ci = b.add_int_col(GX_INT8, rows, nulls);
+				int			k = add_bigset(b, (int64_t) v.size(), at, 0, sets_flags(1024, pary));
+				int			kt = b.kint(GX_INT8, thr);
+				std::vector<uint32_t> want = sets_want(v, v2, rows, nulls, thr, variant);
+				gx_task_ctx ctx;
+				bool		ok;
+
+				sets_program(b, ci, k, variant == 2 ? add_bigset(b, (int64_t) v2.size(), at2, 0,
+																 sets_flags(1024, pary)) : -1,
+							 kt, variant);
+				gx_chunk   *c = b.build();
+
+				memset(&ctx, 0, sizeof(ctx));
+				ctx.obj[GX_TASK_OBJ_SETS] = (char *) obj.data();
+				ctx.obj_bytes[GX_TASK_OBJ_SETS] = obj.size() * sizeof(int64_t);
+				bool		ran = gx_cpu_run(c, b.capacity, &ctx, msg, sizeof(msg)) == GX_OK;
+				std::vector<uint32_t> got = concat_sel(c, &ok);
+
+				std::sort(got.begin(), got.end());
+				bad += !ran || !ok || got != want || want.size() < nrows / 8;
+				cases++;
+			}
+		CHECK(bad == 0, "test_kernel's set programs on the CPU device: %d of %d differ", bad, cases);
+	}
+
+	/* INBIGSET with top keys, both modes: the interpreter, the CPU device, NULL rules */
+	{
+		const uint32_t nrows = 4000;
+		std::vector<int64_t> v, obj(3, 555), rows(nrows);
+		std::vector<uint8_t> nulls(nrows);
+
+		for (int64_t i = 0; i < 50000; i++)
+			v.push_back(i * 7 - 100000);
+		v.push_back(mx);
+		v.insert(v.begin(), mn);
+		const int64_t at = sets_append(obj, v, 2048);
+
+		for (uint32_t r = 0; r < nrows; r++)
+		{
+			rows[r] = r % 3 == 0 ? v[rng() % v.size()] : r == 1 ? mn : r == 2 ? mx :
+				(int64_t) (rng() % 400000) - 200000;
+			nulls[r] = r % 41 == 5;
+		}
+		for (int pary = 0; pary < 2; pary++)
+			for (int has_null = 0; has_null < 2; has_null++)
+			{
+				/* the rows where it is true, or (has_null) where it is NULL */
+				ChunkBuilder b;
+				int			ci = b.add_int_col(GX_INT8, rows, nulls);
+				int			k = add_bigset(b, (int64_t) v.size(), at, 0,
+										   sets_flags(2048, pary, has_null));
+				std::vector<uint32_t> want;
+				int			bad = 0;
+				gx_task_ctx ctx;
+				bool		ok;
+
+				b.emit(GX_OP_LDCOL, GX_INT8, 0, 0, 0, ci);
+				b.emit(GX_OP_INBIGSET, GX_INT8, 0, 0, 0, k);
+				if (has_null)
+					b.emit(GX_OP_ISNULL, GX_BOOL, 0, 0);
+				b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+				gx_chunk   *c = b.build();
+
+				c->ext.sets = (uint64_t) (uintptr_t) obj.data();
+				for (uint32_t r = 0; r < nrows; r++)
+				{
+					bool		hit = !nulls[r] && std::binary_search(v.begin(), v.end(), rows[r]);
+					int			w = has_null ? !hit : hit;	/* NULL: a NULL row or a miss */
+
+					if (w)
+						want.push_back(r);
+					bad += eval(c, r, &err) != w || err != 0;
+				}
+				CHECK(bad == 0 && want.size() > nrows / 4,
+					  "INBIGSET with 2048 top keys (%s, NULL element %d): %d rows differ",
+					  pary ? "pary" : "binary", has_null, bad);
+				memset(&ctx, 0, sizeof(ctx));
+				ctx.obj[GX_TASK_OBJ_SETS] = (char *) obj.data();
+				ctx.obj_bytes[GX_TASK_OBJ_SETS] = obj.size() * sizeof(int64_t);
+				CHECK(gx_cpu_run(c, b.capacity, &ctx, msg, sizeof(msg)) == GX_OK,
+					  "INBIGSET task with top keys: %s", msg);
+				std::vector<uint32_t> got = concat_sel(c, &ok);
+
+				std::sort(got.begin(), got.end());
+				CHECK(ok && got == want, "INBIGSET with top keys on the CPU device (%s): %zu rows, want %zu",
+					  pary ? "pary" : "binary", got.size(), want.size());
+
+				/* the validator: the top keys inside the object, known flags only */
+				if (pary || has_null)
+					continue;
+				gx_chunk   *good = (gx_chunk *) malloc(b.capacity);
+				gx_task_ctx small = ctx;
+
+				memcpy(good, c, b.capacity);
+				small.obj_bytes[GX_TASK_OBJ_SETS] -= 8;
+				expect_invalid(c, b.capacity, &small, "big set's top keys past its object");
+				memcpy(c, good, b.capacity);
+				c->consts[k + 1].v.i |= GX_BIGSET_STAGED | ((int64_t) 1 << GX_BIGSET_STAGED_SHIFT);
+				expect_invalid(c, b.capacity, &ctx, "big set staged by the backend");
+				memcpy(c, good, b.capacity);
+				c->consts[k + 1].v.i = (int64_t) 15 << GX_BIGSET_TOP_SHIFT;
+				expect_invalid(c, b.capacity, &ctx, "big set of 16384 top keys");
+				memcpy(c, good, b.capacity);
+				c->consts[k + 1].v.i = 0x4;
+				expect_invalid(c, b.capacity, &ctx, "big set with an unknown flag");
+				memcpy(c, good, b.capacity);
+				c->consts[k].v.i = 1024;	/* 1024 values, 2048 top keys */
+				expect_invalid(c, b.capacity, &ctx, "big set with more top keys than values");
+				/* a GPU block would stage 2048 keys of it (none for a NULL or empty set) */
+				memcpy(c, good, b.capacity);
+				CHECK(gx_sets_plan(c->code, c->ninstr, c->consts, NULL, 0) == 2048,
+					  "a block stages the set's 2048 top keys");
+				c->consts[k].v.i = 0;
+				CHECK(gx_sets_plan(c->code, c->ninstr, c->consts, NULL, 0) == 0,
+					  "no top keys of an empty set are staged");
+				free(good);
+			}
+	}
+}
+
 int
 main(void)
 {
@@ -4250,6 +4610,11 @@ main(void)
 		test_join_range_invalid();
 		test_join_merge();
 		test_join_merge_invalid();
+	}
+	if (test_part("sets_search"))
+	{
+		test_sets_sort();
+		test_sets_search();
 	}
 	if (test_part("search"))
 	{

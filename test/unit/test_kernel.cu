@@ -25,7 +25,10 @@
  * throughput figure),
  * validation (malformed tasks, pool memory), bandwidth (the GX_BW_ONLY
  * figures, the group probe's too), search (SEARCH: sorted projections,
- * binary and p-ary lookups, GPU = CPU = reference), search_bench
+ * binary and p-ary lookups, GPU = CPU = reference), sets_search (big
+ * sets of 1, 2, 1000 and 1M values with top keys in shared memory, binary
+ * and p-ary, after an AND and two sets in one interpreter step, the
+ * interpreter and the JIT: GPU = CPU = std::binary_search), search_bench
  * (Kaldewey's Table 1 and Figure 8 as markdown tables: figures only),
  * ptree_lookup (TREE_LOOKUP: prefix-tree images, the sequential walk and
  * speculative partitioned traversal, GPU = CPU = std::multimap; GPU = CPU
@@ -55,6 +58,7 @@
 
 #include "gx_test.h"
 #include "gx_test_ptree.h"
+#include "gx_sets_test.h"
 
 
 /* ---------------------------------------------------------------------- */
@@ -2888,6 +2892,7 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 
 static void test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 static void test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
+static void test_sets_search(std::mt19937_64 &rng, void *staging);
 static void test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 
 static void
@@ -2955,6 +2960,8 @@ test_random(std::mt19937_64 &rng)
 		test_search(rng, staging, slot_bytes);
 	if (test_part("ptree_lookup"))
 		test_ptree(rng, staging, slot_bytes);
+	if (test_part("sets_search"))
+		test_sets_search(rng, staging);
 	if (!test_part("validation"))
 	{
 		gx_gpu_close();
@@ -4780,7 +4787,7 @@ main(void)
 	if (test_part("random") || test_part("types") || test_part("pages") ||
 		test_part("cache") || test_part("group") || test_part("join") ||
 		test_part("search") || test_part("jgroup") || test_part("validation") ||
-		test_part("ptree_lookup"))
+		test_part("ptree_lookup") || test_part("sets_search"))
 		test_random(rng);
 	if (test_part("bandwidth"))
 	{
@@ -4798,4 +4805,171 @@ main(void)
 	gx_cpu_close();
 	printf("test_kernel: %d passed, %d failed\n", n_passed, n_failed);
 	return n_failed == 0 ? 0 : 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* big sets searched with top keys, binary and p-ary (gx_sets.cuh)       */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * One filter of rows against a big set (values, then T top keys) on the
+ * GPU in the given mode and on the CPU device; both selections must be
+ * want.  Three programs (variant): "x = ANY (set)", "x > thr AND x = ANY
+ * (set)", where the AND skips the search for about half the lanes of a
+ * warp (the p-ary search's warp collective must take only the lanes that
+ * reach it), and "(x > thr AND x = ANY (set)) OR x = ANY (set 2)" (at2,
+ * n2: the second set, with the same flags), where the interpreter runs
+ * the two searches in one step (the collective must group the lanes by
+ * set).
+ */
+static int
+sets_filter_case(void *staging, const std::vector<int64_t> &obj, int64_t at, int64_t n,
+				 int64_t flags, const std::vector<int64_t> &rows,
+				 const std::vector<uint8_t> &nulls, int64_t thr, int variant, int64_t at2,
+				 int64_t n2, int mode, const std::vector<uint32_t> &want, const char *what)
+{
+	const uint64_t bytes = obj.size() * sizeof(int64_t);
+	void	   *gobj = nullptr;
+	char		err[512] = "";
+	gx_task_ctx gctx,
+				cctx;
+	int			bad = 0;
+
+	if (gx_mem_alloc(GX_DEV_GPU, bytes, &gobj, err, sizeof(err)) != GX_OK ||
+		!gpu_upload(gobj, obj.data(), bytes))
+	{
+		CHECK(false, "%s: the GPU object: %s", what, err);
+		return 1;
+	}
+	ChunkBuilder b;
+	int			ci = b.add_int_col(GX_INT8, rows, nulls);
+	int			k = add_bigset(b, n, at, 0, flags);
+	int			kt = b.kint(GX_INT8, thr);
+
+	sets_program(b, ci, k, variant == 2 ? add_bigset(b, n2, at2, 0, flags) : -1, kt, variant);
+	gx_chunk   *c = b.build();
+	uint32_t	mflags = mode_flags(mode, 0);
+	std::vector<uint32_t> gsel,
+				csel;
+
+	memset(&gctx, 0, sizeof(gctx));
+	memset(&cctx, 0, sizeof(cctx));
+	gctx.obj[GX_TASK_OBJ_SETS] = (char *) gobj;
+	gctx.obj_bytes[GX_TASK_OBJ_SETS] = bytes;
+	cctx.obj[GX_TASK_OBJ_SETS] = (char *) obj.data();
+	cctx.obj_bytes[GX_TASK_OBJ_SETS] = bytes;
+	memcpy(staging, c, b.capacity);
+	((gx_chunk *) staging)->flags = mflags;
+	bad += cpu_run(c, b.capacity, &cctx) != GX_OK;
+	bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+		poll_until_done(0, err, sizeof(err));
+
+	CHECK(ok, "%s (%s): GPU: %s", what, mode_name[mode], err);
+	if (ok)
+	{
+		check_mode((gx_chunk *) staging, mflags, what);
+		ok = tile_selection((gx_chunk *) staging, gsel) && tile_selection(c, csel);
+		std::sort(gsel.begin(), gsel.end());
+		std::sort(csel.begin(), csel.end());
+		if (!ok || gsel != want || csel != want ||
+			gx_chunk_result((gx_chunk *) staging)->error != 0 || gx_chunk_result(c)->error != 0)
+		{
+			bad++;
+			fprintf(stderr, "%s (%s): GPU %zu rows, CPU %zu rows, want %zu\n", what,
+					mode_name[mode], gsel.size(), csel.size(), want.size());
+		}
+	}
+	else
+		bad++;
+	gx_mem_free(GX_DEV_GPU, gobj);
+	return bad;
+}
+
+/*
+ * = ANY over big sets with top keys on the GPU (interpreted and compiled
+ * kernels) = the CPU device = std::binary_search: sets of 1, 2, 1000 and
+ * 1M values (random with INT64_MIN and MAX, evenly spaced, every row
+ * equal), every few top key counts (none, 1, some, the most a set takes),
+ * both searches, with and without an AND before the search
+ */
+static void
+test_sets_search(std::mt19937_64 &rng, void *staging)
+{
+	const int64_t mn = std::numeric_limits<int64_t>::min(),
+				mx = std::numeric_limits<int64_t>::max();
+	const uint32_t nrows = 100003;	/* (a last warp of 3 lanes) */
+	int			cases = 0,
+				bad = 0;
+
+	for (int64_t size : {(int64_t) 1, (int64_t) 2, (int64_t) 1000, (int64_t) 1000000})
+		for (int shape = 0; shape < 3; shape++)
+		{
+			std::vector<int64_t> v(size), rows(nrows);
+			std::vector<uint8_t> nulls(nrows);
+
+			for (int64_t i = 0; i < size; i++)
+				v[i] = shape == 0 ? (int64_t) rng() : i * 3 - size;
+			if (shape == 0 && size >= 2)
+			{
+				v[0] = mn;
+				v[1] = mx;
+			}
+			if (shape == 2)
+				v.assign(1, 42);	/* an array of one value repeated: one value */
+			std::sort(v.begin(), v.end());
+			v.erase(std::unique(v.begin(), v.end()), v.end());
+			for (uint32_t r = 0; r < nrows; r++)
+			{
+				rows[r] = shape == 2 ? (r % 5 == 0 ? 41 : 42) :
+					r % 2 == 0 ? v[rng() % v.size()] : r % 7 == 1 ? (r % 3 ? mn : mx) :
+					(int64_t) rng();
+				nulls[r] = r % 31 == 3;
+			}
+			const int64_t thr = shape == 2 ? 0 : v[v.size() / 2];
+			std::vector<uint32_t> tops = {0};
+
+			for (uint32_t T = 1; T <= 8192 && (int64_t) T <= (int64_t) v.size(); T *= 4)
+				tops.push_back(T);
+			if (v.size() >= 8192)
+				tops.push_back(8192);
+			/* a second set: every other value of the first, plus one */
+			std::vector<int64_t> v2;
+
+			for (size_t i = 0; i < v.size(); i += 2)
+				if (v[i] != mx)
+					v2.push_back(v[i] + 1);
+			if (v2.empty())
+				v2.push_back(0);
+			for (uint32_t T : tops)
+				for (int pary = 0; pary < 2; pary++)
+					for (int variant = 0; variant < 3; variant++)
+					{
+						std::vector<int64_t> obj(7, -5);	/* (the set at place 7) */
+						const int64_t at = sets_append(obj, v, T);
+						const uint32_t T2 = T <= v2.size() ? T : 0;
+						const int64_t at2 = sets_append(obj, v2, T2);
+						std::vector<uint32_t> want = sets_want(v, v2, rows, nulls, thr, variant);
+						char		what[160];
+
+						snprintf(what, sizeof(what), "set of %zu values (shape %d), %u top keys, %s%s",
+								 v.size(), shape, T, pary ? "pary" : "binary",
+								 variant == 1 ? ", after an AND" :
+								 variant == 2 ? ", two sets searched in one step" : "");
+						for (int mode : {MODE_COPY, MODE_JIT})
+						{
+							/* (both sets with the same flags: the second's T is T too, or none) */
+							if (variant == 2 && T2 != T)
+								continue;
+							bad += sets_filter_case(staging, obj, at, (int64_t) v.size(),
+													sets_flags(T, pary), rows, nulls, thr,
+													variant, at2, (int64_t) v2.size(), mode,
+													want, what);
+							cases++;
+						}
+					}
+		}
+	CHECK(bad == 0, "big set searches: %d of %d cases differ (GPU, CPU, std::binary_search)",
+		  bad, cases);
+	printf("big set searches: %d cases (binary and p-ary, top keys in shared memory), %d differ\n",
+		   cases, bad);
 }
