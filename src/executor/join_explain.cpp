@@ -169,9 +169,9 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 							   in->stats.chunks, es);
 		ExplainPropertyInteger(side == 0 ? "Outer Cached Chunks" : "Inner Cached Chunks", NULL,
 							   in->stats.cache_chunks, es);
-		if (in->stats.cache_reread > 0)
+		if (in->src.cache_reread > 0)
 			ExplainPropertyInteger("Outer Cached Chunks Read From Heap", NULL,
-								   in->stats.cache_reread, es);
+								   in->src.cache_reread, es);
 	}
 	if (s->parts > 0)
 	{

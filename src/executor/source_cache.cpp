@@ -216,7 +216,7 @@ gx_source_cache_reread(GxSource *src, GxBatch *b)
 	src->page_valid = false;
 	src->heap_done = false;		/* (said at the fill when the entry was the last) */
 	src->stats->cache_chunks--;
-	src->stats->cache_reread++;
+	src->cache_reread++;
 }
 
 /*

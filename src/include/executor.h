@@ -212,9 +212,6 @@ typedef struct GxGroupState
 	X(double, wait_ms)			/* waiting for the device */ \
 	X(int64, cache_chunks)		/* chunks read from the cache */ \
 	X(int64, cache_invalid)		/* cache entries found not valid */ \
-	X(int64, cache_reread)		/* cached batches given up, their blocks \
-								 * read from the heap (a GpuJoin's rows of \
-								 * more pairs than one pass holds) */ \
 	X(int64, cache_bytes)		/* bytes of cached columns the program reads */ \
 	X(int64, cache_rows)		/* rows read from cache entries (not stale) */ \
 	X(int64, cache_stale_blocks)	/* stale blocks of used entries, read from the heap */ \
@@ -254,6 +251,10 @@ typedef struct GxSource
 	MemoryContext cxt;			/* the query's: batch row arrays */
 	bool		need_rows;		/* cached batches select row map values (the
 								 * node returns their tuples) */
+	int64		cache_reread;	/* cached batches given up, their blocks read
+								 * from the heap (a GpuJoin's rows of more
+								 * pairs than one pass holds:
+								 * gx_source_cache_reread) */
 	bool		no_cache;		/* read heap pages only, no cache entry (a
 								 * node that submits a batch's task again
 								 * later: an entry is pinned only while a
