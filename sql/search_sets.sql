@@ -164,6 +164,34 @@ SELECT l, gx_check(q) FROM (VALUES
     ('Const set, Param set', 'SELECT k, (SELECT count(*) FROM gx_ssp WHERE i4 <> ALL (' || gx_ss_array('g * 280 - 100000', 700, 'int4') || ') AND d = ANY (array(SELECT date ''2000-01-01'' + g * k FROM generate_series(1, 3000 / k) g))) FROM generate_series(1, 9, 2) k')
 ) v(l, q);
 
+-- x IN (SELECT ...) left as a filter and NOT IN (SELECT ...): the same
+-- subquery as an ARRAY SubPlan run at scan start, its rows the big set;
+-- NOT IN's NULL rules (a NULL in the set: no row; an empty set: every row,
+-- NULL x too); int4 against int8, numeric, dates; a correlated NOT IN
+-- stays PostgreSQL's
+CREATE TABLE gx_ssk AS SELECT g * 7 - 3000 AS a, (g * 7 - 3000)::int8 AS a8,
+    (g * 7 - 3000)::numeric(12, 2) / 4 AS an, date '2000-01-01' + g * 3 AS ad
+    FROM generate_series(1, 4000) g;
+CREATE TABLE gx_sskn AS SELECT * FROM gx_ssk UNION ALL SELECT NULL, NULL, NULL, NULL;
+CREATE TABLE gx_sske (a int4);
+ANALYZE gx_ssk, gx_sskn, gx_sske;
+SELECT l, gx_check(q), gx_ss_plan(q) FROM (VALUES
+    ('NOT IN', 'SELECT id FROM gx_ss WHERE i4 NOT IN (SELECT a FROM gx_ssk)'),
+    ('NOT IN, a NULL in the set', 'SELECT id FROM gx_ss WHERE i4 NOT IN (SELECT a FROM gx_sskn)'),
+    ('NOT IN, an empty set', 'SELECT id FROM gx_ss WHERE i4 NOT IN (SELECT a FROM gx_sske)'),
+    ('NOT IN, int8 set', 'SELECT id FROM gx_ss WHERE i4 NOT IN (SELECT a8 FROM gx_ssk WHERE a8 % 3 = 0)'),
+    ('NOT IN, numeric', 'SELECT id FROM gx_ss WHERE n NOT IN (SELECT an FROM gx_ssk)'),
+    ('NOT IN, dates', 'SELECT id FROM gx_ss WHERE d NOT IN (SELECT ad FROM gx_sskn)'),
+    ('IN under OR', 'SELECT id FROM gx_ss WHERE i8 IN (SELECT a8 FROM gx_ssk) OR id < 100'),
+    ('correlated NOT IN', 'SELECT id FROM gx_ssp WHERE i4 NOT IN (SELECT a FROM gx_ssk WHERE a8 > gx_ssp.i8)')
+) v(l, q);
+SELECT l, gx_check(q) FROM (VALUES
+    ('count, NOT IN', 'SELECT count(*), sum(i8) FROM gx_ss WHERE i4 NOT IN (SELECT a FROM gx_ssk)'),
+    ('count, NOT IN with NULL', 'SELECT count(*) FROM gx_ss WHERE i4 NOT IN (SELECT a FROM gx_sskn)'),
+    ('rescans', 'SELECT k, (SELECT count(*) FROM gx_ssp WHERE i4 NOT IN (SELECT a FROM gx_ssk) AND i8 > k * 1000000) FROM generate_series(1, 5) k')
+) v(l, q);
+DROP TABLE gx_ssk, gx_sskn, gx_sske;
+
 -- device aggregates and GpuPreAgg over big sets (an array Param cannot
 -- make the scan fall back to the host, so aggregates take it)
 RESET gpuext.enable_agg;

@@ -43,6 +43,13 @@
  *    stay on the host.  Only GpuScan (gpuscan.cpp, every mode) fills big
  *    sets; a GpuJoin's programs take no Param, so never have one.  The
  *    cost counts log2(n) instructions per lookup (gx_program_work).
+ *  - x IN (SELECT ...) and NOT IN (an uncorrelated ANY SubPlan, hashed or
+ *    not, that PostgreSQL left as a filter: NOT IN always, for its NULL
+ *    semantics) compile as x = ANY (ARRAY(SELECT ...)): the same
+ *    subquery plan as an ARRAY SubPlan, evaluated at scan start like a
+ *    Param (gx_subplan_as_any), its rows the big set.  = ANY's NULL rules
+ *    are IN's: a NULL in the set makes a miss NULL, so NOT IN filters it;
+ *    an empty set makes every row, a NULL x too, not IN it.
  *
  * numeric columns with a typmod of precision <= 18 are GX_NUMERIC: int64
  * fixed-point values at the column's scale.  The compiler tracks the scale
@@ -307,6 +314,22 @@ gx_is_scan_value(Node *node)
 		 ((Param *) node)->paramkind == PARAM_EXEC);
 }
 
+/*
+ * is node a set known at scan start: a Const or Param array, or an
+ * uncorrelated ARRAY SubPlan (gx_subplan_as_any), which the scan
+ * evaluates once?
+ */
+static bool
+gx_is_set_value(Node *node)
+{
+	SubPlan    *sp = (SubPlan *) node;
+
+	if (gx_is_scan_value(node))
+		return true;
+	return IsA(node, SubPlan) && sp->subLinkType == ARRAY_SUBLINK && sp->parParam == NIL &&
+		sp->args == NIL && sp->setParam == NIL;
+}
+
 /* the comparison op with its operands swapped (a < b is b > a) */
 static int
 gx_flip_cmp(int op)
@@ -504,7 +527,7 @@ gx_array_nitems(Datum d)
  * expr, a Const array too long for the constant table or an array Param,
  * filled at scan start (gx_program_fill, dyn | GX_DYN_BIG and its index):
  * the header says NULL until then, and its count is the Const's elements
- * (for EXPLAIN and costs; -1 for a Param).  Returns its index, or -1 when
+ * (for EXPLAIN and costs; -1 for a Param, -2 for an ARRAY SubPlan).  Returns its index, or -1 when
  * the program has GX_MAX_BIGSETS already or the table no room.
  */
 static int
@@ -523,7 +546,7 @@ gx_add_bigset(GxCx *cx, Node *expr, int64 dyn)
 	if (k < 0)
 		return -1;
 	cx->p->consts[k].v.i = IsA(expr, Const) ?
-		gx_array_nitems(((Const *) expr)->constvalue) : -1;
+		gx_array_nitems(((Const *) expr)->constvalue) : IsA(expr, SubPlan) ? -2 : -1;
 	gx_add_dyn(cx, expr, k, dyn | GX_DYN_BIG | idx << 16);
 	return k;
 }
@@ -603,6 +626,47 @@ gx_cx_inset(GxCx *cx, ScalarArrayOpExpr *sa, const GxOpEntry *e, Oid elemtype, i
 	return gx_cx_set_test(cx, sa, rx, e->type, GX_DYN_SET | e->type << 8, elemtype);
 }
 
+/*
+ * x IN (SELECT y ...) left as a filter (an ANY SubPlan, as NOT IN's is):
+ * x = ANY (ARRAY(SELECT y ...)), the same subquery plan as an ARRAY
+ * SubPlan that the scan evaluates at scan start; NULL (the host's) when
+ * the SubPlan is correlated, has more than one column, or its test is not
+ * x op Param
+ */
+static ScalarArrayOpExpr *
+gx_subplan_as_any(SubPlan *sp)
+{
+	OpExpr	   *op = (OpExpr *) sp->testexpr;
+	Param	   *pr;
+	SubPlan    *arr;
+	ScalarArrayOpExpr *sa;
+
+	if (sp->subLinkType != ANY_SUBLINK || sp->parParam != NIL || sp->args != NIL ||
+		sp->setParam != NIL || list_length(sp->paramIds) != 1 || op == NULL ||
+		!IsA(op, OpExpr) || list_length(op->args) != 2)
+		return NULL;
+	pr = (Param *) lsecond(op->args);
+	if (!IsA(pr, Param) || pr->paramkind != PARAM_EXEC ||
+		pr->paramid != linitial_int(sp->paramIds) ||
+		!OidIsValid(get_array_type(sp->firstColType)) ||
+		exprType((Node *) pr) != sp->firstColType)
+		return NULL;
+	arr = (SubPlan *) copyObjectImpl(sp);
+	arr->subLinkType = ARRAY_SUBLINK;
+	arr->testexpr = NULL;
+	arr->paramIds = NIL;
+	arr->useHashTable = false;
+	arr->unknownEqFalse = false;
+	sa = makeNode(ScalarArrayOpExpr);
+	sa->opno = op->opno;
+	sa->opfuncid = op->opfuncid;
+	sa->useOr = true;
+	sa->inputcollid = op->inputcollid;
+	sa->args = list_make2(linitial(op->args), arr);
+	sa->location = -1;
+	return sa;
+}
+
 /* x op ANY/ALL (array): an OR/AND chain over the elements */
 static int
 gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
@@ -622,10 +686,10 @@ gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	set_sa_opfuncid(sa);
 	if ((sa->opfuncid == F_NUMERIC_EQ && sa->useOr) ||
 		(sa->opfuncid == F_NUMERIC_NE && !sa->useOr))
-		return gx_is_scan_value(right) ? gx_cx_numset(cx, sa, type) : -1;
+		return gx_is_set_value(right) ? gx_cx_numset(cx, sa, type) : -1;
 	if ((sa->opfuncid == F_BPCHAREQ && sa->useOr) ||
 		(sa->opfuncid == F_BPCHARNE && !sa->useOr))
-		return gx_is_scan_value(right) ? gx_cx_char8set(cx, sa, type) : -1;
+		return gx_is_set_value(right) ? gx_cx_char8set(cx, sa, type) : -1;
 	e = gx_find_op(gx_binops, lengthof(gx_binops), sa->opfuncid);
 	if (e == NULL || e->op < GX_OP_EQ || e->op > GX_OP_GE)
 		return -1;
@@ -639,7 +703,7 @@ gx_cx_saop(GxCx *cx, ScalarArrayOpExpr *sa, int *type)
 	 * values) ran 19% slower than with the chain, cached, H100)
 	 */
 	if (((e->op == GX_OP_EQ && sa->useOr) || (e->op == GX_OP_NE && !sa->useOr)) &&
-		gx_is_scan_value(right) &&
+		gx_is_set_value(right) &&
 		!(IsA(right, Const) && !((Const *) right)->constisnull &&
 		  gx_array_nitems(((Const *) right)->constvalue) <= GX_SET_CHAIN_MAX))
 		return gx_cx_inset(cx, sa, e, elemtype, type);
@@ -1379,6 +1443,13 @@ gx_cx_expr(GxCx *cx, Node *node, int *type)
 			}
 		case T_ScalarArrayOpExpr:
 			return gx_cx_saop(cx, (ScalarArrayOpExpr *) node, type);
+		case T_SubPlan:
+			{
+				/* x IN (SELECT ...) / NOT IN: x = ANY (ARRAY(SELECT ...)) */
+				ScalarArrayOpExpr *sa = gx_subplan_as_any((SubPlan *) node);
+
+				return sa == NULL ? -1 : gx_cx_saop(cx, sa, type);
+			}
 		default:
 			return -1;
 	}
@@ -1699,7 +1770,8 @@ gx_program_work(const GxProgram *p)
 
 /*
  * The big sets of a program, for EXPLAIN: each one's values once filled
- * (the scan started), else a Const array's elements or "a parameter",
+ * (the scan started), else a Const array's elements, "a subquery's rows"
+ * (an ARRAY SubPlan's: gx_subplan_as_any) or "a parameter",
  * then the search (gpuext.search); NULL when it has none
  */
 char *
@@ -1722,6 +1794,8 @@ gx_program_describe_sets(const GxProgram *p)
 			appendStringInfo(&buf, INT64_FORMAT " values", h[0].v.i);
 		else if (h[0].v.i >= 0)
 			appendStringInfo(&buf, INT64_FORMAT " elements", h[0].v.i);
+		else if (h[0].v.i == -2)
+			appendStringInfoString(&buf, "a subquery's rows");
 		else
 			appendStringInfoString(&buf, "a parameter");
 	}
