@@ -94,7 +94,8 @@ SELECT gx_jcheck('SELECT o.id FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji
 SELECT gx_jcheck('SELECT o.id FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.kb = o.kb)');
 SELECT gx_jcheck('SELECT o.id FROM gx_jo o WHERE NOT EXISTS (SELECT 1 FROM gx_ji i WHERE i.k8 = o.k8 AND i.k2 = o.k2)');
 SELECT gx_jcheck('SELECT o.id FROM gx_jo o LEFT JOIN gx_ji i ON i.k4 = o.k4 WHERE i.k4 IS NULL');
--- NOT IN is no anti join in PostgreSQL (NULL semantics): its plan stays
+-- NOT IN is no anti join in PostgreSQL (NULL semantics): a filter, whose
+-- uncorrelated subquery's rows the GpuScan searches as a big set
 SELECT gx_jcheck('SELECT o.id FROM gx_jo o WHERE o.k4 NOT IN (SELECT k4 FROM gx_ji)');
 
 -- skew: 90% of both sides hold one key (3.2M pairs: many probe passes)
