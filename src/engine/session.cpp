@@ -269,6 +269,27 @@ gx_task_init(gx_chunk *c, uint32 kind, uint32 session)
 	c->fault = gx_take_fault();
 }
 
+/*
+ * The header of a task with no program (gx_task_init, then no rows,
+ * columns, instructions, constants, registers, flags or deforming, the
+ * extension zeroed, no cache entry); the caller sets its sizes, objects,
+ * ordering and its kind's part of the extension
+ */
+void
+gx_task_init_plain(gx_chunk *c, uint32 kind, uint32 session)
+{
+	gx_task_init(c, kind, session);
+	c->nrows = 0;
+	c->ncols = 0;
+	c->ninstr = 0;
+	c->nconsts = 0;
+	c->nregs = 0;
+	c->flags = 0;
+	c->deform_off = 0;
+	memset(&c->ext, 0, sizeof(c->ext));
+	c->ext.entry = -1;
+}
+
 /* ERROR: device memory for an object is not to be had */
 static void
 gx_object_oom(uint64 bytes, const char *limit)
@@ -548,20 +569,11 @@ gx_session_write(uint32 session, int device, uint32 obj, const char *src, uint64
 		slot = gx_slot_acquire(true);
 		gen = gx_service_generation();
 		c = gx_slot_chunk(slot);
-		gx_task_init(c, GX_TASK_OBJ_WRITE, session);
+		gx_task_init_plain(c, GX_TASK_OBJ_WRITE, session);
 		c->obj[0] = obj;
 		c->follow = GX_FOLLOW_SESSION;
-		c->nrows = 0;
-		c->ncols = 0;
-		c->ninstr = 0;
-		c->nconsts = 0;
-		c->nregs = 0;
-		c->flags = 0;
-		c->deform_off = 0;
 		c->input_bytes = at + n;
 		c->result_off = GX_ALIGN_UP(c->input_bytes);
-		memset(&c->ext, 0, sizeof(c->ext));
-		c->ext.entry = -1;
 		c->ext.write.src = at;
 		c->ext.write.dst = dst + done;
 		c->ext.write.bytes = n;

@@ -120,12 +120,10 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 	 */
 	if (est > 128)
 		est = Max(est, (double) GX_JOIN_AGG_MIN_GROUPS);
-	/* (finalizing: the marker is the last item, join_agg_path.cpp) */
 	gx_group_begin_spec(g, cscan->custom_scan_tlist, est, outs, (List *) list_nth(priv, 11),
 						(List *) list_nth(priv, 12), (List *) list_nth(priv, 13),
 						(List *) list_nth(priv, 14),
-						llast(priv) != NULL && IsA(llast(priv), String) &&
-						strcmp(strVal(llast(priv)), "final") == 0);
+						gx_private_final(priv));
 	st->gncols = list_length(cols) / 4;
 	if (st->gncols > GX_JOIN_MAX_COLS)
 		elog(ERROR, "gpuext: GpuJoin with %d inner columns", st->gncols);

@@ -169,12 +169,11 @@ gx_group_begin(GxScanState *st, CustomScan *cscan)
 {
 	List	   *priv = cscan->custom_private;
 
-	/* (finalizing: the marker is the last item: agg_path.cpp, gx_plan_final_path) */
 	gx_group_begin_spec(st, cscan->custom_scan_tlist, atof(strVal(lthird(priv))),
 						(List *) lfourth(priv), (List *) list_nth(priv, 4),
 						(List *) list_nth(priv, 5), (List *) list_nth(priv, 6),
 						(List *) list_nth(priv, 7),
-						IsA(llast(priv), String) && strcmp(strVal(llast(priv)), "final") == 0);
+						gx_private_final(priv));
 }
 
 /*

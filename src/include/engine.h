@@ -171,6 +171,7 @@ void		gx_session_close(uint32 id);
 uint32		gx_session_alloc(uint32 session, int device, uint64 bytes, int kind);
 uint32		gx_session_try_alloc(uint32 session, int device, uint64 bytes, int kind);
 void		gx_task_init(gx_chunk *c, uint32 kind, uint32 session);
+void		gx_task_init_plain(gx_chunk *c, uint32 kind, uint32 session);
 void		gx_session_write(uint32 session, int device, uint32 obj, const char *src,
 							 uint64 dst, uint64 len);
 void		gx_session_backend_exit(void);

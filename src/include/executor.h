@@ -408,6 +408,18 @@ Datum		gx_float_var_row_state(Datum v, bool isnull, Oid argtype);
 /* GpuPreAgg: the group table mode (preagg.cpp) */
 bool		gx_group_plan(CustomScan *cscan);
 void		gx_group_begin(GxScanState *st, CustomScan *cscan);
+
+/*
+ * is a device aggregate's plan finalizing (custom_private's last item the
+ * String "final": planner's gx_plan_finalizing)?
+ */
+static inline bool
+gx_private_final(List *priv)
+{
+	Node	   *last = priv != NIL ? (Node *) llast(priv) : NULL;
+
+	return last != NULL && IsA(last, String) && strcmp(strVal(last), "final") == 0;
+}
 void		gx_group_begin_spec(GxScanState *st, List *tlist, double est, List *outs,
 								List *scales, List *filts, List *dscales, List *sqs,
 								bool final);

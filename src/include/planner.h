@@ -88,7 +88,9 @@ bool		gx_group_outputs(struct GxProgram *prog, List *exprs, Index relid, List **
 							 GxInnerCols *inner);
 Path	   *gx_unproject(Path *path);
 bool		gx_partial_count_star(PathTarget *partial);
-Aggref	   *gx_final_aggref(Aggref *partial);
+List	   *gx_target_refs(PathTarget *target);
+List	   *gx_refs_tlist(List *exprs, List *refs);
+void		gx_plan_finalizing(CustomScan *cscan, List *tlist, List *having);
 Path	   *gx_final_hashed(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
 							PathTarget *target, List *groupClause, List *having,
 							struct AggClauseCosts *costs, double groups);

@@ -79,18 +79,11 @@ ptree_lookup_task(uint32 session, int device, uint32 obj, const PtreeImage *img,
 	int64	   *k;
 	gx_result  *res;
 
-	gx_task_init(c, GX_TASK_TREE_LOOKUP, session);
+	gx_task_init_plain(c, GX_TASK_TREE_LOOKUP, session);
 	c->obj[0] = obj;
 	c->follow = GX_FOLLOW_NONE;
 	c->nrows = n;
 	c->ncols = 1;
-	c->ninstr = 0;
-	c->nconsts = 0;
-	c->nregs = 0;
-	c->flags = 0;
-	c->deform_off = 0;
-	memset(&c->ext, 0, sizeof(c->ext));
-	c->ext.entry = -1;
 	c->ext.tree.alg = alg;
 	c->ext.tree.parts = parts;
 	c->ext.tree.nnodes = img->geom.nnodes;

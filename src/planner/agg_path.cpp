@@ -766,6 +766,71 @@ gx_add_final_paths(PlannerInfo *root, RelOptInfo *output_rel, Path *input,
 							having, costs, groups)->path;
 }
 
+/* the final form of a partial Aggref (mark_partial_aggref undone) */
+static Aggref *
+gx_final_aggref(Aggref *partial)
+{
+	Aggref	   *a = (Aggref *) copyObjectImpl(partial);
+
+	a->aggsplit = AGGSPLIT_SIMPLE;
+	a->aggtype = get_func_rettype(a->aggfnoid);
+	return a;
+}
+
+/* the sortgrouprefs of target's expressions, 0 for one without */
+List *
+gx_target_refs(PathTarget *target)
+{
+	List	   *refs = NIL;
+
+	for (int i = 0; i < list_length(target->exprs); i++)
+		refs = lappend_int(refs, target->sortgrouprefs != NULL ?
+						   (int) target->sortgrouprefs[i] : 0);
+	return refs;
+}
+
+/* a target list of exprs with their sortgrouprefs refs (gx_target_refs) */
+List *
+gx_refs_tlist(List *exprs, List *refs)
+{
+	List	   *tlist = NIL;
+	ListCell   *lc,
+			   *lr;
+
+	forboth(lc, exprs, lr, refs)
+	{
+		TargetEntry *te = makeTargetEntry((Expr *) lfirst(lc), list_length(tlist) + 1, NULL,
+										  false);
+
+		te->ressortgroupref = (Index) lfirst_int(lr);
+		tlist = lappend(tlist, te);
+	}
+	return tlist;
+}
+
+/*
+ * A partial device aggregate's plan made finalizing (a GpuPreAgg's or an
+ * aggregating GpuJoin's): its custom_scan_tlist's Aggrefs in their final
+ * form, so that setrefs makes the final target list tlist and HAVING (its
+ * qual) read them; custom_private's last item "final" (gx_private_final)
+ */
+void
+gx_plan_finalizing(CustomScan *cscan, List *tlist, List *having)
+{
+	ListCell   *lc;
+
+	foreach(lc, cscan->custom_scan_tlist)
+	{
+		TargetEntry *te = (TargetEntry *) lfirst(lc);
+
+		if (IsA(te->expr, Aggref))
+			te->expr = (Expr *) gx_final_aggref((Aggref *) te->expr);
+	}
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = having;
+	cscan->custom_private = lappend(cscan->custom_private, makeString(pstrdup("final")));
+}
+
 /*
  * GpuPreAgg that finalizes on the device's groups (serial plans with GROUP
  * BY): when the scan ends with every group in one table and no row left
@@ -784,11 +849,7 @@ gx_add_device_final_path(PlannerInfo *root, RelOptInfo *output_rel, RelOptInfo *
 						 double groups)
 {
 	CustomPath *fp = gx_serial_custom_path(output_rel, target, groups);
-	List	   *refs = NIL;
-
-	for (int i = 0; i < list_length(part->path.pathtarget->exprs); i++)
-		refs = lappend_int(refs, part->path.pathtarget->sortgrouprefs != NULL ?
-						   (int) part->path.pathtarget->sortgrouprefs[i] : 0);
+	List	   *refs = gx_target_refs(part->path.pathtarget);
 	/* the partial node's cost, and a tuple's worth per group: no Finalize */
 	fp->path.startup_cost = part->path.startup_cost;
 	fp->path.total_cost = part->path.total_cost + cpu_tuple_cost * groups;
@@ -1138,23 +1199,12 @@ gx_plan_agg_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	return &cscan->scan.plan;
 }
 
-/* the final form of a partial Aggref (mark_partial_aggref undone) */
-Aggref *
-gx_final_aggref(Aggref *partial)
-{
-	Aggref	   *a = (Aggref *) copyObjectImpl(partial);
-
-	a->aggsplit = AGGSPLIT_SIMPLE;
-	a->aggtype = get_func_rettype(a->aggfnoid);
-	return a;
-}
-
 /*
  * PlanCustomPath of the finalizing GpuPreAgg: the partial GpuPreAgg's plan
  * over the table (gx_plan_agg_path), then its custom_scan_tlist holds the
  * final Aggrefs, so that setrefs makes the final target list and HAVING
- * (the node's qual) read them; custom_plans: the fallback; one more
- * custom_private item, "final".
+ * (the node's qual) read them (gx_plan_finalizing); custom_plans: the
+ * fallback.
  */
 static Plan *
 gx_plan_final_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -1166,19 +1216,8 @@ gx_plan_final_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *refs = (List *) lthird(priv);
 	List	   *having = (List *) lfourth(priv);
 	CustomPath *part = makeNode(CustomPath);
-	List	   *ptlist = NIL;
 	CustomScan *cscan;
-	ListCell   *lc,
-			   *lr;
 
-	forboth(lc, exprs, lr, refs)
-	{
-		TargetEntry *te = makeTargetEntry((Expr *) lfirst(lc), list_length(ptlist) + 1, NULL,
-										  false);
-
-		te->ressortgroupref = (Index) lfirst_int(lr);
-		ptlist = lappend(ptlist, te);
-	}
 	part->path.pathtype = T_CustomScan;
 	part->path.parent = base;
 	part->path.pathtarget = best_path->path.pathtarget;
@@ -1186,19 +1225,10 @@ gx_plan_final_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	part->flags = 0;
 	part->custom_private = list_copy_tail(priv, 4);
 	part->methods = &gx_preagg_path_methods;
-	cscan = (CustomScan *) gx_plan_agg_path(root, base, part, ptlist,
+	cscan = (CustomScan *) gx_plan_agg_path(root, base, part, gx_refs_tlist(exprs, refs),
 											base->baserestrictinfo, NIL);
-	foreach(lc, cscan->custom_scan_tlist)
-	{
-		TargetEntry *te = (TargetEntry *) lfirst(lc);
-
-		if (IsA(te->expr, Aggref))
-			te->expr = (Expr *) gx_final_aggref((Aggref *) te->expr);
-	}
-	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = having;
+	gx_plan_finalizing(cscan, tlist, having);
 	cscan->custom_plans = custom_plans;
-	cscan->custom_private = lappend(cscan->custom_private, makeString(pstrdup("final")));
 	return &cscan->scan.plan;
 }
 

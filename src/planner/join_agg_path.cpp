@@ -366,12 +366,8 @@ gx_join_final_path(PlannerInfo *root, RelOptInfo *output_rel, CustomPath *part,
 				   AggClauseCosts *costs, double groups)
 {
 	CustomPath *fp = makeNode(CustomPath);
-	List	   *refs = NIL;
 	Path	   *fallback;
 
-	for (int i = 0; i < list_length(partial->exprs); i++)
-		refs = lappend_int(refs, partial->sortgrouprefs != NULL ?
-						   (int) partial->sortgrouprefs[i] : 0);
 	fallback = gx_final_hashed(root, output_rel, (Path *) lthird(part->custom_paths), target,
 							   GX_GROUP_CLAUSE(root), having, costs, groups);
 	memcpy(fp, part, sizeof(CustomPath));
@@ -379,8 +375,7 @@ gx_join_final_path(PlannerInfo *root, RelOptInfo *output_rel, CustomPath *part,
 	fp->custom_paths = list_make3(linitial(part->custom_paths), lsecond(part->custom_paths),
 								  fallback);
 	fp->custom_private = list_concat(list_copy(part->custom_private),
-									 list_make4(partial->exprs, refs, having,
-												makeString(pstrdup("final"))));
+									 list_make3(partial->exprs, gx_target_refs(partial), having));
 	fp->methods = &gx_join_final_path_methods;
 	add_path(output_rel, &fp->path);
 }
@@ -457,44 +452,26 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 /*
  * PlanCustomPath of a finalizing aggregating GpuJoin (see the design
  * note): the aggregating join's plan for the partial target (the path's
- * last four private items: partial expressions, their sortgrouprefs,
- * HAVING, "final"), then the final Aggrefs in its custom_scan_tlist
+ * last three private items: partial expressions, their sortgrouprefs,
+ * HAVING), made finalizing (gx_plan_finalizing)
  */
 static Plan *
 gx_plan_join_final_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 						List *tlist, List *clauses, List *custom_plans)
 {
 	List	   *priv = best_path->custom_private;
-	int			n = list_length(priv) - 4;
+	int			n = list_length(priv) - 3;
 	CustomPath *part = (CustomPath *) palloc(sizeof(CustomPath));
-	List	   *ptlist = NIL;
 	CustomScan *cscan;
-	ListCell   *lc,
-			   *lr;
 
-	forboth(lc, (List *) list_nth(priv, n), lr, (List *) list_nth(priv, n + 1))
-	{
-		TargetEntry *te = makeTargetEntry((Expr *) lfirst(lc), list_length(ptlist) + 1, NULL,
-										  false);
-
-		te->ressortgroupref = (Index) lfirst_int(lr);
-		ptlist = lappend(ptlist, te);
-	}
 	memcpy(part, best_path, sizeof(CustomPath));
 	part->custom_private = list_copy_head(priv, n);
 	part->methods = &gx_join_path_methods;
-	cscan = (CustomScan *) gx_join_path_methods.PlanCustomPath(root, rel, part, ptlist, clauses,
-															   custom_plans);
-	foreach(lc, cscan->custom_scan_tlist)
-	{
-		TargetEntry *te = (TargetEntry *) lfirst(lc);
-
-		if (IsA(te->expr, Aggref))
-			te->expr = (Expr *) gx_final_aggref((Aggref *) te->expr);
-	}
-	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = (List *) list_nth(priv, n + 2);
-	cscan->custom_private = lappend(cscan->custom_private, makeString(pstrdup("final")));
+	cscan = (CustomScan *) gx_join_path_methods.PlanCustomPath(
+		root, rel, part,
+		gx_refs_tlist((List *) list_nth(priv, n), (List *) list_nth(priv, n + 1)), clauses,
+		custom_plans);
+	gx_plan_finalizing(cscan, tlist, (List *) list_nth(priv, n + 2));
 	return &cscan->scan.plan;
 }
 
