@@ -4872,7 +4872,8 @@ sets_filter_case(void *staging, const std::vector<int64_t> &obj, int64_t at, int
 		std::sort(gsel.begin(), gsel.end());
 		std::sort(csel.begin(), csel.end());
 		if (!ok || gsel != want || csel != want ||
-			gx_chunk_result((gx_chunk *) staging)->error != 0 || gx_chunk_result(c)->error != 0)
+			gx_chunk_result((gx_chunk *) staging)->error != ~(uint64_t) 0 ||
+			gx_chunk_result(c)->error != ~(uint64_t) 0)
 		{
 			bad++;
 			fprintf(stderr, "%s (%s): GPU %zu rows, CPU %zu rows, want %zu\n", what,
