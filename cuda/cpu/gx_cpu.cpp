@@ -1492,6 +1492,7 @@ struct gx_cpu_join_group_job
 	gx_chunk   *c;
 	gx_jin		in;				/* its rows */
 	gx_jtab		t;				/* the join table and its inner columns */
+	gx_jlevels	lv;				/* a multi-level probe's other levels */
 	char	   *group;			/* the group table object */
 	uint32_t	ntiles;
 	std::atomic<uint32_t> next_tile {0};
@@ -1530,8 +1531,8 @@ gx_cpu_join_group_worker(void *arg, int t)
 			hi = gx_cpu_deform_tile(c, lo, hi, &job->error);
 		for (uint32_t row = lo; row < hi; row++)
 		{
-			int			err = gx_join_group_row(c, &job->in, &job->t, &c->ext, c->ext.agg, row,
-												&tabs.l, &tabs.g, &n);
+			int			err = gx_join_group_row(c, &job->in, &job->t, &job->lv, &c->ext,
+												c->ext.agg, row, &tabs.l, &tabs.g, &n);
 
 			if (err != GX_ERR_NONE)
 			{
@@ -1560,16 +1561,19 @@ gx_cpu_join_group(gx_chunk *c, const gx_task_ctx *ctx)
 	gx_result  *res = gx_chunk_result(c);
 	const gx_join_ext *j = &c->ext.join;
 	auto		t0 = std::chrono::steady_clock::now();
+	gx_jlevel_objs lobj = gx_jlevel_objs_of(ctx);
+	int			levels_built;
 
 	job.c = c;
 	job.in = gx_cpu_join_input(c, ctx);
 	job.ntiles = gx_ntiles(c->nrows);
 	job.t = gx_jtab_probe_of(ctx->obj[0], j, (char *) res, c->nrows);
 	gx_jtab_cols(&job.t, ctx->obj[GX_JOIN_OBJ_COLS], j);
+	gx_jlevels_of(&job.lv, j, &lobj, &levels_built);
 	job.group = ctx->obj[GX_JOIN_OBJ_GROUP];
 	gx_cpu_join_reset(res, job.ntiles);
 	res->next_row = c->nrows;
-	if (!job.t.hdr->built)
+	if (!job.t.hdr->built || !levels_built)
 		gx_cpu_record_error(&job.error, 0, GX_ERR_BAD_PROGRAM);	/* not finished */
 	else
 	{

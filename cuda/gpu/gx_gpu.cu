@@ -730,7 +730,7 @@ gx_jm_merge_kernel(char *obj, gx_join_ext j, const int64_t *a0, const int64_t *a
  */
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_join_group_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
-					 char *obj, char *icols, char *group, gx_result *res)
+					 char *obj, char *icols, char *group, gx_result *res, gx_jlevel_objs lobj)
 {
 	extern __shared__ __align__(16) char gx_jg_smem[];	/* the block's group table */
 	__shared__ gx_chunk s_prog;
@@ -745,15 +745,18 @@ gx_join_group_kernel(const char *__restrict__ in, const char *colbase, const cha
 	gx_gtab		gtab,
 				stab;
 	gx_jgcount	n = {0, 0, 0};
+	gx_jlevels	lv;
+	int			levels_built;
 
 	gx_jtab_cols(&t, icols, &x->join);
+	gx_jlevels_of(&lv, &x->join, &lobj, &levels_built);
 	if (blockIdx.x == 0 && threadIdx.x == 0)
 	{
 		res->next_row = nrows;	/* (no passes: every row is this task's) */
-		if (!t.hdr->built)
+		if (!t.hdr->built || !levels_built)
 			gx_join_error(res, 0, GX_ERR_BAD_PROGRAM);
 	}
-	if (!t.hdr->built)
+	if (!t.hdr->built || !levels_built)
 		return;					/* (the whole block) */
 	if (threadIdx.x < 3)
 		s_n[threadIdx.x] = 0;
@@ -761,7 +764,8 @@ gx_join_group_kernel(const char *__restrict__ in, const char *colbase, const cha
 	for (uint32_t row = blockIdx.x * GX_BLOCK + threadIdx.x; row < nrows;
 		 row += gridDim.x * GX_BLOCK)
 	{
-		int			err = gx_join_group_row(&s_prog, &jin, &t, x, x->agg, row, &stab, &gtab, &n);
+		int			err = gx_join_group_row(&s_prog, &jin, &t, &lv, x, x->agg, row, &stab, &gtab,
+											&n);
 
 		if (err != GX_ERR_NONE)
 			gx_join_error(res, row, err);
@@ -2272,7 +2276,7 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 		{
 			gx_join_group_kernel<<<ggrid, GX_BLOCK, GX_GROUP_SMEM, s->stream>>>(
 				s->dev, colbase, entry, obj, ctx->obj[GX_JOIN_OBJ_COLS],
-				ctx->obj[GX_JOIN_OBJ_GROUP], dres);
+				ctx->obj[GX_JOIN_OBJ_GROUP], dres, gx_jlevel_objs_of(ctx));
 			GX_CHECK(cudaGetLastError(), "join group kernel launch");
 		}
 		return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,

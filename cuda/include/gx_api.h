@@ -98,6 +98,20 @@ typedef struct gx_task_ctx
 	int			nafter;
 } gx_task_ctx;
 
+/* the level objects of a multi-level group probe in ctx (gx_program.h, GX_JOIN_OBJ_LEVEL) */
+static inline gx_jlevel_objs
+gx_jlevel_objs_of(const gx_task_ctx *ctx)
+{
+	gx_jlevel_objs o;
+
+	for (int l = 1; l < GX_JOIN_MAX_LEVELS; l++)
+	{
+		o.tab[l - 1] = ctx->obj[GX_JOIN_OBJ_LEVEL(l)];
+		o.cols[l - 1] = ctx->obj[GX_JOIN_OBJ_LEVEL_COLS(l)];
+	}
+	return o;
+}
+
 /* ---- CPU device ---- */
 
 /*

@@ -513,8 +513,13 @@ enum gx_task_kind
 #define GX_CHUNK_CACHE_LOAD GX_TASK_CACHE_LOAD
 #define GX_CHUNK_CACHE_SCAN GX_TASK_CACHE_SCAN
 
-/* session objects a task may name (gx_chunk.obj) */
-#define GX_TASK_MAX_OBJS 4
+/*
+ * Session objects a task may name (gx_chunk.obj): 4, and two more for
+ * each level past the first of a multi-level group probe
+ * (GX_JOIN_OBJ_LEVEL)
+ */
+#define GX_JOIN_MAX_LEVELS 4	/* tables a group probe joins in one pass */
+#define GX_TASK_MAX_OBJS (4 + 2 * (GX_JOIN_MAX_LEVELS - 1))
 
 /*
  * Faults injected by gpuext.debug_fault (superuser, tests) into the next
@@ -719,6 +724,26 @@ enum gx_join_mode
 #define GX_JOIN_MODE_KEEPS_OUTER(m) \
 	((m) == GX_JOIN_ANTI || (m) == GX_JOIN_LEFT || (m) == GX_JOIN_FULL)
 
+/*
+ * Level l >= 1 of a multi-level group PROBE: a sealed hash table of the
+ * geometry (cap, kcap) in obj[GX_JOIN_OBJ_LEVEL(l)], its inner column
+ * store (ncols columns, of a BUILD with ext.join.ncols > 0) in
+ * obj[GX_JOIN_OBJ_LEVEL_COLS(l)]; its keys are entries key_ref[k] of the
+ * joined output vector (an outer output or an earlier level's column),
+ * floats where kfloat says; its columns go to jv[icol_base + c]
+ */
+typedef struct gx_join_level
+{
+	uint32_t	cap;
+	uint32_t	kcap;
+	uint16_t	nkeys;			/* 1 .. GX_JOIN_MAX_KEYS */
+	uint16_t	kfloat;
+	int16_t		key_ref[GX_JOIN_MAX_KEYS];
+	uint16_t	ncols;			/* 0 .. GX_JOIN_MAX_COLS */
+	uint16_t	icol_base;
+	uint8_t		col_type[GX_JOIN_MAX_COLS];
+} gx_join_level;
+
 typedef struct gx_join_ext
 {
 	uint32_t	mode;			/* PROBE: enum gx_join_mode */
@@ -764,6 +789,12 @@ typedef struct gx_join_ext
 	int16_t		col_out[GX_JOIN_MAX_COLS];	/* BUILD: the program output of column c */
 	uint8_t		col_type[GX_JOIN_MAX_COLS];	/* its gx_type (BUILD: the output's) */
 	uint32_t	icol_base;		/* group PROBE: j[icol_base + c] = inner column c */
+	/*
+	 * A multi-level group PROBE (nlevels > 1, "Multi-level group probe"
+	 * below): level[l - 1] describes the table of level l
+	 */
+	uint32_t	nlevels;		/* 0 or 1: one table; 2 .. GX_JOIN_MAX_LEVELS */
+	gx_join_level level[GX_JOIN_MAX_LEVELS - 1];
 } gx_join_ext;
 
 enum gx_join_alg
@@ -1544,6 +1575,31 @@ gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs, uint32_t alg)
  */
 #define GX_JOIN_OBJ_COLS 1		/* obj[] of the inner column store */
 #define GX_JOIN_OBJ_GROUP 2		/* obj[] of a group probe's group table */
+
+/*
+ * Multi-level group probe (ext.join.nlevels L > 1; gx_join.cuh,
+ * gx_join_group_levels): the pipeline of a left-deep chain of INNER hash
+ * joins under an aggregating join, in one pass over the outer rows.
+ * Level 0 is the task's own table (obj[0], obj[1], any algorithm, mode
+ * INNER); level l >= 1 is ext.join.level[l - 1] with its table and store
+ * in obj[GX_JOIN_OBJ_LEVEL(l)] and obj[GX_JOIN_OBJ_LEVEL_COLS(l)].  Each
+ * outer row's outputs fill jv[0 .. icol_base); each of its level 0
+ * matches fills level 0's columns and looks its level 1 keys up, each of
+ * those matches fills level 1's columns, and so on; every combination
+ * that reaches level L - 1 goes into its group (join_count counts them).
+ * A NULL key at any level joins nothing.  The validator checks every
+ * level's geometry against its objects and that the levels' columns
+ * follow each other in jv, each key reading an entry before its level's.
+ */
+#define GX_JOIN_OBJ_LEVEL(l) (GX_TASK_OBJ_SETS + 1 + 2 * ((l) - 1))
+#define GX_JOIN_OBJ_LEVEL_COLS(l) (GX_JOIN_OBJ_LEVEL(l) + 1)
+
+/* the objects of levels 1 .. GX_JOIN_MAX_LEVELS - 1 where a device holds them (a kernel argument) */
+typedef struct gx_jlevel_objs
+{
+	char	   *tab[GX_JOIN_MAX_LEVELS - 1];	/* level l's table at [l - 1] */
+	char	   *cols[GX_JOIN_MAX_LEVELS - 1];	/* ... and its column store */
+} gx_jlevel_objs;
 
 /* bytes of an inner column store of cap rows and ncols columns */
 GX_INLINE uint64_t

@@ -804,11 +804,11 @@ typedef struct gx_jgcount
  * payload outside it
  */
 GX_HD void
-gx_join_inner_cols(const gx_jtab *t, const gx_join_ext *j, int64_t p, gx_reg *jv)
+gx_join_put_inner(const gx_jtab *t, uint32_t ncols, uint32_t icol_base, int64_t p, gx_reg *jv)
 {
-	for (uint32_t c = 0; c < j->ncols; c++)
+	for (uint32_t c = 0; c < ncols; c++)
 	{
-		gx_reg	   *r = &jv[j->icol_base + c];
+		gx_reg	   *r = &jv[icol_base + c];
 
 		if (t->cval == 0 || c >= t->ncols || p < 0 || p >= (int64_t) t->cap)
 		{
@@ -818,6 +818,53 @@ gx_join_inner_cols(const gx_jtab *t, const gx_join_ext *j, int64_t p, gx_reg *jv
 		}
 		r->isnull = (t->cnull[p] >> c) & 1;
 		r->v.i = r->isnull ? 0 : t->cval[(uint64_t) c * t->cap + (uint64_t) p];
+	}
+}
+
+/* the inner columns of level 0's row of payload p (gx_join_put_inner) */
+GX_HD void
+gx_join_inner_cols(const gx_jtab *t, const gx_join_ext *j, int64_t p, gx_reg *jv)
+{
+	gx_join_put_inner(t, j->ncols, j->icol_base, p, jv);
+}
+
+/*
+ * The levels past the first of a multi-level group probe (gx_program.h,
+ * "Multi-level group probe"): t[l - 1] is level l's table with its column
+ * store, under the level's geometry; n is the task's level count (0 for
+ * one table).  Made once per thread (gx_jlevels_of), read for every row.
+ */
+typedef struct gx_jlevels
+{
+	uint32_t	n;
+	gx_jtab		t[GX_JOIN_MAX_LEVELS - 1];
+} gx_jlevels;
+
+/*
+ * The view of task ext j's levels over their objects o (validated: every
+ * level's table and store are there, of its geometry); *built: every
+ * level's table is sealed
+ */
+GX_HD void
+gx_jlevels_of(gx_jlevels *lv, const gx_join_ext *j, const gx_jlevel_objs *o, int *built)
+{
+	*built = 1;
+	lv->n = j->nlevels > 1 && j->nlevels <= GX_JOIN_MAX_LEVELS ? j->nlevels : 0;
+	for (uint32_t l = 1; l < lv->n; l++)
+	{
+		const gx_join_level *v = &j->level[l - 1];
+		gx_join_ext e;
+
+		/* (the fields a hash table's view and its store read) */
+		e.alg = GX_JOIN_HASH;
+		e.cap = v->cap;
+		e.kcap = v->kcap;
+		e.nkeys = v->nkeys;
+		e.ncols = v->ncols;
+		lv->t[l - 1] = gx_jtab_of(o->tab[l - 1], &e);
+		gx_jtab_cols(&lv->t[l - 1], o->cols[l - 1], &e);
+		if (!lv->t[l - 1].hdr->built)
+			*built = 0;
 	}
 }
 
@@ -844,15 +891,89 @@ gx_join_group_add(const gx_chunk_ext *x, const gx_agg *aggs, const gx_reg *jv,
 }
 
 /*
+ * Level l's run for the joined output vector jv (its keys jv[key_ref[k]];
+ * a NULL key joins nothing): its first place in *start, its length
+ */
+GX_HD uint32_t
+gx_join_level_run(const gx_jlevels *lv, const gx_join_ext *j, uint32_t l, const gx_reg *jv,
+				  uint32_t *start)
+{
+	const gx_join_level *v = &j->level[l - 1];
+	int64_t		k[GX_JOIN_MAX_KEYS];
+
+	*start = 0;
+	for (uint32_t i = 0; i < v->nkeys && i < GX_JOIN_MAX_KEYS; i++)
+	{
+		const gx_reg *r = &jv[v->key_ref[i]];
+
+		if (r->isnull)
+			return 0;
+		k[i] = (v->kfloat >> i) & 1 ? gx_join_float_key(r->v.d) : r->v.i;
+	}
+	return gx_join_lookup(&lv->t[l - 1], k, start, 0);
+}
+
+/*
+ * One pair of level 0 (jv: the outer outputs and level 0's columns) into
+ * its groups: with one level, itself; with more, every combination of
+ * matches through levels 1 .. n - 1 (a depth-first walk with a run per
+ * level, each match's columns written into jv before the next level's
+ * keys are read from it), each counted in *n
+ */
+GX_HD void
+gx_join_group_levels(const gx_chunk_ext *x, const gx_agg *aggs, const gx_jlevels *lv,
+					 gx_reg *jv, const gx_gtab *local, const gx_gtab *global, gx_jgcount *n)
+{
+	const gx_join_ext *j = &x->join;
+	uint32_t	start[GX_JOIN_MAX_LEVELS],
+				cnt[GX_JOIN_MAX_LEVELS],
+				at[GX_JOIN_MAX_LEVELS];
+	uint32_t	l = 1;
+
+	if (lv == 0 || lv->n < 2)
+	{
+		gx_join_group_add(x, aggs, jv, local, global, n);
+		return;
+	}
+	cnt[1] = gx_join_level_run(lv, j, 1, jv, &start[1]);
+	at[1] = 0;
+	for (;;)
+	{
+		if (at[l] == cnt[l])
+		{
+			if (--l == 0)
+				return;
+			continue;
+		}
+
+		const gx_jtab *t = &lv->t[l - 1];
+		const gx_join_level *v = &j->level[l - 1];
+
+		gx_join_put_inner(t, v->ncols, v->icol_base, t->noruns ? -1 : t->run[start[l] + at[l]],
+						  jv);
+		at[l]++;
+		if (l + 1 == lv->n)
+		{
+			gx_join_group_add(x, aggs, jv, local, global, n);
+			continue;
+		}
+		l++;
+		cnt[l] = gx_join_level_run(lv, j, l, jv, &start[l]);
+		at[l] = 0;
+	}
+}
+
+/*
  * Group PROBE: outer row 'row' of the task (program prog, the ext x of
  * the task as staged: join, group table and aggregates aggs) joined with
- * the table t, its pairs added into their groups (local, global) and
- * counted in *n.  Returns GX_ERR_NONE, or the error the row raised (the
- * caller records it).
+ * the table t (and, through each pair, the levels lv past the first:
+ * NULL or fewer than 2, none), its pairs added into their groups (local,
+ * global) and counted in *n.  Returns GX_ERR_NONE, or the error the row
+ * raised (the caller records it).
  */
 GX_HD int
 gx_join_group_row(const gx_chunk *prog, const gx_jin *in, const gx_jtab *t,
-				  const gx_chunk_ext *x, const gx_agg *aggs, uint32_t row,
+				  const gx_jlevels *lv, const gx_chunk_ext *x, const gx_agg *aggs, uint32_t row,
 				  const gx_gtab *local, const gx_gtab *global, gx_jgcount *n)
 {
 	const gx_join_ext *j = &x->join;
@@ -896,7 +1017,7 @@ gx_join_group_row(const gx_chunk *prog, const gx_jin *in, const gx_jtab *t,
 			for (uint32_t i = 0; i < cnt; i++)
 			{
 				gx_join_inner_cols(t, j, t->noruns ? -1 : t->run[start + i], jv);
-				gx_join_group_add(x, aggs, jv, local, global, n);
+				gx_join_group_levels(x, aggs, lv, jv, local, global, n);
 			}
 			if (cnt > 0 || j->mode == GX_JOIN_INNER)
 				break;

@@ -280,10 +280,20 @@ gx_ref_type(const gx_chunk *c, int idx)
 	if (c->kind != GX_TASK_JOIN_PROBE || c->ext.ngroup_cap == 0 || idx < 0 ||
 		(uint32_t) idx < j->icol_base)
 		return gx_out_type(c, idx);
-	if ((j->mode != GX_JOIN_INNER && j->mode != GX_JOIN_LEFT) ||
-		(uint32_t) idx - j->icol_base >= j->ncols || j->ncols > GX_JOIN_MAX_COLS)
+	if (j->mode != GX_JOIN_INNER && j->mode != GX_JOIN_LEFT)
 		return -1;
-	return j->col_type[(uint32_t) idx - j->icol_base];
+	if ((uint32_t) idx - j->icol_base < j->ncols && j->ncols <= GX_JOIN_MAX_COLS)
+		return j->col_type[(uint32_t) idx - j->icol_base];
+	/* (a multi-level probe: the columns of the other levels) */
+	for (uint32_t l = 1; l < j->nlevels && j->nlevels <= GX_JOIN_MAX_LEVELS; l++)
+	{
+		const gx_join_level *v = &j->level[l - 1];
+
+		if ((uint32_t) idx >= v->icol_base && (uint32_t) idx - v->icol_base < v->ncols &&
+			v->ncols <= GX_JOIN_MAX_COLS)
+			return v->col_type[(uint32_t) idx - v->icol_base];
+	}
+	return -1;
 }
 
 /*
@@ -936,6 +946,64 @@ gx_validate_join_finish(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ct
 }
 
 /*
+ * The levels past the first of a multi-level group probe (ext.join.nlevels
+ * > 1; gx_program.h): a group probe, INNER, at most GX_JOIN_MAX_LEVELS;
+ * each level a hash table of sane geometry in its object, with its column
+ * store when it has columns (of known types), its keys entries of the
+ * joined output vector of its key type before its own columns, which
+ * follow the previous level's and end inside GX_MAX_OUTS
+ */
+static gx_status
+gx_check_join_levels(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+	uint32_t	end = j->icol_base + j->ncols;	/* (level 0's, checked) */
+
+	if (j->nlevels <= 1)
+		return GX_OK;
+	if (j->nlevels > GX_JOIN_MAX_LEVELS || c->ext.ngroup_cap == 0 || j->mode != GX_JOIN_INNER)
+	{
+		gx_errf(err, errlen, "join probe of %u levels: more than %d, not INNER or not a group probe",
+				j->nlevels, GX_JOIN_MAX_LEVELS);
+		return GX_INVALID;
+	}
+	for (uint32_t l = 1; l < j->nlevels; l++)
+	{
+		const gx_join_level *v = &j->level[l - 1];
+		const int	to = GX_JOIN_OBJ_LEVEL(l),
+					co = GX_JOIN_OBJ_LEVEL_COLS(l);
+		bool		bad = v->cap == 0 || v->cap > GX_JOIN_MAX_CAP ||
+			v->kcap > 2 * GX_JOIN_MAX_CAP || (v->kcap & (v->kcap - 1)) != 0 ||
+			v->kcap / 2 < v->cap || v->nkeys < 1 || v->nkeys > GX_JOIN_MAX_KEYS ||
+			(v->kfloat >> v->nkeys) != 0 || v->ncols > GX_JOIN_MAX_COLS ||
+			v->icol_base < end || (uint32_t) v->icol_base + v->ncols > GX_MAX_OUTS;
+
+		for (uint32_t k = 0; k < v->nkeys && !bad; k++)
+			bad = v->key_ref[k] < 0 || (uint32_t) v->key_ref[k] >= v->icol_base ||
+				!gx_join_key_output(gx_ref_type(c, v->key_ref[k]), (v->kfloat >> k) & 1);
+		for (uint32_t k = 0; k < v->ncols && !bad; k++)
+			bad = v->col_type[k] >= GX_NTYPES;
+		if (bad)
+		{
+			gx_errf(err, errlen, "join probe level %u: bad geometry, keys or columns", l);
+			return GX_INVALID;
+		}
+		if (ctx->obj[to] == NULL || !gx_aligned(ctx->obj[to], 8) ||
+			ctx->obj_bytes[to] < gx_join_table_bytes(v->cap, v->kcap) ||
+			(v->ncols > 0 &&
+			 (ctx->obj[co] == NULL || !gx_aligned(ctx->obj[co], 8) ||
+			  ctx->obj_bytes[co] < gx_join_cols_bytes(v->cap, v->ncols))))
+		{
+			gx_errf(err, errlen, "join probe level %u has no table of %llu bytes or no column store",
+					l, (unsigned long long) gx_join_table_bytes(v->cap, v->kcap));
+			return GX_INVALID;
+		}
+		end = (uint32_t) v->icol_base + v->ncols;
+	}
+	return GX_OK;
+}
+
+/*
  * JOIN_PROBE: rows, the mode, the pass (first_row <= nrows; first_match
  * only where pairs are written), the result area of max_pairs entries (a
  * merge probe's: and its scratch), the table
@@ -969,12 +1037,17 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if (j->mode > GX_JOIN_FULL || j->first_row > c->nrows ||
-		(j->first_match != 0 && (!GX_JOIN_MODE_PAIRS(j->mode) || c->ext.count_only)))
+		(j->first_match != 0 && (!GX_JOIN_MODE_PAIRS(j->mode) || c->ext.count_only)) ||
+		(j->nlevels > 1 && c->ext.ngroup_cap == 0))
 	{
-		gx_errf(err, errlen, "join probe task: bad mode or pass");
+		gx_errf(err, errlen, "join probe task: bad mode, pass or levels");
 		return GX_INVALID;
 	}
-	return c->ext.ngroup_cap > 0 ? gx_check_join_cols(c, ctx, false, err, errlen) : GX_OK;
+	if (c->ext.ngroup_cap == 0)
+		return GX_OK;
+	if ((st = gx_check_join_cols(c, ctx, false, err, errlen)) != GX_OK)
+		return st;
+	return gx_check_join_levels(c, ctx, err, errlen);
 }
 
 /*

@@ -2937,8 +2937,9 @@ struct JgDev
 	std::function<void(void *)> release;
 	std::function<void(void *, const void *, uint64_t)> read;	/* (host, device, bytes) */
 	/*
-	 * run task c (capacity bytes) with objects obj[0 .. 2] of ob bytes,
-	 * and the cache entry (host memory) of entry_bytes, or none
+	 * run task c (capacity bytes) with objects obj[0 .. GX_TASK_MAX_OBJS)
+	 * of ob bytes (NULL: none), and the cache entry (host memory) of
+	 * entry_bytes, or none
 	 */
 	std::function<bool(gx_chunk *, uint64_t, void *const *, const uint64_t *, const void *,
 					   uint64_t)> run;
@@ -2971,7 +2972,7 @@ cpu_jg_dev(void)
 		memset(&ctx, 0, sizeof(ctx));
 		ctx.entry = (char *) entry;
 		ctx.entry_bytes = entry_bytes;
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < GX_TASK_MAX_OBJS; i++)
 		{
 			ctx.obj[i] = (char *) obj[i];
 			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
@@ -3007,8 +3008,8 @@ jg_run(const JgDev &dev, const JgSide &in, const JgSide &out, JgSpec sp,
 	js.cap = cap;
 	js.kcap = sp.alg == GX_JOIN_HASH ? kcap : 0;
 
-	uint64_t	ob[3] = {join_table_bytes(js), gx_join_cols_bytes(cap, JG_NCOLS), 0};
-	void	   *obj[3] = {dev.alloc(ob[0]), dev.alloc(ob[1]), nullptr};
+	uint64_t	ob[GX_TASK_MAX_OBJS] = {join_table_bytes(js), gx_join_cols_bytes(cap, JG_NCOLS), 0};
+	void	   *obj[GX_TASK_MAX_OBJS] = {dev.alloc(ob[0]), dev.alloc(ob[1]), nullptr};
 
 	for (uint32_t lo = 0; lo < in.size() && obj[0] && obj[1]; lo += sp.ibatch)
 	{
@@ -3170,6 +3171,356 @@ jg_compare(const JgOut &o, const JgOut &w, const JgSpec &sp, size_t nparts)
 		return buf;
 	}
 	return "";
+}
+
+/* ---------------------------------------------------------------------- */
+/* multi-level group probes (gx_join_group_levels)                         */
+/* ---------------------------------------------------------------------- */
+
+/* where level l's columns a, v, x lie in the joined output vector */
+#define JGL_ICOL(l) (JG_ICOL_BASE + JG_NCOLS * (l))
+
+/*
+ * A multi-level case: the outer side and levels 0 .. L - 1.  Level 0 joins
+ * the outer k to ins[0]'s k; level 1 joins level 0's a (and, with
+ * two_keys, the outer a) to ins[1]'s k (and a); level 2 joins the outer a
+ * to ins[2]'s k.  Each level's a, v, x go to jv[JGL_ICOL(l) ..].
+ */
+struct JglCase
+{
+	JgSide		out;
+	std::vector<JgSide> ins;
+	bool		two_keys = false;
+};
+
+/*
+ * The group keys and aggregates of a multi-level probe of L levels: keys
+ * the outer a and the last level's a; count(*), count(level 1 v), sum(outer
+ * v), sum128(last level v) + hi, min(level 0 a), max(level 1 a), fsum(last
+ * level x), sum(level 0 v)
+ */
+static void
+jgl_set_group(gx_chunk *c, int L)
+{
+	gx_chunk_ext *x = &c->ext;
+	const int16_t last = (int16_t) JGL_ICOL(L - 1);
+
+	c->obj[GX_JOIN_OBJ_GROUP] = 3;
+	x->ngroup_cap = 4096;
+	x->ngroup_limit = 2048;
+	x->ngkeys = 2;
+	x->gkey_col[0] = 1;
+	x->gkey_col[1] = last;
+	x->nagg = 9;
+	x->agg[0] = gx_agg {GX_AGG_COUNT, -1, 0, 0};
+	x->agg[1] = gx_agg {GX_AGG_COUNT, (int16_t) (JGL_ICOL(1) + 1), 0, 0};
+	x->agg[2] = gx_agg {GX_AGG_SUM, 2, 0, 0};
+	x->agg[3] = gx_agg {GX_AGG_SUM128, (int16_t) (last + 1), 0, 0};
+	x->agg[4] = gx_agg {GX_AGG_HI, (int16_t) (last + 1), 0, 0};
+	x->agg[5] = gx_agg {GX_AGG_MIN, (int16_t) JGL_ICOL(0), 0, 0};
+	x->agg[6] = gx_agg {GX_AGG_MAX, (int16_t) JGL_ICOL(1), 0, 0};
+	x->agg[7] = gx_agg {GX_AGG_FSUM, (int16_t) (last + 2), 0, 0};
+	x->agg[8] = gx_agg {GX_AGG_SUM, (int16_t) (JGL_ICOL(0) + 1), 0, 0};
+}
+
+/* the hash table geometry of a side: cap (at least 1) and kcap */
+static void
+jgl_geometry(const JgSide &s, uint32_t *cap, uint32_t *kcap)
+{
+	*cap = std::max<uint32_t>(1, s.size());
+	*kcap = 2;
+	while (*kcap < 2 * *cap)
+		*kcap *= 2;
+}
+
+/* the multi-level probe task of case cs over rows [lo, hi) of its outer side (levels: cs.ins) */
+static gx_chunk *
+jgl_probe_task(ChunkBuilder &b, const JglCase &cs, uint32_t lo, uint32_t hi)
+{
+	const int	L = (int) cs.ins.size();
+	JgSpec		sp;
+	uint32_t	cap,
+				kcap;
+
+	jgl_geometry(cs.ins[0], &cap, &kcap);
+
+	gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, cs.out, sp, cap, kcap, lo, hi);
+	gx_join_ext *j = &c->ext.join;
+
+	jgl_set_group(c, L);
+	j->nlevels = (uint32_t) L;
+	for (int l = 1; l < L; l++)
+	{
+		gx_join_level *v = &j->level[l - 1];
+
+		jgl_geometry(cs.ins[l], &cap, &kcap);
+		v->cap = cap;
+		v->kcap = kcap;
+		v->nkeys = l == 1 && cs.two_keys ? 2 : 1;
+		v->kfloat = 0;
+		v->key_ref[0] = (int16_t) (l == 1 ? JGL_ICOL(0) : 1);
+		v->key_ref[1] = 1;
+		v->ncols = JG_NCOLS;
+		v->icol_base = (uint16_t) JGL_ICOL(l);
+		v->col_type[0] = GX_INT4;
+		v->col_type[1] = GX_INT8;
+		v->col_type[2] = GX_FLOAT8;
+		c->obj[GX_JOIN_OBJ_LEVEL(l)] = 4 + 2 * l;
+		c->obj[GX_JOIN_OBJ_LEVEL_COLS(l)] = 5 + 2 * l;
+	}
+	return c;
+}
+
+/* level l's columns of inner row i of s into jv (the reference) */
+static void
+jgl_put(gx_reg *jv, int l, const JgSide &s, uint32_t i)
+{
+	gx_reg	   *r = &jv[JGL_ICOL(l)];
+
+	r[0].v.i = s.a[i];
+	r[0].isnull = s.an[i];
+	r[1].v.i = s.v[i];
+	r[1].isnull = s.vn[i];
+	r[2].v.d = s.x[i];
+	r[2].isnull = s.xn[i];
+}
+
+/* does inner row i of level l's side s join the vector jv (the reference; l >= 1) */
+static bool
+jgl_matches(const JglCase &cs, int l, const JgSide &s, uint32_t i, const gx_reg *jv)
+{
+	const gx_reg &k = jv[l == 1 ? JGL_ICOL(0) : 1];
+
+	if (!s.passes(i) || s.kn[i] || k.isnull || s.k[i] != k.v.i)
+		return false;
+	if (l == 1 && cs.two_keys)
+		return !s.an[i] && !jv[1].isnull && s.a[i] == jv[1].v.i;
+	return true;
+}
+
+/* the reference: every combination of levels l .. L - 1 of jv into w */
+static void
+jgl_ref_levels(const JglCase &cs, int l, gx_reg *jv, const gx_chunk_ext *x, JgOut &w)
+{
+	if (l == (int) cs.ins.size())
+	{
+		jg_ref_add(w.groups, x, jv);
+		w.added++;
+		return;
+	}
+	const JgSide &s = cs.ins[l];
+
+	for (uint32_t i = 0; i < s.size(); i++)
+	{
+		if (!jgl_matches(cs, l, s, i, jv))
+			continue;
+		jgl_put(jv, l, s, i);
+		jgl_ref_levels(cs, l + 1, jv, x, w);
+	}
+}
+
+/* the reference of a multi-level case (a nested loop per level) */
+static void
+jgl_reference(const JglCase &cs, const gx_chunk_ext *x, JgOut &w)
+{
+	const JgSide &out = cs.out,
+			   &in0 = cs.ins[0];
+
+	for (uint32_t r = 0; r < out.size(); r++)
+	{
+		gx_reg		jv[GX_MAX_OUTS];
+
+		if (!out.passes(r) || out.kn[r])
+			continue;
+		memset(jv, 0, sizeof(jv));
+		jv[0].v.i = out.k[r];
+		jv[1].v.i = out.a[r];
+		jv[1].isnull = out.an[r];
+		jv[2].v.i = out.v[r];
+		jv[2].isnull = out.vn[r];
+		jv[3].v.d = out.x[r];
+		jv[3].isnull = out.xn[r];
+		jv[4].v.i = out.kd[r];
+		for (uint32_t i = 0; i < in0.size(); i++)
+		{
+			if (!in0.passes(i) || in0.kn[i] || in0.k[i] != out.k[r])
+				continue;
+			jgl_put(jv, 0, in0, i);
+			jgl_ref_levels(cs, 1, jv, x, w);
+		}
+	}
+}
+
+/*
+ * Run a multi-level case on dev: each level's table built (BUILD tasks of
+ * its side, with a second key for level 1 when two_keys) and finished,
+ * then the outer side probed in tasks of obatch rows into one group
+ * table; the groups and counts into o.  kill_level >= 1: that level's
+ * table is left unfinished (the probe must fail).
+ */
+static void
+jgl_run(const JgDev &dev, const JglCase &cs, uint32_t obatch, int kill_level, JgOut &o)
+{
+	const int	L = (int) cs.ins.size();
+	uint64_t	ob[GX_TASK_MAX_OBJS] = {0};
+	void	   *obj[GX_TASK_MAX_OBJS] = {nullptr};
+	JgSpec		sp;
+
+	for (int l = 0; l < L && o.ok; l++)
+	{
+		uint32_t	cap,
+					kcap;
+		const int	to = l == 0 ? 0 : GX_JOIN_OBJ_LEVEL(l),
+					co = l == 0 ? GX_JOIN_OBJ_COLS : GX_JOIN_OBJ_LEVEL_COLS(l);
+		uint64_t	lb[GX_TASK_MAX_OBJS] = {0};
+		void	   *lo[GX_TASK_MAX_OBJS] = {nullptr};
+		JoinSpec	js;
+		ChunkBuilder b;
+
+		jgl_geometry(cs.ins[l], &cap, &kcap);
+		ob[to] = lb[0] = gx_join_table_bytes(cap, kcap);
+		ob[co] = lb[1] = gx_join_cols_bytes(cap, JG_NCOLS);
+		obj[to] = lo[0] = dev.alloc(lb[0]);
+		obj[co] = lo[1] = dev.alloc(lb[1]);
+		if (lo[0] == nullptr || lo[1] == nullptr)
+		{
+			o.ok = false;
+			break;
+		}
+		gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_BUILD, cs.ins[l], sp, cap, kcap, 0,
+									 cs.ins[l].size());
+
+		if (l == 1 && cs.two_keys)
+		{
+			c->ext.join.nkeys = 2;
+			c->ext.join.key_out[1] = 1;
+		}
+		if (!dev.run(c, b.capacity, lo, lb, nullptr, 0) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR)
+			o.ok = false;
+		js.cap = cap;
+		js.kcap = kcap;
+		js.nkeys = l == 1 && cs.two_keys ? 2 : 1;
+
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+
+		if (l != kill_level &&
+			(!dev.run(join_finish_task(fm.data(), js), join_finish_bytes(), lo, lb, nullptr, 0) ||
+			 gx_chunk_result((gx_chunk *) fm.data())->error != GX_NO_ERROR))
+			o.ok = false;
+	}
+	gx_chunk_ext x = {};
+
+	{
+		ChunkBuilder b;
+
+		x = jgl_probe_task(b, cs, 0, 0)->ext;
+		ob[GX_JOIN_OBJ_GROUP] = gx_group_table_bytes(x.ngroup_cap, x.ngkeys, x.nagg);
+		obj[GX_JOIN_OBJ_GROUP] = dev.alloc(ob[GX_JOIN_OBJ_GROUP]);
+		if (obj[GX_JOIN_OBJ_GROUP] == nullptr)
+			o.ok = false;
+	}
+	for (uint32_t lo = 0; o.ok && (lo < cs.out.size() || lo == 0); lo += obatch)
+	{
+		ChunkBuilder b;
+		gx_chunk   *c = jgl_probe_task(b, cs, lo, std::min(cs.out.size(), lo + obatch));
+
+		if (!dev.run(c, b.capacity, obj, ob, nullptr, 0))
+		{
+			o.ok = false;
+			break;
+		}
+		const gx_result *res = gx_chunk_result(c);
+
+		if (res->error != GX_NO_ERROR || res->nsel != 0 || (res->flags & GX_RESULT_MORE) ||
+			((res->flags & GX_RESULT_FULL) != 0) != (res->join_noroom > 0))
+			o.ok = false;
+		o.added += res->join_count;
+		o.noroom += res->join_noroom;
+		o.host += res->join_host;
+		if (cs.out.size() == 0)
+			break;
+	}
+	if (o.ok)
+	{
+		std::vector<char> table(ob[GX_JOIN_OBJ_GROUP]);
+
+		dev.read(table.data(), obj[GX_JOIN_OBJ_GROUP], ob[GX_JOIN_OBJ_GROUP]);
+		jg_read_table(table.data(), &x, o.groups);
+	}
+	for (int i = 0; i < GX_TASK_MAX_OBJS; i++)
+		dev.release(obj[i]);
+}
+
+/* the multi-level cases: 2 and 3 levels, one and two keys, duplicates, NULL keys, an empty level */
+static std::vector<std::pair<std::string, JglCase>>
+jgl_cases(std::mt19937_64 &rng, uint32_t scale)
+{
+	std::vector<std::pair<std::string, JglCase>> v;
+
+	for (int L = 2; L <= 3; L++)
+		for (int variant = 0; variant < 3; variant++)
+		{
+			JglCase		cs;
+
+			cs.two_keys = variant == 1;
+			for (uint32_t r = 0; r < 300 * scale; r++)
+				cs.out.add_random(rng, (int64_t) (rng() % (50 * scale)), 20, 7, 0);
+			cs.ins.resize(L);
+			for (uint32_t r = 0; r < 80 * scale; r++)
+				cs.ins[0].add_random(rng, (int64_t) (rng() % (50 * scale)), 15, 9, 0);
+			for (int l = 1; l < L; l++)
+				for (uint32_t r = 0; variant != 2 || l != L - 1 ? r < 30 : false; r++)
+					cs.ins[l].add_random(rng, (int64_t) (rng() % 7), 10, 8, 0);
+
+			char		name[96];
+
+			snprintf(name, sizeof(name), "%d levels%s", L,
+					 variant == 1 ? ", two keys at level 1" :
+					 variant == 2 ? ", the last level empty" : "");
+			v.emplace_back(name, cs);
+		}
+	return v;
+}
+
+/*
+ * Every multi-level case on dev (devname) against the reference, in tasks
+ * of obatch rows; then one with a level left unfinished, which must fail.
+ * Returns the runs.
+ */
+static int
+jgl_test(const JgDev &dev, const char *devname, std::mt19937_64 &rng, uint32_t scale,
+		 uint32_t obatch)
+{
+	int			runs = 0;
+
+	for (auto &nc : jgl_cases(rng, scale))
+	{
+		JgOut		o,
+					w;
+		JgSpec		sp;
+		ChunkBuilder b;
+
+		jgl_reference(nc.second, &jgl_probe_task(b, nc.second, 0, 0)->ext, w);
+		jgl_run(dev, nc.second, obatch, -1, o);
+
+		std::string d = jg_compare(o, w, sp, 1);
+
+		CHECK(d.empty() && o.noroom == 0 && (w.added > 0 || nc.first.find("empty") !=
+											 std::string::npos),
+			  "multi-level group probe (%s, %s): %s (%llu pairs, %zu groups)", devname,
+			  nc.first.c_str(), d.c_str(), (unsigned long long) w.added, w.groups.size());
+		runs++;
+	}
+	{
+		auto		cases = jgl_cases(rng, 1);
+		JgOut		o;
+
+		jgl_run(dev, cases[3].second, obatch, 2, o);
+		CHECK(!o.ok, "multi-level group probe (%s): a level's table unfinished fails the task",
+			  devname);
+	}
+	return runs;
 }
 
 /* a group join case: its name, the sides, and whether the outer rows carry host rows */

@@ -3460,7 +3460,8 @@ test_jgroup_invalid(void)
 	const JgDev dev = cpu_jg_dev();
 	const uint32_t cap = 64,
 				kcap = 128;
-	uint64_t	ob[3] = {gx_join_table_bytes(cap, kcap), gx_join_cols_bytes(cap, JG_NCOLS), 0};
+	uint64_t	ob[GX_TASK_MAX_OBJS] = {gx_join_table_bytes(cap, kcap),
+		gx_join_cols_bytes(cap, JG_NCOLS), 0};
 	ChunkBuilder bb,
 				pb;
 	gx_chunk   *build = jg_side_task(bb, GX_TASK_JOIN_BUILD, in, sp, cap, kcap, 0, in.size());
@@ -3469,7 +3470,7 @@ test_jgroup_invalid(void)
 	jg_set_group(probe, sp);
 	ob[2] = gx_group_table_bytes(sp.gcap, probe->ext.ngkeys, probe->ext.nagg);
 
-	void	   *obj[3] = {dev.alloc(ob[0]), dev.alloc(ob[1]), dev.alloc(ob[2])};
+	void	   *obj[GX_TASK_MAX_OBJS] = {dev.alloc(ob[0]), dev.alloc(ob[1]), dev.alloc(ob[2])};
 	gx_task_ctx ctx;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -3544,6 +3545,96 @@ test_jgroup_invalid(void)
 	ctx.obj_bytes[2] = ob[2];
 #undef JMUTATE
 	for (int i = 0; i < 3; i++)
+		dev.release(obj[i]);
+}
+
+/*
+ * Multi-level group probes the validator refuses (a valid 3-level probe of
+ * jgl_cases, its tables built on the CPU device, mutated): too many
+ * levels, not INNER, not a group probe, a level's geometry, a key at or
+ * after its level's columns or of the wrong type, columns overlapping the
+ * level before or past the outputs, a missing or small table or store,
+ * a group key in the gap between levels
+ */
+static void
+test_jgroup_levels_invalid(void)
+{
+	std::mt19937_64 rng(99);
+	auto		cases = jgl_cases(rng, 1);
+	const JglCase &cs = cases[3].second;	/* 3 levels, one key */
+	const JgDev dev = cpu_jg_dev();
+	uint64_t	ob[GX_TASK_MAX_OBJS] = {0};
+	void	   *obj[GX_TASK_MAX_OBJS] = {nullptr};
+	ChunkBuilder pb;
+	gx_chunk   *probe = jgl_probe_task(pb, cs, 0, cs.out.size());
+	gx_task_ctx ctx;
+	char		err[256];
+
+	memset(&ctx, 0, sizeof(ctx));
+	for (int l = 0; l < 3; l++)
+	{
+		uint32_t	cap,
+					kcap;
+		const int	to = l == 0 ? 0 : GX_JOIN_OBJ_LEVEL(l),
+					co = l == 0 ? GX_JOIN_OBJ_COLS : GX_JOIN_OBJ_LEVEL_COLS(l);
+
+		jgl_geometry(cs.ins[l], &cap, &kcap);
+		ob[to] = gx_join_table_bytes(cap, kcap);
+		ob[co] = gx_join_cols_bytes(cap, JG_NCOLS);
+	}
+	ob[GX_JOIN_OBJ_GROUP] = gx_group_table_bytes(probe->ext.ngroup_cap, probe->ext.ngkeys,
+												 probe->ext.nagg);
+	for (int i = 0; i < GX_TASK_MAX_OBJS; i++)
+	{
+		obj[i] = ob[i] > 0 ? dev.alloc(ob[i]) : nullptr;
+		ctx.obj[i] = (char *) obj[i];
+		ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
+	}
+	std::vector<char> gp((char *) probe, (char *) probe + pb.capacity);
+
+	/* unfinished tables fail the task; the valid probe passes the validator */
+	CHECK(gx_cpu_run(probe, pb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(probe)->error != GX_NO_ERROR,
+		  "multi-level probe over unfinished tables: an error (%s)", err);
+
+#define LMUTATE(what, stmt) \
+	do { \
+		memcpy(probe, gp.data(), pb.capacity); \
+		stmt; \
+		expect_invalid(probe, pb.capacity, &ctx, (what)); \
+	} while (0)
+	gx_join_level *v1 = &probe->ext.join.level[0],
+			   *v2 = &probe->ext.join.level[1];
+
+	LMUTATE("a probe of 5 levels", probe->ext.join.nlevels = 5);
+	LMUTATE("a LEFT multi-level probe", probe->ext.join.mode = GX_JOIN_LEFT);
+	LMUTATE("a multi-level probe without a group table", probe->ext.ngroup_cap = 0);
+	LMUTATE("a level of no rows", v1->cap = 0);
+	LMUTATE("a level's key slots not a power of 2", v1->kcap = v1->kcap * 3 / 2);
+	LMUTATE("a level's key slots too few", v1->kcap = v1->cap);
+	LMUTATE("a level of 3 keys", v1->nkeys = 3);
+	LMUTATE("a level's float key bit past its keys", v1->kfloat = 2);
+	LMUTATE("a level's key at its own columns", v1->key_ref[0] = JGL_ICOL(1));
+	LMUTATE("a level's key after its columns", v1->key_ref[0] = JGL_ICOL(2));
+	LMUTATE("a level's key a float column", v1->key_ref[0] = JGL_ICOL(0) + 2);
+	LMUTATE("a level's key in the gap before its columns",
+			 (v2->icol_base = JGL_ICOL(2) + 1, v2->key_ref[0] = JGL_ICOL(2)));
+	LMUTATE("a level's columns over the level before", v2->icol_base = JGL_ICOL(2) - 1);
+	LMUTATE("a level's columns past the outputs", v2->icol_base = GX_MAX_OUTS - 2);
+	LMUTATE("a level of 9 columns", v2->ncols = 9);
+	LMUTATE("a level column of no type", v2->col_type[1] = GX_NTYPES);
+	LMUTATE("a group key past the last level's columns",
+			 probe->ext.gkey_col[1] = JGL_ICOL(3));
+	LMUTATE("no level table", ctx.obj[GX_JOIN_OBJ_LEVEL(2)] = NULL);
+	ctx.obj[GX_JOIN_OBJ_LEVEL(2)] = (char *) obj[GX_JOIN_OBJ_LEVEL(2)];
+	LMUTATE("a level table too small", ctx.obj_bytes[GX_JOIN_OBJ_LEVEL(1)] -= 8);
+	ctx.obj_bytes[GX_JOIN_OBJ_LEVEL(1)] = ob[GX_JOIN_OBJ_LEVEL(1)];
+	LMUTATE("no level column store", ctx.obj[GX_JOIN_OBJ_LEVEL_COLS(1)] = NULL);
+	ctx.obj[GX_JOIN_OBJ_LEVEL_COLS(1)] = (char *) obj[GX_JOIN_OBJ_LEVEL_COLS(1)];
+	LMUTATE("a level column store too small", ctx.obj_bytes[GX_JOIN_OBJ_LEVEL_COLS(2)] -= 8);
+	ctx.obj_bytes[GX_JOIN_OBJ_LEVEL_COLS(2)] = ob[GX_JOIN_OBJ_LEVEL_COLS(2)];
+#undef LMUTATE
+	for (int i = 0; i < GX_TASK_MAX_OBJS; i++)
 		dev.release(obj[i]);
 }
 
@@ -4631,6 +4722,14 @@ main(void)
 	{
 		test_jgroup("caller alone", 1);
 		test_jgroup_invalid();
+		test_jgroup_levels_invalid();
+		{
+			std::mt19937_64 rng(777);
+			int			runs = jgl_test(cpu_jg_dev(), "CPU, caller alone", rng, 1, 1u << 30);
+
+			printf("multi-level group probes (caller alone): %d cases against the reference\n",
+				   runs);
+		}
 	}
 
 	/* then on its pool */
@@ -4652,7 +4751,13 @@ main(void)
 	if (test_part("ptree_lookup"))
 		test_ptree_lookup("pool", 4);
 	if (test_part("jgroup"))
+	{
+		std::mt19937_64 rng(778);
+
 		test_jgroup("pool", 6);
+		printf("multi-level group probes (pool, sizes x8, tasks of 1500 rows): %d cases\n",
+			   jgl_test(cpu_jg_dev(), "CPU, pool", rng, 8, 1500));
+	}
 	if (test_part("basic"))
 		test_pool_reuse();
 	gx_cpu_close();

@@ -3688,7 +3688,7 @@ gpu_jg_dev(void *staging, size_t slot_bytes)
 		gx_task_ctx ctx;
 
 		memset(&ctx, 0, sizeof(ctx));
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < GX_TASK_MAX_OBJS; i++)
 		{
 			ctx.obj[i] = (char *) obj[i];
 			ctx.obj_bytes[i] = obj[i] != nullptr ? ob[i] : 0;
@@ -3807,6 +3807,16 @@ test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		runs += jg_case_runs(cpu, "CPU", what, in, out, host);
 	});
 	printf("group join: %d runs, GPU = CPU = reference\n", runs);
+	{
+		/* multi-level group probes: the same cases (same seed) on both devices */
+		std::mt19937_64 grng(779),
+					crng(779);
+
+		runs = jgl_test(gpu, "GPU", grng, 8, 1500);
+		runs += jgl_test(cpu, "CPU", crng, 8, 1500);
+		runs += jgl_test(gpu, "GPU, sizes x40", grng, 40, 1u << 30);
+		printf("multi-level group probes: %d runs, GPU = CPU = reference\n", runs);
+	}
 	runs = test_jgroup_entries(gpu);
 	printf("group join, rows from cache entries, LEFT, keys 3: %d GPU runs over seeds\n", runs);
 	test_upload_order();
