@@ -1325,11 +1325,11 @@ gx_cpu_jm_probe_worker(void *arg, int t)
  * each keyed row's run into t->mrow
  */
 static void
-gx_cpu_jmerge_probe(gx_chunk *c, gx_jin in, const gx_jtab *t, gx_result *res,
+gx_cpu_jmerge_probe(gx_chunk *c, gx_jin in, const gx_jtab *t, gx_result *res, char *mscratch,
 					std::atomic<uint64_t> *error)
 {
 	gx_jmerge_probe_offs o;
-	char	   *scratch = (char *) res + gx_join_scratch_off(c->nrows);
+	char	   *scratch = gx_jmerge_scratch(&c->ext.join, (char *) res, mscratch, c->nrows);
 	gx_jmerge	m;
 	gx_cpu_jm_probe_job job;
 	const uint32_t ntiles = gx_ntiles(c->nrows);
@@ -1567,7 +1567,8 @@ gx_cpu_join_group(gx_chunk *c, const gx_task_ctx *ctx)
 	job.c = c;
 	job.in = gx_cpu_join_input(c, ctx);
 	job.ntiles = gx_ntiles(c->nrows);
-	job.t = gx_jtab_probe_of(ctx->obj[0], j, (char *) res, c->nrows);
+	job.t = gx_jtab_probe_of(ctx->obj[0], j, (char *) res, ctx->obj[GX_JOIN_OBJ_MSCRATCH],
+							 c->nrows);
 	gx_jtab_cols(&job.t, ctx->obj[GX_JOIN_OBJ_COLS], j);
 	gx_jlevels_of(&job.lv, j, &lobj, &levels_built);
 	job.group = ctx->obj[GX_JOIN_OBJ_GROUP];
@@ -1578,7 +1579,8 @@ gx_cpu_join_group(gx_chunk *c, const gx_task_ctx *ctx)
 	else
 	{
 		if (j->alg == GX_JOIN_MERGE)
-			gx_cpu_jmerge_probe(c, job.in, &job.t, res, &job.error);
+			gx_cpu_jmerge_probe(c, job.in, &job.t, res, ctx->obj[GX_JOIN_OBJ_MSCRATCH],
+								&job.error);
 		gx_cpu_parallel(gx_cpu_join_group_worker, &job, (int) job.ntiles);
 	}
 	res->error = job.error.load();
@@ -1615,10 +1617,12 @@ gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	job.c = c;
 	job.in = gx_cpu_join_input(c, ctx);
 	job.ntiles = gx_ntiles(c->nrows);
-	job.t = gx_jtab_probe_of(ctx->obj[0], j, (char *) res, c->nrows);
+	job.t = gx_jtab_probe_of(ctx->obj[0], j, (char *) res, ctx->obj[GX_JOIN_OBJ_MSCRATCH],
+							 c->nrows);
 	job.te = (uint64_t *) ((char *) res + gx_join_tiles_off());
 	job.tm = job.te + job.ntiles;
-	job.pairs = (gx_join_pair *) ((char *) res + gx_join_pairs_off(c->nrows, j->alg));
+	job.pairs = (gx_join_pair *) ((char *) res +
+								  gx_join_pairs_off(c->nrows, gx_join_res_alg(j)));
 	gx_cpu_join_reset(res, job.ntiles);
 	res->next_row = c->nrows;
 	if (!job.t.hdr->built)
@@ -1629,7 +1633,8 @@ gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	}
 	/* (a merge probe: its rows sorted and merged first) */
 	if (j->alg == GX_JOIN_MERGE)
-		gx_cpu_jmerge_probe(c, job.in, &job.t, res, &job.error);
+		gx_cpu_jmerge_probe(c, job.in, &job.t, res, ctx->obj[GX_JOIN_OBJ_MSCRATCH],
+								&job.error);
 
 	/* (1) count */
 	job.write = 0;

@@ -730,7 +730,8 @@ gx_jm_merge_kernel(char *obj, gx_join_ext j, const int64_t *a0, const int64_t *a
  */
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_join_group_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
-					 char *obj, char *icols, char *group, gx_result *res, gx_jlevel_objs lobj)
+					 char *obj, char *icols, char *group, gx_result *res, char *mscratch,
+					 gx_jlevel_objs lobj)
 {
 	extern __shared__ __align__(16) char gx_jg_smem[];	/* the block's group table */
 	__shared__ gx_chunk s_prog;
@@ -740,7 +741,7 @@ gx_join_group_kernel(const char *__restrict__ in, const char *colbase, const cha
 
 	const gx_chunk_ext *x = &s_prog.ext;
 	const uint32_t nrows = s_prog.nrows;
-	gx_jtab		t = gx_jtab_probe_of(obj, &x->join, (char *) res, nrows);
+	gx_jtab		t = gx_jtab_probe_of(obj, &x->join, (char *) res, mscratch, nrows);
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 	gx_gtab		gtab,
 				stab;
@@ -808,7 +809,8 @@ typedef cub::BlockScan<unsigned long long, GX_BLOCK> gx_join_scan;
  */
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_join_count_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
-					 char *obj, gx_result *res, unsigned long long *te, unsigned long long *tm)
+					 char *obj, gx_result *res, unsigned long long *te, unsigned long long *tm,
+					 char *mscratch)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ typename gx_join_reduce::TempStorage s_red;
@@ -819,7 +821,7 @@ gx_join_count_kernel(const char *__restrict__ in, const char *colbase, const cha
 	const uint32_t nrows = s_prog.nrows;
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const int	count_only = s_prog.ext.count_only != 0;
-	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, nrows);
+	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, mscratch, nrows);
 	const int	built = t.hdr->built != 0;
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
@@ -938,7 +940,7 @@ gx_join_tile_scan_kernel(gx_result *res, unsigned long long *te, unsigned long l
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_join_pass_end_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
 						char *obj, gx_result *res, const unsigned long long *te,
-						const unsigned long long *tm)
+						const unsigned long long *tm, char *mscratch)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ typename gx_join_scan::TempStorage s_scan;
@@ -953,7 +955,7 @@ gx_join_pass_end_kernel(const char *__restrict__ in, const char *colbase, const 
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const unsigned long long max = j->max_pairs;
 	const unsigned long long total = res->join_count;
-	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, nrows);
+	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, mscratch, nrows);
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
 	if (threadIdx.x == 0)
@@ -1018,7 +1020,7 @@ gx_join_pass_end_kernel(const char *__restrict__ in, const char *colbase, const 
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
 					 char *obj, gx_result *res, const unsigned long long *te,
-					 gx_join_pair *pairs)
+					 gx_join_pair *pairs, char *mscratch)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ typename gx_join_scan::TempStorage s_scan;
@@ -1032,7 +1034,7 @@ gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const cha
 	const uint32_t ntiles = gx_ntiles(nrows);
 	const uint32_t max = j->max_pairs;
 	const int	count_only = s_prog.ext.count_only != 0;
-	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, nrows);
+	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, mscratch, nrows);
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
 	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
@@ -1662,7 +1664,7 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 		c->kind == GX_TASK_SEARCH || c->kind == GX_TASK_TREE_LOOKUP ?
 		(uint32_t) sizeof(gx_search_run) : 4;
 	s->sel_at = c->kind == GX_TASK_JOIN_PROBE ?
-		c->result_off + gx_join_pairs_off(c->nrows, c->ext.join.alg) :
+		c->result_off + gx_join_pairs_off(c->nrows, gx_join_res_alg(&c->ext.join)) :
 		c->kind == GX_TASK_SEARCH || c->kind == GX_TASK_TREE_LOOKUP ?
 		c->result_off + gx_search_runs_off() : 0;
 	if (mapped)
@@ -2124,17 +2126,18 @@ gx_gpu_jmerge_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, char *
 /*
  * Merge JOIN_PROBE's steps before the phases (gx_jmerge.cuh), queued
  * after the rows' input: extract (the rows' keys and states into the
- * scratch of the result area), sort (gx_jm_sort; with two keys the
+ * scratch, of the result area or the object mscratch: gx_jmerge_scratch), sort (gx_jm_sort; with two keys the
  * sorted second keys gathered), merge (the runs into the rows' entries)
  */
 static gx_status
-gx_gpu_jmerge_probe(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, const char *colbase,
-					const char *entry, size_t temp, char *err, size_t errlen)
+gx_gpu_jmerge_probe(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, char *mscratch,
+					const char *colbase, const char *entry, size_t temp, char *err,
+					size_t errlen)
 {
 	const uint32_t n = c->nrows;
 	const gx_join_ext j = c->ext.join;
 	gx_jmerge_probe_offs o;
-	char	   *scratch = (char *) dres + gx_join_scratch_off(n);
+	char	   *scratch = gx_jmerge_scratch(&j, (char *) dres, mscratch, n);
 	int64_t    *ok0,
 			   *ok1,
 			   *kx,
@@ -2234,9 +2237,11 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	unsigned long long *te = (unsigned long long *) ((char *) dres + gx_join_tiles_off());
 	unsigned long long *tm = te + ntiles;
 	gx_join_pair *pairs = (gx_join_pair *) ((char *) dres +
-											gx_join_pairs_off(nrows, c->ext.join.alg));
+											gx_join_pairs_off(nrows,
+															  gx_join_res_alg(&c->ext.join)));
 	uint32_t	grid = ntiles;
 	char	   *obj = ctx->obj[0];
+	char	   *mscratch = ctx->obj[GX_JOIN_OBJ_MSCRATCH];	/* (GX_JOIN_MSCRATCH, validated) */
 	const char *colbase,
 			   *entry;
 	size_t		temp = 0;
@@ -2263,7 +2268,8 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 		(st = gx_join_rows_input(s, c, ctx, dres, &colbase, &entry, err, errlen)) != GX_OK)
 		return st;
 	if (ntiles > 0 && c->ext.join.alg == GX_JOIN_MERGE &&
-		(st = gx_gpu_jmerge_probe(s, c, dres, obj, colbase, entry, temp, err, errlen)) != GX_OK)
+		(st = gx_gpu_jmerge_probe(s, c, dres, obj, mscratch, colbase, entry, temp, err,
+								  errlen)) != GX_OK)
 		return st;
 	if (c->ext.ngroup_cap > 0)
 	{
@@ -2276,7 +2282,7 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 		{
 			gx_join_group_kernel<<<ggrid, GX_BLOCK, GX_GROUP_SMEM, s->stream>>>(
 				s->dev, colbase, entry, obj, ctx->obj[GX_JOIN_OBJ_COLS],
-				ctx->obj[GX_JOIN_OBJ_GROUP], dres, gx_jlevel_objs_of(ctx));
+				ctx->obj[GX_JOIN_OBJ_GROUP], dres, mscratch, gx_jlevel_objs_of(ctx));
 			GX_CHECK(cudaGetLastError(), "join group kernel launch");
 		}
 		return gx_slot_finish(s, c, dres, (char *) dres, 0, c->input_bytes,
@@ -2285,16 +2291,16 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	if (ntiles > 0)
 	{
 		gx_join_count_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
-															   dres, te, tm);
+															   dres, te, tm, mscratch);
 		GX_CHECK(cudaGetLastError(), "join count kernel launch");
 		gx_join_tile_scan_kernel<<<1, GX_JOIN_SCAN_THREADS, 0, s->stream>>>(
 			dres, te, tm, ntiles, nrows, c->ext.join.max_pairs);
 		GX_CHECK(cudaGetLastError(), "join scan kernel launch");
 		gx_join_pass_end_kernel<<<1, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
-															   dres, te, tm);
+															   dres, te, tm, mscratch);
 		GX_CHECK(cudaGetLastError(), "join pass end kernel launch");
 		gx_join_write_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
-															   dres, te, pairs);
+															   dres, te, pairs, mscratch);
 		GX_CHECK(cudaGetLastError(), "join write kernel launch");
 	}
 	/* (no rows: the reset header is the complete pass, next_row = 0) */

@@ -516,10 +516,10 @@ enum gx_task_kind
 /*
  * Session objects a task may name (gx_chunk.obj): 4, and two more for
  * each level past the first of a multi-level group probe
- * (GX_JOIN_OBJ_LEVEL)
+ * (GX_JOIN_OBJ_LEVEL), and a merge probe's scratch (GX_JOIN_OBJ_MSCRATCH)
  */
 #define GX_JOIN_MAX_LEVELS 4	/* tables a group probe joins in one pass */
-#define GX_TASK_MAX_OBJS (4 + 2 * (GX_JOIN_MAX_LEVELS - 1))
+#define GX_TASK_MAX_OBJS (5 + 2 * (GX_JOIN_MAX_LEVELS - 1))
 
 /*
  * Faults injected by gpuext.debug_fault (superuser, tests) into the next
@@ -752,7 +752,7 @@ typedef struct gx_join_ext
 	int16_t		payload_out;	/* BUILD: the output holding a row's payload
 								 * (integer-like), -1: row_base + the row
 								 * (with ncols > 0: -1, the staged index) */
-	int16_t		jflags;			/* FINISH: GX_JOIN_NO_RUNS */
+	int16_t		jflags;			/* FINISH: GX_JOIN_NO_RUNS; PROBE: GX_JOIN_MSCRATCH */
 	uint32_t	cap;			/* table: rows it holds (<= GX_JOIN_MAX_CAP) */
 	uint32_t	kcap;			/* table: key slots, a power of 2 >= 2 * cap */
 	uint64_t	row_base;		/* BUILD: the payload of row r is row_base + r */
@@ -817,6 +817,13 @@ enum gx_join_alg
  * pairs gets no payloads (the node never asks for them)
  */
 #define GX_JOIN_NO_RUNS 0x1
+/*
+ * ... of a merge PROBE: its scratch (gx_jmerge_probe_layout of its rows)
+ * is the object obj[GX_JOIN_OBJ_MSCRATCH], not in its result area, whose
+ * layout is then a hash probe's (gx_join_res_alg): a cached batch's rows
+ * need more scratch than a staging slot has
+ */
+#define GX_JOIN_MSCRATCH 0x2
 
 /*
  * SEARCH tasks (gx_search.cuh): obj[0] is the sorted projection, a range
@@ -1542,6 +1549,17 @@ gx_join_pairs_off(uint32_t nrows, uint32_t alg)
 		(alg == GX_JOIN_MERGE ? GX_ALIGN_UP(gx_jmerge_probe_layout(nrows, &o)) : 0);
 }
 
+/*
+ * The algorithm whose result area a probe of ext j has: a merge probe
+ * with its scratch in an object (GX_JOIN_MSCRATCH) has a hash probe's
+ */
+GX_INLINE uint32_t
+gx_join_res_alg(const gx_join_ext *j)
+{
+	return j->alg == GX_JOIN_MERGE && (j->jflags & GX_JOIN_MSCRATCH) ? (uint32_t) GX_JOIN_HASH :
+		j->alg;
+}
+
 /* bytes of a JOIN_PROBE result area */
 GX_INLINE uint64_t
 gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs, uint32_t alg)
@@ -1575,6 +1593,7 @@ gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs, uint32_t alg)
  */
 #define GX_JOIN_OBJ_COLS 1		/* obj[] of the inner column store */
 #define GX_JOIN_OBJ_GROUP 2		/* obj[] of a group probe's group table */
+#define GX_JOIN_OBJ_MSCRATCH (GX_TASK_MAX_OBJS - 1)	/* obj[] of a merge probe's scratch (GX_JOIN_MSCRATCH) */
 
 /*
  * Multi-level group probe (ext.join.nlevels L > 1; gx_join.cuh,

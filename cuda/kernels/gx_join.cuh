@@ -234,11 +234,22 @@ gx_jtab_of(char *obj, const gx_join_ext *j)
 }
 
 /*
+ * Where a merge PROBE of nrows rows has its scratch
+ * (gx_jmerge_probe_layout): in its result area res, or the object
+ * mscratch (GX_JOIN_MSCRATCH)
+ */
+GX_HD char *
+gx_jmerge_scratch(const gx_join_ext *j, char *res, char *mscratch, uint32_t nrows)
+{
+	return (j->jflags & GX_JOIN_MSCRATCH) ? mscratch : res + gx_join_scratch_off(nrows);
+}
+
+/*
  * The table as a PROBE task of nrows rows sees it: a merge probe also
- * reads its rows' runs from its result area res (gx_jmerge_probe_layout)
+ * reads its rows' runs from its scratch (gx_jmerge_scratch)
  */
 GX_HD gx_jtab
-gx_jtab_probe_of(char *obj, const gx_join_ext *j, char *res, uint32_t nrows)
+gx_jtab_probe_of(char *obj, const gx_join_ext *j, char *res, char *mscratch, uint32_t nrows)
 {
 	gx_jtab		t = gx_jtab_of(obj, j);
 
@@ -247,7 +258,7 @@ gx_jtab_probe_of(char *obj, const gx_join_ext *j, char *res, uint32_t nrows)
 		gx_jmerge_probe_offs o;
 
 		gx_jmerge_probe_layout(nrows, &o);
-		t.mrow = (gx_jmerge_row *) (res + gx_join_scratch_off(nrows) + o.mrow);
+		t.mrow = (gx_jmerge_row *) (gx_jmerge_scratch(j, res, mscratch, nrows) + o.mrow);
 	}
 	return t;
 }

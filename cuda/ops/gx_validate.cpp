@@ -1030,8 +1030,22 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 				j->mode, j->icol_base, j->ncols, GX_MAX_OUTS);
 		return GX_INVALID;
 	}
+	/* a merge probe's scratch in an object (GX_JOIN_MSCRATCH): room for its rows' */
+	if (j->jflags & GX_JOIN_MSCRATCH)
+	{
+		gx_jmerge_probe_offs o;
+
+		if (j->alg != GX_JOIN_MERGE || ctx->obj[GX_JOIN_OBJ_MSCRATCH] == NULL ||
+			ctx->obj_bytes[GX_JOIN_OBJ_MSCRATCH] < gx_jmerge_probe_layout(c->nrows, &o))
+		{
+			gx_errf(err, errlen, "join probe task: no merge scratch object for %u rows",
+					c->nrows);
+			return GX_INVALID;
+		}
+	}
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
-							  gx_join_probe_result_bytes(c->nrows, j->max_pairs, j->alg))) !=
+							  gx_join_probe_result_bytes(c->nrows, j->max_pairs,
+														 gx_join_res_alg(j)))) !=
 		GX_OK ||
 		(st = gx_check_join_rows(c, ctx, true, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)

@@ -462,6 +462,7 @@ gx_join_drop_device(GxJoinState *st)
 	st->session = 0;
 	st->table = 0;
 	st->cols_obj = 0;
+	st->mscratch_obj = st->mscratch_rows = 0;
 	if (st->group)
 		gx_join_agg_reset(st);
 	st->placed = 0;

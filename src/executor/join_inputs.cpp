@@ -143,12 +143,14 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 					   st->device, &in->stats, estate, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
 		in->src.need_rows = in->rows;
 		/*
-		 * (a merge probe's result area holds its sort's scratch, which an
-		 * entry's rows need more of than a slot has: heap pages; a cached
-		 * batch of rows returned takes one pass or is read again from its
-		 * heap pages, gx_join_input_next_chunk)
+		 * (a cached batch of rows returned takes one pass or is read again
+		 * from its heap pages, gx_join_input_next_chunk; a merge probe's
+		 * sort needs scratch, in its result area, or for cached batches,
+		 * whose rows need more than a slot has, in a session object,
+		 * gx_join_input_mscratch: one whose rows are returned reads heap
+		 * pages only)
 		 */
-		in->src.no_cache = side == 0 && st->alg == GX_JOIN_MERGE;
+		in->src.no_cache = side == 0 && st->alg == GX_JOIN_MERGE && in->rows;
 		if (in->rows && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
 			in->tslot = table_slot_create(in->src.rel, NULL);
 	}
@@ -173,11 +175,59 @@ gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
 		c->ext.join.key_out[k] = k;
 	c->ext.join.mode = st->mode;
 	c->ext.count_only = kind == GX_TASK_JOIN_PROBE && !in->rows && !st->group ? 1 : 0;
+	/*
+	 * (a merge probe's scratch in its object, gx_join_input_mscratch: one
+	 * object for the side's batches, so each probe runs on the device
+	 * after those in flight, which would otherwise sort into the same
+	 * scratch at once on a GPU's streams; the CPU device runs tasks one at
+	 * a time anyway)
+	 */
+	if (kind == GX_TASK_JOIN_PROBE && st->mscratch_obj != 0 && !in->rows)
+	{
+		c->ext.join.jflags |= GX_JOIN_MSCRATCH;
+		c->obj[GX_JOIN_OBJ_MSCRATCH] = st->mscratch_obj;
+		c->follow = GX_FOLLOW_SESSION;
+	}
 	/* (a group probe: the group table, the inner columns; join_agg.cpp) */
 	if (kind == GX_TASK_JOIN_PROBE && st->group)
 		gx_join_agg_task(st, c);
 	else if (kind == GX_TASK_JOIN_BUILD && st->group && st->gncols > 0)
 		gx_join_agg_input_cols(st, c);
+}
+
+/*
+ * The outer side of a merge join read by the device, not returning rows
+ * (counting, aggregating), its source started: a scratch object in the
+ * join's session for its probes' sorts (GX_JOIN_MSCRATCH), room for its
+ * largest batch, a cache entry's rows or a chunk of heap pages; without
+ * one (no room, a parallel worker, whose session is the leader's) the
+ * side reads heap pages only, whose batches hold their scratch in their
+ * result area
+ */
+static void
+gx_join_input_mscratch(GxJoinState *st, GxJoinInput *in)
+{
+	GxSource   *src = &in->src;
+	uint32		rows = src->rows_per_chunk;
+	gx_jmerge_probe_offs o;
+
+	if (in != &st->input[0] || st->alg != GX_JOIN_MERGE || in->rows)
+		return;
+	for (int i = 0; i < src->ncrefs; i++)
+		rows = Max(rows, src->crefs[i].nrows);
+	if (src->ncrefs > 0 && rows > st->mscratch_rows && !st->worker_table && st->session != 0)
+	{
+		st->mscratch_obj = gx_session_try_alloc(st->session, st->device,
+												gx_jmerge_probe_layout(rows, &o),
+												GX_OBJ_JOIN_SCRATCH);
+		st->mscratch_rows = st->mscratch_obj != 0 ? rows : 0;
+	}
+	if (rows > st->mscratch_rows)
+	{
+		/* (no scratch for the cached batches: heap pages) */
+		src->ncrefs = 0;
+		gx_set_stop_block(src);
+	}
 }
 
 /* the side's source from its start (in the query's snapshot) */
@@ -192,6 +242,7 @@ gx_join_input_start(GxJoinState *st, GxJoinInput *in)
 	gx_source_start(&in->src, st->css.ss.ps.state->es_snapshot);
 	in->started = true;
 	in->next_seq = 0;
+	gx_join_input_mscratch(st, in);
 }
 
 /* fill a free batch of the side with its next rows and submit it; false at the end */
@@ -371,6 +422,7 @@ gx_join_build_input(GxJoinState *st)
 		st->session = 0;
 		st->table = 0;
 		st->cols_obj = 0;
+		st->mscratch_obj = st->mscratch_rows = 0;
 		st->stats.rebuilds++;
 		no_table = GX_BUILD_NONE;
 	}

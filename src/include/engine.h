@@ -113,7 +113,8 @@ typedef enum GxObjectKind
 	GX_OBJ_JOIN_TABLE,			/* a hash join's table (gx_join_layout) */
 	GX_OBJ_JOIN_COLS,			/* a join table's inner columns (gx_join_cols_bytes) */
 	GX_OBJ_SETS,				/* a scan's big sets (int64 values) */
-	GX_OBJ_PTREE_IMAGE			/* a prefix-tree index's device image (gx_ptree.h) */
+	GX_OBJ_PTREE_IMAGE,			/* a prefix-tree index's device image (gx_ptree.h) */
+	GX_OBJ_JOIN_SCRATCH			/* a merge probe's scratch (gx_jmerge_probe_layout) */
 } GxObjectKind;
 
 typedef struct GxSession

@@ -131,6 +131,10 @@ typedef struct GxJoinState
 	bool		ginner_input;	/* the inner device input stores them */
 	int			icol_base;		/* the outer program's outputs */
 	uint32		cols_obj;		/* the inner column store, 0 = none */
+	uint32		mscratch_obj;	/* a merge probe's scratch (the outer device
+								 * input's cached batches: GX_JOIN_MSCRATCH),
+								 * 0 = none */
+	uint32		mscratch_rows;	/* ... rows it has room for */
 	bool		group_run;		/* this run's groups made (or the fallback chosen) */
 	bool		group_bad;		/* a probe left a pair to the host / had no room */
 	GxProgram  *grows_prog;		/* the outer child's rows' program (its

@@ -3404,6 +3404,41 @@ test_join_merge_invalid(void)
 		  gx_chunk_result(probe)->nsel == 64 && gx_chunk_result(probe)->next_row < 100,
 		  "merge probe: a first pass of 64 entries (%s)", err);
 	{
+		/*
+		 * the same pass with its scratch in an object (GX_JOIN_MSCRATCH,
+		 * as for a cached batch): the same entries, where a hash probe's
+		 * result area has them; refused without the object or too small
+		 * a one
+		 */
+		gx_jmerge_probe_offs mo;
+		const uint64_t mbytes = gx_jmerge_probe_layout(100, &mo);
+		const gx_result *r = gx_chunk_result(probe);
+		std::vector<gx_join_pair> first(r->nsel);
+		std::vector<uint64_t> ms(mbytes / 8 + 1);
+
+		memcpy(first.data(), (const char *) r + gx_join_pairs_off(100, GX_JOIN_MERGE),
+			   sizeof(gx_join_pair) * first.size());
+		memcpy(probe, gp.data(), pb.capacity);
+		probe->ext.join.mode = GX_JOIN_RIGHT;
+		probe->ext.join.jflags |= GX_JOIN_MSCRATCH;
+		expect_invalid(probe, pb.capacity, &ctx, "merge probe without its scratch object");
+		ctx.obj[GX_JOIN_OBJ_MSCRATCH] = (char *) ms.data();
+		ctx.obj_bytes[GX_JOIN_OBJ_MSCRATCH] = mbytes - 8;
+		expect_invalid(probe, pb.capacity, &ctx, "merge probe with too small a scratch object");
+		ctx.obj_bytes[GX_JOIN_OBJ_MSCRATCH] = mbytes;
+		CHECK(gx_cpu_run(probe, pb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+			  r->error == GX_NO_ERROR && r->nsel == first.size() && r->nsel == 64 &&
+			  memcmp((const char *) r + gx_join_pairs_off(100, GX_JOIN_HASH), first.data(),
+					 sizeof(gx_join_pair) * first.size()) == 0,
+			  "merge probe with its scratch in an object: the same first pass (%s)", err);
+		ctx.obj[GX_JOIN_OBJ_MSCRATCH] = NULL;
+		ctx.obj_bytes[GX_JOIN_OBJ_MSCRATCH] = 0;
+		memcpy(probe, gp.data(), pb.capacity);
+		probe->ext.join.alg = GX_JOIN_HASH;
+		probe->ext.join.jflags |= GX_JOIN_MSCRATCH;
+		expect_invalid(probe, pb.capacity, &ctx, "hash probe with a merge scratch flag");
+	}
+	{
 		std::vector<uint64_t> um(join_unmatched_bytes(100) / 8 + 1);
 		gx_chunk   *u = join_unmatched_task(um.data(), js, 0, 100, 0);
 
