@@ -379,8 +379,11 @@ gx_shobj_acquire(const GxSharedKey *key, int device, uint64 bytes, uint32 sessio
 
 		if (o->state == GX_SHOBJ_FREE || o->state == GX_SHOBJ_DEAD ||
 			o->key.dbid != key->dbid || o->key.relid != key->relid ||
-			o->key.kind != key->kind || o->device != device)
+			o->key.kind != key->kind)
 			continue;
+		if (o->key.filenode == key->filenode && o->key.version == key->version &&
+			o->device != device)
+			continue;			/* the same version on another device */
 		if (o->key.filenode == key->filenode && o->key.version == key->version &&
 			o->key.check == key->check && o->service_gen == gen)
 		{
