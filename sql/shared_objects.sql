@@ -6,7 +6,8 @@
 -- absent.  Checked here: lookups give a btree index scan's answers before
 -- and after inserts, deletes, VACUUM, REINDEX and TRUNCATE; a second call
 -- with the index unchanged writes nothing (gpuext_shared_object_stats); a
--- change gives a new version and the old one goes; gpuext_memory accounts
+-- change gives a new version and the old one goes; a failed writer leaves
+-- nothing, a failed reader leaves the image ready; gpuext_memory accounts
 -- them; gpuext.shared_object_memory bounds them (eviction least recently
 -- used first, and calls that do not fit write a session copy, with the
 -- same answers).
@@ -119,6 +120,26 @@ VACUUM so;
 SELECT so_check('so_pt', 'so', (SELECT array_agg(g) FROM generate_series(0::int8, 300) g));
 SELECT written FROM so_delta();
 SELECT * FROM so_objects('so_pt');
+
+-- a writer that fails (an injected fault in its first OBJ_WRITE task)
+-- leaves nothing: the older version died at the reservation, its own at
+-- the error; the next call writes the image again
+INSERT INTO so VALUES (424242, 1);
+SET gpuext.debug_fault = task_error;
+SELECT count(*) FROM gpuext_ptree_lookup('so_pt', ARRAY[424242]);
+RESET gpuext.debug_fault;
+SELECT * FROM so_objects('so_pt');
+SELECT so_check('so_pt', 'so', ARRAY[424242, 77]::int8[]);
+SELECT written, session_copies FROM so_delta();
+SELECT * FROM so_objects('so_pt');
+-- a lookup task that fails while it names the ready image (the call's
+-- first task now) leaves the image ready, unpinned, and the next call names it
+SET gpuext.debug_fault = task_error;
+SELECT count(*) FROM gpuext_ptree_lookup('so_pt', ARRAY[424242]);
+RESET gpuext.debug_fault;
+SELECT * FROM so_objects('so_pt');
+SELECT count(*) FROM gpuext_ptree_lookup('so_pt', ARRAY[424242]);
+SELECT written, session_copies FROM so_delta();
 
 -- REINDEX: a new relfilenode (its counter starts again)
 REINDEX INDEX so_pt;

@@ -541,10 +541,33 @@ gx_shobj_free_unused(bool ready, int device)
 }
 
 /*
+ * May a task of 'kind' name a shared object as its obj[k]?  Only where
+ * the kind reads it and never writes it: a prefix-tree image or a sorted
+ * projection searched (TREE_LOOKUP, SEARCH), a program's big sets (FILTER,
+ * CACHE_SCAN obj[GX_TASK_OBJ_SETS]); OBJ_WRITE is its writer's (checked
+ * apart).  A kind added here must not write the object.
+ */
+static bool
+gx_shobj_read_only(uint32 kind, int k)
+{
+	switch (kind)
+	{
+		case GX_TASK_TREE_LOOKUP:
+		case GX_TASK_SEARCH:
+			return k == 0;
+		case GX_TASK_FILTER:
+		case GX_TASK_CACHE_SCAN:
+			return k == GX_TASK_OBJ_SETS;
+		default:
+			return false;
+	}
+}
+
+/*
  * Service: resolve a shared object a task names as its obj[k]: it exists,
  * is of this service and of the task's device; an OBJ_WRITE task must be
- * its writer's (its session) while it is being written, any other task
- * may read it once written.  Its memory is taken from the pool at its
+ * its writer's (its session) while it is being written, a task of a kind
+ * that only reads it there (gx_shobj_read_only) may name it once written.  Its memory is taken from the pool at its
  * first write (after freeing dead entries; when the pool has none, after
  * freeing every unused entry).  Pinned for slot's task until
  * gx_shobj_unpin_slot.  Returns NULL, or an error message for the task
@@ -570,6 +593,8 @@ gx_shobj_resolve(uint32 handle, uint32 kind, uint32 session, int device, int slo
 			 : e->writing)
 		msg = kind == GX_TASK_OBJ_WRITE ? "the task writes a shared object it is not the writer of"
 			: "the task names a shared object that is not ready";
+	else if (kind != GX_TASK_OBJ_WRITE && !gx_shobj_read_only(kind, k))
+		msg = "the task's kind may not name a shared object there (it is read-only)";
 	else if (e->addr == 0 && !e->writing)
 		msg = "the task names a shared object that holds no memory";
 	if (msg == NULL && e->addr == 0)
