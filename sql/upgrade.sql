@@ -40,10 +40,13 @@ RESET gpuext.force;
 SELECT count(*) >= 0 AS stat_view, (SELECT count(*) FROM gpuext_sessions) >= 0 AS sessions_view
 FROM gpuext_stat;
 -- the prefix-tree index of 1.4 (sql/ptree.sql tests it), its device lookups of 1.5
--- (sql/ptree_lookup.sql)
+-- (sql/ptree_lookup.sql), their shared device image of 1.6
 CREATE TABLE gx_upgrade_pt AS SELECT g AS k FROM generate_series(1, 100) g;
 CREATE INDEX gx_upgrade_pt_k ON gx_upgrade_pt USING gpuext_ptree (k);
 SELECT keys, tids FROM gpuext_ptree_check('gx_upgrade_pt_k');
 SELECT count(*) FROM gpuext_ptree_lookup('gx_upgrade_pt_k', ARRAY[1, 50, 100, 101]);
+-- the shared objects of 1.6 (sql/shared_objects.sql): the lookup's image is one
+SELECT kind, state, pins FROM gpuext_shared_objects WHERE relation = 'gx_upgrade_pt_k'::regclass;
+SELECT objects_written > 0 AS written FROM gpuext_shared_object_stats;
 DROP TABLE gx_upgrade_pt;
 DROP FUNCTION gx_ext_objects();

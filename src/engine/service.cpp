@@ -20,7 +20,8 @@
  *    they are polled.  Both validate the task through the operator table
  *    (cuda/include/gx_ops.h), so this loop knows no operator: adding one
  *    is an entry there;
- *  - free the objects of closed sessions once none of their tasks runs.
+ *  - free the objects of closed sessions once none of their tasks runs,
+ *    and dead shared objects once none holds or pins them.
  *
  * Failures: a malformed task, or a task that names something it may not,
  * fails alone (its backend gets an ERROR).  A CUDA error fails every task
@@ -33,6 +34,7 @@
 #include "gpuext.h"
 #include "engine.h"
 #include "cache.h"
+#include "shared_objects.h"
 
 extern "C"
 {
@@ -119,6 +121,7 @@ gx_finish_slot(int i, bool failed, const char *msg, int failcode)
 
 	if (gx_run[i].session >= 0)
 		gx_inflight[gx_run[i].session]--;
+	gx_shobj_unpin_slot(i);
 	gx_run[i].session = -1;
 	gx_run[i].gpu = false;
 	Latch	   *owner = NULL;
@@ -158,12 +161,13 @@ gx_device_failed(const char *msg)
 /*
  * Resolve what a device task names: its session (open, on this device),
  * the cache entry's memory and the objects' (of that session and device;
- * an object gets its memory here, at the first task that names it), and
+ * an object gets its memory here, at the first task that names it; a
+ * shared object is checked and pinned for slot's task), and
  * the tasks in flight it must follow.  Returns an error message for the
  * task, or NULL.
  */
 static const char *
-gx_task_context(const gx_chunk *c, int device, gx_task_ctx *ctx, int *session_idx,
+gx_task_context(const gx_chunk *c, int device, int slot, gx_task_ctx *ctx, int *session_idx,
 				char *err, size_t errlen, bool *oom)
 {
 	const char *msg;
@@ -188,6 +192,17 @@ gx_task_context(const gx_chunk *c, int device, gx_task_ctx *ctx, int *session_id
 
 		if (c->obj[k] == 0)
 			continue;
+		if (gx_shobj_is_handle(c->obj[k]))
+		{
+			/* a shared object (shared_objects.cpp): pinned while the task runs */
+			if (s == NULL)
+				return "the task names a shared object but no session";
+			if ((msg = gx_shobj_resolve(c->obj[k], c->kind, c->session, device, slot, k,
+										&ctx->obj[k], &ctx->obj_bytes[k], err, errlen,
+										oom)) != NULL)
+				return msg;
+			continue;
+		}
 		o = gx_object_lookup(c->obj[k]);
 		if (o == NULL || s == NULL || o->session != c->session || o->device != device)
 			return "the task names an object that is not its session's";
@@ -252,7 +267,7 @@ gx_start_task(int i, int device, bool gpu_ok)
 		gx_finish_slot(i, true, "no GPU is usable", GX_FAIL_DEVICE);
 		return;
 	}
-	msg = gx_task_context(c, device, &ctx, &sidx, err, sizeof(err), &oom);
+	msg = gx_task_context(c, device, i, &ctx, &sidx, err, sizeof(err), &oom);
 	if (msg != NULL)
 	{
 		gx_finish_slot(i, true, msg, oom ? GX_FAIL_MEMORY : GX_FAIL_DEVICE);
@@ -413,6 +428,8 @@ gpuext_service_main(Datum arg)
 
 	/* the objects and the cache died with the previous service, if any */
 	gx_engine_service_reset();
+	gx_shobj_service_reset();
+	gx_shobj_service_init(nslots);
 	err[0] = '\0';
 	gpu_ok = gx_open_devices(nthreads, err, sizeof(err));
 	gx_cache_service_reset(gpu_ok ? GX_DEV_GPU : GX_DEV_CPU);
@@ -485,6 +502,7 @@ gpuext_service_main(Datum arg)
 		/* closed sessions whose tasks are done: free their objects */
 		if (gx_sessions_reclaim(gx_inflight))
 			inflight = true;
+		gx_shobj_reclaim();
 
 		if (inflight)
 		{

@@ -72,12 +72,15 @@ gx_make_id(uint32 generation, int idx)
 	return (generation << GX_ID_INDEX_BITS) | (uint32) (idx + 1);
 }
 
-/* the next generation of a table slot (ids stay nonzero and fit the id) */
+/*
+ * the next generation of a table slot (ids stay nonzero and below 2^31:
+ * the top bit marks a shared object's handle, shared_objects.h)
+ */
 static uint32
 gx_next_generation(uint32 generation)
 {
 	generation++;
-	if (generation >= (1u << (32 - GX_ID_INDEX_BITS)))
+	if (generation >= (1u << (31 - GX_ID_INDEX_BITS)))
 		generation = 1;
 	return generation;
 }
@@ -111,6 +114,7 @@ gx_engine_shmem_init(void)
 			pg_atomic_init_u64(&gx_engine->mem[d].staging, 0);
 			pg_atomic_init_u64(&gx_engine->mem[d].cache, 0);
 			pg_atomic_init_u64(&gx_engine->mem[d].sessions, 0);
+			pg_atomic_init_u64(&gx_engine->mem[d].shared, 0);
 		}
 		pg_atomic_init_u32(&gx_engine->reclaim, 0);
 	}
@@ -414,7 +418,7 @@ gx_memory_used(int device)
 	GxMemory   *m = &gx_engine->mem[device];
 
 	return pg_atomic_read_u64(&m->staging) + pg_atomic_read_u64(&m->cache) +
-		pg_atomic_read_u64(&m->sessions);
+		pg_atomic_read_u64(&m->sessions) + pg_atomic_read_u64(&m->shared);
 }
 
 /*

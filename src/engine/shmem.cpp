@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "executor.h"
 #include "cache.h"
+#include "shared_objects.h"
 
 extern "C"
 {
@@ -69,9 +70,11 @@ gx_shmem_request(void)
 	RequestAddinShmemSpace(gx_staging_bytes());
 	RequestAddinShmemSpace(gx_cache_shmem_size());
 	RequestAddinShmemSpace(gx_engine_shmem_size());
+	RequestAddinShmemSpace(gx_shobj_shmem_size());
 	RequestAddinShmemSpace(gx_stat_shmem_size());
 	gx_cache_shmem_request();
 	gx_engine_shmem_request();
+	gx_shobj_shmem_request();
 	gx_stat_shmem_request();
 }
 
@@ -107,6 +110,7 @@ gx_shmem_startup(void)
 	}
 	gx_cache_shmem_init();
 	gx_engine_shmem_init();
+	gx_shobj_shmem_init();
 	gx_stat_shmem_init();
 	LWLockRelease(AddinShmemInitLock);
 }

@@ -1,7 +1,8 @@
 /*
  * views.cpp - what the engine shows: gpuext_sessions() (the sessions open
  * now, their objects and device memory) and gpuext_memory() (device memory
- * in use per device and owner: staging buffers, the cache, sessions).
+ * in use per device and owner: staging buffers, the cache, sessions,
+ * shared objects; shared_objects.cpp lists those).
  */
 #include "gpuext.h"
 #include "engine.h"
@@ -76,7 +77,8 @@ gpuext_sessions(PG_FUNCTION_ARGS)
 }
 
 /*
- * SQL: gpuext_memory() -> per device and owner (staging, cache, sessions)
+ * SQL: gpuext_memory() -> per device and owner (staging, cache, sessions,
+ * shared objects)
  * the bytes in use, and the device's limit (gpuext.device_memory; NULL
  * when the device's own size is the limit).
  */
@@ -84,21 +86,22 @@ Datum
 gpuext_memory(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	static const char *const owners[] = {"staging", "cache", "sessions"};
+	static const char *const owners[] = {"staging", "cache", "sessions", "shared"};
 
 	InitMaterializedSRF(fcinfo, 0);
 	gx_views_require();
 	for (int d = 0; d < GX_NDEVICES; d++)
 	{
 		GxMemory   *m = &gx_engine->mem[d];
-		uint64		used[3];
+		uint64		used[4];
 
 		if (d == GX_DEV_GPU && gx_shared->gpu_state != 1)
 			continue;
 		used[0] = pg_atomic_read_u64(&m->staging);
 		used[1] = pg_atomic_read_u64(&m->cache);
 		used[2] = pg_atomic_read_u64(&m->sessions);
-		for (int k = 0; k < 3; k++)
+		used[3] = pg_atomic_read_u64(&m->shared);
+		for (int k = 0; k < 4; k++)
 		{
 			Datum		values[4];
 			bool		nulls[4];

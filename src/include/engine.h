@@ -149,6 +149,7 @@ typedef struct GxMemory
 	pg_atomic_uint64 staging;	/* device buffers of the staging slots */
 	pg_atomic_uint64 cache;		/* cache entries */
 	pg_atomic_uint64 sessions;	/* session objects */
+	pg_atomic_uint64 shared;	/* shared objects (shared_objects.h) */
 } GxMemory;
 
 typedef struct GxEngine

@@ -79,6 +79,7 @@ typedef enum GxCachePolicy
 extern bool gx_use_cache;
 extern int	gx_device_memory_mb;
 extern int	gx_session_memory_kb;
+extern int	gx_shared_object_memory_mb;
 extern bool gx_enable_preagg;
 extern bool gx_enable_final;
 extern int	gx_preagg_memory_mb;

@@ -201,6 +201,7 @@ typedef struct PtreeImage
 	uint64		nbytes;
 	const uint64 *tids;			/* its TID array (block << 16 | offset) */
 	uint64		used;			/* last use (the cache's replacement) */
+	uint64		check;			/* a hash of bytes (a shared copy's key, ptree_lookup.cpp) */
 } PtreeImage;
 
 extern PtreeImage *ptree_device_image(Relation index, bool *reused);

@@ -19,8 +19,10 @@
  * 0 again) and change counter, read under the same share lock at each
  * use; any change bumps the counter, so the next use rebuilds.  The images
  * live in a backend-local cache (GX_PT_CACHED of them, TopMemoryContext);
- * the device copy itself is a session object of each lookup today
- * (ptree_lookup.cpp), a cache-level object later (docs/engine.md).
+ * the device copy itself is a shared object named by (index, relfilenode,
+ * change counter) and the image's hash, written once for every backend,
+ * or a session copy of a lookup when it cannot be one (ptree_lookup.cpp,
+ * shared_objects.cpp).
  *
  * Integer indexes only (int4, int8: 8-byte keys, 16 nibbles); a text
  * index is refused.  A structure the image cannot hold (a node past the
@@ -195,6 +197,27 @@ ptree_image_node(PtreeImageBuild *b, PtreePtr p, uint32 depth, uint64 path)
 	return idx;
 }
 
+/*
+ * A 64-bit hash of an image's bytes (a multiple of 8): equal images, equal
+ * hashes, so that a shared device copy named by (index, relfilenode,
+ * change counter) is used only by backends whose own image is the same
+ */
+static uint64
+ptree_image_hash(const char *bytes, uint64 n)
+{
+	uint64		h = UINT64CONST(0x9E3779B97F4A7C15) ^ n;
+
+	for (uint64 i = 0; i + 8 <= n; i += 8)
+	{
+		uint64		w;
+
+		memcpy(&w, bytes + i, 8);
+		h = (h ^ w) * UINT64CONST(0x100000001B3);
+		h ^= h >> 29;
+	}
+	return h;
+}
+
 /* the build's parts laid out as an image in memory of cxt */
 static PtreeImage *
 ptree_image_layout(PtreeImageBuild *b, uint64 change_count, MemoryContext cxt)
@@ -238,6 +261,7 @@ ptree_image_layout(PtreeImageBuild *b, uint64 change_count, MemoryContext cxt)
 					  (gx_pt_level *) (img->bytes + o.levels), (uint32 *) (img->bytes + o.dir));
 	img->tids = (const uint64 *) (img->bytes + o.tids);
 	img->change_count = change_count;
+	img->check = ptree_image_hash(img->bytes, img->nbytes);
 	return img;
 }
 

@@ -6,9 +6,15 @@
  * Design note
  * -----------
  * The index's current device image (ptree_device.cpp: cached in the
- * backend while the index's change counter is unchanged) goes into a
- * session object of a session opened for the call (OBJ_WRITE tasks,
- * gx_session_write); the keys then go in TREE_LOOKUP tasks of as many
+ * backend while the index's change counter is unchanged) is a shared
+ * object named by (index, relfilenode, change counter) and the image's
+ * hash (shared_objects.cpp): the first call after a change writes it
+ * (OBJ_WRITE tasks, gx_session_write, through a session opened for the
+ * call), later calls of any backend name it and write nothing.  When it
+ * cannot be had (another backend is writing it, no room within
+ * gpuext.shared_object_memory) the image goes into a session object of
+ * the call's session, as a copy of its own.  The keys then go in
+ * TREE_LOOKUP tasks of as many
  * keys as a staging slot holds, each waited for; a key's run of the
  * image's TID array is read from the backend's own copy of the image.
  * The session is closed at the end (an ERROR closes it through its
@@ -30,6 +36,7 @@
 #include "gpuext.h"
 #include "engine.h"
 #include "ptree.h"
+#include "shared_objects.h"
 
 extern "C"
 {
@@ -144,6 +151,42 @@ ptree_lookup_visible(IndexFetchTableData *fetch, TupleTableSlot *slot, ItemPoint
 }
 
 /*
+ * The device copy of img for a call of 'session': a shared object held
+ * for the call (*shared its handle; written now if this backend is the
+ * first to need it), or a session object written now (*shared 0)
+ */
+static uint32
+ptree_lookup_image_object(Relation index, const PtreeImage *img, uint32 session, int device,
+						  uint32 *shared)
+{
+	GxSharedKey key;
+	bool		write;
+	uint32		obj;
+
+	memset(&key, 0, sizeof(key));
+	key.dbid = MyDatabaseId;
+	key.relid = RelationGetRelid(index);
+	key.filenode = img->filenode;
+	key.kind = GX_SHOBJ_PTREE_IMAGE;
+	key.version = img->change_count;
+	key.check = img->check;
+	*shared = obj = gx_shobj_acquire(&key, device, img->nbytes, session, &write);
+	if (obj != 0)
+	{
+		if (write)
+		{
+			gx_session_write(session, device, obj, img->bytes, 0, img->nbytes);
+			gx_shobj_ready(obj);
+		}
+		return obj;
+	}
+	obj = gx_session_alloc(session, device, img->nbytes, GX_OBJ_PTREE_IMAGE);
+	gx_session_write(session, device, obj, img->bytes, 0, img->nbytes);
+	gx_shobj_count_session_copy(img->nbytes);
+	return obj;
+}
+
+/*
  * gpuext_ptree_lookup(index regclass, keys int8[], parts int, visible
  * bool): (key, tid) of every index entry of each key, looked up on the
  * configured device; parts 0 (or 1): a sequential walk a key; 2, 4, 8,
@@ -168,7 +211,8 @@ gpuext_ptree_lookup(PG_FUNCTION_ARGS)
 	gx_search_run *runs;
 	int			device;
 	uint32		session,
-				obj;
+				obj,
+				shared;
 	const uint32 batch = ptree_lookup_batch();
 	Relation	heap = NULL;
 	IndexFetchTableData *fetch = NULL;
@@ -206,8 +250,7 @@ gpuext_ptree_lookup(PG_FUNCTION_ARGS)
 	{
 		device = gx_resolve_device();
 		session = gx_session_open(device);
-		obj = gx_session_alloc(session, device, img->nbytes, GX_OBJ_PTREE_IMAGE);
-		gx_session_write(session, device, obj, img->bytes, 0, img->nbytes);
+		obj = ptree_lookup_image_object(index, img, session, device, &shared);
 		for (uint32 from = 0; from < (uint32) nkeys; from += batch)
 		{
 			CHECK_FOR_INTERRUPTS();
@@ -215,6 +258,8 @@ gpuext_ptree_lookup(PG_FUNCTION_ARGS)
 							  parts > 1 ? GX_TREE_SPEC : GX_TREE_SEQ, parts > 1 ? parts : 0,
 							  vals, nulls, from, Min(batch, (uint32) nkeys - from), runs);
 		}
+		if (shared != 0)
+			gx_shobj_release(shared);
 		gx_session_close(session);
 	}
 	if (visible)

@@ -50,6 +50,7 @@ bool		gx_join_partitions = true;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
+int			gx_shared_object_memory_mb = 1024;
 int			gx_debug_fault = GX_FAULT_NONE;
 int			gx_debug_fault_skip = 0;
 
@@ -298,6 +299,13 @@ gx_define_gucs(void)
 							"Device memory one gpuext session may hold in objects (0 = no limit of its own).",
 							NULL, &gx_session_memory_kb, 0, 0, INT_MAX,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpuext.shared_object_memory",
+							"Device memory the shared objects of each device may take (0 = none: session copies).",
+							"Shared objects (a prefix-tree index's device image) are named by every session; "
+							"least recently used ones are freed to make room, and a call whose object does "
+							"not fit uses a copy of its own.",
+							&gx_shared_object_memory_mb, 1024, 0, INT_MAX / 2,
+							PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomEnumVariable("gpuext.debug_fault",
 							 "Injects a fault into the next task this session submits (tests).",
 							 "task_error fails the task, service_exit stops the service while "

@@ -1,4 +1,4 @@
--- gpuext 1.5: GPU (and CPU device) execution of SQL: filters, aggregates, the column cache (kept under writes), the device engine, statistics, the prefix-tree index gpuext_ptree and its batched device lookups
+-- gpuext 1.6: GPU (and CPU device) execution of SQL: filters, aggregates, the column cache (kept under writes), the device engine, statistics, the prefix-tree index gpuext_ptree and its batched device lookups, shared engine objects (the index image a device copy for every session)
 \echo Use "CREATE EXTENSION gpuext" to load this file. \quit
 
 -- gpuext only works when preloaded: fail CREATE EXTENSION with a hint otherwise
@@ -72,7 +72,7 @@ CREATE FUNCTION gpuext_memory(
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'gpuext_memory'
 LANGUAGE C STRICT VOLATILE;
-COMMENT ON FUNCTION gpuext_memory() IS 'device memory the gpuext engine uses, per device and owner (staging, cache, sessions)';
+COMMENT ON FUNCTION gpuext_memory() IS 'device memory the gpuext engine uses, per device and owner (staging, cache, sessions, shared objects)';
 
 CREATE VIEW gpuext_memory AS SELECT * FROM gpuext_memory();
 GRANT SELECT ON gpuext_memory TO PUBLIC;
@@ -171,3 +171,30 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'gpuext_ptree_lookup'
 LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION gpuext_ptree_lookup(regclass, bigint[], int, boolean) IS 'look up a batch of keys in a gpuext_ptree index on the device: (key, tid) of each index entry (parts 0: sequential walk; 2, 4, 8, 16: speculative partitioned traversal), or with visible of each row version the snapshot sees';
+
+-- 1.6
+-- shared engine objects (docs/engine.md section 2): device objects the
+-- service owns, named read-only by every session's tasks (a prefix-tree
+-- index's device image), and what was written into them
+CREATE FUNCTION gpuext_shared_objects(
+    OUT database oid, OUT relation oid, OUT relfilenode oid, OUT kind text,
+    OUT version bigint, OUT device text, OUT bytes bigint, OUT state text,
+    OUT pins int, OUT uses bigint, OUT last_use timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_shared_objects'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_shared_objects() IS 'shared engine objects: their key (database, relation, relfilenode, kind, version), device, bytes, state (writing, ready, dead), pins (calls holding them and tasks in flight), uses and last use';
+
+CREATE VIEW gpuext_shared_objects AS SELECT * FROM gpuext_shared_objects();
+GRANT SELECT ON gpuext_shared_objects TO PUBLIC;
+
+CREATE FUNCTION gpuext_shared_object_stats(
+    OUT objects_written bigint, OUT bytes_written bigint, OUT session_copies bigint,
+    OUT session_copy_bytes bigint, OUT evictions bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuext_shared_object_stats'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION gpuext_shared_object_stats() IS 'since server start: shared objects written and their bytes, calls that wrote a copy of their own instead (session copies) and their bytes, shared objects evicted';
+
+CREATE VIEW gpuext_shared_object_stats AS SELECT * FROM gpuext_shared_object_stats();
+GRANT SELECT ON gpuext_shared_object_stats TO PUBLIC;
