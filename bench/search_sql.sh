@@ -75,37 +75,37 @@
 #               array_agg(key) FROM r)) with gpuext.force = on over the
 #               cached s (a semi-join: the same rows, r's keys distinct)
 #
-# Timing: a method runs each batch in one psql session: the query once
-# untimed (warm: the ptree image built, the filter's kernel compiled with
+# Timing: a method runs in one psql session (the backend keeps the ptree
+# image it built): for each batch, smallest first, the query once untimed
+# (warm: the ptree image built, the filter's kernel compiled with
 # gpuext.jit_wait = on, the pages read), then SEARCH_SQL_RUNS times timed
 # by psql's \timing (the client round trip, no connection set-up); the
-# figure is the best.  When the previous batch's best, scaled by the ratio
-# of the batch sizes, reaches SEARCH_SQL_LONG_S seconds, a batch runs
-# timed once.  The gpuext methods run after gpuext_cache_load of the
-# tables.  keys/s = B / the best time.  "Under a response-time limit": for
+# figure is the best.  The gpuext methods run after gpuext_cache_load of
+# the tables.  keys/s = B / the best time.  "Under a response-time limit": for
 # each limit of SEARCH_SQL_LIMITS_MS (10 50), a method's largest batch
 # whose best time is within the limit, and its keys/s (Kaldewey's Figure
 # 8 at the measured batch sizes).
 #
 # Check: every run's count and sum must equal the expected value,
 # computed from the key generator alone (SELECT count(*), sum(j + 1) over
-# the even i), which the btree plan's result must equal too; the INLJ rows
-# must equal PG's index nested loop.  Anything else is a FAIL (exit 2).
+# the even i), which the btree plans' results must equal too; the INLJ
+# rows must equal PostgreSQL's own plan of the join (a hash join, run
+# untimed).  Anything else is a FAIL (exit 2).
 #
-# Budget: SEARCH_SQL_BUDGET_S (0: none) seconds for the whole script;
-# every session gets a statement_timeout of what is left, and past it the
-# remaining batches are skipped (n/a).  Order: batch by batch, smallest
-# first, every method in a batch; then Table 4.
+# Budget: SEARCH_SQL_BUDGET_S (0: none) seconds from the cluster's start
+# (after a build) to the end of the runs; every statement gets a
+# statement_timeout of what is left when its session starts, and past it
+# the remaining methods are skipped (n/a).  Order: the serial PG rows,
+# gpuext's, the parallel PG rows, then Table 4.
 #
 # Output in $OUT: search_sql.md (the tables, a line per method), the
-# sessions' logs (search_sql_<method>_<B>.log), EXPLAIN of every method at
-# the largest batch (search_sql_explain_<method>.txt), the load log.
+# sessions' logs (search_sql_<method>.log), EXPLAIN of every method at the
+# largest batch (search_sql_explain_<method>.txt), the load log.
 #
 # Environment:
 #   SEARCH_SQL_ROWS        rows of t (36000000)
 #   SEARCH_SQL_BATCHES     batch sizes (16 1024 16384 1048576; each at most ROWS)
 #   SEARCH_SQL_RUNS        timed runs after the warm one (3)
-#   SEARCH_SQL_LONG_S      see Timing (30)
 #   SEARCH_SQL_BUDGET_S    see Budget (0)
 #   SEARCH_SQL_PG_WORKERS  parallel workers of the PG rows (0 8)
 #   SEARCH_SQL_PARTS       parts of gpuext_ptree_lookup (0 2 4 8 16)
@@ -131,7 +131,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROWS=${SEARCH_SQL_ROWS:-36000000}
 BATCHES=${SEARCH_SQL_BATCHES:-16 1024 16384 1048576}
 RUNS=${SEARCH_SQL_RUNS:-3}
-LONG_S=${SEARCH_SQL_LONG_S:-30}
 BUDGET_S=${SEARCH_SQL_BUDGET_S:-0}
 PG_WORKERS=${SEARCH_SQL_PG_WORKERS-0 8}
 PARTS=${SEARCH_SQL_PARTS-0 2 4 8 16}
@@ -145,7 +144,7 @@ DEV=${SEARCH_SQL_DEVICE:-gpu}
 OUT=${OUT:-/tmp/out}
 DB=${BENCH_DB:-searchsql}
 MULT=2654435761
-for v in ROWS RUNS LONG_S R_ROWS S_ROWS; do
+for v in ROWS RUNS R_ROWS S_ROWS; do
     case "${!v}" in ''|*[!0-9]*|0) echo "ERROR: SEARCH_SQL_$v must be a positive number, not '${!v}'"; exit 1 ;; esac
 done
 case "$BUDGET_S" in ''|*[!0-9]*) echo "ERROR: SEARCH_SQL_BUDGET_S must be a number, not '$BUDGET_S'"; exit 1 ;; esac
@@ -165,9 +164,9 @@ fi
 mkdir -p "$OUT" || exit 1
 gx_find_pg_config || exit 1
 bench_on_exit ''
-T_START=$SECONDS
 
 bench_ensure_installed || exit 1
+T_START=$SECONDS
 if [ "$BENCH_START" = 1 ]; then
     gx_setup_user || exit 1
     # wal_level = minimal: the tables and indexes created and filled in one
@@ -241,15 +240,17 @@ done
 PGOFF="-c gpuext.enabled=off"
 PAR0="-c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0 -c min_parallel_index_scan_size=0"
 GX="-c gpuext.device=$DEV -c max_parallel_workers_per_gather=0"
+# the ctid join of a lookup's TIDs as a nested loop of TID scans
+TIDNL="-c enable_hashjoin=off -c enable_mergejoin=off"
 # PostgreSQL's planner takes the gpuext_ptree index where it costs less than
 # the btree: the btree rows run in a transaction that drops it first
 # (rolled back at the end of the session), so that the planner sees the
 # btree alone
 declare -A TITLE OPTS SQLT WHAT PRE
 METHODS=()
-# add_method NAME TITLE OPTS SQL WHAT [PRE]: a method of Table 1 (SQL with
-# @B for the batch size; PRE: SQL run first in its sessions, in a
-# transaction that is rolled back at their end)
+# add_method NAME TITLE OPTS SQL WHAT [PRE]: a method (SQL with @B for the
+# batch size; PRE: SQL run first in its session, in a transaction that is
+# rolled back at its end)
 add_method() {
     case "$SKIP" in *" $1 "*) return ;; esac
     METHODS+=("$1"); TITLE[$1]=$2; OPTS[$1]=$3; SQLT[$1]=$4; WHAT[$1]=$5; PRE[$1]=${6:-}
@@ -259,24 +260,33 @@ workers() {
     if [ "$1" = 0 ]; then echo "-c max_parallel_workers_per_gather=0"; else echo "-c max_parallel_workers_per_gather=$1 $PAR0"; fi
 }
 KEYS_Q="(SELECT a FROM keys WHERE b = @B)"
-for w in $PG_WORKERS; do
-    add_method "any_w$w" "PG btree = ANY, $w workers" "$PGOFF $(workers "$w")" \
-        "SELECT count(*), sum(id) FROM t WHERE k = ANY ($KEYS_Q::int8[]);" \
-        "PostgreSQL's plan for k = ANY (the batch as an InitPlan's array), gpuext off, max_parallel_workers_per_gather = $w (the plan column says what it parallelized): an index scan of the btree t_bt, a descent a key; t_pt dropped in the session's transaction (rolled back)" \
-        "BEGIN; DROP INDEX t_pt;"
-    if [ "$w" = 0 ]; then
-        add_method "nl_w$w" "PG btree nested loop, $w workers" "$PGOFF $(workers "$w") -c enable_hashjoin=off -c enable_mergejoin=off" \
-            "SELECT count(*), sum(t.id) FROM unnest($KEYS_Q) u(k) JOIN t USING (k);" \
-            "unnest(batch) JOIN t USING (k), gpuext off, hash and merge joins off, no parallel workers: an index nested loop over the btree t_bt; t_pt dropped in the session's transaction (rolled back)" \
+# add_pg_methods 0|N: the PG btree methods of the serial (0) or the
+# parallel settings (N of SEARCH_SQL_PG_WORKERS but 0)
+add_pg_methods() {
+    local w
+    for w in $PG_WORKERS; do
+        if [ "$1" = 0 ]; then [ "$w" = 0 ] || continue; else [ "$w" != 0 ] || continue; fi
+        add_method "any_w$w" "PG btree = ANY, $w workers" "$PGOFF $(workers "$w")" \
+            "SELECT count(*), sum(id) FROM t WHERE k = ANY ($KEYS_Q::int8[]);" \
+            "PostgreSQL's plan for k = ANY (the batch as an InitPlan's array), gpuext off, max_parallel_workers_per_gather = $w (the plan column says what it parallelized): an index scan of the btree t_bt, a descent a key; t_pt dropped in the session's transaction (rolled back)" \
             "BEGIN; DROP INDEX t_pt;"
-    else
-        # a function scan is no partial path: the batch's keys as a table's rows
-        add_method "nl_w$w" "PG btree nested loop, $w workers" "$PGOFF $(workers "$w") -c enable_hashjoin=off -c enable_mergejoin=off" \
-            "SELECT count(*), sum(t.id) FROM keys_@B u JOIN t USING (k);" \
-            "keys_B JOIN t USING (k) (keys_B: the batch's keys as rows of a table, since an unnest function scan cannot be split among workers), gpuext off, hash and merge joins off, max_parallel_workers_per_gather = $w: a parallel scan of keys_B, an index nested loop over the btree t_bt; t_pt dropped in the session's transaction (rolled back)" \
-            "BEGIN; DROP INDEX t_pt;"
-    fi
-done
+        if [ "$w" = 0 ]; then
+            add_method "nl_w$w" "PG btree nested loop, $w workers" "$PGOFF $(workers "$w") $TIDNL" \
+                "SELECT count(*), sum(t.id) FROM unnest($KEYS_Q) u(k) JOIN t USING (k);" \
+                "unnest(batch) JOIN t USING (k), gpuext off, hash and merge joins off, no parallel workers: an index nested loop over the btree t_bt; t_pt dropped in the session's transaction (rolled back)" \
+                "BEGIN; DROP INDEX t_pt;"
+        else
+            # a function scan is no partial path: the batch's keys as a table's rows
+            add_method "nl_w$w" "PG btree nested loop, $w workers" "$PGOFF $(workers "$w") $TIDNL" \
+                "SELECT count(*), sum(t.id) FROM keys_@B u JOIN t USING (k);" \
+                "keys_B JOIN t USING (k) (keys_B: the batch's keys as rows of a table, since an unnest function scan cannot be split among workers), gpuext off, hash and merge joins off, max_parallel_workers_per_gather = $w: a parallel scan of keys_B, an index nested loop over the btree t_bt; t_pt dropped in the session's transaction (rolled back)" \
+                "BEGIN; DROP INDEX t_pt;"
+        fi
+    done
+}
+# the order they run in (a budget leaves out the last): the serial PG rows
+# (the reference), gpuext's, the parallel PG rows
+add_pg_methods 0
 add_method set_binary "gpuext big set, binary" "$GX -c gpuext.force=on -c gpuext.use_cache=on -c gpuext.search=binary" \
     "SELECT count(*), sum(id) FROM t WHERE k = ANY ($KEYS_Q::int8[]);" \
     "the = ANY query on gpuext ($DEV device, gpuext.force = on) over the cached t: the batch a big set in device memory, every row of t searched in it (gpuext.search = binary: top keys in shared memory)"
@@ -285,10 +295,11 @@ add_method set_pary "gpuext big set, p-ary" "$GX -c gpuext.force=on -c gpuext.us
     "the same with gpuext.search = pary (a warp's lanes search each row's key together)"
 for p in $PARTS; do
     if [ "$p" = 0 ]; then d="the sequential walk (a thread a key)"; else d="speculative partitioned traversal, $p partitions a key"; fi
-    add_method "ptree_$p" "gpuext_ptree_lookup, parts $p" "$GX" \
+    add_method "ptree_$p" "gpuext_ptree_lookup, parts $p" "$GX $TIDNL" \
         "SELECT count(*), sum(t.id) FROM gpuext_ptree_lookup('t_pt', $KEYS_Q, $p, visible => true) l JOIN t ON t.ctid = l.tid;" \
-        "the prefix-tree index t_pt's batched lookup on the $DEV device, $d; the visible row versions' TIDs joined to t by ctid"
+        "the prefix-tree index t_pt's batched lookup on the $DEV device, $d; the visible row versions' TIDs joined to t by ctid (a nested loop of TID scans: hash and merge joins off)"
 done
+add_pg_methods N
 [ "${#METHODS[@]}" -gt 0 ] || { echo "ERROR: SEARCH_SQL_SKIP leaves no method"; exit 1; }
 
 # budget_opts: " -c statement_timeout=<what is left of the budget>s", or nothing
@@ -318,26 +329,41 @@ plan_of() {
              /Workers Planned:/ { printf " (%s workers)", $3 }
              /ERROR/ { printf " %s", $0 }'
 }
+# explain_to FILE OPTS PRE SQL: EXPLAIN (VERBOSE) of SQL under OPTS after PRE (rolled back)
+explain_to() {
+    printf '%s\nEXPLAIN (VERBOSE) %s\n%s\n' "$3" "$4" "${3:+ROLLBACK;}" |
+        PGOPTIONS="$2" gx_psql -d "$DB" -f - >"$1" 2>&1
+}
 
-# time_session LOG OPTS PRE SQL N: one psql session: PRE (untimed), SQL
-# once untimed (warm), then N times timed (\timing), then ROLLBACK when
-# PRE was given; sets S_BEST (the best ms; err or cancelled when a run
-# failed), S_ALL (every timed run's ms), S_RES (the results of all runs:
-# one line when they agree)
+# time_session LOG OPTS PRE SQLT LABEL...: one psql session (a method):
+# PRE, then for each LABEL (a batch size) the SQL (SQLT with @B replaced
+# by LABEL) once untimed (warm), then RUNS times timed (\timing), then
+# ROLLBACK when PRE was given; every statement with a statement_timeout of
+# what is left of the budget.  Sets, by LABEL, S_BEST (the best ms;
+# "cancelled" when a statement timeout ended the session before, "err"
+# when it failed), S_ALL (every timed run's ms), S_RES (the results of all
+# runs, one line when they agree; an error's text)
+declare -A S_BEST S_ALL S_RES
 time_session() {
-    local log=$1 opts=$2 pre=$3 sql=$4 n=$5 r
-    { echo "$pre"; echo '\timing on'; for ((r = 0; r <= n; r++)); do echo "\\echo @run $r"; echo "$sql"; done
+    local log=$1 opts=$2 pre=$3 sqlt=$4 l r
+    shift 4
+    { echo "$pre"; echo '\timing on'
+      for l in "$@"; do
+          for ((r = 0; r <= RUNS; r++)); do echo "\\echo @run $l $r"; echo "${sqlt//@B/$l}"; done
+      done
       echo '\echo @end'; [ -n "$pre" ] && echo 'ROLLBACK;'; } |
         PGOPTIONS="$opts$(budget_opts)" gx_psql -q -At -d "$DB" -f - >"$log" 2>&1
-    S_ALL=$(awk '/^@run / { r = $2; next } /^@end$/ { r = ""; next } /^Time: / { if (r != "" && r > 0) printf "%s%s", (n++ ? " " : ""), $2 }' "$log")
-    S_RES=$(awk '/^@run / { r = $2; next } /^@end$/ { r = ""; next } /^(Time: |Timing is )/ { next } r != "" { print }' "$log" | sort -u | paste -sd' ' -)
-    # shellcheck disable=SC2086
-    S_BEST=$(printf '%s\n' $S_ALL | sort -g | head -n 1)
-    if grep -q 'statement timeout' "$log"; then
-        S_BEST=cancelled
-    elif grep -qi 'error' "$log" || [ "$(wc -w <<<"$S_ALL")" != "$n" ]; then
-        S_BEST=err
-    fi
+    for l in "$@"; do
+        S_ALL[$l]=$(awk -v l="$l" '/^@run / { r = ($2 == l) ? $3 : ""; next } /^@end$/ { r = ""; next }
+                                   /^Time: / { if (r != "" && r > 0) printf "%s%s", (n++ ? " " : ""), $2 }' "$log")
+        S_RES[$l]=$(awk -v l="$l" '/^@run / { r = ($2 == l) ? $3 : ""; next } /^@end$/ { r = ""; next }
+                                   /^(Time: |Timing is )/ { next } r != "" { print }' "$log" | sort -u | paste -sd' ' -)
+        # shellcheck disable=SC2086
+        S_BEST[$l]=$(printf '%s\n' ${S_ALL[$l]} | sort -g | head -n 1)
+        if [ "$(wc -w <<<"${S_ALL[$l]}")" != "$RUNS" ] || grep -qi 'error' <<<"${S_RES[$l]}"; then
+            if grep -q 'statement timeout' "$log"; then S_BEST[$l]=cancelled; else S_BEST[$l]=err; fi
+        fi
+    done
 }
 
 # fmt_rate KEYS MS: KEYS / (MS / 1000) as "1.23 M" (K, M, G)
@@ -354,94 +380,81 @@ fail() {
     echo "!!!!!!!! FAIL $* !!!!!!!!"
 }
 
+# record TITLE LABEL WANT LOG: CHECK_ONE (ok, FAIL, "cancelled (budget)")
+# and MS_ONE of S_*[LABEL] against WANT, a FAIL line when it differs
+record() {
+    MS_ONE=${S_BEST[$2]}
+    if [ "$MS_ONE" = cancelled ]; then
+        MS_ONE=n/a; CHECK_ONE="cancelled (budget)"
+    elif [ "$MS_ONE" = err ]; then
+        CHECK_ONE=FAIL; fail "$1: failed: $(grep -m 1 -i error "$4")"
+    elif [ "${S_RES[$2]}" != "$3" ]; then
+        CHECK_ONE=FAIL; fail "$1: returned '${S_RES[$2]}', expected '$3'"
+    else
+        CHECK_ONE=ok
+    fi
+    printf '   %-44s %10s ms  (best of %s)  %s\n' "$1" "$MS_ONE" "${S_ALL[$2]}" "$CHECK_ONE"
+}
+
 # ------------------------------------------------------------------ Table 1
-declare -A MS ALL RES PLAN CHECK PREV_B PREV_MS
+declare -A MS ALL RES PLAN CHECK
 LARGEST=${BATCHES##* }
-for b in $BATCHES; do
-    gx_log "batch $b (expected ${WANT[$b]})"
-    for m in "${METHODS[@]}"; do
-        MS[$m,$b]=n/a; ALL[$m,$b]=""; RES[$m,$b]=""; PLAN[$m,$b]=""
-        if ! budget_left; then
-            CHECK[$m,$b]="skipped (budget)"
-            printf '   %-36s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${TITLE[$m]}" "$BUDGET_S"
-            continue
-        fi
-        sql=${SQLT[$m]//@B/$b}
-        PLAN[$m,$b]=$(plan_of "${OPTS[$m]}" "${PRE[$m]}" "$sql")
-        [ "$b" = "$LARGEST" ] && printf '%s\nEXPLAIN (VERBOSE) %s\n%s\n' "${PRE[$m]}" "$sql" "${PRE[$m]:+ROLLBACK;}" |
-            PGOPTIONS="${OPTS[$m]}" gx_psql -d "$DB" -f - >"$OUT/search_sql_explain_$m.txt" 2>&1
-        n=$RUNS
-        if [ -n "${PREV_MS[$m]:-}" ] &&
-            awk -v p="${PREV_MS[$m]}" -v a="${PREV_B[$m]}" -v c="$b" -v l="$LONG_S" 'BEGIN { exit !(p * c / a >= l * 1000) }'; then
-            n=1
-        fi
-        time_session "$OUT/search_sql_${m}_$b.log" "${OPTS[$m]} -c gpuext.jit_wait=on" "${PRE[$m]}" "$sql" "$n"
-        MS[$m,$b]=$S_BEST; ALL[$m,$b]=$S_ALL; RES[$m,$b]=$S_RES
-        if [ "$S_BEST" = cancelled ]; then
-            MS[$m,$b]=n/a; CHECK[$m,$b]="cancelled (budget)"
-        elif [ "$S_BEST" = err ]; then
-            CHECK[$m,$b]=FAIL
-            fail "${TITLE[$m]}, batch $b: failed: $(grep -m 1 -i error "$OUT/search_sql_${m}_$b.log")"
-        elif [ "$S_RES" != "${WANT[$b]}" ]; then
-            CHECK[$m,$b]=FAIL
-            fail "${TITLE[$m]}, batch $b: returned '$S_RES', expected '${WANT[$b]}'"
-        else
-            CHECK[$m,$b]=ok
-            PREV_MS[$m]=$S_BEST; PREV_B[$m]=$b
-        fi
-        printf '   %-36s %10s ms  (best of %s)  %s  plan: %s\n' "${TITLE[$m]}" "${MS[$m,$b]}" "$S_ALL" "${CHECK[$m,$b]}" "${PLAN[$m,$b]}"
+for m in "${METHODS[@]}"; do
+    for b in $BATCHES; do MS[$m,$b]=n/a; ALL[$m,$b]=""; RES[$m,$b]=""; PLAN[$m,$b]=""; CHECK[$m,$b]="skipped (budget)"; done
+    if ! budget_left; then
+        printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${TITLE[$m]}" "$BUDGET_S"
+        continue
+    fi
+    gx_log "${TITLE[$m]}: batches $BATCHES"
+    # shellcheck disable=SC2086
+    for b in $BATCHES; do PLAN[$m,$b]=$(plan_of "${OPTS[$m]}" "${PRE[$m]}" "${SQLT[$m]//@B/$b}"); done
+    explain_to "$OUT/search_sql_explain_$m.txt" "${OPTS[$m]}" "${PRE[$m]}" "${SQLT[$m]//@B/$LARGEST}"
+    # shellcheck disable=SC2086
+    time_session "$OUT/search_sql_$m.log" "${OPTS[$m]} -c gpuext.jit_wait=on" "${PRE[$m]}" "${SQLT[$m]}" $BATCHES
+    for b in $BATCHES; do
+        record "${TITLE[$m]}, batch $b" "$b" "${WANT[$b]}" "$OUT/search_sql_$m.log"
+        MS[$m,$b]=$MS_ONE; ALL[$m,$b]=${S_ALL[$b]}; RES[$m,$b]=${S_RES[$b]}; CHECK[$m,$b]=$CHECK_ONE
     done
 done
 
 # ------------------------------------------------------------------ Table 4's INLJ row
 declare -A JMS JALL JRES JCHECK JTITLE JOPTS JSQL JWHAT JPLAN JPRE
 JMETHODS=()
+# add_jmethod NAME TITLE OPTS SQL WHAT [PRE]: a method of Table 4's row
+add_jmethod() {
+    case "$SKIP" in *" $1 "*) return ;; esac
+    JMETHODS+=("$1"); JTITLE[$1]=$2; JOPTS[$1]=$3; JSQL[$1]=$4; JWHAT[$1]=$5; JPRE[$1]=${6:-}
+}
 if [ "$INLJ" = 1 ]; then
     for w in $J_WORKERS; do
-        JMETHODS+=("inlj_pg_w$w"); JTITLE[inlj_pg_w$w]="PG index nested loop, $w workers"
-        JOPTS[inlj_pg_w$w]="$PGOFF $(workers "$w") -c enable_hashjoin=off -c enable_mergejoin=off"
-        JSQL[inlj_pg_w$w]="SELECT count(*), sum(s.rid) FROM r JOIN s ON s.key = r.key;"
-        JWHAT[inlj_pg_w$w]="r JOIN s ON s.key = r.key, gpuext off, hash and merge joins off, max_parallel_workers_per_gather = $w: an index nested loop over the btree s_bt (s_pt dropped in the session's transaction, rolled back)"
-        JPRE[inlj_pg_w$w]="BEGIN; DROP INDEX s_pt;"
+        add_jmethod "inlj_pg_w$w" "PG index nested loop, $w workers" "$PGOFF $(workers "$w") $TIDNL" \
+            "SELECT count(*), sum(s.rid) FROM r JOIN s ON s.key = r.key;" \
+            "r JOIN s ON s.key = r.key, gpuext off, hash and merge joins off, max_parallel_workers_per_gather = $w: an index nested loop over the btree s_bt (s_pt dropped in the session's transaction, rolled back)" \
+            "BEGIN; DROP INDEX s_pt;"
     done
     for p in $PARTS; do
-        JMETHODS+=("inlj_ptree_$p"); JTITLE[inlj_ptree_$p]="gpuext_ptree_lookup, parts $p"
-        JOPTS[inlj_ptree_$p]=$GX
-        JSQL[inlj_ptree_$p]="SELECT count(*), sum(s.rid) FROM gpuext_ptree_lookup('s_pt', (SELECT array_agg(key) FROM r), $p, visible => true) l JOIN s ON s.ctid = l.tid;"
-        JWHAT[inlj_ptree_$p]="r's keys (array_agg) looked up in the prefix-tree index s_pt in one batch on the $DEV device (parts $p), the visible rows joined to s by ctid"
+        add_jmethod "inlj_ptree_$p" "gpuext_ptree_lookup, parts $p" "$GX $TIDNL" \
+            "SELECT count(*), sum(s.rid) FROM gpuext_ptree_lookup('s_pt', (SELECT array_agg(key) FROM r), $p, visible => true) l JOIN s ON s.ctid = l.tid;" \
+            "r's keys (array_agg) looked up in the prefix-tree index s_pt in one batch on the $DEV device (parts $p), the visible rows joined to s by ctid (TID scans)"
     done
-    JMETHODS+=(inlj_set); JTITLE[inlj_set]="gpuext big set over cached s"
-    JOPTS[inlj_set]="$GX -c gpuext.force=on -c gpuext.use_cache=on -c gpuext.search=binary"
-    JSQL[inlj_set]="SELECT count(*), sum(rid) FROM s WHERE key = ANY ((SELECT array_agg(key) FROM r)::int8[]);"
-    JWHAT[inlj_set]="s WHERE key = ANY (r's keys) on gpuext over the cached s (a semi-join, the same rows as the join: r's keys are distinct)"
-    gx_log "Table 4, indexed nested loop: r $R_ROWS rows, s $S_ROWS rows"
-    JREF=""
+    add_jmethod inlj_set "gpuext big set over cached s" "$GX -c gpuext.force=on -c gpuext.use_cache=on -c gpuext.search=binary" \
+        "SELECT count(*), sum(rid) FROM s WHERE key = ANY ((SELECT array_agg(key) FROM r)::int8[]);" \
+        "s WHERE key = ANY (r's keys) on gpuext over the cached s (a semi-join, the same rows as the join: r's keys are distinct)"
+    # the reference: PostgreSQL's own plan (a hash join), untimed
+    JREF=$(PGOPTIONS="$PGOFF $(workers "${J_WORKERS%% *}")" gx_psql -d "$DB" -At -c "SELECT count(*), sum(s.rid) FROM r JOIN s ON s.key = r.key" 2>&1)
+    gx_log "Table 4, indexed nested loop: r $R_ROWS rows, s $S_ROWS rows (PostgreSQL's hash join: $JREF)"
+    [[ $JREF =~ ^[1-9][0-9]*\|[0-9]+$ ]] || fail "INLJ reference (PostgreSQL's hash join): returned '$JREF'"
     for m in "${JMETHODS[@]}"; do
-        JMS[$m]=n/a
-        case "$SKIP" in *" $m "*) JCHECK[$m]="skipped"; continue ;; esac
+        JMS[$m]=n/a; JCHECK[$m]="skipped (budget)"
         if ! budget_left; then
-            JCHECK[$m]="skipped (budget)"; printf '   %-36s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${JTITLE[$m]}" "$BUDGET_S"
+            printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${JTITLE[$m]}" "$BUDGET_S"
             continue
         fi
-        JPLAN[$m]=$(plan_of "${JOPTS[$m]}" "${JPRE[$m]:-}" "${JSQL[$m]}")
-        printf '%s\nEXPLAIN (VERBOSE) %s\n%s\n' "${JPRE[$m]:-}" "${JSQL[$m]}" "${JPRE[$m]:+ROLLBACK;}" |
-            PGOPTIONS="${JOPTS[$m]}" gx_psql -d "$DB" -f - >"$OUT/search_sql_explain_$m.txt" 2>&1
-        time_session "$OUT/search_sql_$m.log" "${JOPTS[$m]} -c gpuext.jit_wait=on" "${JPRE[$m]:-}" "${JSQL[$m]}" "$RUNS"
-        JMS[$m]=$S_BEST; JALL[$m]=$S_ALL; JRES[$m]=$S_RES
-        if [ "$S_BEST" = cancelled ]; then
-            JMS[$m]=n/a; JCHECK[$m]="cancelled (budget)"
-        elif [ "$S_BEST" = err ]; then
-            JCHECK[$m]=FAIL; fail "${JTITLE[$m]} (INLJ): failed: $(grep -m 1 -i error "$OUT/search_sql_$m.log")"
-        elif [ -z "$JREF" ]; then
-            # the first PG row is the reference; it must have found matches
-            JREF=$S_RES; JREF_M=$m; JCHECK[$m]=ref
-            case "$S_RES" in 0\|*|*' '*) JCHECK[$m]=FAIL; fail "${JTITLE[$m]} (INLJ): returned '$S_RES'" ;; esac
-        elif [ "$S_RES" != "$JREF" ]; then
-            JCHECK[$m]=FAIL; fail "${JTITLE[$m]} (INLJ): returned '$S_RES', ${JTITLE[$JREF_M]} '$JREF'"
-        else
-            JCHECK[$m]=ok
-        fi
-        printf '   %-36s %10s ms  (best of %s)  %s  plan: %s\n' "${JTITLE[$m]}" "${JMS[$m]}" "$S_ALL" "${JCHECK[$m]}" "${JPLAN[$m]}"
+        JPLAN[$m]=$(plan_of "${JOPTS[$m]}" "${JPRE[$m]}" "${JSQL[$m]}")
+        explain_to "$OUT/search_sql_explain_$m.txt" "${JOPTS[$m]}" "${JPRE[$m]}" "${JSQL[$m]}"
+        time_session "$OUT/search_sql_$m.log" "${JOPTS[$m]} -c gpuext.jit_wait=on" "${JPRE[$m]}" "${JSQL[$m]}" "$R_ROWS"
+        record "${JTITLE[$m]} (INLJ)" "$R_ROWS" "$JREF" "$OUT/search_sql_$m.log"
+        JMS[$m]=$MS_ONE; JALL[$m]=${S_ALL[$R_ROWS]}; JRES[$m]=${S_RES[$R_ROWS]}; JCHECK[$m]=$CHECK_ONE
     done
 fi
 
@@ -461,9 +474,17 @@ row_ms() {
     done
     echo "${best:-n/a}${bp:+ (p=$bp)}"
 }
+# the summary rows: the methods but the speculative ptree ones, whose best
+# (ptree_best) takes the place of the first of them
 ROWSUM=()
-for m in "${METHODS[@]}"; do case "$m" in ptree_*) [ "$m" = ptree_0 ] && ROWSUM+=("$m") ;; *) ROWSUM+=("$m") ;; esac; done
-[ "${#SPEC[@]}" -gt 0 ] && { ROWSUM+=(ptree_best); TITLE[ptree_best]="gpuext_ptree_lookup, best of parts $(printf '%s\n' "${SPEC[@]#ptree_}" | paste -sd/ -)"; }
+for m in "${METHODS[@]}"; do
+    case "$m" in
+        ptree_0) ROWSUM+=("$m") ;;
+        ptree_*) [ "$m" = "${SPEC[0]}" ] && ROWSUM+=(ptree_best) ;;
+        *) ROWSUM+=("$m") ;;
+    esac
+done
+[ "${#SPEC[@]}" -gt 0 ] && TITLE[ptree_best]="gpuext_ptree_lookup, best of parts $(printf '%s\n' "${SPEC[@]#ptree_}" | paste -sd/ -)"
 {
     echo "# Batched lookups at the SQL level: $ROWS unique sorted int8 keys (Kaldewey Table 1 / Figure 8)"
     echo
