@@ -75,8 +75,9 @@
 #               array_agg(key) FROM r)) with gpuext.force = on over the
 #               cached s (a semi-join: the same rows, r's keys distinct)
 #
-# Timing: a method runs in one psql session (the backend keeps the ptree
-# image it built): for each batch, smallest first, the query once untimed
+# Timing: a method runs in one psql session, the ptree_P methods all in
+# one (the backend keeps the index's image it built): for each method and
+# batch, smallest first, the query once untimed
 # (warm: the ptree image built, the filter's kernel compiled with
 # gpuext.jit_wait = on, the pages read), then SEARCH_SQL_RUNS times timed
 # by psql's \timing (the client round trip, no connection set-up); the
@@ -99,7 +100,8 @@
 # gpuext's, the parallel PG rows, then Table 4.
 #
 # Output in $OUT: search_sql.md (the tables, a line per method), the
-# sessions' logs (search_sql_<method>.log), EXPLAIN of every method at the
+# sessions' logs (search_sql_<method>.log, search_sql_ptree.log,
+# search_sql_inlj_ptree.log), EXPLAIN of every method at the
 # largest batch (search_sql_explain_<method>.txt), the load log.
 #
 # Environment:
@@ -335,21 +337,22 @@ explain_to() {
         PGOPTIONS="$2" gx_psql -d "$DB" -f - >"$1" 2>&1
 }
 
-# time_session LOG OPTS PRE SQLT LABEL...: one psql session (a method):
-# PRE, then for each LABEL (a batch size) the SQL (SQLT with @B replaced
-# by LABEL) once untimed (warm), then RUNS times timed (\timing), then
-# ROLLBACK when PRE was given; every statement with a statement_timeout of
-# what is left of the budget.  Sets, by LABEL, S_BEST (the best ms;
-# "cancelled" when a statement timeout ended the session before, "err"
-# when it failed), S_ALL (every timed run's ms), S_RES (the results of all
-# runs, one line when they agree; an error's text)
-declare -A S_BEST S_ALL S_RES
+# time_session LOG OPTS PRE LABEL...: one psql session (a method, or the
+# gpuext_ptree_lookup methods together, which then build the index's
+# image once): PRE, then for each LABEL (method:batch) its SQL, LSQL[LABEL],
+# once untimed (warm), then RUNS times timed (\timing), then ROLLBACK when
+# PRE was given; every statement with a statement_timeout of what is left
+# of the budget.  Sets, by LABEL, S_BEST (the best ms; "cancelled" when a
+# statement timeout ended the session before, "err" when it failed), S_ALL
+# (every timed run's ms), S_RES (the results of all runs, one line when
+# they agree; an error's text)
+declare -A S_BEST S_ALL S_RES LSQL
 time_session() {
-    local log=$1 opts=$2 pre=$3 sqlt=$4 l r
-    shift 4
+    local log=$1 opts=$2 pre=$3 l r
+    shift 3
     { echo "$pre"; echo '\timing on'
       for l in "$@"; do
-          for ((r = 0; r <= RUNS; r++)); do echo "\\echo @run $l $r"; echo "${sqlt//@B/$l}"; done
+          for ((r = 0; r <= RUNS; r++)); do echo "\\echo @run $l $r"; echo "${LSQL[$l]}"; done
       done
       echo '\echo @end'; [ -n "$pre" ] && echo 'ROLLBACK;'; } |
         PGOPTIONS="$opts$(budget_opts)" gx_psql -q -At -d "$DB" -f - >"$log" 2>&1
@@ -397,23 +400,37 @@ record() {
 }
 
 # ------------------------------------------------------------------ Table 1
-declare -A MS ALL RES PLAN CHECK
+declare -A MS ALL RES PLAN CHECK SEEN
 LARGEST=${BATCHES##* }
 for m in "${METHODS[@]}"; do
-    for b in $BATCHES; do MS[$m,$b]=n/a; ALL[$m,$b]=""; RES[$m,$b]=""; PLAN[$m,$b]=""; CHECK[$m,$b]="skipped (budget)"; done
+    [ -n "${SEEN[$m]:-}" ] && continue
+    # the session's methods: m, or every ptree_P (the same settings)
+    group=("$m")
+    case "$m" in ptree_*) group=(); for g in "${METHODS[@]}"; do case "$g" in ptree_*) group+=("$g") ;; esac; done ;; esac
+    labels=()
+    for g in "${group[@]}"; do
+        SEEN[$g]=1
+        for b in $BATCHES; do
+            MS[$g,$b]=n/a; ALL[$g,$b]=""; RES[$g,$b]=""; PLAN[$g,$b]=""; CHECK[$g,$b]="skipped (budget)"
+            labels+=("$g:$b"); LSQL[$g:$b]=${SQLT[$g]//@B/$b}
+        done
+    done
     if ! budget_left; then
-        printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${TITLE[$m]}" "$BUDGET_S"
+        for g in "${group[@]}"; do printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${TITLE[$g]}" "$BUDGET_S"; done
         continue
     fi
-    gx_log "${TITLE[$m]}: batches $BATCHES"
-    # shellcheck disable=SC2086
-    for b in $BATCHES; do PLAN[$m,$b]=$(plan_of "${OPTS[$m]}" "${PRE[$m]}" "${SQLT[$m]//@B/$b}"); done
-    explain_to "$OUT/search_sql_explain_$m.txt" "${OPTS[$m]}" "${PRE[$m]}" "${SQLT[$m]//@B/$LARGEST}"
-    # shellcheck disable=SC2086
-    time_session "$OUT/search_sql_$m.log" "${OPTS[$m]} -c gpuext.jit_wait=on" "${PRE[$m]}" "${SQLT[$m]}" $BATCHES
-    for b in $BATCHES; do
-        record "${TITLE[$m]}, batch $b" "$b" "${WANT[$b]}" "$OUT/search_sql_$m.log"
-        MS[$m,$b]=$MS_ONE; ALL[$m,$b]=${S_ALL[$b]}; RES[$m,$b]=${S_RES[$b]}; CHECK[$m,$b]=$CHECK_ONE
+    gx_log "$(for g in "${group[@]}"; do printf '%s; ' "${TITLE[$g]}"; done)batches $BATCHES"
+    for g in "${group[@]}"; do
+        for b in $BATCHES; do PLAN[$g,$b]=$(plan_of "${OPTS[$g]}" "${PRE[$g]}" "${LSQL[$g:$b]}"); done
+        explain_to "$OUT/search_sql_explain_$g.txt" "${OPTS[$g]}" "${PRE[$g]}" "${LSQL[$g:$LARGEST]}"
+    done
+    log=$OUT/search_sql_${m%%_*}.log; [ "${#group[@]}" = 1 ] && log=$OUT/search_sql_$m.log
+    time_session "$log" "${OPTS[$m]} -c gpuext.jit_wait=on" "${PRE[$m]}" "${labels[@]}"
+    for g in "${group[@]}"; do
+        for b in $BATCHES; do
+            record "${TITLE[$g]}, batch $b" "$g:$b" "${WANT[$b]}" "$log"
+            MS[$g,$b]=$MS_ONE; ALL[$g,$b]=${S_ALL[$g:$b]}; RES[$g,$b]=${S_RES[$g:$b]}; CHECK[$g,$b]=$CHECK_ONE
+        done
     done
 done
 
@@ -445,16 +462,29 @@ if [ "$INLJ" = 1 ]; then
     gx_log "Table 4, indexed nested loop: r $R_ROWS rows, s $S_ROWS rows (PostgreSQL's hash join: $JREF)"
     [[ $JREF =~ ^[1-9][0-9]*\|[0-9]+$ ]] || fail "INLJ reference (PostgreSQL's hash join): returned '$JREF'"
     for m in "${JMETHODS[@]}"; do
-        JMS[$m]=n/a; JCHECK[$m]="skipped (budget)"
+        [ -n "${SEEN[$m]:-}" ] && continue
+        # the session's methods: m, or every inlj_ptree_P (one image build)
+        group=("$m")
+        case "$m" in inlj_ptree_*) group=(); for g in "${JMETHODS[@]}"; do case "$g" in inlj_ptree_*) group+=("$g") ;; esac; done ;; esac
+        labels=()
+        for g in "${group[@]}"; do
+            SEEN[$g]=1; JMS[$g]=n/a; JCHECK[$g]="skipped (budget)"
+            labels+=("$g:$R_ROWS"); LSQL[$g:$R_ROWS]=${JSQL[$g]}
+        done
         if ! budget_left; then
-            printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${JTITLE[$m]}" "$BUDGET_S"
+            for g in "${group[@]}"; do printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${JTITLE[$g]}" "$BUDGET_S"; done
             continue
         fi
-        JPLAN[$m]=$(plan_of "${JOPTS[$m]}" "${JPRE[$m]}" "${JSQL[$m]}")
-        explain_to "$OUT/search_sql_explain_$m.txt" "${JOPTS[$m]}" "${JPRE[$m]}" "${JSQL[$m]}"
-        time_session "$OUT/search_sql_$m.log" "${JOPTS[$m]} -c gpuext.jit_wait=on" "${JPRE[$m]}" "${JSQL[$m]}" "$R_ROWS"
-        record "${JTITLE[$m]} (INLJ)" "$R_ROWS" "$JREF" "$OUT/search_sql_$m.log"
-        JMS[$m]=$MS_ONE; JALL[$m]=${S_ALL[$R_ROWS]}; JRES[$m]=${S_RES[$R_ROWS]}; JCHECK[$m]=$CHECK_ONE
+        for g in "${group[@]}"; do
+            JPLAN[$g]=$(plan_of "${JOPTS[$g]}" "${JPRE[$g]}" "${JSQL[$g]}")
+            explain_to "$OUT/search_sql_explain_$g.txt" "${JOPTS[$g]}" "${JPRE[$g]}" "${JSQL[$g]}"
+        done
+        log=$OUT/search_sql_inlj_ptree.log; [ "${#group[@]}" = 1 ] && log=$OUT/search_sql_$m.log
+        time_session "$log" "${JOPTS[$m]} -c gpuext.jit_wait=on" "${JPRE[$m]}" "${labels[@]}"
+        for g in "${group[@]}"; do
+            record "${JTITLE[$g]} (INLJ)" "$g:$R_ROWS" "$JREF" "$log"
+            JMS[$g]=$MS_ONE; JALL[$g]=${S_ALL[$g:$R_ROWS]}; JRES[$g]=${S_RES[$g:$R_ROWS]}; JCHECK[$g]=$CHECK_ONE
+        done
     done
 fi
 
