@@ -26,7 +26,8 @@
 #                        from j = i * 2654435761 mod ROWS: 2 (j + 1) (the k
 #                        of row j + 1) for even i, 2 j + 1 (odd: between
 #                        two keys, absent) for odd i: half hit, half miss,
-#                        every probe down to a leaf
+#                        every probe down to a leaf; keys_B(k int8): the
+#                        same keys as rows (the parallel nested loop's)
 #   r(rid int8, key int8), s(rid int8, key int8)   Table 4's INLJ: r of
 #                        SEARCH_SQL_R_ROWS rows, distinct keys
 #                        rid * 2654435761 mod S_ROWS; s of SEARCH_SQL_S_ROWS
@@ -35,7 +36,7 @@
 #                        index s_bt and a gpuext_ptree index s_pt on key
 #
 # Table 1 / Figure 8: for every batch B, the methods (SEARCH_SQL_SKIP
-# leaves some out by name, e.g. "any_w8 nl_w8 ptree_2"):
+# leaves some out by name, e.g. "any_w8 nl_w8 ptree_2 inlj_set"):
 #
 #   any_wN     PG btree = ANY      gpuext.enabled = off, N parallel workers
 #              (N of SEARCH_SQL_PG_WORKERS; 0 is serial; N > 0 with the
@@ -44,11 +45,15 @@
 #                WHERE k = ANY ((SELECT a FROM keys WHERE b = B)::int8[])
 #              an index scan of t_bt, a descent a key
 #   nl_wN      PG btree nested loop   the same settings, enable_hashjoin
-#              and enable_mergejoin off:
+#              and enable_mergejoin off; serial:
 #                SELECT count(*), sum(t.id) FROM unnest((SELECT a FROM keys
 #                WHERE b = B)) u(k) JOIN t USING (k)
-#              an index nested loop over t_bt (unnest is no partial path:
-#              PostgreSQL runs it serially with any N; the plan column says)
+#              with N > 0 (unnest is no partial path) the keys from keys_B:
+#                SELECT count(*), sum(t.id) FROM keys_B u JOIN t USING (k)
+#              an index nested loop over t_bt
+#   The PG methods (here and in Table 4) run in a transaction that drops
+#   the gpuext_ptree index first (rolled back at the session's end): the
+#   planner would take it where it costs less than the btree.
 #   set_binary gpuext big set, binary   the = ANY query with gpuext.force =
 #              on over the cached t: the keys a big set in device memory,
 #              each of t's rows searched in it (gpuext.search = binary)
@@ -60,7 +65,8 @@
 #                (SELECT a FROM keys WHERE b = B), P, visible => true) l
 #                JOIN t ON t.ctid = l.tid
 #              (the index's image built by the session's first call, then
-#              written to the device and searched in every call)
+#              written to the device and searched in every call; hash and
+#              merge joins off: the rows fetched by TID scans)
 #
 # Table 4's indexed nested-loop row (SEARCH_SQL_INLJ=0 leaves it out):
 #
@@ -72,20 +78,20 @@
 #               's_pt', (SELECT array_agg(key) FROM r), P, visible => true)
 #               l JOIN s ON s.ctid = l.tid
 #   inlj_set    SELECT count(*), sum(rid) FROM s WHERE key = ANY ((SELECT
-#               array_agg(key) FROM r)) with gpuext.force = on over the
+#               array_agg(key) FROM r)::int8[]) with gpuext.force = on over the
 #               cached s (a semi-join: the same rows, r's keys distinct)
 #
 # Timing: a method runs in one psql session, the ptree_P methods all in
 # one (the backend keeps the index's image it built): for each method and
-# batch, smallest first, the query once untimed
-# (warm: the ptree image built, the filter's kernel compiled with
-# gpuext.jit_wait = on, the pages read), then SEARCH_SQL_RUNS times timed
-# by psql's \timing (the client round trip, no connection set-up); the
-# figure is the best.  The gpuext methods run after gpuext_cache_load of
-# the tables.  keys/s = B / the best time.  "Under a response-time limit": for
-# each limit of SEARCH_SQL_LIMITS_MS (10 50), a method's largest batch
-# whose best time is within the limit, and its keys/s (Kaldewey's Figure
-# 8 at the measured batch sizes).
+# batch, smallest first, the query once untimed (warm: the ptree image
+# built, the filter's kernel compiled with gpuext.jit_wait = on, the pages
+# read), then SEARCH_SQL_RUNS times timed by psql's \timing (the client
+# round trip, no connection set-up); the figure is the best.  The gpuext
+# methods run after gpuext_cache_load of the tables.  keys/s = B / the
+# best time.  "Under a response-time limit": for each limit of
+# SEARCH_SQL_LIMITS_MS (10 50), a method's largest batch whose best time
+# is within the limit, and its keys/s (Kaldewey's Figure 8 at the measured
+# batch sizes).
 #
 # Check: every run's count and sum must equal the expected value,
 # computed from the key generator alone (SELECT count(*), sum(j + 1) over
@@ -177,10 +183,7 @@ if [ "$BENCH_START" = 1 ]; then
         "wal_level = minimal" "max_wal_senders = 0" || exit 1
     gx_cluster_start || exit 1
 fi
-gx_psql -d postgres -qc "CREATE DATABASE $DB" 2>/dev/null
-gx_psql -d "$DB" -qc "CREATE EXTENSION IF NOT EXISTS gpuext" || { echo "ERROR: CREATE EXTENSION gpuext failed"; exit 1; }
-gx_psql -d "$DB" -qc "ALTER EXTENSION gpuext UPDATE" >/dev/null 2>&1
-gx_psql -d "$DB" -c "SELECT * FROM gpuext_devices()" | tee "$OUT/search_sql_devices.txt"
+bench_create_db "$DB" "$OUT/search_sql_devices.txt" || exit 1
 
 # ------------------------------------------------------------------ data
 GENLOG=$OUT/search_sql_gen.log
@@ -399,94 +402,78 @@ record() {
     printf '   %-44s %10s ms  (best of %s)  %s\n' "$1" "$MS_ONE" "${S_ALL[$2]}" "$CHECK_ONE"
 }
 
-# ------------------------------------------------------------------ Table 1
+# run_methods PREFIX LABELS M...: methods M over the batches LABELS (a
+# label: a batch size, or "inlj" for Table 4's row), in one psql session
+# a method but those named PREFIX*, which share one (one image build);
+# sets MS ALL RES PLAN CHECK by "M,LABEL" (checked against WANT[LABEL]),
+# EXPLAIN (VERBOSE) at the last label to search_sql_explain_M.txt
 declare -A MS ALL RES PLAN CHECK SEEN
-LARGEST=${BATCHES##* }
-for m in "${METHODS[@]}"; do
-    [ -n "${SEEN[$m]:-}" ] && continue
-    # the session's methods: m, or every ptree_P (the same settings)
-    group=("$m")
-    case "$m" in ptree_*) group=(); for g in "${METHODS[@]}"; do case "$g" in ptree_*) group+=("$g") ;; esac; done ;; esac
-    labels=()
-    for g in "${group[@]}"; do
-        SEEN[$g]=1
-        for b in $BATCHES; do
-            MS[$g,$b]=n/a; ALL[$g,$b]=""; RES[$g,$b]=""; PLAN[$g,$b]=""; CHECK[$g,$b]="skipped (budget)"
-            labels+=("$g:$b"); LSQL[$g:$b]=${SQLT[$g]//@B/$b}
+run_methods() {
+    local pfx=$1 lbls=$2 m g b log what
+    local -a group labels
+    shift 2
+    for m in "$@"; do
+        [ -n "${SEEN[$m]:-}" ] && continue
+        group=("$m")
+        case "$m" in "$pfx"*) group=(); for g in "$@"; do case "$g" in "$pfx"*) group+=("$g") ;; esac; done ;; esac
+        labels=()
+        for g in "${group[@]}"; do
+            SEEN[$g]=1
+            for b in $lbls; do
+                MS[$g,$b]=n/a; ALL[$g,$b]=""; RES[$g,$b]=""; PLAN[$g,$b]=""; CHECK[$g,$b]="skipped (budget)"
+                labels+=("$g:$b"); LSQL[$g:$b]=${SQLT[$g]//@B/$b}
+            done
+        done
+        if ! budget_left; then
+            for g in "${group[@]}"; do printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${TITLE[$g]}" "$BUDGET_S"; done
+            continue
+        fi
+        gx_log "$(for g in "${group[@]}"; do printf "%s; " "${TITLE[$g]}"; done)${lbls/#inlj/Table 4}"
+        for g in "${group[@]}"; do
+            for b in $lbls; do PLAN[$g,$b]=$(plan_of "${OPTS[$g]}" "${PRE[$g]}" "${LSQL[$g:$b]}"); done
+            explain_to "$OUT/search_sql_explain_$g.txt" "${OPTS[$g]}" "${PRE[$g]}" "${LSQL[$g:${lbls##* }]}"
+        done
+        log=$OUT/search_sql_$m.log; [ "${#group[@]}" -gt 1 ] && log=$OUT/search_sql_${pfx%_}.log
+        time_session "$log" "${OPTS[$m]} -c gpuext.jit_wait=on" "${PRE[$m]}" "${labels[@]}"
+        for g in "${group[@]}"; do
+            for b in $lbls; do
+                if [ "$b" = inlj ]; then what="Table 4"; else what="batch $b"; fi
+                record "${TITLE[$g]}, $what" "$g:$b" "${WANT[$b]}" "$log"
+                MS[$g,$b]=$MS_ONE; ALL[$g,$b]=${S_ALL[$g:$b]}; RES[$g,$b]=${S_RES[$g:$b]}; CHECK[$g,$b]=$CHECK_ONE
+            done
         done
     done
-    if ! budget_left; then
-        for g in "${group[@]}"; do printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${TITLE[$g]}" "$BUDGET_S"; done
-        continue
-    fi
-    gx_log "$(for g in "${group[@]}"; do printf '%s; ' "${TITLE[$g]}"; done)batches $BATCHES"
-    for g in "${group[@]}"; do
-        for b in $BATCHES; do PLAN[$g,$b]=$(plan_of "${OPTS[$g]}" "${PRE[$g]}" "${LSQL[$g:$b]}"); done
-        explain_to "$OUT/search_sql_explain_$g.txt" "${OPTS[$g]}" "${PRE[$g]}" "${LSQL[$g:$LARGEST]}"
-    done
-    log=$OUT/search_sql_${m%%_*}.log; [ "${#group[@]}" = 1 ] && log=$OUT/search_sql_$m.log
-    time_session "$log" "${OPTS[$m]} -c gpuext.jit_wait=on" "${PRE[$m]}" "${labels[@]}"
-    for g in "${group[@]}"; do
-        for b in $BATCHES; do
-            record "${TITLE[$g]}, batch $b" "$g:$b" "${WANT[$b]}" "$log"
-            MS[$g,$b]=$MS_ONE; ALL[$g,$b]=${S_ALL[$g:$b]}; RES[$g,$b]=${S_RES[$g:$b]}; CHECK[$g,$b]=$CHECK_ONE
-        done
-    done
-done
+}
+
+# ------------------------------------------------------------------ Table 1
+run_methods ptree_ "$BATCHES" "${METHODS[@]}"
 
 # ------------------------------------------------------------------ Table 4's INLJ row
-declare -A JMS JALL JRES JCHECK JTITLE JOPTS JSQL JWHAT JPLAN JPRE
-JMETHODS=()
-# add_jmethod NAME TITLE OPTS SQL WHAT [PRE]: a method of Table 4's row
-add_jmethod() {
-    case "$SKIP" in *" $1 "*) return ;; esac
-    JMETHODS+=("$1"); JTITLE[$1]=$2; JOPTS[$1]=$3; JSQL[$1]=$4; JWHAT[$1]=$5; JPRE[$1]=${6:-}
-}
+T1_METHODS=("${METHODS[@]}")
+METHODS=()
 if [ "$INLJ" = 1 ]; then
     for w in $J_WORKERS; do
-        add_jmethod "inlj_pg_w$w" "PG index nested loop, $w workers" "$PGOFF $(workers "$w") $TIDNL" \
+        add_method "inlj_pg_w$w" "PG index nested loop, $w workers" "$PGOFF $(workers "$w") $TIDNL" \
             "SELECT count(*), sum(s.rid) FROM r JOIN s ON s.key = r.key;" \
             "r JOIN s ON s.key = r.key, gpuext off, hash and merge joins off, max_parallel_workers_per_gather = $w: an index nested loop over the btree s_bt (s_pt dropped in the session's transaction, rolled back)" \
             "BEGIN; DROP INDEX s_pt;"
     done
     for p in $PARTS; do
-        add_jmethod "inlj_ptree_$p" "gpuext_ptree_lookup, parts $p" "$GX $TIDNL" \
+        add_method "inlj_ptree_$p" "gpuext_ptree_lookup, parts $p" "$GX $TIDNL" \
             "SELECT count(*), sum(s.rid) FROM gpuext_ptree_lookup('s_pt', (SELECT array_agg(key) FROM r), $p, visible => true) l JOIN s ON s.ctid = l.tid;" \
             "r's keys (array_agg) looked up in the prefix-tree index s_pt in one batch on the $DEV device (parts $p), the visible rows joined to s by ctid (TID scans)"
     done
-    add_jmethod inlj_set "gpuext big set over cached s" "$GX -c gpuext.force=on -c gpuext.use_cache=on -c gpuext.search=binary" \
+    add_method inlj_set "gpuext big set over cached s" "$GX -c gpuext.force=on -c gpuext.use_cache=on -c gpuext.search=binary" \
         "SELECT count(*), sum(rid) FROM s WHERE key = ANY ((SELECT array_agg(key) FROM r)::int8[]);" \
         "s WHERE key = ANY (r's keys) on gpuext over the cached s (a semi-join, the same rows as the join: r's keys are distinct)"
     # the reference: PostgreSQL's own plan (a hash join), untimed
-    JREF=$(PGOPTIONS="$PGOFF $(workers "${J_WORKERS%% *}")" gx_psql -d "$DB" -At -c "SELECT count(*), sum(s.rid) FROM r JOIN s ON s.key = r.key" 2>&1)
-    gx_log "Table 4, indexed nested loop: r $R_ROWS rows, s $S_ROWS rows (PostgreSQL's hash join: $JREF)"
-    [[ $JREF =~ ^[1-9][0-9]*\|[0-9]+$ ]] || fail "INLJ reference (PostgreSQL's hash join): returned '$JREF'"
-    for m in "${JMETHODS[@]}"; do
-        [ -n "${SEEN[$m]:-}" ] && continue
-        # the session's methods: m, or every inlj_ptree_P (one image build)
-        group=("$m")
-        case "$m" in inlj_ptree_*) group=(); for g in "${JMETHODS[@]}"; do case "$g" in inlj_ptree_*) group+=("$g") ;; esac; done ;; esac
-        labels=()
-        for g in "${group[@]}"; do
-            SEEN[$g]=1; JMS[$g]=n/a; JCHECK[$g]="skipped (budget)"
-            labels+=("$g:$R_ROWS"); LSQL[$g:$R_ROWS]=${JSQL[$g]}
-        done
-        if ! budget_left; then
-            for g in "${group[@]}"; do printf '   %-44s skipped (SEARCH_SQL_BUDGET_S=%s)\n' "${JTITLE[$g]}" "$BUDGET_S"; done
-            continue
-        fi
-        for g in "${group[@]}"; do
-            JPLAN[$g]=$(plan_of "${JOPTS[$g]}" "${JPRE[$g]}" "${JSQL[$g]}")
-            explain_to "$OUT/search_sql_explain_$g.txt" "${JOPTS[$g]}" "${JPRE[$g]}" "${JSQL[$g]}"
-        done
-        log=$OUT/search_sql_inlj_ptree.log; [ "${#group[@]}" = 1 ] && log=$OUT/search_sql_$m.log
-        time_session "$log" "${JOPTS[$m]} -c gpuext.jit_wait=on" "${JPRE[$m]}" "${labels[@]}"
-        for g in "${group[@]}"; do
-            record "${JTITLE[$g]} (INLJ)" "$g:$R_ROWS" "$JREF" "$log"
-            JMS[$g]=$MS_ONE; JALL[$g]=${S_ALL[$g:$R_ROWS]}; JRES[$g]=${S_RES[$g:$R_ROWS]}; JCHECK[$g]=$CHECK_ONE
-        done
-    done
+    WANT[inlj]=$(PGOPTIONS="$PGOFF $(workers "${J_WORKERS%% *}")" gx_psql -d "$DB" -At -c "SELECT count(*), sum(s.rid) FROM r JOIN s ON s.key = r.key" 2>&1)
+    gx_log "Table 4, indexed nested loop: r $R_ROWS rows, s $S_ROWS rows (PostgreSQL's hash join: ${WANT[inlj]})"
+    [[ ${WANT[inlj]} =~ ^[1-9][0-9]*\|[0-9]+$ ]] || fail "INLJ reference (PostgreSQL's hash join): returned '${WANT[inlj]}'"
+    run_methods inlj_ptree_ inlj "${METHODS[@]}"
 fi
+JMETHODS=("${METHODS[@]}")
+METHODS=("${T1_METHODS[@]}")
 
 # ------------------------------------------------------------------ report
 # the speculative parts (P > 0) that ran: their best per batch is a row of
@@ -570,15 +557,15 @@ done
             echo "| ${TITLE[$m]} | $b | ${MS[$m,$b]} | ${ALL[$m,$b]} | $(fmt_rate "$b" "${MS[$m,$b]}") | ${CHECK[$m,$b]} | ${PLAN[$m,$b]} |"
         done
     done
-    if [ "$INLJ" = 1 ]; then
+    if [ "${#JMETHODS[@]}" -gt 0 ]; then
         echo
         echo "## Table 4, indexed nested-loop join: r ($R_ROWS rows) JOIN s ($S_ROWS rows) ON s.key = r.key"
         echo
-        echo "| method | ms (best) | timed runs ms | speedup vs ${JTITLE[${JMETHODS[0]}]} | r keys/s | result | check | plan |"
+        echo "| method | ms (best) | timed runs ms | speedup vs ${TITLE[${JMETHODS[0]}]} | r keys/s | result | check | plan |"
         echo "|---|---:|---|---:|---:|---|---|---|"
         for m in "${JMETHODS[@]}"; do
-            sp=$(awk -v a="${JMS[${JMETHODS[0]}]}" -v b="${JMS[$m]}" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2fx", a / b; else print "n/a" }')
-            echo "| ${JTITLE[$m]} | ${JMS[$m]} | ${JALL[$m]:-} | $sp | $(fmt_rate "$R_ROWS" "${JMS[$m]}") | ${JRES[$m]:-} | ${JCHECK[$m]:-} | ${JPLAN[$m]:-} |"
+            sp=$(awk -v a="${MS[${JMETHODS[0]},inlj]}" -v b="${MS[$m,inlj]}" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2fx", a / b; else print "n/a" }')
+            echo "| ${TITLE[$m]} | ${MS[$m,inlj]} | ${ALL[$m,inlj]} | $sp | $(fmt_rate "$R_ROWS" "${MS[$m,inlj]}") | ${RES[$m,inlj]} | ${CHECK[$m,inlj]} | ${PLAN[$m,inlj]} |"
         done
     fi
     echo
@@ -586,7 +573,7 @@ done
     echo
     for m in "${METHODS[@]}"; do echo "* ${TITLE[$m]}: ${WHAT[$m]}."; done
     [ "${#SPEC[@]}" -gt 0 ] && echo "* ${TITLE[ptree_best]}: per batch the fastest of those parts (p=P), the others in the table of every method."
-    for m in "${JMETHODS[@]}"; do echo "* (Table 4) ${JTITLE[$m]}: ${JWHAT[$m]}."; done
+    for m in "${JMETHODS[@]}"; do echo "* (Table 4) ${TITLE[$m]}: ${WHAT[$m]}."; done
 } | tee "$OUT/search_sql.md"
 gx_log "bench/search_sql.sh: $((SECONDS - T_START)) s"
 [ "$FAILED" = 0 ] || exit 2
