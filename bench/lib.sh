@@ -223,6 +223,17 @@ bench_tpcb() {
     return "$rc"
 }
 
+# bench_create_db DB FILE: the database DB (made when missing) with the
+# extension gpuext (created, or updated to the installed version); prints
+# gpuext_devices() and writes it to FILE.  Returns 1 when the extension
+# cannot be created.
+bench_create_db() {
+    gx_psql -d postgres -qc "CREATE DATABASE $1" 2>/dev/null
+    gx_psql -d "$1" -qc "CREATE EXTENSION IF NOT EXISTS gpuext" || { echo "ERROR: CREATE EXTENSION gpuext failed"; return 1; }
+    gx_psql -d "$1" -qc "ALTER EXTENSION gpuext UPDATE" >/dev/null 2>&1
+    gx_psql -d "$1" -c "SELECT * FROM gpuext_devices()" | tee "$2"
+}
+
 # bench_ensure_installed: build and install gpuext from this checkout when
 # BENCH_BUILD=1, or when it is not installed and BENCH_BUILD is not 0
 bench_ensure_installed() {

@@ -81,9 +81,7 @@ if [ "$BENCH_START" = 1 ]; then
     bench_cluster_init "${BENCH_PORT:-54334}" "$ROWS" || exit 1
     gx_cluster_start || exit 1
 fi
-gx_psql -d postgres -qc "CREATE DATABASE $DB" 2>/dev/null
-gx_psql -d "$DB" -qc "CREATE EXTENSION IF NOT EXISTS gpuext" || { echo "ERROR: CREATE EXTENSION gpuext failed"; exit 1; }
-gx_psql -d "$DB" -c "SELECT * FROM gpuext_devices()" | tee "$OUT/search_sets_devices.txt"
+bench_create_db "$DB" "$OUT/search_sets_devices.txt" || exit 1
 
 # ------------------------------------------------------------------ data
 gx_log "generating t: $ROWS rows, keys: $KEYS"
