@@ -50,7 +50,7 @@ bool		gx_join_partitions = true;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
-int			gx_shared_object_memory_mb = 1024;
+int			gx_shared_object_memory_mb = 8192;
 int			gx_debug_fault = GX_FAULT_NONE;
 int			gx_debug_fault_skip = 0;
 
@@ -304,7 +304,7 @@ gx_define_gucs(void)
 							"Shared objects (a prefix-tree index's device image) are named by every session; "
 							"least recently used ones are freed to make room, and a call whose object does "
 							"not fit uses a copy of its own.",
-							&gx_shared_object_memory_mb, 1024, 0, INT_MAX / 2,
+							&gx_shared_object_memory_mb, 8192, 0, INT_MAX / 2,
 							PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomEnumVariable("gpuext.debug_fault",
 							 "Injects a fault into the next task this session submits (tests).",
