@@ -2840,6 +2840,23 @@ jg_ref_add(JgGroups &g, const gx_chunk_ext *x, const gx_reg *jv)
 	}
 }
 
+/* the outputs of outer row r of side out (k, a, v, x, kd) into jv[0 .. 4], the rest zero */
+static void
+jg_outer_jv(const JgSide &out, uint32_t r, gx_reg *jv)
+{
+	memset(jv, 0, sizeof(gx_reg) * GX_MAX_OUTS);
+	jv[0].v.i = out.k[r];
+	jv[0].isnull = out.kn[r];
+	jv[1].v.i = out.a[r];
+	jv[1].isnull = out.an[r];
+	jv[2].v.i = out.v[r];
+	jv[2].isnull = out.vn[r];
+	jv[3].v.d = out.x[r];
+	jv[3].isnull = out.xn[r];
+	jv[4].v.i = out.kd[r];
+	jv[4].isnull = out.kn[r];
+}
+
 /*
  * The reference of a group probe of spec sp over the sides (a nested loop
  * over the rows, every pass's groups): the groups, every pair in added,
@@ -2861,17 +2878,7 @@ jg_reference(const JgSide &in, const JgSide &out, const JgSpec &sp, const gx_chu
 		}
 		if (!out.passes(r))
 			continue;
-		memset(jv, 0, sizeof(jv));
-		jv[0].v.i = out.k[r];
-		jv[0].isnull = out.kn[r];
-		jv[1].v.i = out.a[r];
-		jv[1].isnull = out.an[r];
-		jv[2].v.i = out.v[r];
-		jv[2].isnull = out.vn[r];
-		jv[3].v.d = out.x[r];
-		jv[3].isnull = out.xn[r];
-		jv[4].v.i = out.kd[r];
-		jv[4].isnull = out.kn[r];
+		jg_outer_jv(out, r, jv);
 		for (int c = 0; c < JG_NCOLS; c++)
 			jv[JG_ICOL_BASE + c].isnull = 1;
 		for (uint32_t i = 0; i < in.size() && !out.kn[r]; i++)
@@ -3332,15 +3339,7 @@ jgl_reference(const JglCase &cs, const gx_chunk_ext *x, JgOut &w)
 
 		if (!out.passes(r) || out.kn[r])
 			continue;
-		memset(jv, 0, sizeof(jv));
-		jv[0].v.i = out.k[r];
-		jv[1].v.i = out.a[r];
-		jv[1].isnull = out.an[r];
-		jv[2].v.i = out.v[r];
-		jv[2].isnull = out.vn[r];
-		jv[3].v.d = out.x[r];
-		jv[3].isnull = out.xn[r];
-		jv[4].v.i = out.kd[r];
+		jg_outer_jv(out, r, jv);
 		for (uint32_t i = 0; i < in0.size(); i++)
 		{
 			if (!in0.passes(i) || in0.kn[i] || in0.k[i] != out.k[r])
