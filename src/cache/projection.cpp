@@ -58,6 +58,7 @@
 #include "cache.h"
 #include "compat.h"
 #include "engine.h"
+#include "gx_projection.h"
 #include "shared_objects.h"
 
 extern "C"
@@ -261,36 +262,6 @@ proj_key(Relation rel, AttrNumber attnum, const ProjView *v, GxSharedKey *key)
 	key->rows = v->rows;
 }
 
-/* the range join fields of a task on a projection of cap rows */
-static void
-proj_task_join(gx_chunk *c, uint32 obj, uint32 cap)
-{
-	c->obj[0] = obj;
-	c->ext.join.alg = GX_JOIN_RANGE;
-	c->ext.join.mode = GX_JOIN_INNER;
-	c->ext.join.nkeys = 1;
-	c->ext.join.key_out[0] = 0;
-	c->ext.join.payload_out = -1;
-	c->ext.join.cap = cap;
-	c->ext.join.lo_out = -1;
-	c->ext.join.hi_out = -1;
-}
-
-/* append instruction (op, type, dst, a, b, arg) to c's program */
-static void
-proj_emit(gx_chunk *c, int op, int type, int dst, int a, int b, int arg)
-{
-	gx_instr   *in = &c->code[c->ninstr++];
-
-	memset(in, 0, sizeof(*in));
-	in->op = (uint8) op;
-	in->type = (uint8) type;
-	in->dst = (uint8) dst;
-	in->a = (uint8) a;
-	in->b = (uint8) b;
-	in->arg = arg;
-}
-
 /*
  * One JOIN_BUILD task of part p into projection obj (cap rows), in
  * session: false when the entry changed since the view (the build is
@@ -316,13 +287,12 @@ proj_build_part(uint32 session, int device, uint32 obj, uint32 cap, const ProjPa
 		return false;
 	}
 	gx_task_init(c, GX_TASK_JOIN_BUILD, session);
-	proj_task_join(c, obj, cap);
+	gx_proj_build_program(c, obj, cap, p->gxtype, p->key_values_off, p->key_nulls_off,
+						  p->ref.rowmap_off, p->ref.start);
 	c->follow = GX_FOLLOW_NONE;
 	c->nrows = p->ref.nrows;
-	c->ncols = 2;
 	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
 	c->ext.entry = p->ref.idx;
-	c->ext.rowmap_off = p->ref.rowmap_off;
 	if (bv.padded)
 	{
 		/* no stale block, but padding rows (line pointer 0): skipped */
@@ -334,27 +304,6 @@ proj_build_part(uint32 session, int device, uint32 obj, uint32 cap, const ProjPa
 		c->input_bytes = GX_ALIGN_UP(c->input_bytes + sizeof(uint32) * nwords);
 	}
 	c->result_off = c->input_bytes;
-	/* column 0: the key; column 1: the row map, a uint32 (< 2^31) per row */
-	c->cols[0].type = (uint8) p->gxtype;
-	c->cols[0].values_off = p->key_values_off;
-	c->cols[0].nulls_off = p->key_nulls_off;
-	c->cols[1].type = GX_INT4;
-	c->cols[1].values_off = p->ref.rowmap_off;
-	c->cols[1].nulls_off = 0;
-	/* out 0 = key; out 1 = (first block << 16) + row map value: the TID */
-	c->nconsts = 1;
-	c->consts[0].v.i = (int64) p->ref.start << 16;
-	c->consts[0].isnull = 0;
-	c->consts[0].type = GX_INT8;
-	proj_emit(c, GX_OP_LDCOL, p->gxtype, 0, 0, 0, 0);
-	proj_emit(c, GX_OP_OUT, p->gxtype, 0, 0, 0, 0);
-	proj_emit(c, GX_OP_LDCOL, GX_INT4, 1, 0, 0, 1);
-	proj_emit(c, GX_OP_LDCONST, GX_INT8, 2, 0, 0, 0);
-	proj_emit(c, GX_OP_ADD, GX_INT8, 3, 1, 2, 0);
-	proj_emit(c, GX_OP_OUT, GX_INT8, 0, 3, 0, 1);
-	c->nregs = 4;
-	c->ext.join.payload_out = 1;
-	c->ext.join.row_base = 0;
 	gx_slot_submit(slot, device);
 	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
 	res = gx_chunk_result(c);
@@ -382,7 +331,7 @@ proj_finish(uint32 session, int device, uint32 obj, uint32 cap)
 	uint64		rows;
 
 	gx_task_init_plain(c, GX_TASK_JOIN_FINISH_BUILD, session);
-	proj_task_join(c, obj, cap);
+	gx_proj_join(c, obj, cap);
 	c->follow = GX_FOLLOW_SESSION;
 	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
 	c->result_off = c->input_bytes;
@@ -549,17 +498,10 @@ proj_probe(uint32 session, int device, uint32 obj, uint32 cap, const Datum *vals
 
 		memset(c, 0, sizeof(gx_chunk));
 		gx_task_init(c, GX_TASK_JOIN_PROBE, session);
-		proj_task_join(c, obj, cap);
+		gx_proj_probe_program(c, obj, cap, first_row, first_match, proj_probe_room(n));
 		c->ext.entry = -1;
-		c->ext.join.lo_out = 0;
-		c->ext.join.hi_out = 0;
-		c->ext.join.bflags = GX_JOIN_LO_INCL | GX_JOIN_HI_INCL;
-		c->ext.join.first_row = first_row;
-		c->ext.join.first_match = first_match;
 		c->follow = GX_FOLLOW_NONE;
 		c->nrows = n;
-		c->ncols = 1;
-		c->cols[0].type = GX_INT8;
 		c->cols[0].values_off = at;
 		k = (int64 *) ((char *) c + at);
 		for (uint32 i = 0; i < n; i++)
@@ -579,12 +521,8 @@ proj_probe(uint32 session, int device, uint32 obj, uint32 cap, const Datum *vals
 			c->cols[0].nulls_off = at;
 			at = GX_ALIGN_UP(at + gx_bitmap_bytes(n));
 		}
-		proj_emit(c, GX_OP_LDCOL, GX_INT8, 0, 0, 0, 0);
-		proj_emit(c, GX_OP_OUT, GX_INT8, 0, 0, 0, 0);
-		c->nregs = 1;
 		c->input_bytes = at;
 		c->result_off = at;
-		c->ext.join.max_pairs = proj_probe_room(n);
 		gx_slot_submit(slot, device);
 		gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
 		res = gx_chunk_result(c);

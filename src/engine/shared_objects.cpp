@@ -542,11 +542,7 @@ gx_shobj_drop_rel(int kind, Oid dbid, Oid relid)
 
 		if (e->state != GX_SHOBJ_FREE && e->state != GX_SHOBJ_DEAD && e->key.kind == kind &&
 			e->key.dbid == dbid && e->key.relid == relid)
-		{
-			if (e->writing)
-				e->writing = false;
-			wake |= gx_shobj_kill(e);
-		}
+			wake |= gx_shobj_kill(e);	/* (a writer still fills it for its call) */
 	}
 	LWLockRelease(gx_shobj->lock);
 	if (wake)
