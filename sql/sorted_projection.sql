@@ -115,6 +115,8 @@ SELECT gx_sp_check('i8', 't.i8', ARRAY[123456789, 7919, -100000, 15838]);
 INSERT INTO gx_sp (id, i4, i8) VALUES (40000, 77777, 7919), (40001, 77777, 88888);
 SELECT gx_sp_check('i8', 't.i8', ARRAY[123456789, 7919, 88888]);
 SELECT gx_sp_check('i4', 't.i4', ARRAY[77777, 1]);
+-- (a date from the heap too: its keys are the days the projection would hold)
+SELECT gx_sp_check('d', 'CASE WHEN isfinite(t.d) THEN t.d - date ''2000-01-01'' END', ARRAY[0, 1, 3, 1499, 1500, -1]);
 -- in a transaction that wrote: its own rows, none it deleted
 BEGIN;
 DELETE FROM gx_sp WHERE i8 = 88888;

@@ -51,8 +51,9 @@
  * the snapshot sees on those blocks is one of them; the rows of a block
  * written since (even by a transaction the snapshot does not see) are not
  * used: the view then is not valid.  Without a valid view the function
- * answers from the heap in the caller's snapshot (an SPI query), so it
- * returns exactly the rows a plain query of the same snapshot returns.
+ * answers from the heap in the caller's snapshot (one scan of the table,
+ * comparing each value as the projection would hold it), so it returns
+ * exactly the rows a plain query of the same snapshot returns.
  */
 #include "gpuext.h"
 #include "cache.h"
@@ -65,10 +66,8 @@ extern "C"
 {
 #include "access/relation.h"
 #include "access/table.h"
-#include "catalog/namespace.h"
 #include "common/hashfn.h"
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -78,6 +77,7 @@ extern "C"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/tuplestore.h"
 
 PGDLLEXPORT Datum gpuext_cache_search(PG_FUNCTION_ARGS);
@@ -572,40 +572,115 @@ proj_probe_batch(void)
 						(Size) PG_INT32_MAX);
 }
 
+/* a value of a projection's column (int2, int4, int8, date, timestamp(tz)) as its int64 */
+static int64
+proj_datum_int64(Datum d, Oid typid)
+{
+	switch (typid)
+	{
+		case INT2OID:
+			return DatumGetInt16(d);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(d);
+		default:
+			return DatumGetInt64(d);
+	}
+}
+
+/* qsort order of int64 */
+static int
+proj_int64_cmp(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /*
- * The answer from the heap, in the caller's snapshot: for each key in
- * order, the rows whose column equals it (an SPI query)
+ * The answer from the heap, in the active snapshot (the caller's): the
+ * table scanned once, each row whose column (as its int64, the value the
+ * projection would hold) is one of the keys kept under its key; then, for
+ * each key in order, its rows
  */
 static void
-proj_search_heap(Relation rel, const char *col, ArrayType *arr, ReturnSetInfo *rsinfo)
+proj_search_heap(Relation rel, AttrNumber attnum, const Datum *vals, const bool *nulls,
+				 int nkeys, ReturnSetInfo *rsinfo)
 {
-	StringInfoData q;
-	Oid			argtypes[1] = {INT8ARRAYOID};
-	Datum		args[1] = {PointerGetDatum(arr)};
-	MemoryContext outer = CurrentMemoryContext;
+	Oid			typid = TupleDescAttr(RelationGetDescr(rel), attnum - 1)->atttypid;
+	int64	   *keys = (int64 *) palloc(sizeof(int64) * nkeys);
+	int			ndistinct = 0;
+	ItemPointerData **tids;
+	int		   *ntids,
+			   *captids;
+	TableScanDesc scan;
+	TupleTableSlot *slot;
 
-	initStringInfo(&q);
-	appendStringInfo(&q,
-					 "SELECT x.k, t.ctid FROM unnest($1) WITH ORDINALITY AS x(k, n) "
-					 "JOIN %s AS t ON t.%s = x.k ORDER BY x.n",
-					 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
-												RelationGetRelationName(rel)),
-					 quote_identifier(col));
-	SPI_connect();
-	if (SPI_execute_with_args(q.data, 1, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "gpuext: gpuext_cache_search's heap query failed");
-	for (uint64 i = 0; i < SPI_processed; i++)
+	for (int i = 0; i < nkeys; i++)
+		if (!nulls[i])
+			keys[ndistinct++] = DatumGetInt64(vals[i]);
+	qsort(keys, ndistinct, sizeof(int64), proj_int64_cmp);
+	if (ndistinct > 1)
 	{
-		bool		isnull[2];
-		Datum		out[2];
-		MemoryContext spi = MemoryContextSwitchTo(outer);
+		int			n = 1;
 
-		out[0] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull[0]);
-		out[1] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull[1]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, isnull);
-		MemoryContextSwitchTo(spi);
+		for (int i = 1; i < ndistinct; i++)
+			if (keys[i] != keys[n - 1])
+				keys[n++] = keys[i];
+		ndistinct = n;
 	}
-	SPI_finish();
+	tids = (ItemPointerData **) palloc0(sizeof(ItemPointerData *) * Max(ndistinct, 1));
+	ntids = (int *) palloc0(sizeof(int) * Max(ndistinct, 1));
+	captids = (int *) palloc0(sizeof(int) * Max(ndistinct, 1));
+	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
+	slot = table_slot_create(rel, NULL);
+	while (ndistinct > 0 && table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		bool		isnull;
+		Datum		d = slot_getattr(slot, attnum, &isnull);
+		int64		v;
+		int64	   *hit;
+		int			k;
+
+		CHECK_FOR_INTERRUPTS();
+		if (isnull)
+			continue;
+		v = proj_datum_int64(d, typid);
+		hit = (int64 *) bsearch(&v, keys, ndistinct, sizeof(int64), proj_int64_cmp);
+		if (hit == NULL)
+			continue;
+		k = (int) (hit - keys);
+		if (ntids[k] == captids[k])
+		{
+			captids[k] = Max(8, 2 * captids[k]);
+			tids[k] = tids[k] == NULL ?
+				(ItemPointerData *) palloc(sizeof(ItemPointerData) * captids[k]) :
+				(ItemPointerData *) repalloc_huge(tids[k], sizeof(ItemPointerData) * captids[k]);
+		}
+		tids[k][ntids[k]++] = slot->tts_tid;
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	table_endscan(scan);
+	for (int i = 0; i < nkeys; i++)
+	{
+		int64		v;
+		int64	   *hit;
+
+		if (nulls[i])
+			continue;
+		v = DatumGetInt64(vals[i]);
+		hit = (int64 *) bsearch(&v, keys, ndistinct, sizeof(int64), proj_int64_cmp);
+		for (int t = 0; hit != NULL && t < ntids[hit - keys]; t++)
+		{
+			Datum		out[2];
+			bool		outnull[2] = {false, false};
+
+			out[0] = vals[i];
+			out[1] = PointerGetDatum(&tids[hit - keys][t]);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
+		}
+	}
 }
 
 /*
@@ -679,7 +754,7 @@ gpuext_cache_search(PG_FUNCTION_ARGS)
 								 RelationGetRelationName(rel), col,
 								 why != NULL ? why : "the cache is on another device")));
 	if (obj == 0)
-		proj_search_heap(rel, col, arr, rsinfo);
+		proj_search_heap(rel, attnum, vals, nulls, nkeys, rsinfo);
 	table_close(rel, AccessShareLock);
 	PG_RETURN_NULL();
 }
