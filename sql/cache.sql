@@ -269,7 +269,7 @@ SELECT gpuext_cache_load('gx_cm');
 SELECT gpuext_cache_evict('gx_cm');
 SELECT count(*) FROM gpuext_cache;
 RESET ROLE;
-GRANT EXECUTE ON FUNCTION gpuext_cache_load(regclass), gpuext_cache_evict(regclass)
+GRANT EXECUTE ON FUNCTION gpuext_cache_load(regclass, text[]), gpuext_cache_evict(regclass)
     TO gx_cache_user;
 GRANT SELECT ON gx_cm TO gx_cache_user;
 SELECT gpuext_cache_evict('gx_ct');
@@ -284,7 +284,7 @@ SELECT "table", state FROM gpuext_cache;
 SELECT gpuext_cache_evict('gx_ct');
 RESET ROLE;
 ALTER TABLE gx_cm OWNER TO CURRENT_USER;
-REVOKE EXECUTE ON FUNCTION gpuext_cache_load(regclass), gpuext_cache_evict(regclass)
+REVOKE EXECUTE ON FUNCTION gpuext_cache_load(regclass, text[]), gpuext_cache_evict(regclass)
     FROM gx_cache_user;
 
 -- all or nothing: a load that fails in any of its tasks (the task after

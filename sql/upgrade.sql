@@ -49,4 +49,14 @@ SELECT count(*) FROM gpuext_ptree_lookup('gx_upgrade_pt_k', ARRAY[1, 50, 100, 10
 SELECT kind, state, pins FROM gpuext_shared_objects WHERE relation = 'gx_upgrade_pt_k'::regclass;
 SELECT objects_written > 0 AS written FROM gpuext_shared_object_stats;
 DROP TABLE gx_upgrade_pt;
+-- the sorted projections of 1.7 (sql/sorted_projection.sql): gpuext_cache_load's
+-- new signature (sorted =>), gpuext_cache_search, gpuext_cache_projections
+CREATE TABLE gx_upgrade_sp AS SELECT g AS k FROM generate_series(1, 100) g;
+VACUUM (FREEZE) gx_upgrade_sp;
+SELECT gpuext_cache_load('gx_upgrade_sp', sorted => ARRAY['k']);
+SELECT "column", rows, state FROM gpuext_cache_projections
+WHERE relation = 'gx_upgrade_sp'::regclass;
+SELECT * FROM gpuext_cache_search('gx_upgrade_sp', 'k', ARRAY[1, 100, 101]) ORDER BY 1;
+SELECT gpuext_cache_evict('gx_upgrade_sp') > 0 AS evicted;
+DROP TABLE gx_upgrade_sp;
 DROP FUNCTION gx_ext_objects();

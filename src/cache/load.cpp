@@ -31,6 +31,7 @@
 #include "cache.h"
 #include "compiler.h"
 #include "gx_layout.h"
+#include "shared_objects.h"
 
 
 extern "C"
@@ -566,7 +567,13 @@ gx_cache_load_rel(Oid relid, bool evict)
 Datum
 gpuext_cache_load(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
+	Oid			relid;
+	uint64		rows;
+
+	/* (not STRICT since 1.7: sorted may be NULL) */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	relid = PG_GETARG_OID(0);
 
 	gx_cache_require();
 	if (gx_cache->nunits == 0)
@@ -576,7 +583,11 @@ gpuext_cache_load(PG_FUNCTION_ARGS)
 				 errhint("Set gpuext.cache_size (server start) to a size of at least 128MB.")));
 	gx_cache_check_owner(relid);
 	gx_cache_prevent_during_recovery();
-	PG_RETURN_INT64((int64) gx_cache_load_rel(relid, true));
+	rows = gx_cache_load_rel(relid, true);
+	/* sorted => columns (1.7): their projections (projection.cpp) */
+	if (PG_NARGS() > 1 && !PG_ARGISNULL(1))
+		gx_proj_load(relid, PG_GETARG_DATUM(1));
+	PG_RETURN_INT64((int64) rows);
 }
 
 /* SQL: gpuext_cache_evict(regclass) -> entries evicted */
@@ -587,6 +598,8 @@ gpuext_cache_evict(PG_FUNCTION_ARGS)
 
 	gx_cache_require();
 	gx_cache_check_owner(relid);
+	/* its sorted projections go with its entries (projection.cpp) */
+	gx_shobj_drop_rel(GX_SHOBJ_SORTED_PROJ, MyDatabaseId, relid);
 	if (gx_cache->nunits == 0)
 		PG_RETURN_INT32(0);
 	PG_RETURN_INT32(gx_cache_evict_rel(relid, true));

@@ -197,7 +197,7 @@ gx_task_context(const gx_chunk *c, int device, int slot, gx_task_ctx *ctx, int *
 			/* a shared object (shared_objects.cpp): pinned while the task runs */
 			if (s == NULL)
 				return "the task names a shared object but no session";
-			if ((msg = gx_shobj_resolve(c->obj[k], c->kind, c->session, device, slot, k,
+			if ((msg = gx_shobj_resolve(c->obj[k], c, device, slot, k,
 										&ctx->obj[k], &ctx->obj_bytes[k], err, errlen,
 										oom)) != NULL)
 				return msg;

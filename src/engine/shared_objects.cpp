@@ -379,7 +379,7 @@ gx_shobj_acquire(const GxSharedKey *key, int device, uint64 bytes, uint32 sessio
 
 		if (o->state == GX_SHOBJ_FREE || o->state == GX_SHOBJ_DEAD ||
 			o->key.dbid != key->dbid || o->key.relid != key->relid ||
-			o->key.kind != key->kind)
+			o->key.kind != key->kind || o->key.attnum != key->attnum)
 			continue;
 		if (o->key.filenode == key->filenode && o->key.version == key->version &&
 			o->device != device)
@@ -494,6 +494,61 @@ gx_shobj_count_session_copy(uint64 bytes)
 	LWLockRelease(gx_shobj->lock);
 }
 
+/*
+ * Copy the live entries of 'kind' in database dbid (at most max) into out;
+ * returns how many (for the views of their owners: gpuext_cache_projections)
+ */
+int
+gx_shobj_list(int kind, Oid dbid, GxSharedInfo *out, int max)
+{
+	int			n = 0;
+
+	if (gx_shobj == NULL)
+		return 0;
+	LWLockAcquire(gx_shobj->lock, LW_SHARED);
+	for (int i = 0; i < GX_MAX_SHARED_OBJECTS && n < max; i++)
+	{
+		const GxSharedObject *e = &gx_shobj->objs[i];
+
+		if (e->state == GX_SHOBJ_FREE || e->state == GX_SHOBJ_DEAD ||
+			e->key.kind != kind || e->key.dbid != dbid)
+			continue;
+		out[n].key = e->key;
+		out[n].device = e->device;
+		out[n].bytes = e->bytes;
+		out[n].state = e->state;
+		out[n].uses = e->uses;
+		n++;
+	}
+	LWLockRelease(gx_shobj->lock);
+	return n;
+}
+
+/*
+ * The entries of 'kind' of relation relid are dead (freed once unpinned):
+ * what they were made of is gone (gpuext_cache_evict of a table)
+ */
+void
+gx_shobj_drop_rel(int kind, Oid dbid, Oid relid)
+{
+	bool		wake = false;
+
+	if (gx_shobj == NULL)
+		return;
+	LWLockAcquire(gx_shobj->lock, LW_EXCLUSIVE);
+	for (int i = 0; i < GX_MAX_SHARED_OBJECTS; i++)
+	{
+		GxSharedObject *e = &gx_shobj->objs[i];
+
+		if (e->state != GX_SHOBJ_FREE && e->state != GX_SHOBJ_DEAD && e->key.kind == kind &&
+			e->key.dbid == dbid && e->key.relid == relid)
+			wake |= gx_shobj_kill(e);	/* (a writer still fills it for its call) */
+	}
+	LWLockRelease(gx_shobj->lock);
+	if (wake)
+		gx_service_wake();
+}
+
 /* ---------------------------------------------------------------------- */
 /* service side                                                           */
 /* ---------------------------------------------------------------------- */
@@ -541,20 +596,27 @@ gx_shobj_free_unused(bool ready, int device)
 }
 
 /*
- * May a task of 'kind' name a shared object as its obj[k]?  Only where
- * the kind reads it and never writes it: a prefix-tree image or a sorted
- * projection searched (TREE_LOOKUP, SEARCH), a program's big sets (FILTER,
- * CACHE_SCAN obj[GX_TASK_OBJ_SETS]); OBJ_WRITE is its writer's (checked
- * apart).  A kind added here must not write the object.
+ * May task c name a shared object as its obj[k]?  Only where its kind
+ * reads it and never writes it: a prefix-tree image or a sorted
+ * projection searched (TREE_LOOKUP, SEARCH, and an INNER range probe
+ * without a group table or a merge scratch: it writes nothing into its
+ * table), a program's big sets (FILTER, CACHE_SCAN obj[GX_TASK_OBJ_SETS]);
+ * the writer's tasks are checked apart (gx_shobj_writes).  A kind added
+ * here must not write the object.
  */
 static bool
-gx_shobj_read_only(uint32 kind, int k)
+gx_shobj_read_only(const gx_chunk *c, int k)
 {
-	switch (kind)
+	switch (c->kind)
 	{
 		case GX_TASK_TREE_LOOKUP:
 		case GX_TASK_SEARCH:
 			return k == 0;
+		case GX_TASK_JOIN_PROBE:
+			return k == 0 && c->ext.join.alg == GX_JOIN_RANGE &&
+				c->ext.join.mode == GX_JOIN_INNER && c->ext.ngroup_cap == 0 &&
+				c->ext.join.nlevels <= 1 && c->ext.join.ncols == 0 &&
+				(c->ext.join.jflags & GX_JOIN_MSCRATCH) == 0;
 		case GX_TASK_FILTER:
 		case GX_TASK_CACHE_SCAN:
 			return k == GX_TASK_OBJ_SETS;
@@ -564,21 +626,38 @@ gx_shobj_read_only(uint32 kind, int k)
 }
 
 /*
+ * Does task c fill a shared object it names as obj[k] (while its writer
+ * writes it)?  OBJ_WRITE (a ptree image's bytes), or a sorted
+ * projection's JOIN_BUILD / JOIN_FINISH_BUILD as obj[0] (a range join's
+ * table)
+ */
+static bool
+gx_shobj_writes(const gx_chunk *c, int k)
+{
+	return c->kind == GX_TASK_OBJ_WRITE ||
+		((c->kind == GX_TASK_JOIN_BUILD || c->kind == GX_TASK_JOIN_FINISH_BUILD) && k == 0 &&
+		 c->ext.join.alg == GX_JOIN_RANGE && c->ext.join.ncols == 0);
+}
+
+/*
  * Service: resolve a shared object a task names as its obj[k]: it exists,
  * is of this service and of the task's device; an OBJ_WRITE task must be
- * its writer's (its session) while it is being written, a task of a kind
- * that only reads it there (gx_shobj_read_only) may name it once written.  Its memory is taken from the pool at its
+ * its writer's (its session) while it is being written (as may a sorted
+ * projection's build tasks: gx_shobj_writes), a task that only reads it
+ * there (gx_shobj_read_only) may name it once written.  Its memory is taken from the pool at its
  * first write (after freeing dead entries; when the pool has none, after
  * freeing every unused entry).  Pinned for slot's task until
  * gx_shobj_unpin_slot.  Returns NULL, or an error message for the task
  * (*oom: memory was the reason).
  */
 const char *
-gx_shobj_resolve(uint32 handle, uint32 kind, uint32 session, int device, int slot, int k,
+gx_shobj_resolve(uint32 handle, const gx_chunk *c, int device, int slot, int k,
 				 char **addr, uint64 *bytes, char *err, size_t errlen, bool *oom)
 {
 	const char *msg = NULL;
 	GxSharedObject *e;
+	const uint32 session = c->session;
+	const bool	writes = gx_shobj_writes(c, k);
 
 	*oom = false;
 	LWLockAcquire(gx_shobj->lock, LW_EXCLUSIVE);
@@ -589,11 +668,11 @@ gx_shobj_resolve(uint32 handle, uint32 kind, uint32 session, int device, int slo
 		msg = "the task names a shared object of another device";
 	else if (e->service_gen != gx_shared->generation)
 		msg = "the task names a shared object of an earlier service";
-	else if (kind == GX_TASK_OBJ_WRITE ? !(e->writing && e->writer_session == session && session != 0)
+	else if (writes ? !(e->writing && e->writer_session == session && session != 0)
 			 : e->writing)
-		msg = kind == GX_TASK_OBJ_WRITE ? "the task writes a shared object it is not the writer of"
+		msg = writes ? "the task writes a shared object it is not the writer of"
 			: "the task names a shared object that is not ready";
-	else if (kind != GX_TASK_OBJ_WRITE && !gx_shobj_read_only(kind, k))
+	else if (!writes && !gx_shobj_read_only(c, k))
 		msg = "the task's kind may not name a shared object there (it is read-only)";
 	else if (e->addr == 0 && !e->writing)
 		msg = "the task names a shared object that holds no memory";
@@ -732,7 +811,8 @@ gpuext_shared_objects(PG_FUNCTION_ARGS)
 		values[0] = ObjectIdGetDatum(copy[i].key.dbid);
 		values[1] = ObjectIdGetDatum(copy[i].key.relid);
 		values[2] = ObjectIdGetDatum(copy[i].key.filenode);
-		values[3] = CStringGetTextDatum(copy[i].key.kind == GX_SHOBJ_PTREE_IMAGE ? "ptree image" : "?");
+		values[3] = CStringGetTextDatum(copy[i].key.kind == GX_SHOBJ_PTREE_IMAGE ? "ptree image" :
+										copy[i].key.kind == GX_SHOBJ_SORTED_PROJ ? "sorted projection" : "?");
 		values[4] = Int64GetDatum((int64) copy[i].key.version);
 		values[5] = CStringGetTextDatum(copy[i].device == GX_DEV_GPU ? "gpu" : "cpu");
 		values[6] = Int64GetDatum((int64) copy[i].bytes);

@@ -201,6 +201,10 @@ uint32		gx_cache_skipped_rows(const GxCacheRef *r, const GxBlockView *v);
 uint32		gx_cache_refresh_rel(Relation rel, bool wait);
 uint64		gx_cache_load_rel(Oid relid, bool evict);
 
+/* projection.cpp: sorted projections of cached columns */
+AttrNumber	gx_proj_column(Relation rel, const char *col);
+void		gx_proj_load(Oid relid, Datum cols);
+
 /* worker.cpp */
 void		gx_cache_request_work(void);
 void		gx_cache_note_scan(Relation rel, bool used_cache);

@@ -28,7 +28,9 @@ typedef enum GxSharedState
 
 typedef enum GxSharedKind
 {
-	GX_SHOBJ_PTREE_IMAGE = 1	/* a prefix-tree index's device image (gx_ptree.h) */
+	GX_SHOBJ_PTREE_IMAGE = 1,	/* a prefix-tree index's device image (gx_ptree.h) */
+	GX_SHOBJ_SORTED_PROJ		/* a cached column's sorted projection (a range
+								 * join's table: src/cache/projection.cpp) */
 } GxSharedKind;
 
 /* the key a shared object is named by */
@@ -38,9 +40,21 @@ typedef struct GxSharedKey
 	Oid			relid;
 	Oid			filenode;		/* the relation's relfilenode */
 	int			kind;			/* GxSharedKind */
+	int			attnum;			/* a sorted projection: its column; else 0 */
 	uint64		version;		/* a ptree image: the index's change counter */
 	uint64		check;			/* a hash of the contents: equal keys, equal bytes */
+	uint64		rows;			/* not matched: the rows it was made of (views) */
 } GxSharedKey;
+
+/* what gx_shobj_list copies of an entry */
+typedef struct GxSharedInfo
+{
+	GxSharedKey key;
+	int			device;
+	uint64		bytes;
+	int			state;			/* GxSharedState */
+	uint64		uses;			/* calls that held it */
+} GxSharedInfo;
 
 Size		gx_shobj_shmem_size(void);
 void		gx_shobj_shmem_request(void);
@@ -52,6 +66,8 @@ uint32		gx_shobj_acquire(const GxSharedKey *key, int device, uint64 bytes,
 void		gx_shobj_ready(uint32 handle);
 void		gx_shobj_release(uint32 handle);
 void		gx_shobj_count_session_copy(uint64 bytes);
+int			gx_shobj_list(int kind, Oid dbid, GxSharedInfo *out, int max);
+void		gx_shobj_drop_rel(int kind, Oid dbid, Oid relid);
 
 /* service side */
 static inline bool
@@ -60,7 +76,7 @@ gx_shobj_is_handle(uint32 handle)
 	return (handle & GX_SHOBJ_BIT) != 0;
 }
 void		gx_shobj_service_init(int nslots);
-const char *gx_shobj_resolve(uint32 handle, uint32 kind, uint32 session, int device,
+const char *gx_shobj_resolve(uint32 handle, const gx_chunk *c, int device,
 							 int slot, int k, char **addr, uint64 *bytes,
 							 char *err, size_t errlen, bool *oom);
 void		gx_shobj_unpin_slot(int slot);

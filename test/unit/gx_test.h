@@ -9,6 +9,7 @@
 
 #include "gx_api.h"
 #include "gx_program.h"
+#include "gx_projection.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -3718,6 +3719,286 @@ jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSi
 				}
 			}
 	return runs;
+}
+
+/* ---------------------------------------------------------------------- */
+/* sorted projections of cached columns (gx_projection.h)                  */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A cache entry of a projection case: its first block, the key column's
+ * type, keys with NULL flags; row r lies in block delta r / 7 at line
+ * r % 7 + 1, except padding rows (r % 13 == 5: line 0, a non-NULL key
+ * that must not become a row of the projection)
+ */
+struct ProjEntry
+{
+	uint32_t	start;
+	int			keytype;
+	std::vector<int64_t> keys;
+	std::vector<uint8_t> nulls;
+};
+
+/* is row r of a projection case's entry a padding row? */
+static bool
+proj_padding(uint32_t r)
+{
+	return r % 13 == 5;
+}
+
+/* the row map value of row r of an entry */
+static uint32_t
+proj_map(uint32_t r)
+{
+	return (r / 7) << 16 | (proj_padding(r) ? 0 : r % 7 + 1);
+}
+
+/* the entry image of e: key values at 0, their NULL bitmap, the row map (offsets out) */
+static std::vector<uint64_t>
+proj_entry_image(const ProjEntry &e, uint64_t *nulls_off, uint64_t *map_off)
+{
+	const uint32_t n = (uint32_t) e.keys.size();
+	const uint32_t w = e.keytype == GX_INT2 ? 2 : e.keytype == GX_INT4 ? 4 : 8;
+	std::vector<uint64_t> img;
+
+	*nulls_off = GX_ALIGN_UP((uint64_t) n * w);
+	*map_off = GX_ALIGN_UP(*nulls_off + gx_bitmap_bytes(n));
+	img.assign((*map_off + 4 * (uint64_t) n) / 8 + 2, 0);
+
+	char	   *base = (char *) img.data();
+	uint32_t   *bm = (uint32_t *) (base + *nulls_off);
+	uint32_t   *map = (uint32_t *) (base + *map_off);
+
+	for (uint32_t r = 0; r < n; r++)
+	{
+		if (w == 2)
+			((int16_t *) base)[r] = (int16_t) e.keys[r];
+		else if (w == 4)
+			((int32_t *) base)[r] = (int32_t) e.keys[r];
+		else
+			((int64_t *) base)[r] = e.keys[r];
+		if (e.nulls[r])
+			bm[r / 32] |= 1u << (r % 32);
+		map[r] = proj_map(r);
+	}
+	return img;
+}
+
+/* a projection's position of row r of entry e: its TID, block << 16 | line */
+static int64_t
+proj_position(const ProjEntry &e, uint32_t r)
+{
+	return ((int64_t) e.start << 16) + proj_map(r);
+}
+
+/*
+ * Build the projection of entries with run (bound to a zeroed table of
+ * gx_jrange_table_bytes(cap)): a JOIN_BUILD task per entry (the program
+ * of gx_proj_build_program, a zero skip bitmap: its padding rows are
+ * skipped), then FINISH; *rows the rows FINISH placed; false on failure
+ */
+static bool
+proj_build_all(const JoinRunner &run, const std::vector<ProjEntry> &entries, uint32_t cap,
+			   uint64_t *rows)
+{
+	for (const ProjEntry &e : entries)
+	{
+		const uint32_t n = (uint32_t) e.keys.size();
+		const uint32_t nblocks = (n + 6) / 7;
+		uint64_t	nulls_off,
+					map_off;
+		std::vector<uint64_t> img = proj_entry_image(e, &nulls_off, &map_off);
+		const uint64_t skip_off = GX_ALIGN_UP(sizeof(gx_chunk));
+		const uint64_t in = GX_ALIGN_UP(skip_off + 4 * (uint64_t) ((nblocks + 31) / 32));
+		const uint64_t cap_bytes = in + gx_result_bytes(n) + 4096;
+		std::vector<uint64_t> mem(cap_bytes / 8 + 1, 0);
+		gx_chunk   *c = (gx_chunk *) mem.data();
+
+		c->magic = GX_CHUNK_MAGIC;
+		c->kind = GX_TASK_JOIN_BUILD;
+		gx_proj_build_program(c, 1, cap, e.keytype, 0, nulls_off, map_off, e.start);
+		c->nrows = n;
+		c->ext.entry = 0;
+		c->ext.skip_blocks = nblocks;
+		c->ext.skip_off = nblocks > 0 ? skip_off : 0;
+		c->input_bytes = in;
+		c->result_off = in;
+		if (!run(c, cap_bytes, img.data(), img.size() * 8) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR || gx_chunk_result(c)->nsel != 0)
+			return false;
+	}
+
+	JoinSpec	js = search_spec(cap);
+	std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+	gx_chunk   *fin = join_finish_task(fm.data(), js);
+
+	if (!run(fin, join_finish_bytes(), nullptr, 0) ||
+		gx_chunk_result(fin)->error != GX_NO_ERROR)
+		return false;
+	*rows = gx_chunk_result(fin)->join_count;
+	return true;
+}
+
+/*
+ * Probe a built projection (cap rows) with keys / knull through run in
+ * tasks of at most max_pairs entries each (passes): the (probe, position)
+ * pairs, sorted; false on failure
+ */
+static bool
+proj_probe_all(const JoinRunner &run, uint32_t cap, const std::vector<int64_t> &keys,
+			   const std::vector<uint8_t> &knull, uint32_t max_pairs,
+			   std::vector<std::pair<uint32_t, int64_t>> *out)
+{
+	const uint32_t n = (uint32_t) keys.size();
+	const uint64_t vals_off = GX_ALIGN_UP(sizeof(gx_chunk));
+	const uint64_t nulls_off = GX_ALIGN_UP(vals_off + 8 * (uint64_t) n);
+	const uint64_t in = GX_ALIGN_UP(nulls_off + gx_bitmap_bytes(n));
+	const uint64_t cap_bytes = in + gx_join_probe_result_bytes(n, max_pairs, GX_JOIN_RANGE);
+	uint32_t	first_row = 0,
+				first_match = 0;
+
+	out->clear();
+	for (int pass = 0; pass < 1000000; pass++)
+	{
+		std::vector<uint64_t> mem(cap_bytes / 8 + 1, 0);
+		gx_chunk   *c = (gx_chunk *) mem.data();
+
+		c->magic = GX_CHUNK_MAGIC;
+		c->kind = GX_TASK_JOIN_PROBE;
+		c->ext.entry = -1;
+		gx_proj_probe_program(c, 1, cap, first_row, first_match, max_pairs);
+		c->nrows = n;
+		c->cols[0].values_off = vals_off;
+		c->cols[0].nulls_off = nulls_off;
+		for (uint32_t i = 0; i < n; i++)
+		{
+			((int64_t *) ((char *) c + vals_off))[i] = knull[i] ? 0 : keys[i];
+			if (knull[i])
+				((uint32_t *) ((char *) c + nulls_off))[i / 32] |= 1u << (i % 32);
+		}
+		c->input_bytes = in;
+		c->result_off = in;
+		if (!run(c, cap_bytes, nullptr, 0))
+			return false;
+
+		const gx_result *r = gx_chunk_result(c);
+		const gx_join_pair *p = (const gx_join_pair *) ((const char *) r +
+														gx_join_pairs_off(n, GX_JOIN_RANGE));
+
+		if (r->error != GX_NO_ERROR || r->nsel > max_pairs)
+			return false;
+		for (uint32_t i = 0; i < r->nsel; i++)
+			out->push_back({p[i].outer, p[i].inner});
+		if (!(r->flags & GX_RESULT_MORE))
+		{
+			std::sort(out->begin(), out->end());
+			return true;
+		}
+		first_row = r->next_row;
+		first_match = r->next_match;
+	}
+	return false;
+}
+
+/* the pairs a projection of entries gives keys / knull: (probe, position), sorted */
+static std::vector<std::pair<uint32_t, int64_t>>
+proj_reference(const std::vector<ProjEntry> &entries, const std::vector<int64_t> &keys,
+			   const std::vector<uint8_t> &knull, uint64_t *rows)
+{
+	std::unordered_multimap<int64_t, int64_t> at;
+	std::vector<std::pair<uint32_t, int64_t>> want;
+
+	*rows = 0;
+	for (const ProjEntry &e : entries)
+		for (uint32_t r = 0; r < e.keys.size(); r++)
+			if (!e.nulls[r] && !proj_padding(r))
+			{
+				at.insert({e.keys[r], proj_position(e, r)});
+				(*rows)++;
+			}
+	for (uint32_t i = 0; i < keys.size(); i++)
+	{
+		if (knull[i])
+			continue;
+		auto		range = at.equal_range(keys[i]);
+
+		for (auto it = range.first; it != range.second; ++it)
+			want.push_back({i, it->second});
+	}
+	std::sort(want.begin(), want.end());
+	return want;
+}
+
+/*
+ * The projection cases (sizes times scale): int2, int4 and int8 keys (int8
+ * with its extremes), repeated keys, NULL keys and padding rows, entries
+ * whose first blocks put positions past 2^16 and 2^32 blocks' worth, no
+ * entry rows; probes present, absent, NULL, repeated.  fn(what, entries,
+ * keys, knull) runs each.
+ */
+typedef std::function<void(const char *what, const std::vector<ProjEntry> &entries,
+						   const std::vector<int64_t> &keys,
+						   const std::vector<uint8_t> &knull)> ProjCaseFn;
+
+static void
+proj_cases(std::mt19937_64 &rng, uint32_t scale, const ProjCaseFn &fn)
+{
+	const uint32_t starts[] = {0, 5000, 70000, 4000000000u};
+
+	for (int keytype : {GX_INT2, GX_INT4, GX_INT8})
+		for (int shape = 0; shape < 3; shape++)
+		{
+			std::vector<ProjEntry> entries;
+			std::vector<int64_t> keys;
+			std::vector<uint8_t> knull;
+			const int64_t range = shape == 0 ? 50 : shape == 1 ? 30000 : 3;
+			char		what[96];
+
+			for (uint32_t s : starts)
+			{
+				ProjEntry	e;
+				const uint32_t n = s == 5000 ? 0 : (uint32_t) (rng() % (3000 * scale)) + 1;
+
+				e.start = s;
+				e.keytype = keytype;
+				for (uint32_t r = 0; r < n; r++)
+				{
+					int64_t		k = (int64_t) (rng() % (uint64_t) range) - range / 2;
+
+					if (keytype == GX_INT8 && r % 97 == 3)
+						k = r % 2 ? INT64_MAX : INT64_MIN;
+					else if (keytype == GX_INT2 && r % 89 == 3)
+						k = r % 2 ? INT16_MAX : INT16_MIN;
+					e.keys.push_back(k);
+					e.nulls.push_back(rng() % 10 == 0);
+				}
+				entries.push_back(e);
+			}
+			for (uint32_t i = 0; i < 500 * scale; i++)
+			{
+				keys.push_back((int64_t) (rng() % (uint64_t) (range + 20)) - range / 2 - 10);
+				knull.push_back(rng() % 20 == 0);
+			}
+			keys.push_back(keytype == GX_INT8 ? INT64_MAX : keytype == GX_INT2 ? INT16_MAX : 0);
+			keys.push_back(keytype == GX_INT8 ? INT64_MIN : keytype == GX_INT2 ? INT16_MIN : 0);
+			knull.push_back(0);
+			knull.push_back(0);
+			snprintf(what, sizeof(what), "int%d keys, %s", keytype == GX_INT2 ? 2 :
+					 keytype == GX_INT4 ? 4 : 8,
+					 shape == 0 ? "50 values" : shape == 1 ? "30000 values" : "3 values");
+			fn(what, entries, keys, knull);
+		}
+}
+
+/* rows of a projection case: its entries' rows, at least 1 (the table's cap) */
+static uint32_t
+proj_cap(const std::vector<ProjEntry> &entries)
+{
+	uint32_t	n = 0;
+
+	for (const ProjEntry &e : entries)
+		n += (uint32_t) e.keys.size();
+	return n > 0 ? n : 1;
 }
 
 #endif							/* GX_TEST_H */

@@ -9,6 +9,8 @@
  * only some of the cases: basic (the interpreter, aggregates, validation,
  * groups, numeric and char8 programs, cache scans, the pool), join (the
  * hash, merge and range joins, on the caller's thread and on the pool),
+ * projection (a cached column's sorted projection: gx_projection.h's
+ * build and lookup tasks over cache entries, against a reference),
  * search (SEARCH: sorted projections, binary and p-ary lookups, on the
  * caller's thread and on the pool; its validator), jgroup (aggregation
  * over a join: group probes against a nested-loop reference, and the
@@ -4693,6 +4695,50 @@ test_sets_search(void)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* sorted projections of cached columns (gx_projection.h)                  */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The projection cases on the CPU device: built from cache entries by the
+ * backend's programs (each row's position its TID from the entry's row map
+ * and first block; padding rows and NULL keys no rows), sealed, probed by
+ * the backend's lookups in one pass and in passes of 7 pairs: the rows
+ * placed and the (probe, position) pairs equal the reference's
+ */
+static void
+test_projection(const char *how, uint32_t scale)
+{
+	std::mt19937_64 rng(4242 + scale);
+	int			ncases = 0;
+
+	proj_cases(rng, scale, [&](const char *what, const std::vector<ProjEntry> &entries,
+							   const std::vector<int64_t> &keys,
+							   const std::vector<uint8_t> &knull) {
+		const uint32_t cap = proj_cap(entries);
+		const uint64_t tbytes = gx_jrange_table_bytes(cap);
+		uint64_t	want_rows = 0;
+		auto		want = proj_reference(entries, keys, knull, &want_rows);
+
+		for (uint32_t maxp : {7u, 1u << 20})
+		{
+			std::vector<uint64_t> table(tbytes / 8 + 1, 0);
+			JoinRunner	run = cpu_join_runner(table.data(), tbytes);
+			std::vector<std::pair<uint32_t, int64_t>> got;
+			uint64_t	rows = 0;
+			bool		built = proj_build_all(run, entries, cap, &rows);
+			bool		probed = built && proj_probe_all(run, cap, keys, knull, maxp, &got);
+
+			CHECK(built && probed && rows == want_rows && got == want,
+				  "projection %s (%s, passes of %u pairs): built %d, probed %d, %llu rows of %llu, "
+				  "%zu pairs of %zu", what, how, maxp, built, probed, (unsigned long long) rows,
+				  (unsigned long long) want_rows, got.size(), want.size());
+			ncases++;
+		}
+	});
+	printf("projection (%s): %d cases against the reference\n", how, ncases);
+}
+
 int
 main(void)
 {
@@ -4747,6 +4793,8 @@ main(void)
 		test_search("caller alone", 1);
 		test_search_invalid();
 	}
+	if (test_part("projection"))
+		test_projection("caller alone", 1);
 	if (test_part("ptree_lookup"))
 	{
 		test_ptree_lookup("caller alone", 1);
@@ -4783,6 +4831,8 @@ main(void)
 	}
 	if (test_part("search"))
 		test_search("pool", 4);
+	if (test_part("projection"))
+		test_projection("pool", 4);
 	if (test_part("ptree_lookup"))
 		test_ptree_lookup("pool", 4);
 	if (test_part("jgroup"))

@@ -25,7 +25,9 @@
  * throughput figure),
  * validation (malformed tasks, pool memory), bandwidth (the GX_BW_ONLY
  * figures, the group probe's too), search (SEARCH: sorted projections,
- * binary and p-ary lookups, GPU = CPU = reference), sets_search (big
+ * binary and p-ary lookups, GPU = CPU = reference), projection (a cached
+ * column's sorted projection: gx_projection.h's build and lookup tasks
+ * over cache entries, GPU = CPU = reference), sets_search (big
  * sets of 1, 2, 1000 and 1M values with top keys in shared memory, binary
  * and p-ary, after an AND and two sets in one interpreter step, the
  * interpreter and the JIT: GPU = CPU = std::binary_search), search_bench
@@ -2891,6 +2893,7 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 }
 
 static void test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
+static void test_projection(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 static void test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 static void test_sets_search(std::mt19937_64 &rng, void *staging);
 static void test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
@@ -2958,6 +2961,8 @@ test_random(std::mt19937_64 &rng)
 		test_group_exact_var(rng, staging);
 	if (test_part("search"))
 		test_search(rng, staging, slot_bytes);
+	if (test_part("projection"))
+		test_projection(rng, staging, slot_bytes);
 	if (test_part("ptree_lookup"))
 		test_ptree(rng, staging, slot_bytes);
 	if (test_part("sets_search"))
@@ -3535,6 +3540,62 @@ search_gpu_projection_ok(void *gt, uint32_t cap, uint64_t tbytes, const std::vec
 		return false;
 	return search_projection_ok((const int64_t *) (host.data() + o.skey),
 								(const int64_t *) (host.data() + o.run), keys);
+}
+
+/*
+ * A cached column's sorted projection on the GPU (gx_projection.h): each
+ * case's projection built from its cache entries on both devices (the
+ * backend's JOIN_BUILD programs, FINISH: cub::DeviceRadixSort on the GPU),
+ * then probed by the backend's lookups in one pass and in passes of 7
+ * pairs: the GPU's rows and (probe, position) pairs equal the CPU
+ * device's and the reference's
+ */
+static void
+test_projection(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	int			ncases = 0;
+	char		err[512] = "";
+
+	proj_cases(rng, 4, [&](const char *what, const std::vector<ProjEntry> &entries,
+						   const std::vector<int64_t> &keys, const std::vector<uint8_t> &knull) {
+		const uint32_t cap = proj_cap(entries);
+		const uint64_t tbytes = gx_jrange_table_bytes(cap);
+		uint64_t	want_rows = 0;
+		auto		want = proj_reference(entries, keys, knull, &want_rows);
+
+		for (uint32_t maxp : {7u, 1u << 16})
+		{
+			void	   *gt = nullptr,
+					   *ct = nullptr;
+			std::vector<std::pair<uint32_t, int64_t>> gpairs,
+						cpairs;
+			uint64_t	grows = 0,
+						crows = 0;
+
+			CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
+				  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
+				  "projection %s: tables: %s", what, err);
+			if (gt == nullptr || ct == nullptr)
+				return;
+			JoinRunner	grun = gpu_join_runner(staging, slot_bytes, gt, tbytes);
+			JoinRunner	crun = cpu_join_runner(ct, tbytes);
+			bool		gok = proj_build_all(grun, entries, cap, &grows) &&
+				proj_probe_all(grun, cap, keys, knull, maxp, &gpairs);
+			bool		cok = proj_build_all(crun, entries, cap, &crows) &&
+				proj_probe_all(crun, cap, keys, knull, maxp, &cpairs);
+
+			CHECK(gok && cok && grows == want_rows && crows == want_rows && gpairs == want &&
+				  cpairs == want,
+				  "projection %s (passes of %u pairs): GPU %d, %llu rows, %zu pairs; CPU %d, "
+				  "%llu rows, %zu pairs; want %llu rows, %zu pairs", what, maxp, gok,
+				  (unsigned long long) grows, gpairs.size(), cok, (unsigned long long) crows,
+				  cpairs.size(), (unsigned long long) want_rows, want.size());
+			gx_mem_free(GX_DEV_GPU, gt);
+			gx_mem_free(GX_DEV_CPU, ct);
+			ncases++;
+		}
+	});
+	printf("projection: %d cases, GPU = CPU = reference\n", ncases);
 }
 
 /*
