@@ -76,6 +76,15 @@ List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *iresn
 							   bool bounds, List *tlist, Relids outer_relids,
 							   Relids inner_relids, Node *groups, Node **outer_prog,
 							   Node **inner_prog);
+bool		gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids, bool rows);
+List	   *gx_join_group_inner_prog(Plan *inner, List *iresnos, GxInnerCols *icols,
+									 Node **inner_prog);
+/* the multi-level form of an aggregating GpuJoin (join_levels_path.cpp) */
+bool		gx_join_levels_ok(Path *w, PathTarget *partial);
+Path	   *gx_join_levels_path(Path *g, Path *w);
+bool		gx_join_levels_marked(List *priv);
+bool		gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath,
+								Path *ipath, List *okeys, List *tlist, Node *groups);
 /* device aggregates (agg_path.cpp), shared with aggregation over a join */
 PathTarget *gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having,
 							  Index relid, bool dict, bool *group);

@@ -320,7 +320,7 @@ gx_join_rows_prog(Plan *child, Relids relids, List *resnos, List *tlist, List **
  * and inner side inner_relids?  (A trial without the quals and keys; the
  * plan compiles them for good.)
  */
-static bool
+bool
 gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids, bool rows)
 {
 	GxProgram  *trial = (GxProgram *) palloc(sizeof(GxProgram));
@@ -435,6 +435,9 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 				continue;
 			g = gx_join_group_path(root, input_rel, w, ((Path *) lfirst(lc))->pathtarget,
 								   partial, groups);
+			/* (over another GpuJoin: one multi-level probe, join_levels_path.cpp) */
+			if (g != NULL && gx_join_levels_ok(w, partial))
+				g = gx_join_levels_path(g, w);
 			if (g != NULL && (best == NULL || g->total_cost < best->total_cost))
 				best = g;
 		}
@@ -482,7 +485,7 @@ gx_plan_join_final_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_pat
  * replaced by it, and its outputs' list (item 20); NIL when it cannot
  * be had (the build reads the child's rows)
  */
-static List *
+List *
 gx_join_group_inner_prog(Plan *inner, List *iresnos, GxInnerCols *icols, Node **inner_prog)
 {
 	Index		relid = 0;
