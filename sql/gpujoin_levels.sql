@@ -53,9 +53,14 @@ SELECT CASE WHEN i % 61 = 0 THEN NULL ELSE i % 300 END,
        (ARRAY['AUTO', 'BUILD', 'FURN', 'MACH'])[1 + i % 4]
 FROM generate_series(1, 330) i;
 CREATE TABLE gx_ln (nk int4, nname text, rk int4);
-INSERT INTO gx_ln SELECT i, 'NATION' || i, i % 5 FROM generate_series(0, 24) i;
+INSERT INTO gx_ln SELECT i, 'NATION' || i, CASE WHEN i = 7 THEN NULL ELSE i % 5 END
+FROM generate_series(0, 24) i;
+INSERT INTO gx_ln VALUES (3, 'NATION3b', 1), (NULL, 'NOWHERE', 2);
+CREATE TABLE gx_lr (rk int4, rname text);
+INSERT INTO gx_lr VALUES (0, 'AFRICA'), (1, 'AMERICA'), (2, 'ASIA'), (3, 'EUROPE'),
+    (3, 'EUROPE2'), (NULL, 'NONE');
 CREATE TABLE gx_le (ck int4, x int4);
-VACUUM ANALYZE gx_lf, gx_lo, gx_lc, gx_ln, gx_le;
+VACUUM ANALYZE gx_lf, gx_lo, gx_lc, gx_ln, gx_lr, gx_le;
 
 -- the plan: the upper GpuJoin shows its levels and their keys; the lower
 -- one is level 0 (it returns no row)
@@ -84,6 +89,22 @@ SELECT gx_lcheck('SELECT c.nk, sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok
 SELECT gx_lcheck('SELECT o.st, sum(e.x), count(*) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_le e ON o.ck = e.ck GROUP BY 1');
 SELECT gx_lcheck('SELECT count(*), sum(f.v), max(e.x) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_le e ON o.ck = e.ck');
 SELECT gx_lcheck('SELECT c.nk, count(*) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok AND o.st > 5 JOIN gx_lc c ON o.ck = c.ck GROUP BY 1');
+-- three levels (orders, customers, nations) and four (regions too):
+-- NULL and duplicate keys at each, group keys and arguments of every table
+SELECT gx_lcheck('SELECT n.nname, count(*), sum(f.v), max(o.tot), min(c.bal) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON c.nk = n.nk GROUP BY 1');
+SELECT gx_lcheck('SELECT f.g, o.st, n.rk, c.seg, count(*), avg(f.n), sum(c.bal) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON c.nk = n.nk WHERE f.d < date ''2024-02-10'' GROUP BY 1, 2, 3, 4');
+SELECT gx_lcheck('SELECT count(*), sum(f.v), min(n.nk), max(o.od) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON c.nk = n.nk');
+SELECT gx_lcheck('SELECT r.rname, n.nname, count(*), sum(f.v), avg(o.tot), max(c.bal) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON c.nk = n.nk JOIN gx_lr r ON n.rk = r.rk GROUP BY 1, 2');
+SELECT gx_lcheck('SELECT r.rk, sum(f.n), count(f.f) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON c.nk = n.nk JOIN gx_lr r ON n.rk = r.rk GROUP BY 1');
+-- a level keyed by a column of a level two below, and by the probe table
+SELECT gx_lcheck('SELECT n.nname, o.st, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON o.st = n.nk GROUP BY 1, 2');
+SELECT gx_lcheck('SELECT n.nname, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON f.g = n.nk GROUP BY 1');
+-- an empty middle level
+SELECT gx_lcheck('SELECT n.nname, count(*) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_le e ON o.ck = e.ck JOIN gx_ln n ON e.x = n.nk GROUP BY 1');
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT r.rname, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON c.nk = n.nk JOIN gx_lr r ON n.rk = r.rk GROUP BY 1')
+    WHERE gx_jexplain ~ 'Custom Scan|Levels|Level |Joined|Rows From Device|Device Groups|Multi|Table Rows';
+RESET gpuext.force;
 -- finalizing on the device and off (PostgreSQL's Finalize above)
 SET gpuext.enable_preagg_final = off;
 SELECT gx_lcheck('SELECT c.nk, o.st, count(*), avg(f.n), sum(o.tot) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1, 2');
@@ -91,7 +112,8 @@ RESET gpuext.enable_preagg_final;
 
 -- shapes that keep today's plan: a LEFT join in the chain, a join qual
 -- other than the keys, an expression of a level's column, the switch off
-SELECT gx_lcheck('SELECT c.nk, count(*), sum(f.v) FROM gx_lf f LEFT JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1');
+SELECT gx_lcheck('SELECT c.nk, o.st, count(*), sum(f.v) FROM gx_lf f LEFT JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON f.g = c.nk GROUP BY 1, 2');
+SELECT gx_lcheck('SELECT n.nname, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok LEFT JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON o.st = n.nk GROUP BY 1');
 SELECT gx_lcheck('SELECT c.nk, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok AND f.g < o.st + 3 JOIN gx_lc c ON o.ck = c.ck GROUP BY 1');
 SELECT gx_lcheck('SELECT c.nk, sum(o.tot * 2) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1');
 SET gpuext.enable_join_levels = off;
@@ -102,6 +124,8 @@ RESET gpuext.enable_join_levels;
 -- beyond int64), a group table without room: the fallback plan's rows
 SELECT gx_lcheck('SELECT c.nk, sum(f.n * 100000000000000000) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1');
 SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT c.nk, sum(f.n * 100000000000000000) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1')
+    WHERE gx_jexplain ~ 'Joined|Custom Scan|Levels';
 SET gpuext.preagg_memory = 1;
 SELECT gx_lcheck('SELECT f.id, c.nk, sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1, 2');
 SELECT * FROM gx_jexplain('SELECT f.id, c.nk, sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1, 2')
@@ -123,9 +147,13 @@ INSERT INTO gx_tc SELECT i, 'Customer#' || i, 'addr' || i, i % 10, '10-' || i, (
 INSERT INTO gx_to SELECT i, 1 + i % 149, date '1993-08-01' + i % 200 FROM generate_series(1, 1500) i;
 INSERT INTO gx_tl SELECT 1 + i % 1500, (i % 900) + 0.5, (i % 10) / 100.0, (ARRAY['R', 'A', 'N'])[1 + i % 3] FROM generate_series(1, 6000) i;
 VACUUM ANALYZE gx_tl, gx_to, gx_tc, gx_tn;
-SELECT gx_lcheck('SELECT c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) AS revenue, c_acctbal, n_name, c_address, c_phone, c_comment FROM gx_tc, gx_to, gx_tl, gx_tn WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey AND o_orderdate >= date ''1993-10-01'' AND o_orderdate < date ''1994-01-01'' AND l_returnflag = ''R'' AND c_nationkey = n_nationkey GROUP BY c_custkey, c_name, c_acctbal, c_phone, n_name, c_address, c_comment ORDER BY revenue DESC LIMIT 20');
+SELECT gx_lcheck('SELECT c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) AS revenue, c_acctbal, n_name, c_address, c_phone, c_comment FROM gx_tc, gx_to, gx_tl, gx_tn WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey AND o_orderdate >= date ''1993-10-01'' AND o_orderdate < date ''1994-01-01'' AND l_returnflag = ''R'' AND c_nationkey = n_nationkey GROUP BY c_custkey, c_name, c_acctbal, c_phone, n_name, c_address, c_comment ORDER BY revenue DESC, c_custkey LIMIT 20');
+SET gpuext.force = on;
+SELECT * FROM gx_explain('SELECT c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) AS revenue, c_acctbal, n_name, c_address, c_phone, c_comment FROM gx_tc, gx_to, gx_tl, gx_tn WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey AND o_orderdate >= date ''1993-10-01'' AND o_orderdate < date ''1994-01-01'' AND l_returnflag = ''R'' AND c_nationkey = n_nationkey GROUP BY c_custkey, c_name, c_acctbal, c_phone, n_name, c_address, c_comment ORDER BY revenue DESC, c_custkey LIMIT 20')
+    WHERE gx_explain ~ 'GpuJoin|Levels|Level |Multi|Group Keys';
+RESET gpuext.force;
 -- its two-level part: lineitem through orders and customer
-SELECT gx_lcheck('SELECT c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) AS revenue, c_acctbal FROM gx_tc, gx_to, gx_tl WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey AND o_orderdate >= date ''1993-10-01'' AND o_orderdate < date ''1994-01-01'' AND l_returnflag = ''R'' GROUP BY c_custkey, c_name, c_acctbal ORDER BY revenue DESC LIMIT 20');
+SELECT gx_lcheck('SELECT c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) AS revenue, c_acctbal FROM gx_tc, gx_to, gx_tl WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey AND o_orderdate >= date ''1993-10-01'' AND o_orderdate < date ''1994-01-01'' AND l_returnflag = ''R'' GROUP BY c_custkey, c_name, c_acctbal ORDER BY revenue DESC, c_custkey LIMIT 20');
 
-DROP TABLE gx_lf, gx_lo, gx_lc, gx_ln, gx_le, gx_tl, gx_to, gx_tc, gx_tn;
+DROP TABLE gx_lf, gx_lo, gx_lc, gx_ln, gx_lr, gx_le, gx_tl, gx_to, gx_tc, gx_tn;
 DROP FUNCTION gx_lcheck(text), gx_levels(text);

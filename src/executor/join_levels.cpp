@@ -44,23 +44,17 @@ extern "C"
 #include "utils/memutils.h"
 }
 
-/* C, the level under aggregating join st (its outer child) */
+/* the join whose table is level l of aggregating join st (the last: st itself) */
 static GxJoinState *
-gx_join_level_child(GxJoinState *st)
+gx_join_level_of(GxJoinState *st, int l)
 {
-	GxJoinState *c = (GxJoinState *) st->outer_ps;
-
-	if (!IsA(c, CustomScanState) ||
-		strcmp(((CustomScan *) c->css.ss.ps.plan)->methods->CustomName, "GpuJoin") != 0 ||
-		!c->level)
-		elog(ERROR, "gpuext: multi-level GpuJoin without its level below");
-	return c;
+	return l == st->nlevels - 1 ? st : st->lv[l];
 }
 
 /*
- * At a level's node start (C): level 0's inner columns (custom_private
- * 10) and the outputs of its outer program before them (11); no group
- * table of its own (P's is lent while its probes run)
+ * At a level's node start (C): its inner columns (custom_private 10) and
+ * its place in the joined output vector (11); no group table of its own
+ * (the aggregating join's is lent to level 0 while its probes run)
  */
 void
 gx_join_level_begin(GxJoinState *st, CustomScan *cscan)
@@ -79,129 +73,185 @@ gx_join_level_begin(GxJoinState *st, CustomScan *cscan)
 }
 
 /*
- * At the aggregating join's node start (P): its levels and its keys'
- * entries of the joined output vector (custom_private 21)
+ * At the aggregating join's node start (P): its levels (the GpuJoins down
+ * its outer children), their places in the joined output vector, each
+ * level's keys' entries there (custom_private 21)
  */
 void
 gx_join_levels_begin(GxJoinState *st, List *item)
 {
-	GxJoinState *c = gx_join_level_child(st);
 	List	   *krefs = (List *) linitial(item);
-	ListCell   *lc;
+	int			base = intVal(lsecond(item));
+	PlanState  *ps = st->outer_ps;
 
-	if (list_length(krefs) != st->nkeys || intVal(lsecond(item)) != c->icol_base ||
-		intVal(lthird(item)) != c->gncols || st->icol_base != c->icol_base + c->gncols)
-		elog(ERROR, "gpuext: multi-level GpuJoin whose levels do not follow each other");
-	st->nlevels = intVal(lfourth(item));
-	if (st->nlevels != 2)
+	st->nlevels = intVal(lthird(item));
+	if (st->nlevels < 2 || st->nlevels > GX_JOIN_MAX_LEVELS ||
+		list_length(krefs) != st->nlevels - 1)
 		elog(ERROR, "gpuext: multi-level GpuJoin of %d levels", st->nlevels);
-	foreach(lc, krefs)
-		st->lkey_ref[foreach_current_index(lc)] = (int16) lfirst_int(lc);
+	for (int l = st->nlevels - 2; l >= 0; l--)
+	{
+		GxJoinState *c = (GxJoinState *) ps;
+
+		if (!IsA(ps, CustomScanState) ||
+			strcmp(((CustomScan *) ps->plan)->methods->CustomName, "GpuJoin") != 0 || !c->level)
+			elog(ERROR, "gpuext: multi-level GpuJoin without its level %d below", l);
+		c->level_no = l;
+		st->lv[l] = c;
+		ps = c->outer_ps;
+	}
+	for (int l = 0; l < st->nlevels; l++)
+	{
+		GxJoinState *j = gx_join_level_of(st, l);
+		List	   *refs = l == 0 ? NIL : (List *) list_nth(krefs, l - 1);
+		ListCell   *lc;
+
+		if (j->icol_base != (l == 0 ? base : st->lv[l - 1]->icol_base + st->lv[l - 1]->gncols) ||
+			(l > 0 && list_length(refs) != j->nkeys))
+			elog(ERROR, "gpuext: multi-level GpuJoin whose levels do not follow each other");
+		foreach(lc, refs)
+			st->lkey_ref[l][foreach_current_index(lc)] = (int16) lfirst_int(lc);
+	}
 }
 
 /*
  * The dictionary of a string group key whose entry dictionary d < 0 is
- * an inner column: -(c + 1) this join's column c, -(GX_JOIN_MAX_COLS + 1
- * + c) level 0's (join_levels_path.cpp)
+ * an inner column: -(j * GX_JOIN_MAX_COLS + c + 1), column c of the join
+ * j below this one (0: this join; join_levels_path.cpp)
  */
 GxDict *
 gx_join_levels_dict(GxJoinState *st, int d)
 {
-	if (d >= -GX_JOIN_MAX_COLS)
-		return st->gcol_dict[-d - 1];
-	return gx_join_level_child(st)->gcol_dict[-d - 1 - GX_JOIN_MAX_COLS];
+	int			j = (-d - 1) / GX_JOIN_MAX_COLS;
+
+	if (j > 0 && (st->nlevels == 0 || j >= st->nlevels))
+		elog(ERROR, "gpuext: GpuJoin dictionary of a level it does not have");
+	return gx_join_level_of(st, j == 0 ? st->nlevels - 1 : st->nlevels - 1 - j)->
+		gcol_dict[(-d - 1) % GX_JOIN_MAX_COLS];
 }
 
 /*
- * A group probe task c of level st (C) while the join above runs it:
- * level 1, the table and column store of the join above
+ * A group probe task c of level 0 (st) while the aggregating join above
+ * runs it: levels 1 .. nlevels - 1, each join's table and column store
  */
 void
 gx_join_levels_task(GxJoinState *st, gx_chunk *c)
 {
-	const GxJoinState *up = st->upper;
-	gx_join_level *v = &c->ext.join.level[0];
+	GxJoinState *up = st->upper;
 
-	memset(v, 0, sizeof(*v));
-	c->ext.join.nlevels = 2;
-	v->cap = up->cap;
-	v->kcap = up->kcap;
-	v->nkeys = (uint16) up->nkeys;
-	v->kfloat = (uint16) up->kfloat;
-	for (int k = 0; k < up->nkeys; k++)
-		v->key_ref[k] = up->lkey_ref[k];
-	v->ncols = (uint16) up->gncols;
-	v->icol_base = (uint16) up->icol_base;
-	for (int i = 0; i < up->gncols; i++)
-		v->col_type[i] = (uint8) up->gcol_type[i];
-	c->obj[GX_JOIN_OBJ_LEVEL(1)] = up->table;
-	c->obj[GX_JOIN_OBJ_LEVEL_COLS(1)] = up->cols_obj;
+	c->ext.join.nlevels = (uint32) up->nlevels;
+	for (int l = 1; l < up->nlevels; l++)
+	{
+		const GxJoinState *j = gx_join_level_of(up, l);
+		gx_join_level *v = &c->ext.join.level[l - 1];
+
+		memset(v, 0, sizeof(*v));
+		v->cap = j->cap;
+		v->kcap = j->kcap;
+		v->nkeys = (uint16) j->nkeys;
+		v->kfloat = (uint16) j->kfloat;
+		for (int k = 0; k < j->nkeys; k++)
+			v->key_ref[k] = up->lkey_ref[l][k];
+		v->ncols = (uint16) j->gncols;
+		v->icol_base = (uint16) j->icol_base;
+		for (int i = 0; i < j->gncols; i++)
+			v->col_type[i] = (uint8) j->gcol_type[i];
+		c->obj[GX_JOIN_OBJ_LEVEL(l)] = j->table;
+		c->obj[GX_JOIN_OBJ_LEVEL_COLS(l)] = j->cols_obj;
+	}
 }
 
 /*
- * This run's groups through the levels (see the design note): false when
- * the caller must run the fallback (P's own build failing has already
- * chosen it)
+ * The levels' tables and the group probes (steps 1 to 4 of the design
+ * note); false when the caller must run the fallback
  */
-bool
-gx_join_levels_run(GxJoinState *st)
+static bool
+gx_join_levels_probe(GxJoinState *st)
 {
-	GxJoinState *c = gx_join_level_child(st);
+	GxJoinState *c0 = st->lv[0];
 	GxScanState *g = st->grs;
 	int64		pairs0;
 
-	/* (C is never run as a node: its changed parameters are taken here) */
-	if (c->css.ss.ps.chgParam != NULL)
-		ExecReScan(&c->css.ss.ps);
 	if (!st->built)
 		gx_join_build(st);
+	/* (P's own build chose the fallback already) */
 	if (st->fallback)
 		return true;
-	if (st->icol_base < 0 || !c->input[0].on || c->input[0].prog == NULL)
+	if (st->icol_base < 0 || !c0->input[0].on || c0->input[0].prog == NULL)
 		return false;
 	/* (an empty level joins nothing: no group) */
 	if (st->table == 0)
 		return true;
-	c->session = st->session;
-	if (!c->built)
-		gx_join_build(c);
-	if (c->fallback)
-		return false;
-	if (c->table == 0)
-		return true;
+	for (int l = st->nlevels - 2; l >= 0; l--)
+	{
+		GxJoinState *c = st->lv[l];
+
+		c->session = st->session;
+		if (!c->built)
+			gx_join_build(c);
+		if (c->fallback)
+			return false;
+		if (c->table == 0)
+			return true;
+	}
 	g->session = st->session;
 	g->own_session = false;
 	gx_group_prepare(g);
-	c->grs = g;
-	c->upper = st;
-	c->group_bad = false;
-	pairs0 = c->stats.pairs;
+	c0->grs = g;
+	c0->upper = st;
+	c0->group_bad = false;
+	pairs0 = c0->stats.pairs;
 	PG_TRY();
 	{
-		gx_join_count_input(c);
+		gx_join_count_input(c0);
 	}
 	PG_FINALLY();
 	{
-		c->grs = NULL;
-		c->upper = NULL;
+		c0->grs = NULL;
+		c0->upper = NULL;
 	}
 	PG_END_TRY();
-	st->stats.pairs += c->stats.pairs - pairs0;
+	st->stats.pairs += c0->stats.pairs - pairs0;
 	st->probed = true;
-	if (c->group_bad)
+	if (c0->group_bad)
 		return false;
 	g->grp.reading = true;
 	return true;
 }
 
-/* P's session goes: the level below forgets its table (it never closes the session) */
+/*
+ * This run's groups through the levels (see the design note): false when
+ * the caller must run the fallback.  The levels are never run as nodes:
+ * their changed parameters are taken here, and EXPLAIN ANALYZE counts
+ * their work as one loop each.
+ */
+bool
+gx_join_levels_run(GxJoinState *st)
+{
+	bool		ok;
+
+	for (int l = 0; l < st->nlevels - 1; l++)
+	{
+		PlanState  *ps = &st->lv[l]->css.ss.ps;
+
+		if (ps->chgParam != NULL)
+			ExecReScan(ps);
+		if (ps->instrument != NULL)
+			InstrStartNode(ps->instrument);
+	}
+	ok = gx_join_levels_probe(st);
+	for (int l = 0; l < st->nlevels - 1; l++)
+		if (st->lv[l]->css.ss.ps.instrument != NULL)
+			InstrStopNode(st->lv[l]->css.ss.ps.instrument, 0);
+	return ok;
+}
+
+/* P's session goes: the levels below forget their tables (they never close it) */
 void
 gx_join_levels_reset(GxJoinState *st)
 {
-	GxJoinState *c = gx_join_level_child(st);
-
-	if (c->session != 0 || c->built)
-		gx_join_drop_table(c);
+	for (int l = 0; l < st->nlevels - 1; l++)
+		if (st->lv[l]->session != 0 || st->lv[l]->built)
+			gx_join_drop_table(st->lv[l]);
 }
 
 /*
@@ -211,14 +261,22 @@ gx_join_levels_reset(GxJoinState *st)
 void
 gx_join_levels_explain(GxJoinState *st, List *ancestors, ExplainState *es)
 {
+	List	   *anc[GX_JOIN_MAX_LEVELS];
+
 	if (st->level)
-		ExplainPropertyText("Multi-Level", "level 0 of the GpuJoin above (its outer table probed "
-							"through both tables)", es);
+		ExplainPropertyText("Multi-Level",
+							psprintf("level %d of the GpuJoin that aggregates above%s",
+									 st->level_no, st->level_no == 0 ?
+									 " (its outer table probed through every level)" : ""),
+							es);
 	if (st->nlevels < 2)
 		return;
 	ExplainPropertyInteger("Levels", NULL, st->nlevels, es);
-	ExplainPropertyText("Level 0 Keys",
-						gx_join_keys_text(gx_join_level_child(st),
-										  lcons(st->css.ss.ps.plan, ancestors), es), es);
-	ExplainPropertyText("Level 1 Keys", gx_join_keys_text(st, ancestors, es), es);
+	/* (each level's keys deparsed as its node's, under the nodes above it) */
+	anc[st->nlevels - 1] = ancestors;
+	for (int l = st->nlevels - 2; l >= 0; l--)
+		anc[l] = lcons(gx_join_level_of(st, l + 1)->css.ss.ps.plan, anc[l + 1]);
+	for (int l = 0; l < st->nlevels; l++)
+		ExplainPropertyText(psprintf("Level %d Keys", l),
+							gx_join_keys_text(gx_join_level_of(st, l), anc[l], es), es);
 }

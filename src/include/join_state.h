@@ -145,11 +145,20 @@ typedef struct GxJoinState
 	 * the aggregating join above (its table in that join's session, its
 	 * outer table the probe stream), or the aggregating join of nlevels
 	 */
-	bool		level;			/* a level: its session is the join above's */
-	struct GxJoinState *upper;	/* ... that join, while its probes run */
-	int			nlevels;		/* the aggregating join: 2, or 0 (one table) */
-	int16		lkey_ref[GX_JOIN_MAX_KEYS];	/* ... its keys' entries of the
-											 * joined output vector */
+	bool		level;			/* a level: its session is the aggregating
+								 * join's above it */
+	int			level_no;		/* ... its level (0: its outer table is the
+								 * probe stream) */
+	struct GxJoinState *upper;	/* level 0: the aggregating join, while its
+								 * probes run */
+	int			nlevels;		/* the aggregating join: 2 .. GX_JOIN_MAX_LEVELS,
+								 * or 0 (one table) */
+	struct GxJoinState *lv[GX_JOIN_MAX_LEVELS - 1];	/* ... levels 0 .. nlevels - 2
+													 * (the last is its own) */
+	int16		lkey_ref[GX_JOIN_MAX_LEVELS][GX_JOIN_MAX_KEYS];	/* ... level l's
+																 * keys' entries of
+																 * the joined
+																 * output vector */
 	bool		count_done;		/* ... returned (until a rescan) */
 	int64		count_sum;		/* ... the count being made */
 	int			nkeys;

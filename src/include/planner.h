@@ -56,7 +56,17 @@ typedef struct GxInnerCols
 	 */
 	List	   *entry_dicts;
 	List	   *dict_resnos;
+	int			max_cols;		/* columns at most; 0: GX_JOIN_MAX_COLS (a
+								 * multi-level join's levels: more, each level
+								 * GX_JOIN_MAX_COLS, join_levels_path.cpp) */
 } GxInnerCols;
+
+/* the inner columns inner may have */
+static inline int
+gx_inner_max(const GxInnerCols *inner)
+{
+	return inner->max_cols > 0 ? inner->max_cols : GX_JOIN_MAX_COLS;
+}
 
 #define GX_INNER_OUT(c) (10000 + (c))	/* an output entry naming inner column c */
 /*
@@ -76,7 +86,8 @@ List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *iresn
 							   bool bounds, List *tlist, Relids outer_relids,
 							   Relids inner_relids, Node *groups, Node **outer_prog,
 							   Node **inner_prog);
-bool		gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids, bool rows);
+bool		gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids, bool rows,
+							   int max_cols = 0);
 List	   *gx_join_group_inner_prog(Plan *inner, List *iresnos, GxInnerCols *icols,
 									 Node **inner_prog);
 /* the multi-level form of an aggregating GpuJoin (join_levels_path.cpp) */

@@ -60,6 +60,9 @@ extern "C"
 #include "optimizer/tlist.h"
 }
 
+/* lower GpuJoins a multi-level join absorbs at most (levels 0 .. k - 1 their inner sides) */
+#define GX_LEVELS_LOWER (GX_JOIN_MAX_LEVELS - 1)
+
 /* the GpuJoin path under path (past projections), or NULL */
 static CustomPath *
 gx_levels_join_path(Path *path)
@@ -73,15 +76,61 @@ gx_levels_join_path(Path *path)
 }
 
 /*
- * An INNER hash GpuJoin path's private (mode, keys, scales, count flag,
- * range, host quals, algorithm) without host quals, range or counting?
+ * A GpuJoin path's private (mode, keys, scales, count flag, range, host
+ * quals, algorithm): an INNER hash join without host quals, range or
+ * counting?
  */
 static bool
-gx_levels_plain_inner(List *priv, int mode_flag)
+gx_levels_plain_inner(List *priv)
 {
-	return intVal(linitial(priv)) == GX_JOIN_INNER && intVal(list_nth(priv, 4)) == mode_flag &&
+	return intVal(linitial(priv)) == GX_JOIN_INNER && intVal(list_nth(priv, 4)) == 0 &&
 		list_nth(priv, 5) == NIL && list_nth(priv, 6) == NIL &&
 		intVal(list_nth(priv, 7)) == GX_JOIN_HASH;
+}
+
+/*
+ * The chain from path cur, a join's outer side (see the design note): the
+ * lower GpuJoins C1 .. Ck into chain[0 .. k), the table path under Ck
+ * into *tpath; k, or 0 when the chain does not qualify
+ */
+static int
+gx_levels_chain(Path *cur, CustomPath **chain, Path **tpath)
+{
+	CustomPath *c;
+	int			k = 0;
+
+	while ((c = gx_levels_join_path(cur)) != NULL)
+	{
+		if (k == GX_LEVELS_LOWER || c->path.parallel_aware ||
+			!gx_levels_plain_inner(c->custom_private))
+			return 0;
+		chain[k++] = c;
+		cur = (Path *) linitial(c->custom_paths);
+	}
+	if (k == 0 || cur->parent->reloptkind != RELOPT_BASEREL || cur->param_info != NULL)
+		return 0;
+	*tpath = cur;
+	return k;
+}
+
+/*
+ * The join of level l of a chain of k lower joins under w (level 0:
+ * Ck, ..., level k - 1: C1, level k: w itself)
+ */
+static CustomPath *
+gx_levels_join_of(CustomPath *w, CustomPath **chain, int k, int l)
+{
+	return l == k ? w : chain[k - 1 - l];
+}
+
+/* the level (0 .. n - 1) of rels whose relations hold varno, or -1 */
+static int
+gx_levels_find(Relids *rels, int n, int varno)
+{
+	for (int l = 0; l < n; l++)
+		if (bms_is_member(varno, rels[l]))
+			return l;
+	return -1;
 }
 
 /*
@@ -93,44 +142,58 @@ bool
 gx_join_levels_ok(Path *w, PathTarget *partial)
 {
 	CustomPath *p = (CustomPath *) w;
-	CustomPath *c = gx_levels_join_path((Path *) linitial(p->custom_paths));
-	Path	   *tpath;
-	Relids		i0,
-				i1;
-	ListCell   *lc;
+	CustomPath *chain[GX_LEVELS_LOWER];
+	Relids		rels[GX_JOIN_MAX_LEVELS];
+	Relids		all = NULL;
+	Path	   *tpath = NULL;
+	int			k;
 
-	if (!gx_enable_join_levels || c == NULL || w->parallel_aware || c->path.parallel_aware ||
-		!gx_levels_plain_inner(p->custom_private, 0) ||
-		!gx_levels_plain_inner(c->custom_private, 0))
+	if (!gx_enable_join_levels || w->parallel_aware || !gx_levels_plain_inner(p->custom_private))
 		return false;
-	tpath = (Path *) linitial(c->custom_paths);
-	if (tpath->parent->reloptkind != RELOPT_BASEREL || tpath->param_info != NULL)
+	k = gx_levels_chain((Path *) linitial(p->custom_paths), chain, &tpath);
+	if (k == 0)
 		return false;
-	i0 = ((Path *) lsecond(c->custom_paths))->parent->relids;
-	i1 = ((Path *) lsecond(p->custom_paths))->parent->relids;
-	foreach(lc, (List *) lsecond(p->custom_private))
+	for (int l = 0; l <= k; l++)
 	{
-		Var		   *v = (Var *) lfirst(lc);
-
-		if (!IsA(v, Var) || v->varlevelsup != 0 ||
-			(v->varno != (int) tpath->parent->relid && !bms_is_member(v->varno, i0)))
-			return false;
+		rels[l] = ((Path *) lsecond(gx_levels_join_of(p, chain, k, l)->custom_paths))->parent->relids;
+		all = bms_union(all, rels[l]);
 	}
-	return gx_join_group_fits(partial->exprs, tpath->parent, bms_union(i0, i1), false);
+	/* (each level's outer keys: columns of the table or of the levels below) */
+	for (int l = 1; l <= k; l++)
+	{
+		ListCell   *lc;
+
+		foreach(lc, (List *) lsecond(gx_levels_join_of(p, chain, k, l)->custom_private))
+		{
+			Var		   *v = (Var *) lfirst(lc);
+
+			if (!IsA(v, Var) || v->varlevelsup != 0 ||
+				(v->varno != (int) tpath->parent->relid &&
+				 !(gx_levels_find(rels, l, v->varno) >= 0)))
+				return false;
+		}
+	}
+	return gx_join_group_fits(partial->exprs, tpath->parent, all, false,
+							  GX_JOIN_MAX_COLS * (k + 1));
 }
 
 /*
  * The multi-level form of aggregating path g (made of w, which
  * gx_join_levels_ok accepted): marked, costed below it by the rows the
- * lower GpuJoin would return and the upper one lay out
+ * lower GpuJoins would return and the joins above them lay out
  */
 Path *
 gx_join_levels_path(Path *g, Path *w)
 {
 	CustomPath *cp = makeNode(CustomPath);
-	Path	   *lower = (Path *) linitial(((CustomPath *) w)->custom_paths);
-	Cost		save = lower->rows * 2 * cpu_tuple_cost;
+	CustomPath *chain[GX_LEVELS_LOWER];
+	Path	   *tpath;
+	int			k = gx_levels_chain((Path *) linitial(((CustomPath *) w)->custom_paths), chain,
+									&tpath);
+	Cost		save = 0;
 
+	for (int i = 0; i < k; i++)
+		save += chain[i]->path.rows * 2 * cpu_tuple_cost;
 	memcpy(cp, g, sizeof(CustomPath));
 	cp->custom_private = lappend(list_copy(((CustomPath *) g)->custom_private),
 								 makeString(pstrdup("levels")));
@@ -172,65 +235,32 @@ gx_levels_key_type(int t)
 	return t == GX_INT2 || t == GX_INT4 || t == GX_INT8 || t == GX_BOOL || GX_JOIN_FLOAT(t);
 }
 
-/*
- * At plan time, the multi-level form of aggregating GpuJoin cscan (its
- * custom_private items 0 .. 9 made; see the design note): C's plan outer
- * made a level, P's items 10 .. 21 appended; false, with nothing changed,
- * when the shape does not qualify (the caller plans today's form).
- * opath: P's outer path (C's), okeys: P's outer key expressions, tlist:
- * the partial target list, groups: the estimate (item 18).
- */
-bool
-gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Path *ipath,
-					List *okeys, List *tlist, Node *groups)
+/* a lower join's plan, as gx_plan_join_path made it: a row-returning INNER hash GpuJoin? */
+static bool
+gx_levels_plain_plan(Plan *plan)
 {
-	CustomPath *cpath = gx_levels_join_path(opath);
-	CustomScan *c = (CustomScan *) outer;
-	List	   *cpriv;
-	Plan	   *tplan,
-			   *i0plan;
-	Relids		i0,
-				i1 = ipath->parent->relids;
-	Index		relid = 0;
-	GxProgram  *prog;
-	GxInnerCols icols;
-	GxInnerCols lv1;
-	List	   *outs,
-			   *scales,
-			   *filts,
-			   *dscales,
-			   *sqs;
-	List	   *krefs = NIL,
-			   *fixed = NIL,
-			   *dicts = NIL,
-			   *cols0 = NIL,
-			   *cols1 = NIL,
-			   *iouts;
-	Node	   *iprog = (Node *) list_nth(cscan->custom_private, 8);
-	int			map[GX_JOIN_MAX_COLS];
-	int			lvl[GX_JOIN_MAX_COLS];
-	int			n0 = 0,
-				n1 = 0,
-				base;
+	CustomScan *c = (CustomScan *) plan;
+
+	return IsA(plan, CustomScan) && strcmp(c->methods->CustomName, "GpuJoin") == 0 &&
+		list_length(c->custom_private) == 10 && intVal(list_nth(c->custom_private, 5)) == 0 &&
+		c->custom_exprs == NIL && intVal(linitial(c->custom_private)) == GX_JOIN_INNER &&
+		intVal(list_nth(c->custom_private, 9)) == GX_JOIN_HASH;
+}
+
+/*
+ * The keys of level l's join (okeys, its outer key expressions) as
+ * entries of the joined output vector before mapping: outputs of prog
+ * (the table relid's columns) or inner columns of the levels below
+ * (GX_INNER_OUT); NIL when one is neither, or of a type a level cannot
+ * look up
+ */
+static List *
+gx_levels_keys(List *okeys, GxProgram *prog, Index relid, GxInnerCols *icols, Relids *rels,
+			   int l)
+{
+	List	   *refs = NIL;
 	ListCell   *lc;
 
-	if (cpath == NULL || !IsA(outer, CustomScan) ||
-		strcmp(c->methods->CustomName, "GpuJoin") != 0 || list_length(c->custom_private) != 10 ||
-		intVal(list_nth(c->custom_private, 5)) != 0 || c->custom_exprs != NIL ||
-		intVal(linitial(c->custom_private)) != GX_JOIN_INNER ||
-		intVal(list_nth(c->custom_private, 9)) != GX_JOIN_HASH)
-		return false;
-	cpriv = c->custom_private;
-	tplan = (Plan *) linitial(c->custom_plans);
-	i0plan = (Plan *) lsecond(c->custom_plans);
-	i0 = ((Path *) lsecond(cpath->custom_paths))->parent->relids;
-	icols = GxInnerCols{bms_union(i0, i1), NIL, NIL, NIL, NIL, NIL, NIL};
-	prog = gx_join_side_prog(tplan, (List *) lsecond(cpriv), false, &relid);
-	if (prog == NULL ||
-		!gx_group_outputs(prog, tlist, relid, &outs, &scales, &filts, &dscales, &sqs, &icols) ||
-		icols.dict_resnos != NIL)
-		return false;
-	/* P's keys: an output of the table's program, or a level 0 column */
 	foreach(lc, okeys)
 	{
 		Var		   *v = (Var *) copyObjectImpl(lfirst(lc));
@@ -238,84 +268,182 @@ gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Pa
 					sc,
 					o = -1;
 
-#if PG_VERSION_NUM >= 160000
-		if (IsA(v, Var))
-			v->varnullingrels = NULL;
-#endif
 		if (!IsA(v, Var) || v->varlevelsup != 0)
-			return false;
+			return NIL;
+#if PG_VERSION_NUM >= 160000
+		v->varnullingrels = NULL;
+#endif
 		if (v->varno == (int) relid)
 			o = gx_program_add_output(prog, (Expr *) v, relid, &t, &sc);
-		else if (bms_is_member(v->varno, i0))
+		else if (gx_levels_find(rels, l, v->varno) >= 0)
 		{
-			o = gx_inner_col(&icols, v, &sc);
+			o = gx_inner_col(icols, v, &sc);
 			if (o >= 0)
-				t = list_nth_int(icols.types, o - GX_INNER_OUT(0));
+				t = list_nth_int(icols->types, o - GX_INNER_OUT(0));
 		}
 		if (o < 0 || !gx_levels_key_type(t))
+			return NIL;
+		refs = lappend_int(refs, o);
+	}
+	return refs;
+}
+
+/*
+ * At plan time, the multi-level form of aggregating GpuJoin cscan (its
+ * custom_private items 0 .. 9 made; see the design note): the lower
+ * joins' plans made levels, P's items 10 .. 21 appended; false, with
+ * nothing changed, when the shape does not qualify (the caller plans
+ * today's form).  outer: P's outer child plan (C1's); opath / ipath:
+ * P's sides' paths; okeys: P's outer key expressions; tlist: the partial
+ * target list; groups: the estimate (item 18).
+ */
+bool
+gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Path *ipath,
+					List *okeys, List *tlist, Node *groups)
+{
+	CustomPath *chain[GX_LEVELS_LOWER];
+	CustomScan *cplan[GX_LEVELS_LOWER] = {NULL};
+	Relids		rels[GX_JOIN_MAX_LEVELS];
+	Relids		all = NULL;
+	List	   *krefs[GX_JOIN_MAX_LEVELS];
+	List	   *cols[GX_JOIN_MAX_LEVELS];
+	int			n[GX_JOIN_MAX_LEVELS] = {0};
+	int			ibase[GX_JOIN_MAX_LEVELS];
+	int			map[GX_JOIN_MAX_COLS * GX_JOIN_MAX_LEVELS];
+	int			lvl[GX_JOIN_MAX_COLS * GX_JOIN_MAX_LEVELS];
+	Path	   *tpath = NULL;
+	Plan	   *tplan;
+	Index		relid = 0;
+	GxProgram  *prog;
+	GxInnerCols icols;
+	GxInnerCols top;
+	List	   *outs,
+			   *scales,
+			   *filts,
+			   *dscales,
+			   *sqs;
+	List	   *fixed = NIL,
+			   *dicts = NIL,
+			   *allrefs = NIL,
+			   *iouts;
+	Node	   *iprog = (Node *) list_nth(cscan->custom_private, 8);
+	int			k,
+				base;
+	ListCell   *lc;
+
+	/* (the chain of paths, as gx_join_levels_ok walked it) */
+	k = gx_levels_chain(opath, chain, &tpath);
+	if (k == 0)
+		return false;
+	for (int i = 0; i < k; i++)
+	{
+		Plan	   *p = i == 0 ? outer : (Plan *) linitial(cplan[i - 1]->custom_plans);
+
+		if (!gx_levels_plain_plan(p))
 			return false;
-		krefs = lappend_int(krefs, o);
+		cplan[i] = (CustomScan *) p;
+	}
+	tplan = (Plan *) linitial(cplan[k - 1]->custom_plans);
+	for (int l = 0; l <= k; l++)
+	{
+		rels[l] = l == k ? ipath->parent->relids :
+			((Path *) lsecond(chain[k - 1 - l]->custom_paths))->parent->relids;
+		all = bms_union(all, rels[l]);
+	}
+	icols = GxInnerCols{all, NIL, NIL, NIL, NIL, NIL, NIL, GX_JOIN_MAX_COLS * (k + 1)};
+	prog = gx_join_side_prog(tplan, (List *) lsecond(cplan[k - 1]->custom_private), false,
+							 &relid);
+	if (prog == NULL ||
+		!gx_group_outputs(prog, tlist, relid, &outs, &scales, &filts, &dscales, &sqs, &icols) ||
+		icols.dict_resnos != NIL)
+		return false;
+	/* each level's keys: an output of the table's program, or a column of a level below */
+	for (int l = 1; l <= k; l++)
+	{
+		krefs[l] = gx_levels_keys(l == k ? okeys : (List *) lsecond(chain[k - 1 - l]->custom_private),
+								  prog, relid, &icols, rels, l);
+		if (krefs[l] == NIL)
+			return false;
 	}
 	if (prog->params != NIL || prog->may_fallback)
 		return false;
-	/* the inner columns by level: level 0 (C's inner side) first, then level 1 */
+	/* the inner columns by level, each level's after the one below */
 	foreach(lc, icols.vars)
 	{
-		int			c0 = foreach_current_index(lc);
+		int			c = foreach_current_index(lc);
 
-		lvl[c0] = bms_is_member(((Var *) lfirst(lc))->varno, i0) ? 0 : 1;
-		map[c0] = lvl[c0] == 0 ? n0++ : n1++;
+		lvl[c] = gx_levels_find(rels, k + 1, ((Var *) lfirst(lc))->varno);
+		map[c] = n[lvl[c]]++;
 	}
 	base = prog->nouts;
-	if (base + n0 + n1 > GX_MAX_OUTS)
+	ibase[0] = base;
+	for (int l = 0; l <= k; l++)
+	{
+		if (n[l] > GX_JOIN_MAX_COLS)
+			return false;
+		if (l > 0)
+			ibase[l] = ibase[l - 1] + n[l - 1];
+	}
+	if (ibase[k] + n[k] > GX_MAX_OUTS)
 		return false;
-	for (int c0 = 0; c0 < list_length(icols.vars); c0++)
-		map[c0] += lvl[c0] == 0 ? base : base + n0;
 	foreach(lc, outs)
 		fixed = lappend_int(fixed, GX_IS_INNER_OUT(lfirst_int(lc)) ?
+							ibase[lvl[lfirst_int(lc) - GX_INNER_OUT(0)]] +
 							map[lfirst_int(lc) - GX_INNER_OUT(0)] : lfirst_int(lc));
-	foreach(lc, krefs)
-		if (GX_IS_INNER_OUT(lfirst_int(lc)))
-			lfirst_int(lc) = map[lfirst_int(lc) - GX_INNER_OUT(0)];
+	for (int l = 1; l <= k; l++)
+	{
+		foreach(lc, krefs[l])
+			if (GX_IS_INNER_OUT(lfirst_int(lc)))
+				lfirst_int(lc) = ibase[lvl[lfirst_int(lc) - GX_INNER_OUT(0)]] +
+					map[lfirst_int(lc) - GX_INNER_OUT(0)];
+		allrefs = lappend(allrefs, krefs[l]);
+	}
+	/* a string key's dictionary: -(j * GX_JOIN_MAX_COLS + c + 1), column c of the join j below P */
 	foreach(lc, icols.entry_dicts)
 	{
 		int			d = lfirst_int(lc);
-		int			c0 = -d - 1;
 
-		dicts = lappend_int(dicts, d >= 0 ? d : lvl[c0] == 0 ?
-							-(GX_JOIN_MAX_COLS + 1 + map[c0] - base) :
-							-(1 + map[c0] - base - n0));
+		dicts = lappend_int(dicts, d >= 0 ? d :
+							-((k - lvl[-d - 1]) * GX_JOIN_MAX_COLS + map[-d - 1] + 1));
 	}
 	/* each level's columns: (resno in its inner child, type, scale, dictionary) */
-	lv1 = GxInnerCols{i1, NIL, NIL, NIL, NIL, NIL, NIL};
-	for (int l = 0; l < 2; l++)
-		for (int c0 = 0; c0 < list_length(icols.vars); c0++)
-		{
-			Var		   *v = (Var *) list_nth(icols.vars, c0);
-			List	   *e;
+	top = GxInnerCols{rels[k], NIL, NIL, NIL, NIL, NIL, NIL, 0};
+	for (int l = 0; l <= k; l++)
+	{
+		Plan	   *ip = l == k ? inner : (Plan *) lsecond(cplan[k - 1 - l]->custom_plans);
 
-			if (lvl[c0] != l)
+		cols[l] = NIL;
+		for (int c = 0; c < list_length(icols.vars); c++)
+		{
+			Var		   *v = (Var *) list_nth(icols.vars, c);
+
+			if (lvl[c] != l)
 				continue;
-			e = list_make4_int(gx_levels_col_resno(l == 0 ? i0plan : inner, v),
-							   list_nth_int(icols.types, c0), list_nth_int(icols.scales, c0),
-							   list_nth_int(icols.dicts, c0));
-			if (l == 0)
-				cols0 = list_concat(cols0, e);
-			else
+			cols[l] = list_concat(cols[l],
+								  list_make4_int(gx_levels_col_resno(ip, v),
+												 list_nth_int(icols.types, c),
+												 list_nth_int(icols.scales, c),
+												 list_nth_int(icols.dicts, c)));
+			if (l == k)
 			{
-				cols1 = list_concat(cols1, e);
-				lv1.vars = lappend(lv1.vars, v);
-				lv1.types = lappend_int(lv1.types, list_nth_int(icols.types, c0));
-				lv1.scales = lappend_int(lv1.scales, list_nth_int(icols.scales, c0));
-				lv1.dicts = lappend_int(lv1.dicts, list_nth_int(icols.dicts, c0));
+				top.vars = lappend(top.vars, v);
+				top.types = lappend_int(top.types, list_nth_int(icols.types, c));
+				top.scales = lappend_int(top.scales, list_nth_int(icols.scales, c));
+				top.dicts = lappend_int(top.dicts, list_nth_int(icols.dicts, c));
 			}
 		}
-	iouts = gx_join_group_inner_prog(inner, (List *) lthird(cscan->custom_private), &lv1,
-									 &iprog);
-	/* C: a level (its table in P's session, its outer table the probe stream) */
-	lfirst(list_nth_cell(cpriv, 5)) = makeInteger(3);
-	lfirst(list_nth_cell(cpriv, 7)) = (Node *) gx_program_to_const(prog);
-	c->custom_private = lappend(lappend(cpriv, cols0), makeInteger(base));
+	}
+	iouts = gx_join_group_inner_prog(inner, (List *) lthird(cscan->custom_private), &top, &iprog);
+	/* the lower joins: levels (their tables in P's session; Ck's outer table the probe stream) */
+	for (int l = 0; l < k; l++)
+	{
+		CustomScan *c = cplan[k - 1 - l];
+
+		lfirst(list_nth_cell(c->custom_private, 5)) = makeInteger(3);
+		if (l == 0)
+			lfirst(list_nth_cell(c->custom_private, 7)) = (Node *) gx_program_to_const(prog);
+		c->custom_private = lappend(lappend(c->custom_private, cols[l]), makeInteger(ibase[l]));
+	}
 	/* P */
 	lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);
 	lfirst(list_nth_cell(cscan->custom_private, 7)) = (Node *) makeInteger(0);
@@ -323,11 +451,10 @@ gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Pa
 	cscan->custom_private =
 		lappend(list_concat(list_concat(cscan->custom_private,
 										list_make5(fixed, scales, filts, dscales, sqs)),
-							list_make5(cols1, makeInteger(base + n0), makeInteger(0), groups,
+							list_make5(cols[k], makeInteger(ibase[k]), makeInteger(0), groups,
 									   list_make2(dicts, NIL))),
 				iouts);
 	cscan->custom_private = lappend(cscan->custom_private,
-									list_make4(krefs, makeInteger(base), makeInteger(n0),
-											   makeInteger(2)));
+									list_make3(allrefs, makeInteger(base), makeInteger(k + 1)));
 	return true;
 }
