@@ -6,33 +6,37 @@
  *
  * Design note
  * -----------
- * C's plan is a level (custom_private 5 = 3): its node never returns a
- * row.  It keeps what a GpuJoin has for its table (its inner child, keys,
- * build tasks) and its outer device input, whose program computes C's
- * keys, then P's group outputs and keys that are expressions of C's outer
- * table; its build stores level 0's inner columns (gx_join_level_begin).
- * P is an aggregating GpuJoin (join_agg.cpp) with nlevels 2 whose own
- * table is level 1 and which reads no outer side itself.  P's run
- * (gx_join_levels_run):
+ * Each lower join C of the chain (C1 .. Ck down P's outer children) has a
+ * level's plan (custom_private 5 = 3): its node never returns a row.  It
+ * keeps what a GpuJoin has for its table (its inner child, keys, build
+ * tasks; its build stores its level's inner columns, gx_join_level_begin)
+ * and, for Ck (level 0), its outer device input, whose program computes
+ * Ck's keys, then P's group outputs and the upper levels' keys that are
+ * expressions of the lowest table.  P is an aggregating GpuJoin
+ * (join_agg.cpp) with nlevels k + 1 whose own table is the last level and
+ * which reads no outer side itself.  P's run (gx_join_levels_run):
  *
  *  1. P's table, with its inner columns, in P's session (gx_join_build);
- *  2. C's table, with its columns, in the same session (C->level: C
- *     neither opens nor closes a session), read through C's inner child;
+ *  2. each level's table, with its columns, in the same session (C->level:
+ *     a level neither opens nor closes a session), read through its inner
+ *     child;
  *  3. P's group table there (gx_group_prepare);
- *  4. group probes of C's outer device input (gx_join_count_input on C,
- *     with C->grs and C->upper set while they run): each task is C's
- *     probe of its table (level 0) with ext.join.nlevels 2 and level 1
- *     P's table and column store (gx_join_levels_task).
+ *  4. group probes of Ck's outer device input (gx_join_count_input on Ck,
+ *     with its grs and upper set while they run): each task is Ck's probe
+ *     of its table (level 0) with ext.join.nlevels and levels 1 .. k the
+ *     other joins' tables and column stores (gx_join_levels_task).
  *
- * The joined output vector is the program's outputs (C's icol_base of
- * them), level 0's columns, then level 1's (P's icol_base).  An empty
- * level joins nothing (INNER): no group.  Exactness as the aggregating
- * join's: a table that cannot be had (either level), no outer device
- * input, or a probe that could not add every combination (no room, a
- * row left to the host) means P's fallback (PostgreSQL's Partial
+ * The joined output vector is the program's outputs (Ck's icol_base of
+ * them), then each level's columns in level order (each join's
+ * icol_base).  An empty level joins nothing (INNER): no group.  Exactness
+ * as the aggregating join's: a table that cannot be had (any level), no
+ * outer device input, or a probe that could not add every combination (no
+ * room, a row left to the host) means P's fallback (PostgreSQL's Partial
  * Aggregate over its join of the row-returning chain), decided before
- * the first row.  C forgets its table whenever P's session goes
- * (gx_join_levels_reset).
+ * the first row.  The levels forget their tables whenever P's session
+ * goes (gx_join_levels_reset); their nodes are never run, so P takes
+ * their changed parameters (a rescan) and counts each run as one loop of
+ * theirs for EXPLAIN ANALYZE.
  */
 #include "gpuext.h"
 #include "join_state.h"

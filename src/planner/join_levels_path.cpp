@@ -5,46 +5,48 @@
  * Design note
  * -----------
  * An aggregating GpuJoin P (join_agg_path.cpp) whose outer side is
- * another GpuJoin C reads C's joined rows: C returns them to the backend,
- * P lays them out again for its group probes (about 1 us a row).  The
- * device can instead join C's outer table through C's table and then
- * P's in one group probe (docs/engine.md, "multi-level group probe"):
- * level 0 is C's inner side (the task's own table), level 1 P's inner
- * side, the probe stream C's outer table.  Built for that left-deep shape
- * of two levels:
+ * another GpuJoin reads that join's rows: the lower join returns them to
+ * the backend, P lays them out again for its group probes (about 1 us a
+ * row).  The device can instead join the lowest table through every
+ * join's table in one group probe (docs/engine.md, "multi-level group
+ * probe").  Built for the left-deep shape, k = 1 .. 3 lower joins:
  *
- *   P: INNER hash join, no host quals      (levels 0 and 1: C's, P's tables)
- *     C: INNER hash join, no host quals    (outer: a plain scan the device
- *        reads, its quals and keys compiled: gx_join_side_prog)
+ *   P: INNER hash join, no host quals          (level k: P's inner side)
+ *     C1: INNER hash join, no host quals       (level k - 1: C1's inner side)
+ *       ...
+ *         Ck: INNER hash join, no host quals   (level 0: Ck's inner side)
+ *           T: a plain scan the device reads   (the probe stream: its quals
+ *              and Ck's keys compiled, gx_join_side_prog)
  *
- * Every group key, aggregate argument (and FILTER) is an expression of
- * C's outer table, compiled as one more output of that table's program,
- * or a plain Var of a level's inner relation, stored in that level's
- * inner column store (strings as dictionary ids); each of P's outer keys
- * is a plain Var of C's outer table (an output of the program) or of C's
- * inner relation (a level 0 column), of an integer-like or float type.
- * Else, or with gpuext.enable_join_levels off, P keeps today's form (it
- * reads C's rows).
+ * Every group key, aggregate argument (and FILTER) is an expression of T,
+ * compiled as one more output of T's program, or a plain Var of a level's
+ * inner relation, stored in that level's inner column store (strings as
+ * dictionary ids); the keys of each level past 0 (C(k-1)'s .. P's outer
+ * keys) are plain Vars of T (outputs of the program) or of the levels
+ * below (their columns), of an integer-like or float type.  Else, or
+ * with gpuext.enable_join_levels off, P keeps today's form (it reads
+ * C1's rows).
  *
  * Path: gx_join_group_paths asks gx_join_levels_ok of each candidate and
  * marks the path (its custom_private item 9, String "levels"), costed
- * below the row-passing chain by the rows C would return.  Plan
- * (gx_join_levels_plan, from gx_plan_join_path): P's custom_private items
- * 10 .. 20 as join_agg_path.cpp's design note has them, where the joined
- * output vector is the table program's outputs, then level 0's columns,
- * then level 1's (item 15: level 1's columns, 16: level 1's icol_base,
- * 17: 0, 19: a level 0 column's dictionary is -(GX_JOIN_MAX_COLS + 1 +
- * c)), and
- *  21  List: (IntList: per P key, its entry of the joined output vector;
- *      Integer: the table program's outputs; Integer: level 0's columns;
- *      Integer: the levels, 2)
- * P's item 7 is Integer 0 (it reads no outer side itself).  C's plan
- * becomes a level: item 5 Integer 3, item 7 the table's program with the
- * group outputs, item 10 level 0's columns (resno in C's inner child,
- * gx_type, scale, dictionary), item 11 the program's outputs.  P's
- * fallback (its third child) is today's plan: the Partial Aggregate over
- * PostgreSQL's join of another copy of C (the row-returning GpuJoin,
- * with its own fallback) and P's inner side.
+ * below the row-passing chain by the rows the lower joins would return.
+ * Plan (gx_join_levels_plan, from gx_plan_join_path): P's custom_private
+ * items 10 .. 20 as join_agg_path.cpp's design note has them, where the
+ * joined output vector is T's program's outputs, then level 0's columns,
+ * level 1's, ..., level k's (item 15: level k's columns, 16: level k's
+ * icol_base, 17: 0, 19: a string key's dictionary -(j *
+ * GX_JOIN_MAX_COLS + c + 1), column c of the j-th join below P, 0 for P
+ * itself), and
+ *  21  List: (List of IntLists: per level 1 .. k, its keys' entries of
+ *      the joined output vector; Integer: T's program's outputs; Integer:
+ *      the levels, k + 1)
+ * P's item 7 is Integer 0 (it reads no outer side itself).  Each lower
+ * join's plan becomes a level: item 5 Integer 3, item 10 its level's
+ * columns (resno in its inner child, gx_type, scale, dictionary), item
+ * 11 its level's icol_base; Ck's item 7 T's program with the group
+ * outputs.  P's fallback (its third child) is today's plan: the Partial
+ * Aggregate over PostgreSQL's join of another copy of the chain (the
+ * row-returning GpuJoins, with their own fallbacks) and P's inner side.
  */
 #include "gpuext.h"
 #include "compat.h"
