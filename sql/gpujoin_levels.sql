@@ -99,6 +99,11 @@ SELECT gx_lcheck('SELECT r.rk, sum(f.n), count(f.f) FROM gx_lf f JOIN gx_lo o ON
 -- a level keyed by a column of a level two below, and by the probe table
 SELECT gx_lcheck('SELECT n.nname, o.st, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON o.st = n.nk GROUP BY 1, 2');
 SELECT gx_lcheck('SELECT n.nname, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON f.g = n.nk GROUP BY 1');
+-- two keys at a level (one from the level below, one from the table:
+-- TPC-H Q5's c_nationkey = s_nationkey), the last level's inner side a
+-- join (its rows read by the build)
+SELECT gx_lcheck('SELECT o.st, c.seg, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck AND f.g = c.nk GROUP BY 1, 2');
+SELECT gx_lcheck('SELECT r.rname, count(*), sum(f.v), max(c.bal) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN (gx_ln n JOIN gx_lr r ON n.rk = r.rk) ON c.nk = n.nk GROUP BY 1');
 -- an empty middle level
 SELECT gx_lcheck('SELECT n.nname, count(*) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_le e ON o.ck = e.ck JOIN gx_ln n ON e.x = n.nk GROUP BY 1');
 SET gpuext.force = on;
