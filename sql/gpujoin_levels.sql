@@ -124,6 +124,10 @@ SELECT gx_lcheck('SELECT c.nk, sum(o.tot * 2) FROM gx_lf f JOIN gx_lo o ON f.ok 
 SET gpuext.enable_join_levels = off;
 SELECT gx_lcheck('SELECT c.nk, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1');
 RESET gpuext.enable_join_levels;
+-- (the probe stream is a device input: none without them)
+SET gpuext.join_device_inputs = off;
+SELECT gx_lcheck('SELECT c.nk, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1');
+RESET gpuext.join_device_inputs;
 
 -- exactness: a combination the device leaves to the host (a product
 -- beyond int64), a group table without room: the fallback plan's rows

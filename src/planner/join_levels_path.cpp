@@ -52,6 +52,7 @@
 #include "compat.h"
 #include "planner.h"
 #include "compiler.h"
+#include "executor.h"
 
 extern "C"
 {
@@ -150,7 +151,9 @@ gx_join_levels_ok(Path *w, PathTarget *partial)
 	Path	   *tpath = NULL;
 	int			k;
 
-	if (!gx_enable_join_levels || w->parallel_aware || !gx_levels_plain_inner(p->custom_private))
+	/* (the probe stream is a device input: without them every run would fall back) */
+	if (!gx_enable_join_levels || !gx_enable_join_inputs || w->parallel_aware ||
+		!gx_levels_plain_inner(p->custom_private))
 		return false;
 	k = gx_levels_chain((Path *) linitial(p->custom_paths), chain, &tpath);
 	if (k == 0)
