@@ -110,6 +110,17 @@ SET gpuext.force = on;
 SELECT * FROM gx_jexplain('SELECT r.rname, count(*), sum(f.v) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck JOIN gx_ln n ON c.nk = n.nk JOIN gx_lr r ON n.rk = r.rk GROUP BY 1')
     WHERE gx_jexplain ~ 'Custom Scan|Levels|Level |Joined|Rows From Device|Device Groups|Multi|Table Rows';
 RESET gpuext.force;
+-- the right-deep shape (TPC-H Q3's lineitem JOIN (orders JOIN customer)):
+-- level 0 built from the inner join's outer side, keyed by the upper
+-- join's inner keys; level 1 the inner join's table
+SELECT gx_lcheck('SELECT c.nk, count(*), sum(f.v), max(o.tot), min(c.bal) FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok GROUP BY 1');
+SELECT gx_lcheck('SELECT o.od, o.pri, c.name, f.g, count(*), avg(f.n), sum(o.tot) FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok WHERE f.id % 3 = 0 GROUP BY 1, 2, 3, 4');
+SELECT gx_lcheck('SELECT count(*), sum(f.v) FROM gx_lf f JOIN (gx_lo o JOIN gx_le e ON o.ck = e.ck) ON f.ok = o.ok');
+SELECT gx_lcheck('SELECT r.x, s.cnt, s.sv FROM generate_series(0, 3) r(x), LATERAL (SELECT count(*) AS cnt, sum(f.v) AS sv FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok WHERE c.nk = r.x AND o.st < 2) s');
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT c.nk, count(*), sum(f.v) FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok GROUP BY 1')
+    WHERE gx_jexplain ~ 'Custom Scan|Levels|Level |Joined|Rows From Device|Device Groups|Multi|Table Rows|Seq Scan';
+RESET gpuext.force;
 -- finalizing on the device and off (PostgreSQL's Finalize above)
 SET gpuext.enable_preagg_final = off;
 SELECT gx_lcheck('SELECT c.nk, o.st, count(*), avg(f.n), sum(o.tot) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1, 2');

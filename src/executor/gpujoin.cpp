@@ -286,6 +286,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	st->nested = gx_join_outer_depth > 0;
 	gx_join_init_children(st, cscan, estate, child_flags);
 	node->custom_ps = list_make3(st->outer_ps, st->inner_ps, st->fallback_ps);
+	/* (a right-deep multi-level join builds from its inner child's outer child) */
+	gx_join_levels_children(st, cscan);
 	/* an INNER join's host quals, over the scan slot: ExecScan runs them per joined row */
 	st->mode = st->jtype = intVal(linitial(priv));
 	if (cscan->custom_exprs != NIL && st->mode != GX_JOIN_INNER)
@@ -1107,7 +1109,10 @@ gx_join_end(CustomScanState *node)
 		gx_source_end(&in->src);
 	}
 	ExecEndNode(st->outer_ps);
-	ExecEndNode(st->inner_ps);
+	ExecEndNode((PlanState *) lsecond(node->custom_ps));	/* (st->inner_ps, or a
+															 * right-deep
+															 * multi-level join's
+															 * level 1) */
 	ExecEndNode(st->fallback_ps);
 }
 

@@ -85,6 +85,7 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 	List	   *cols,
 			   *dicts;
 	double		est;
+	GxJoinState *last;
 	int			k = 0;
 	ListCell   *lc,
 			   *ld;
@@ -156,8 +157,10 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 				g->grp.keys[k].dict = st->gdict[i];
 		k++;
 	}
+	/* (the joined output vector ends with the last level's columns: join_levels.cpp) */
+	last = st->nlevels > 0 ? st->lv[st->nlevels - 1] : st;
 	foreach(lc, outs)
-		if (lfirst_int(lc) >= st->icol_base + st->gncols)
+		if (lfirst_int(lc) >= last->icol_base + last->gncols)
 			elog(ERROR, "gpuext: GpuJoin aggregate output %d past the joined outputs",
 				 lfirst_int(lc));
 }

@@ -48,11 +48,11 @@ extern "C"
 #include "utils/memutils.h"
 }
 
-/* the join whose table is level l of aggregating join st (the last: st itself) */
+/* the join whose table is level l of aggregating join st (it may be st) */
 static GxJoinState *
 gx_join_level_of(GxJoinState *st, int l)
 {
-	return l == st->nlevels - 1 ? st : st->lv[l];
+	return st->lv[l];
 }
 
 /*
@@ -76,36 +76,86 @@ gx_join_level_begin(GxJoinState *st, CustomScan *cscan)
 	gx_join_agg_cols_begin(st, (List *) list_nth(priv, 10), dcxt);
 }
 
+/* the multi-level item (custom_private 21) of an aggregating join's plan, or NIL */
+static List *
+gx_join_levels_item(List *priv)
+{
+	if (list_length(priv) > 21 && IsA(list_nth(priv, 21), List) &&
+		intVal(list_nth(priv, 5)) == 2)
+		return (List *) list_nth(priv, 21);
+	return NIL;
+}
+
+/* is PlanState ps a GpuJoin planned as a level? */
+static bool
+gx_join_is_level(PlanState *ps)
+{
+	return IsA(ps, CustomScanState) &&
+		strcmp(((CustomScan *) ps->plan)->methods->CustomName, "GpuJoin") == 0 &&
+		((GxJoinState *) ps)->level;
+}
+
 /*
- * At the aggregating join's node start (P): its levels (the GpuJoins down
- * its outer children), their places in the joined output vector, each
- * level's keys' entries there (custom_private 21)
+ * Right after the children's start: the right-deep shape's aggregating
+ * join builds its table (level 0) from its inner child's outer child, so
+ * that is its inner side from here on (the inner child itself, level 1,
+ * stays in custom_ps: EXPLAIN shows it, EndCustomScan ends it)
+ */
+void
+gx_join_levels_children(GxJoinState *st, CustomScan *cscan)
+{
+	List	   *item = gx_join_levels_item(cscan->custom_private);
+
+	if (item == NIL || intVal(list_nth(item, 3)) == 0)
+		return;
+	if (!gx_join_is_level(st->inner_ps))
+		elog(ERROR, "gpuext: multi-level GpuJoin without its level above");
+	st->right_deep = true;
+	st->inner_ps = ((GxJoinState *) st->inner_ps)->outer_ps;
+}
+
+/*
+ * At the aggregating join's node start (P): its levels, their places in
+ * the joined output vector, each level's keys' entries there
+ * (custom_private 21).  Left-deep: levels 0 .. k - 1 are the GpuJoins
+ * down its outer children (the lowest probes), level k itself;
+ * right-deep: level 0 itself (it probes), level 1 its inner child.
  */
 void
 gx_join_levels_begin(GxJoinState *st, List *item)
 {
 	List	   *krefs = (List *) linitial(item);
 	int			base = intVal(lsecond(item));
-	PlanState  *ps = st->outer_ps;
+	int			n = intVal(lthird(item));
 
-	st->nlevels = intVal(lthird(item));
-	if (st->nlevels < 2 || st->nlevels > GX_JOIN_MAX_LEVELS ||
-		list_length(krefs) != st->nlevels - 1)
-		elog(ERROR, "gpuext: multi-level GpuJoin of %d levels", st->nlevels);
-	for (int l = st->nlevels - 2; l >= 0; l--)
+	if (n < 2 || n > GX_JOIN_MAX_LEVELS || list_length(krefs) != n - 1 ||
+		(st->right_deep && n != 2))
+		elog(ERROR, "gpuext: multi-level GpuJoin of %d levels", n);
+	st->nlevels = n;
+	if (st->right_deep)
 	{
-		GxJoinState *c = (GxJoinState *) ps;
-
-		if (!IsA(ps, CustomScanState) ||
-			strcmp(((CustomScan *) ps->plan)->methods->CustomName, "GpuJoin") != 0 || !c->level)
-			elog(ERROR, "gpuext: multi-level GpuJoin without its level %d below", l);
-		c->level_no = l;
-		st->lv[l] = c;
-		ps = c->outer_ps;
+		st->lv[0] = st;
+		st->lv[1] = (GxJoinState *) lsecond(st->css.custom_ps);
+		st->lv[1]->level_no = 1;
 	}
-	for (int l = 0; l < st->nlevels; l++)
+	else
 	{
-		GxJoinState *j = gx_join_level_of(st, l);
+		PlanState  *ps = st->outer_ps;
+
+		st->lv[n - 1] = st;
+		for (int l = n - 2; l >= 0; l--)
+		{
+			if (!gx_join_is_level(ps))
+				elog(ERROR, "gpuext: multi-level GpuJoin without its level %d below", l);
+			st->lv[l] = (GxJoinState *) ps;
+			st->lv[l]->level_no = l;
+			ps = st->lv[l]->outer_ps;
+		}
+	}
+	st->prober = st->lv[0];
+	for (int l = 0; l < n; l++)
+	{
+		GxJoinState *j = st->lv[l];
 		List	   *refs = l == 0 ? NIL : (List *) list_nth(krefs, l - 1);
 		ListCell   *lc;
 
@@ -119,23 +169,23 @@ gx_join_levels_begin(GxJoinState *st, List *item)
 
 /*
  * The dictionary of a string group key whose entry dictionary d < 0 is
- * an inner column: -(j * GX_JOIN_MAX_COLS + c + 1), column c of the join
- * j below this one (0: this join; join_levels_path.cpp)
+ * an inner column: -(l * GX_JOIN_MAX_COLS + c + 1), column c of level l
+ * (of this join when it has no levels; join_levels_path.cpp)
  */
 GxDict *
 gx_join_levels_dict(GxJoinState *st, int d)
 {
-	int			j = (-d - 1) / GX_JOIN_MAX_COLS;
+	int			l = (-d - 1) / GX_JOIN_MAX_COLS;
 
-	if (j > 0 && (st->nlevels == 0 || j >= st->nlevels))
+	if (l >= Max(st->nlevels, 1))
 		elog(ERROR, "gpuext: GpuJoin dictionary of a level it does not have");
-	return gx_join_level_of(st, j == 0 ? st->nlevels - 1 : st->nlevels - 1 - j)->
-		gcol_dict[(-d - 1) % GX_JOIN_MAX_COLS];
+	return (st->nlevels == 0 ? st : st->lv[l])->gcol_dict[(-d - 1) % GX_JOIN_MAX_COLS];
 }
 
 /*
- * A group probe task c of level 0 (st) while the aggregating join above
- * runs it: levels 1 .. nlevels - 1, each join's table and column store
+ * A group probe task c of the join that probes (st, level 0) while the
+ * aggregating join runs it: levels 1 .. nlevels - 1, each join's table
+ * and column store
  */
 void
 gx_join_levels_task(GxJoinState *st, gx_chunk *c)
@@ -171,7 +221,7 @@ gx_join_levels_task(GxJoinState *st, gx_chunk *c)
 static bool
 gx_join_levels_probe(GxJoinState *st)
 {
-	GxJoinState *c0 = st->lv[0];
+	GxJoinState *pr = st->prober;
 	GxScanState *g = st->grs;
 	int64		pairs0;
 
@@ -180,15 +230,17 @@ gx_join_levels_probe(GxJoinState *st)
 	/* (P's own build chose the fallback already) */
 	if (st->fallback)
 		return true;
-	if (st->icol_base < 0 || !c0->input[0].on || c0->input[0].prog == NULL)
+	if (st->icol_base < 0 || !pr->input[0].on || pr->input[0].prog == NULL)
 		return false;
 	/* (an empty level joins nothing: no group) */
 	if (st->table == 0)
 		return true;
-	for (int l = st->nlevels - 2; l >= 0; l--)
+	for (int l = st->nlevels - 1; l >= 0; l--)
 	{
 		GxJoinState *c = st->lv[l];
 
+		if (c == st)
+			continue;
 		c->session = st->session;
 		if (!c->built)
 			gx_join_build(c);
@@ -200,23 +252,25 @@ gx_join_levels_probe(GxJoinState *st)
 	g->session = st->session;
 	g->own_session = false;
 	gx_group_prepare(g);
-	c0->grs = g;
-	c0->upper = st;
-	c0->group_bad = false;
-	pairs0 = c0->stats.pairs;
+	pr->grs = g;
+	pr->upper = st;
+	pr->group_bad = false;
+	pairs0 = pr->stats.pairs;
 	PG_TRY();
 	{
-		gx_join_count_input(c0);
+		gx_join_count_input(pr);
 	}
 	PG_FINALLY();
 	{
-		c0->grs = NULL;
-		c0->upper = NULL;
+		pr->upper = NULL;
+		if (pr != st)
+			pr->grs = NULL;
 	}
 	PG_END_TRY();
-	st->stats.pairs += c0->stats.pairs - pairs0;
+	if (pr != st)
+		st->stats.pairs += pr->stats.pairs - pairs0;
 	st->probed = true;
-	if (c0->group_bad)
+	if (pr->group_bad)
 		return false;
 	g->grp.reading = true;
 	return true;
@@ -233,28 +287,32 @@ gx_join_levels_run(GxJoinState *st)
 {
 	bool		ok;
 
-	for (int l = 0; l < st->nlevels - 1; l++)
+	for (int l = 0; l < st->nlevels; l++)
 	{
 		PlanState  *ps = &st->lv[l]->css.ss.ps;
 
-		if (ps->chgParam != NULL)
+		if (st->lv[l] == st)
+			continue;
+		/* (a run after the first: the level's children from their start) */
+		if (ps->chgParam != NULL || st->levels_ran)
 			ExecReScan(ps);
 		if (ps->instrument != NULL)
 			InstrStartNode(ps->instrument);
 	}
+	st->levels_ran = true;
 	ok = gx_join_levels_probe(st);
-	for (int l = 0; l < st->nlevels - 1; l++)
-		if (st->lv[l]->css.ss.ps.instrument != NULL)
+	for (int l = 0; l < st->nlevels; l++)
+		if (st->lv[l] != st && st->lv[l]->css.ss.ps.instrument != NULL)
 			InstrStopNode(st->lv[l]->css.ss.ps.instrument, 0);
 	return ok;
 }
 
-/* P's session goes: the levels below forget their tables (they never close it) */
+/* P's session goes: the levels forget their tables (they never close it) */
 void
 gx_join_levels_reset(GxJoinState *st)
 {
-	for (int l = 0; l < st->nlevels - 1; l++)
-		if (st->lv[l]->session != 0 || st->lv[l]->built)
+	for (int l = 0; l < st->nlevels; l++)
+		if (st->lv[l] != st && (st->lv[l]->session != 0 || st->lv[l]->built))
 			gx_join_drop_table(st->lv[l]);
 }
 
@@ -277,10 +335,15 @@ gx_join_levels_explain(GxJoinState *st, List *ancestors, ExplainState *es)
 		return;
 	ExplainPropertyInteger("Levels", NULL, st->nlevels, es);
 	/* (each level's keys deparsed as its node's, under the nodes above it) */
-	anc[st->nlevels - 1] = ancestors;
-	for (int l = st->nlevels - 2; l >= 0; l--)
-		anc[l] = lcons(gx_join_level_of(st, l + 1)->css.ss.ps.plan, anc[l + 1]);
+	for (int l = 0; l < st->nlevels; l++)
+	{
+		anc[l] = ancestors;
+		if (st->lv[l] != st && st->right_deep)
+			anc[l] = lcons(st->css.ss.ps.plan, ancestors);
+		for (int m = st->nlevels - 1; m > l && st->lv[l] != st && !st->right_deep; m--)
+			anc[l] = lcons(st->lv[m]->css.ss.ps.plan, anc[l]);
+	}
 	for (int l = 0; l < st->nlevels; l++)
 		ExplainPropertyText(psprintf("Level %d Keys", l),
-							gx_join_keys_text(gx_join_level_of(st, l), anc[l], es), es);
+							gx_join_keys_text(st->lv[l], anc[l], es), es);
 }

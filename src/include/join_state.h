@@ -141,20 +141,24 @@ typedef struct GxJoinState
 								 * columns are the child's resnos), or NULL:
 								 * the outer table's, a device input */
 	/*
-	 * a multi-level group probe (join_levels.cpp): this join is level 0 of
-	 * the aggregating join above (its table in that join's session, its
-	 * outer table the probe stream), or the aggregating join of nlevels
+	 * a multi-level group probe (join_levels.cpp): this join is a level of
+	 * the aggregating join above it (its table in that join's session), or
+	 * the aggregating join of nlevels
 	 */
 	bool		level;			/* a level: its session is the aggregating
 								 * join's above it */
-	int			level_no;		/* ... its level (0: its outer table is the
-								 * probe stream) */
-	struct GxJoinState *upper;	/* level 0: the aggregating join, while its
-								 * probes run */
+	int			level_no;		/* ... its level */
+	struct GxJoinState *upper;	/* the join that probes: the aggregating
+								 * join, while its probes run */
 	int			nlevels;		/* the aggregating join: 2 .. GX_JOIN_MAX_LEVELS,
 								 * or 0 (one table) */
-	struct GxJoinState *lv[GX_JOIN_MAX_LEVELS - 1];	/* ... levels 0 .. nlevels - 2
-													 * (the last is its own) */
+	bool		right_deep;		/* ... its own table is level 0, built from
+								 * its inner child's outer child */
+	bool		levels_ran;		/* ... a run built the levels' tables */
+	struct GxJoinState *lv[GX_JOIN_MAX_LEVELS];	/* ... each level's join (it
+												 * may be itself) */
+	struct GxJoinState *prober;	/* ... the join whose outer device input
+								 * is probed (level 0's) */
 	int16		lkey_ref[GX_JOIN_MAX_LEVELS][GX_JOIN_MAX_KEYS];	/* ... level l's
 																 * keys' entries of
 																 * the joined
@@ -326,6 +330,7 @@ void		gx_join_agg_reset(GxJoinState *st);
 /* a multi-level group probe (join_levels.cpp) */
 void		gx_join_agg_cols_begin(GxJoinState *st, List *cols, MemoryContext dcxt);
 void		gx_join_level_begin(GxJoinState *st, CustomScan *cscan);
+void		gx_join_levels_children(GxJoinState *st, CustomScan *cscan);
 void		gx_join_levels_begin(GxJoinState *st, List *item);
 GxDict	   *gx_join_levels_dict(GxJoinState *st, int d);
 void		gx_join_levels_task(GxJoinState *st, gx_chunk *c);

@@ -95,7 +95,8 @@ bool		gx_join_levels_ok(Path *w, PathTarget *partial);
 Path	   *gx_join_levels_path(Path *g, Path *w);
 bool		gx_join_levels_marked(List *priv);
 bool		gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath,
-								Path *ipath, List *okeys, List *tlist, Node *groups);
+								Path *ipath, List *okeys, List *ikeys, List *tlist,
+								Node *groups);
 /* device aggregates (agg_path.cpp), shared with aggregation over a join */
 PathTarget *gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having,
 							  Index relid, bool dict, bool *group);

@@ -137,6 +137,34 @@ gx_levels_find(Relids *rels, int n, int varno)
 }
 
 /*
+ * The right-deep shape (see the design note): P's outer side opath a
+ * table, its inner side ipath an INNER hash GpuJoin C (into *c) whose
+ * outer side holds P's inner keys (ikeys) and C's outer keys, all plain
+ * columns?
+ */
+static bool
+gx_levels_right(Path *opath, Path *ipath, List *ikeys, CustomPath **c)
+{
+	Relids		a;
+	ListCell   *lc;
+
+	*c = gx_levels_join_path(ipath);
+	if (*c == NULL || (*c)->path.parallel_aware || !gx_levels_plain_inner((*c)->custom_private) ||
+		gx_levels_join_path(opath) != NULL || opath->parent->reloptkind != RELOPT_BASEREL ||
+		opath->param_info != NULL)
+		return false;
+	a = ((Path *) linitial((*c)->custom_paths))->parent->relids;
+	foreach(lc, list_concat(list_copy(ikeys), (List *) lsecond((*c)->custom_private)))
+	{
+		Var		   *v = (Var *) lfirst(lc);
+
+		if (!IsA(v, Var) || v->varlevelsup != 0 || !bms_is_member(v->varno, a))
+			return false;
+	}
+	return true;
+}
+
+/*
  * May aggregating GpuJoin path w (partial target partial) take the
  * multi-level form (see the design note)?  The checks a path allows;
  * gx_join_levels_plan makes the rest.
@@ -156,8 +184,17 @@ gx_join_levels_ok(Path *w, PathTarget *partial)
 		!gx_levels_plain_inner(p->custom_private))
 		return false;
 	k = gx_levels_chain((Path *) linitial(p->custom_paths), chain, &tpath);
+	/* (else the right-deep shape: levels 0 and 1 the inner join's sides) */
 	if (k == 0)
-		return false;
+	{
+		CustomPath *c;
+
+		return gx_levels_right((Path *) linitial(p->custom_paths),
+							   (Path *) lsecond(p->custom_paths),
+							   (List *) lthird(p->custom_private), &c) &&
+			gx_join_group_fits(partial->exprs, ((Path *) linitial(p->custom_paths))->parent,
+							   c->path.parent->relids, false, GX_JOIN_MAX_COLS * 2);
+	}
 	for (int l = 0; l <= k; l++)
 	{
 		rels[l] = ((Path *) lsecond(gx_levels_join_of(p, chain, k, l)->custom_paths))->parent->relids;
@@ -199,6 +236,9 @@ gx_join_levels_path(Path *g, Path *w)
 
 	for (int i = 0; i < k; i++)
 		save += chain[i]->path.rows * 2 * cpu_tuple_cost;
+	/* (right-deep: the inner join's rows) */
+	if (k == 0)
+		save = ((Path *) lsecond(((CustomPath *) w)->custom_paths))->rows * 2 * cpu_tuple_cost;
 	memcpy(cp, g, sizeof(CustomPath));
 	cp->custom_private = lappend(list_copy(((CustomPath *) g)->custom_private),
 								 makeString(pstrdup("levels")));
@@ -294,6 +334,27 @@ gx_levels_keys(List *okeys, GxProgram *prog, Index relid, GxInnerCols *icols, Re
 }
 
 /*
+ * The entries' dictionaries (entry_dicts of a GxInnerCols) with inner
+ * column c as -(l * GX_JOIN_MAX_COLS + i + 1): column i of level l, where
+ * lvl[c] = l, idx[c] = i (gx_join_levels_dict)
+ */
+static List *
+gx_levels_dicts(List *entry_dicts, const int *lvl, const int *idx)
+{
+	List	   *dicts = NIL;
+	ListCell   *lc;
+
+	foreach(lc, entry_dicts)
+	{
+		int			d = lfirst_int(lc);
+
+		dicts = lappend_int(dicts, d >= 0 ? d :
+							-(lvl[-d - 1] * GX_JOIN_MAX_COLS + idx[-d - 1] + 1));
+	}
+	return dicts;
+}
+
+/*
  * At plan time, the multi-level form of aggregating GpuJoin cscan (its
  * custom_private items 0 .. 9 made; see the design note): the lower
  * joins' plans made levels, P's items 10 .. 21 appended; false, with
@@ -302,9 +363,9 @@ gx_levels_keys(List *okeys, GxProgram *prog, Index relid, GxInnerCols *icols, Re
  * P's sides' paths; okeys: P's outer key expressions; tlist: the partial
  * target list; groups: the estimate (item 18).
  */
-bool
-gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Path *ipath,
-					List *okeys, List *tlist, Node *groups)
+static bool
+gx_join_levels_left_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Path *ipath,
+						 List *okeys, List *tlist, Node *groups)
 {
 	CustomPath *chain[GX_LEVELS_LOWER];
 	CustomScan *cplan[GX_LEVELS_LOWER] = {NULL};
@@ -403,14 +464,7 @@ gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Pa
 					map[lfirst_int(lc) - GX_INNER_OUT(0)];
 		allrefs = lappend(allrefs, krefs[l]);
 	}
-	/* a string key's dictionary: -(j * GX_JOIN_MAX_COLS + c + 1), column c of the join j below P */
-	foreach(lc, icols.entry_dicts)
-	{
-		int			d = lfirst_int(lc);
-
-		dicts = lappend_int(dicts, d >= 0 ? d :
-							-((k - lvl[-d - 1]) * GX_JOIN_MAX_COLS + map[-d - 1] + 1));
-	}
+	dicts = gx_levels_dicts(icols.entry_dicts, lvl, map);
 	/* each level's columns: (resno in its inner child, type, scale, dictionary) */
 	top = GxInnerCols{rels[k], NIL, NIL, NIL, NIL, NIL, NIL, 0};
 	for (int l = 0; l <= k; l++)
@@ -460,6 +514,126 @@ gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Pa
 									   list_make2(dicts, NIL))),
 				iouts);
 	cscan->custom_private = lappend(cscan->custom_private,
-									list_make3(allrefs, makeInteger(base), makeInteger(k + 1)));
+									list_make4(allrefs, makeInteger(base), makeInteger(k + 1),
+											   makeInteger(0)));
 	return true;
+}
+
+/*
+ * The right-deep shape's plan (see the design note): P's table is level 0,
+ * built from its inner child C's outer child (P's inner keys, ikeys, and
+ * level 0's columns resnos there), C's table level 1 (keyed by C's outer
+ * keys, level 0's columns); P probes its outer table itself; false, with
+ * nothing changed, when the shape does not qualify
+ */
+static bool
+gx_join_levels_right_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Path *ipath,
+						  List *ikeys, List *tlist, Node *groups)
+{
+	CustomPath *cpath;
+	CustomScan *c = (CustomScan *) inner;
+	Plan	   *aplan;
+	Relids		rels[2];
+	Index		relid = 0;
+	GxProgram  *prog;
+	GxInnerCols icols;
+	List	   *outs,
+			   *scales,
+			   *filts,
+			   *dscales,
+			   *sqs;
+	List	   *krefs,
+			   *ires = NIL,
+			   *fixed = NIL,
+			   *cols[2] = {NIL, NIL};
+	int			map[GX_JOIN_MAX_COLS * 2];
+	int			lvl[GX_JOIN_MAX_COLS * 2];
+	int			n[2] = {0, 0};
+	int			ibase[2];
+	ListCell   *lc;
+
+	if (!gx_levels_right(opath, ipath, ikeys, &cpath) || !gx_levels_plain_plan(inner))
+		return false;
+	aplan = (Plan *) linitial(c->custom_plans);
+	rels[0] = ((Path *) linitial(cpath->custom_paths))->parent->relids;
+	rels[1] = ((Path *) lsecond(cpath->custom_paths))->parent->relids;
+	icols = GxInnerCols{bms_union(rels[0], rels[1]), NIL, NIL, NIL, NIL, NIL, NIL,
+		GX_JOIN_MAX_COLS * 2};
+	prog = gx_join_side_prog(outer, (List *) lsecond(cscan->custom_private), false, &relid);
+	if (prog == NULL ||
+		!gx_group_outputs(prog, tlist, relid, &outs, &scales, &filts, &dscales, &sqs, &icols) ||
+		icols.dict_resnos != NIL)
+		return false;
+	/* level 1's keys (C's outer keys): columns of level 0 */
+	krefs = gx_levels_keys((List *) lsecond(cpath->custom_private), prog, relid, &icols, rels, 1);
+	if (krefs == NIL || prog->params != NIL || prog->may_fallback)
+		return false;
+	foreach(lc, icols.vars)
+	{
+		int			i = foreach_current_index(lc);
+
+		lvl[i] = bms_is_member(((Var *) lfirst(lc))->varno, rels[0]) ? 0 : 1;
+		map[i] = n[lvl[i]]++;
+	}
+	ibase[0] = prog->nouts;
+	ibase[1] = ibase[0] + n[0];
+	if (n[0] > GX_JOIN_MAX_COLS || n[1] > GX_JOIN_MAX_COLS || ibase[1] + n[1] > GX_MAX_OUTS)
+		return false;
+	foreach(lc, outs)
+		fixed = lappend_int(fixed, GX_IS_INNER_OUT(lfirst_int(lc)) ?
+							ibase[lvl[lfirst_int(lc) - GX_INNER_OUT(0)]] +
+							map[lfirst_int(lc) - GX_INNER_OUT(0)] : lfirst_int(lc));
+	foreach(lc, krefs)
+		lfirst_int(lc) = ibase[0] + map[lfirst_int(lc) - GX_INNER_OUT(0)];
+	/* P's inner keys and each level's columns: resnos in the children that build them */
+	foreach(lc, ikeys)
+		ires = lappend_int(ires, gx_levels_col_resno(aplan, (Var *) lfirst(lc)));
+	for (int i = 0; i < list_length(icols.vars); i++)
+		cols[lvl[i]] = list_concat(cols[lvl[i]],
+								   list_make4_int(gx_levels_col_resno(lvl[i] == 0 ? aplan :
+																	  (Plan *) lsecond(c->custom_plans),
+																	  (Var *) list_nth(icols.vars, i)),
+												  list_nth_int(icols.types, i),
+												  list_nth_int(icols.scales, i),
+												  list_nth_int(icols.dicts, i)));
+	/* C: level 1 (its outer side is level 0's rows, read by P) */
+	lfirst(list_nth_cell(c->custom_private, 5)) = makeInteger(3);
+	lfirst(list_nth_cell(c->custom_private, 7)) = (Node *) makeInteger(0);
+	c->custom_private = lappend(lappend(c->custom_private, cols[1]), makeInteger(ibase[1]));
+	/* P: level 0, probing its outer table */
+	lfirst(list_nth_cell(cscan->custom_private, 2)) = ires;
+	lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);
+	lfirst(list_nth_cell(cscan->custom_private, 7)) = (Node *) gx_program_to_const(prog);
+	lfirst(list_nth_cell(cscan->custom_private, 8)) = (Node *) makeInteger(0);
+	cscan->custom_private =
+		lappend(list_concat(list_concat(cscan->custom_private,
+										list_make5(fixed, scales, filts, dscales, sqs)),
+							list_make5(cols[0], makeInteger(ibase[0]), makeInteger(0), groups,
+									   list_make2(gx_levels_dicts(icols.entry_dicts, lvl, map),
+												  NIL))),
+				NIL);
+	cscan->custom_private = lappend(cscan->custom_private,
+									list_make4(list_make1(krefs), makeInteger(ibase[0]),
+											   makeInteger(2), makeInteger(1)));
+	return true;
+}
+
+/*
+ * At plan time, the multi-level form of aggregating GpuJoin cscan, the
+ * left-deep shape or the right-deep one (see the design note); false,
+ * with nothing changed, when neither qualifies (the caller plans today's
+ * form).  outer / inner: P's children's plans; opath / ipath: their
+ * paths; okeys / ikeys: P's outer and inner key expressions; tlist: the
+ * partial target list; groups: the estimate (item 18).
+ */
+bool
+gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath, Path *ipath,
+					List *okeys, List *ikeys, List *tlist, Node *groups)
+{
+	CustomPath *chain[GX_LEVELS_LOWER];
+	Path	   *tpath;
+
+	if (gx_levels_chain(opath, chain, &tpath) > 0)
+		return gx_join_levels_left_plan(cscan, outer, inner, opath, ipath, okeys, tlist, groups);
+	return gx_join_levels_right_plan(cscan, outer, inner, opath, ipath, ikeys, tlist, groups);
 }

@@ -1522,8 +1522,8 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 	}
 	/* aggregating its pairs (join_agg_path.cpp): the outer program computes keys and arguments */
 	if (intVal(list_nth(priv, 4)) == 2 && gx_join_levels_marked(priv) &&
-		gx_join_levels_plan(cscan, outer, inner, opath, ipath, (List *) lsecond(priv), tlist,
-							(Node *) list_nth(priv, 8)))
+		gx_join_levels_plan(cscan, outer, inner, opath, ipath, (List *) lsecond(priv),
+							(List *) lthird(priv), tlist, (Node *) list_nth(priv, 8)))
 		;
 	else if (intVal(list_nth(priv, 4)) == 2)
 	{
