@@ -26,6 +26,11 @@
  *     of its table (level 0) with ext.join.nlevels and levels 1 .. k the
  *     other joins' tables and column stores (gx_join_levels_task).
  *
+ * The right-deep shape (P over table T and GpuJoin C of A and B): P's
+ * table is level 0, built from C's outer child A (P's inner side from the
+ * children's start, gx_join_levels_children; C stays in custom_ps), C's
+ * table level 1; P probes T's device input itself.
+ *
  * The joined output vector is the program's outputs (Ck's icol_base of
  * them), then each level's columns in level order (each join's
  * icol_base).  An empty level joins nothing (INNER): no group.  Exactness

@@ -18,6 +18,17 @@
  *           T: a plain scan the device reads   (the probe stream: its quals
  *              and Ck's keys compiled, gx_join_side_prog)
  *
+ * The right-deep shape (TPC-H Q3's lineitem JOIN (orders JOIN customer)),
+ * the same pipeline by associativity (INNER only):
+ *
+ *   P: INNER hash join, no host quals    (level 0: P's table, built from
+ *     T: a plain scan the device reads    A's rows, keyed by P's inner keys)
+ *     C: INNER hash join, no host quals   (level 1: C's table, B keyed by
+ *       A, B                               C's inner keys)
+ *
+ * where P's inner keys and C's outer keys are plain Vars of A (level 0's
+ * columns); P probes T itself.
+ *
  * Every group key, aggregate argument (and FILTER) is an expression of T,
  * compiled as one more output of T's program, or a plain Var of a level's
  * inner relation, stored in that level's inner column store (strings as
@@ -34,12 +45,11 @@
  * items 10 .. 20 as join_agg_path.cpp's design note has them, where the
  * joined output vector is T's program's outputs, then level 0's columns,
  * level 1's, ..., level k's (item 15: level k's columns, 16: level k's
- * icol_base, 17: 0, 19: a string key's dictionary -(j *
- * GX_JOIN_MAX_COLS + c + 1), column c of the j-th join below P, 0 for P
- * itself), and
+ * icol_base, 17: 0, 19: a string key's dictionary -(l *
+ * GX_JOIN_MAX_COLS + c + 1), column c of level l), and
  *  21  List: (List of IntLists: per level 1 .. k, its keys' entries of
  *      the joined output vector; Integer: T's program's outputs; Integer:
- *      the levels, k + 1)
+ *      the levels, k + 1; Integer: 1 right-deep, 0 left-deep)
  * P's item 7 is Integer 0 (it reads no outer side itself).  Each lower
  * join's plan becomes a level: item 5 Integer 3, item 10 its level's
  * columns (resno in its inner child, gx_type, scale, dictionary), item
@@ -47,6 +57,10 @@
  * outputs.  P's fallback (its third child) is today's plan: the Partial
  * Aggregate over PostgreSQL's join of another copy of the chain (the
  * row-returning GpuJoins, with their own fallbacks) and P's inner side.
+ * Right-deep: P's item 2 holds its inner keys' resnos in A's plan, 7 T's
+ * program with the group outputs, 8 Integer 0, 15 level 0's columns
+ * (resnos in A), 16 T's outputs, 20 NIL; C's plan a level (5 = 3, 7
+ * Integer 0, 10 level 1's columns, 11 their icol_base).
  */
 #include "gpuext.h"
 #include "compat.h"
