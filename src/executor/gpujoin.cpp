@@ -1137,6 +1137,9 @@ gx_join_rescan(CustomScanState *node)
 		if (!st->par_reinit)
 			UpdateChangedParamSet(st->inner_ps, chg);
 		UpdateChangedParamSet(st->fallback_ps, chg);
+		/* (a right-deep multi-level join's level 1, its inner child: join_levels.cpp) */
+		if (st->right_deep)
+			UpdateChangedParamSet((PlanState *) lsecond(node->custom_ps), chg);
 	}
 	/* (a child with changed parameters is rescanned by its next ExecProcNode) */
 	if (st->outer_ps->chgParam == NULL)

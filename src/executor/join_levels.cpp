@@ -292,7 +292,8 @@ gx_join_levels_run(GxJoinState *st)
 {
 	bool		ok;
 
-	for (int l = 0; l < st->nlevels; l++)
+	/* (top down: a level's rescan passes its changed parameters to the one below) */
+	for (int l = st->nlevels - 1; l >= 0; l--)
 	{
 		PlanState  *ps = &st->lv[l]->css.ss.ps;
 
