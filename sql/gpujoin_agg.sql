@@ -73,13 +73,16 @@ SELECT gx_jccheck('SELECT d.h, sum(f.n * (1 - f.s * 0.001)) AS rev FROM gx_af f 
 -- a chain whose top join's outer side is a join: its rows laid out in
 -- batches of the columns the program reads (keys and arguments of both
 -- lower tables, NULLs, numeric at its scale); then an expression of the
--- inner side's columns, which keeps PostgreSQL's aggregate
+-- inner side's columns, which keeps PostgreSQL's aggregate (the
+-- multi-level probe, which would take the first, off: gpujoin_levels)
+SET gpuext.enable_join_levels = off;
 SELECT gx_jccheck('SELECT d.h, d2.dd, count(*), sum(f.v), sum(d2.m), max(f.n) FROM gx_af f JOIN gx_ad d ON f.k = d.k JOIN gx_ad d2 ON d2.k = d.h WHERE d2.w > 10 GROUP BY 1, 2');
 SELECT gx_jccheck('SELECT d.h % 2, count(*), sum(d.w + d2.w), min(d2.m * 2) FROM gx_ad d JOIN gx_ad d2 ON d2.k = d.w JOIN gx_af f ON f.k = d2.k GROUP BY 1');
 SET gpuext.force = on;
 SELECT * FROM gx_jexplain('SELECT d.h, d2.dd, count(*), sum(f.v) FROM gx_af f JOIN gx_ad d ON f.k = d.k JOIN gx_ad d2 ON d2.k = d.h WHERE d2.w > 10 GROUP BY 1, 2')
     WHERE gx_jexplain ~ 'Custom Scan|Group Keys|Joined|Probe Tasks|Device Groups';
 RESET gpuext.force;
+RESET gpuext.enable_join_levels;
 
 -- LEFT (unmatched outer rows: NULL inner columns), SEMI and ANTI joins,
 -- over an empty inner side too; the merge join; the range join

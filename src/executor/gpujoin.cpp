@@ -286,6 +286,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	st->nested = gx_join_outer_depth > 0;
 	gx_join_init_children(st, cscan, estate, child_flags);
 	node->custom_ps = list_make3(st->outer_ps, st->inner_ps, st->fallback_ps);
+	/* (a right-deep multi-level join builds from its inner child's outer child) */
+	gx_join_levels_children(st, cscan);
 	/* an INNER join's host quals, over the scan slot: ExecScan runs them per joined row */
 	st->mode = st->jtype = intVal(linitial(priv));
 	if (cscan->custom_exprs != NIL && st->mode != GX_JOIN_INNER)
@@ -293,7 +295,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 	else if (cscan->custom_exprs != NIL)
 		node->ss.ps.qual = ExecInitQual(cscan->custom_exprs, &node->ss.ps);
 	st->count = intVal(list_nth(priv, 5)) == 1;
-	st->group = intVal(list_nth(priv, 5)) == 2;
+	st->group = intVal(list_nth(priv, 5)) == 2 || intVal(list_nth(priv, 5)) == 3;
+	st->level = intVal(list_nth(priv, 5)) == 3;
 	st->alg = intVal(list_nth(priv, 9));
 	st->lo_k = st->hi_k = -1;
 	if ((st->alg == GX_JOIN_RANGE) != (list_nth(priv, 6) != NIL))
@@ -356,7 +359,9 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 										  ALLOCSET_DEFAULT_SIZES);
 	st->device = gx_resolve_device();
 	/* (its inner columns widen the build's batches: before their geometry) */
-	if (st->group)
+	if (st->level)
+		gx_join_level_begin(st, cscan);
+	else if (st->group)
 		gx_join_agg_begin(st, cscan);
 	gx_join_chunk_geometry(st);
 	if (st->mode < GX_JOIN_INNER || st->mode > GX_JOIN_FULL)
@@ -456,7 +461,7 @@ gx_join_drop_table(GxJoinState *st)
 void
 gx_join_drop_device(GxJoinState *st)
 {
-	if (st->session != 0 && !st->worker_table)
+	if (st->session != 0 && !st->worker_table && !st->level)
 		gx_session_close(st->session);
 	st->worker_table = false;
 	st->session = 0;
@@ -596,7 +601,11 @@ gx_join_build_rows(GxJoinState *st)
 		return true;
 	st->cap = st->ninner;
 	st->kcap = gx_join_kcap(st, st->cap);
-	st->session = gx_session_open(st->device);
+	/* (a level of a multi-level probe: the session of the join above, join_levels.cpp) */
+	if (!st->level)
+		st->session = gx_session_open(st->device);
+	else if (st->session == 0)
+		elog(ERROR, "gpuext: GpuJoin level built without the session of the join above");
 	st->table = gx_session_try_alloc(st->session, st->device,
 									 gx_join_bytes(st, st->cap, st->kcap), GX_OBJ_JOIN_TABLE);
 	if (st->table == 0)
@@ -1100,7 +1109,10 @@ gx_join_end(CustomScanState *node)
 		gx_source_end(&in->src);
 	}
 	ExecEndNode(st->outer_ps);
-	ExecEndNode(st->inner_ps);
+	ExecEndNode((PlanState *) lsecond(node->custom_ps));	/* (st->inner_ps, or a
+															 * right-deep
+															 * multi-level join's
+															 * level 1) */
 	ExecEndNode(st->fallback_ps);
 }
 
@@ -1125,6 +1137,9 @@ gx_join_rescan(CustomScanState *node)
 		if (!st->par_reinit)
 			UpdateChangedParamSet(st->inner_ps, chg);
 		UpdateChangedParamSet(st->fallback_ps, chg);
+		/* (a right-deep multi-level join's level 1, its inner child: join_levels.cpp) */
+		if (st->right_deep)
+			UpdateChangedParamSet((PlanState *) lsecond(node->custom_ps), chg);
 	}
 	/* (a child with changed parameters is rescanned by its next ExecProcNode) */
 	if (st->outer_ps->chgParam == NULL)

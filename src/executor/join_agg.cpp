@@ -85,6 +85,7 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 	List	   *cols,
 			   *dicts;
 	double		est;
+	GxJoinState *last;
 	int			k = 0;
 	ListCell   *lc,
 			   *ld;
@@ -124,22 +125,13 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 						(List *) list_nth(priv, 12), (List *) list_nth(priv, 13),
 						(List *) list_nth(priv, 14),
 						gx_private_final(priv));
-	st->gncols = list_length(cols) / 4;
-	if (st->gncols > GX_JOIN_MAX_COLS)
-		elog(ERROR, "gpuext: GpuJoin with %d inner columns", st->gncols);
 	/* string keys: a dictionary per column of ids (join_dict.cpp), as long as the node */
 	dcxt = AllocSetContextCreate(st->css.ss.ps.state->es_query_cxt, "GpuJoin dictionaries",
 								 ALLOCSET_DEFAULT_SIZES);
-	for (int c = 0; c < st->gncols; c++)
-	{
-		st->gcol_res[c] = (AttrNumber) list_nth_int(cols, 4 * c);
-		st->gcol_type[c] = list_nth_int(cols, 4 * c + 1);
-		st->gcol_scale[c] = list_nth_int(cols, 4 * c + 2);
-		st->gcol_dict[c] = list_nth_int(cols, 4 * c + 3) == 0 ? NULL :
-			gx_dict_create(dcxt, exprType((Node *) ((TargetEntry *) list_nth(
-					st->inner_ps->plan->targetlist, st->gcol_res[c] - 1))->expr));
-		st->imax = Max(st->imax, st->gcol_res[c]);
-	}
+	gx_join_agg_cols_begin(st, cols, dcxt);
+	/* (a multi-level group probe: join_levels.cpp) */
+	if (list_length(priv) > 21 && IsA(list_nth(priv, 21), List))
+		gx_join_levels_begin(st, (List *) list_nth(priv, 21));
 	st->ngdict = 0;
 	foreach(lc, (List *) lsecond(dicts))
 	{
@@ -159,16 +151,41 @@ gx_join_agg_begin(GxJoinState *st, CustomScan *cscan)
 		if (IsA(((TargetEntry *) lfirst(lc))->expr, Aggref))
 			continue;
 		if (d < 0)
-			g->grp.keys[k].dict = st->gcol_dict[-d - 1];
+			g->grp.keys[k].dict = gx_join_levels_dict(st, d);
 		for (int i = 0; d > 0 && i < st->ngdict; i++)
 			if (st->gdict_res[i] == d)
 				g->grp.keys[k].dict = st->gdict[i];
 		k++;
 	}
+	/* (the joined output vector ends with the last level's columns: join_levels.cpp) */
+	last = st->nlevels > 0 ? st->lv[st->nlevels - 1] : st;
 	foreach(lc, outs)
-		if (lfirst_int(lc) >= st->icol_base + st->gncols)
+		if (lfirst_int(lc) >= last->icol_base + last->gncols)
 			elog(ERROR, "gpuext: GpuJoin aggregate output %d past the joined outputs",
 				 lfirst_int(lc));
+}
+
+/*
+ * The inner columns the build stores (cols: per column its resno in the
+ * inner child, gx_type, numeric scale, 1 for dictionary ids), a string
+ * column's dictionary in dcxt
+ */
+void
+gx_join_agg_cols_begin(GxJoinState *st, List *cols, MemoryContext dcxt)
+{
+	st->gncols = list_length(cols) / 4;
+	if (st->gncols > GX_JOIN_MAX_COLS)
+		elog(ERROR, "gpuext: GpuJoin with %d inner columns", st->gncols);
+	for (int c = 0; c < st->gncols; c++)
+	{
+		st->gcol_res[c] = (AttrNumber) list_nth_int(cols, 4 * c);
+		st->gcol_type[c] = list_nth_int(cols, 4 * c + 1);
+		st->gcol_scale[c] = list_nth_int(cols, 4 * c + 2);
+		st->gcol_dict[c] = list_nth_int(cols, 4 * c + 3) == 0 ? NULL :
+			gx_dict_create(dcxt, exprType((Node *) ((TargetEntry *) list_nth(
+					st->inner_ps->plan->targetlist, st->gcol_res[c] - 1))->expr));
+		st->imax = Max(st->imax, st->gcol_res[c]);
+	}
 }
 
 /* the dictionary of the outer rows' column resno, or NULL */
@@ -251,6 +268,9 @@ gx_join_agg_task(GxJoinState *st, gx_chunk *c)
 		for (int i = 0; i < st->gncols; i++)
 			c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
 	}
+	/* (level 0 of a multi-level probe: the levels above, join_levels.cpp) */
+	if (st->upper != NULL)
+		gx_join_levels_task(st, c);
 }
 
 /*
@@ -382,6 +402,9 @@ gx_join_agg_reset(GxJoinState *st)
 	g->agg_obj = 0;
 	if (st->icol_base >= 0)
 		gx_group_reset(g);
+	/* (the level below forgets its table: it was in this session) */
+	if (st->nlevels > 0)
+		gx_join_levels_reset(st);
 }
 
 /* give up the device for this run: its tables go, the fallback plan's rows come */
@@ -405,6 +428,13 @@ gx_join_agg_run(GxJoinState *st)
 	GxScanState *g = st->grs;
 
 	st->group_run = true;
+	/* (a multi-level group probe: join_levels.cpp) */
+	if (st->nlevels > 0)
+	{
+		if (!gx_join_levels_run(st))
+			gx_join_agg_fall_back(st);
+		return;
+	}
 	if (!st->built)
 		gx_join_build(st);
 	if (st->fallback)

@@ -21,7 +21,7 @@ extern "C"
  * range join: "(inner >= lower)", "(inner <= upper)" (or > / <) for each
  * bound
  */
-static char *
+char *
 gx_join_keys_text(GxJoinState *st, List *ancestors, ExplainState *es)
 {
 	List	   *anc = lcons(st->css.ss.ps.plan, ancestors);
@@ -101,7 +101,7 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->count)
 		ExplainPropertyText("Device Aggregates", "count(*)", es);
 	/* (aggregating its pairs: join_agg.cpp) */
-	if (st->group && st->icol_base >= 0)
+	if (st->group && st->grs != NULL && st->icol_base >= 0)
 	{
 		List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
 													 ancestors);
@@ -116,6 +116,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Group Strategy", gx_group_local(&st->grs->grp) ?
 							"local, then global table" : "global table", es);
 	}
+	/* (a multi-level group probe: join_levels.cpp) */
+	gx_join_levels_explain(st, ancestors, es);
 	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
 	/* (the plan's: a partitioned run reads the outer side through its child) */
 	if (st->outer_input_on || st->input[1].on)
@@ -155,7 +157,7 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	if (st->count)
 		ExplainPropertyInteger("Counted Rows", NULL, s->counted, es);
-	if (st->group && st->icol_base >= 0)
+	if (st->group && st->grs != NULL && st->icol_base >= 0)
 		ExplainPropertyInteger("Device Groups", NULL, st->grs->grp.ngroups, es);
 	if (node->ss.ps.plan->parallel_aware)
 		ExplainPropertyInteger("Workers Probing", NULL, s->workers, es);

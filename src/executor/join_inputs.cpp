@@ -107,8 +107,12 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		for (int i = 0; i < GX_MAX_BATCHES; i++)
 			in->batch[i].slot = -1;
 		in->held = -1;
-		/* (a join that aggregates the outer child's rows: join_agg.cpp) */
-		if (!IsA(n, Const) || (side == 0 && st->grows_prog != NULL))
+		/*
+		 * (a join that aggregates the outer child's rows: join_agg.cpp; a
+		 * level's inner side is read through its child, in the session of
+		 * the join above: join_levels.cpp)
+		 */
+		if (!IsA(n, Const) || (side == 0 && st->grows_prog != NULL) || (side == 1 && st->level))
 			continue;
 		in->prog = gx_program_from_const((Const *) n, NIL);
 		/*

@@ -82,6 +82,7 @@ extern int	gx_session_memory_kb;
 extern int	gx_shared_object_memory_mb;
 extern bool gx_enable_preagg;
 extern bool gx_enable_final;
+extern bool gx_enable_join_levels;	/* gpuext.enable_join_levels */
 extern int	gx_preagg_memory_mb;
 extern int	gx_debug_fault;
 extern int	gx_debug_fault_skip;

@@ -140,6 +140,29 @@ typedef struct GxJoinState
 	GxProgram  *grows_prog;		/* the outer child's rows' program (its
 								 * columns are the child's resnos), or NULL:
 								 * the outer table's, a device input */
+	/*
+	 * a multi-level group probe (join_levels.cpp): this join is a level of
+	 * the aggregating join above it (its table in that join's session), or
+	 * the aggregating join of nlevels
+	 */
+	bool		level;			/* a level: its session is the aggregating
+								 * join's above it */
+	int			level_no;		/* ... its level */
+	struct GxJoinState *upper;	/* the join that probes: the aggregating
+								 * join, while its probes run */
+	int			nlevels;		/* the aggregating join: 2 .. GX_JOIN_MAX_LEVELS,
+								 * or 0 (one table) */
+	bool		right_deep;		/* ... its own table is level 0, built from
+								 * its inner child's outer child */
+	bool		levels_ran;		/* ... a run built the levels' tables */
+	struct GxJoinState *lv[GX_JOIN_MAX_LEVELS];	/* ... each level's join (it
+												 * may be itself) */
+	struct GxJoinState *prober;	/* ... the join whose outer device input
+								 * is probed (level 0's) */
+	int16		lkey_ref[GX_JOIN_MAX_LEVELS][GX_JOIN_MAX_KEYS];	/* ... level l's
+																 * keys' entries of
+																 * the joined
+																 * output vector */
 	bool		count_done;		/* ... returned (until a rescan) */
 	int64		count_sum;		/* ... the count being made */
 	int			nkeys;
@@ -303,6 +326,18 @@ void		gx_join_agg_input_cols(GxJoinState *st, gx_chunk *c);
 bool		gx_join_agg_alloc_cols(GxJoinState *st);
 TupleTableSlot *gx_join_agg_exec(GxJoinState *st);
 void		gx_join_agg_reset(GxJoinState *st);
+
+/* a multi-level group probe (join_levels.cpp) */
+void		gx_join_agg_cols_begin(GxJoinState *st, List *cols, MemoryContext dcxt);
+void		gx_join_level_begin(GxJoinState *st, CustomScan *cscan);
+void		gx_join_levels_children(GxJoinState *st, CustomScan *cscan);
+void		gx_join_levels_begin(GxJoinState *st, List *item);
+GxDict	   *gx_join_levels_dict(GxJoinState *st, int d);
+void		gx_join_levels_task(GxJoinState *st, gx_chunk *c);
+bool		gx_join_levels_run(GxJoinState *st);
+void		gx_join_levels_reset(GxJoinState *st);
+void		gx_join_levels_explain(GxJoinState *st, List *ancestors, struct ExplainState *es);
+char	   *gx_join_keys_text(GxJoinState *st, List *ancestors, struct ExplainState *es);
 
 /* EXPLAIN of the node (join_explain.cpp) */
 void		gx_join_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);

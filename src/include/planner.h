@@ -56,7 +56,17 @@ typedef struct GxInnerCols
 	 */
 	List	   *entry_dicts;
 	List	   *dict_resnos;
+	int			max_cols;		/* columns at most; 0: GX_JOIN_MAX_COLS (a
+								 * multi-level join's levels: more, each level
+								 * GX_JOIN_MAX_COLS, join_levels_path.cpp) */
 } GxInnerCols;
+
+/* the inner columns inner may have */
+static inline int
+gx_inner_max(const GxInnerCols *inner)
+{
+	return inner->max_cols > 0 ? inner->max_cols : GX_JOIN_MAX_COLS;
+}
 
 #define GX_INNER_OUT(c) (10000 + (c))	/* an output entry naming inner column c */
 /*
@@ -76,6 +86,17 @@ List	   *gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *iresn
 							   bool bounds, List *tlist, Relids outer_relids,
 							   Relids inner_relids, Node *groups, Node **outer_prog,
 							   Node **inner_prog);
+bool		gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids, bool rows,
+							   int max_cols = 0);
+List	   *gx_join_group_inner_prog(Plan *inner, List *iresnos, GxInnerCols *icols,
+									 Node **inner_prog);
+/* the multi-level form of an aggregating GpuJoin (join_levels_path.cpp) */
+bool		gx_join_levels_ok(Path *w, PathTarget *partial);
+Path	   *gx_join_levels_path(Path *g, Path *w);
+bool		gx_join_levels_marked(List *priv);
+bool		gx_join_levels_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opath,
+								Path *ipath, List *okeys, List *ikeys, List *tlist,
+								Node *groups);
 /* device aggregates (agg_path.cpp), shared with aggregation over a join */
 PathTarget *gx_partial_target(PlannerInfo *root, PathTarget *target, Node *having,
 							  Index relid, bool dict, bool *group);

@@ -44,6 +44,7 @@ bool		gx_enable_gpujoin = true;
 bool		gx_enable_hashjoin = true;
 bool		gx_enable_mergejoin = true;
 bool		gx_enable_join_inputs = true;
+bool		gx_enable_join_levels = true;
 bool		gx_enable_nestloop = true;
 bool		gx_enable_parallel_join = true;
 bool		gx_join_partitions = true;
@@ -253,6 +254,11 @@ gx_define_gucs(void)
 							 "Enables GpuJoin: joins of two tables on the device.",
 							 "Each algorithm has its own switch (gpuext.enable_hashjoin, gpuext.enable_mergejoin, gpuext.enable_nestloop).",
 							 &gx_enable_gpujoin, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.enable_join_levels",
+							 "Lets an aggregating GpuJoin absorb the GpuJoin below it: one multi-level group probe over the lower join's outer table.",
+							 "Else the lower GpuJoin returns its rows to the one above.",
+							 &gx_enable_join_levels, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.enable_hashjoin",
 							 "Enables GpuJoin's hash join (inner, semi and anti equi-joins).",

@@ -159,7 +159,7 @@ gx_inner_col(GxInnerCols *inner, Var *v, int *scale)
 	if (v->varattno <= 0 || v->varlevelsup != 0 ||
 		!gx_type_supported_mod(v->vartype, v->vartypmod, &t, scale) || t == GX_CHAR8 ||
 		(t == GX_NUMERIC && *scale == GX_NUMERIC_FREE) ||
-		list_length(inner->vars) >= GX_JOIN_MAX_COLS)
+		list_length(inner->vars) >= gx_inner_max(inner))
 		return -1;
 	return GX_INNER_OUT(gx_inner_col_add(inner, v, t, *scale, false));
 }
@@ -187,7 +187,7 @@ gx_dict_key(GxInnerCols *inner, Var *v, Index relid, Var **ids)
 			return -1;
 		if (c < 0)
 		{
-			if (list_length(inner->vars) >= GX_JOIN_MAX_COLS)
+			if (list_length(inner->vars) >= gx_inner_max(inner))
 				return -1;
 			c = gx_inner_col_add(inner, v, GX_INT8, 0, true);
 		}
@@ -317,16 +317,17 @@ gx_join_rows_prog(Plan *child, Relids relids, List *resnos, List *tlist, List **
 /*
  * Would the outputs of target exprs compile over a join whose outer side
  * is relation outer (a table, or a join whose rows the node lays out)
- * and inner side inner_relids?  (A trial without the quals and keys; the
- * plan compiles them for good.)
+ * and inner side inner_relids (max_cols inner columns at most, 0:
+ * GX_JOIN_MAX_COLS)?  (A trial without the quals and keys; the plan
+ * compiles them for good.)
  */
-static bool
-gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids, bool rows)
+bool
+gx_join_group_fits(List *exprs, RelOptInfo *outer, Relids inner_relids, bool rows, int max_cols)
 {
 	GxProgram  *trial = (GxProgram *) palloc(sizeof(GxProgram));
 	GxRowsCx	cx = {NULL, outer->relids, true, NIL};
 	Index		outer_relid = outer->relid;
-	GxInnerCols inner = {inner_relids, NIL, NIL, NIL, NIL, NIL, NIL};
+	GxInnerCols inner = {inner_relids, NIL, NIL, NIL, NIL, NIL, NIL, max_cols};
 	List	   *o,
 			   *sc,
 			   *f,
@@ -435,6 +436,9 @@ gx_join_group_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output
 				continue;
 			g = gx_join_group_path(root, input_rel, w, ((Path *) lfirst(lc))->pathtarget,
 								   partial, groups);
+			/* (over another GpuJoin: one multi-level probe, join_levels_path.cpp) */
+			if (g != NULL && gx_join_levels_ok(w, partial))
+				g = gx_join_levels_path(g, w);
 			if (g != NULL && (best == NULL || g->total_cost < best->total_cost))
 				best = g;
 		}
@@ -482,7 +486,7 @@ gx_plan_join_final_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_pat
  * replaced by it, and its outputs' list (item 20); NIL when it cannot
  * be had (the build reads the child's rows)
  */
-static List *
+List *
 gx_join_group_inner_prog(Plan *inner, List *iresnos, GxInnerCols *icols, Node **inner_prog)
 {
 	Index		relid = 0;

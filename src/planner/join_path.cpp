@@ -1521,7 +1521,11 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 		cscan->custom_private = lappend(cscan->custom_private, list_nth(priv, 7));
 	}
 	/* aggregating its pairs (join_agg_path.cpp): the outer program computes keys and arguments */
-	if (intVal(list_nth(priv, 4)) == 2)
+	if (intVal(list_nth(priv, 4)) == 2 && gx_join_levels_marked(priv) &&
+		gx_join_levels_plan(cscan, outer, inner, opath, ipath, (List *) lsecond(priv),
+							(List *) lthird(priv), tlist, (Node *) list_nth(priv, 8)))
+		;
+	else if (intVal(list_nth(priv, 4)) == 2)
 	{
 		Node	   *oprog;
 		Node	   *iprog = (Node *) list_nth(cscan->custom_private, 8);
