@@ -112,7 +112,9 @@ SELECT * FROM gx_jexplain('SELECT r.rname, count(*), sum(f.v) FROM gx_lf f JOIN 
 RESET gpuext.force;
 -- the right-deep shape (TPC-H Q3's lineitem JOIN (orders JOIN customer)):
 -- level 0 built from the inner join's outer side, keyed by the upper
--- join's inner keys; level 1 the inner join's table
+-- join's inner keys; level 1 the inner join's table (gpuext.join_levels_right:
+-- off by default, level 0 being built from rows)
+SET gpuext.join_levels_right = on;
 SELECT gx_lcheck('SELECT c.nk, count(*), sum(f.v), max(o.tot), min(c.bal) FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok GROUP BY 1');
 SELECT gx_lcheck('SELECT o.od, o.pri, c.name, f.g, count(*), avg(f.n), sum(o.tot) FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok WHERE f.id % 3 = 0 GROUP BY 1, 2, 3, 4');
 SELECT gx_lcheck('SELECT count(*), sum(f.v) FROM gx_lf f JOIN (gx_lo o JOIN gx_le e ON o.ck = e.ck) ON f.ok = o.ok');
@@ -121,6 +123,14 @@ SET gpuext.force = on;
 SELECT * FROM gx_jexplain('SELECT c.nk, count(*), sum(f.v) FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok GROUP BY 1')
     WHERE gx_jexplain ~ 'Custom Scan|Levels|Level |Joined|Rows From Device|Device Groups|Multi|Table Rows|Seq Scan';
 RESET gpuext.force;
+RESET gpuext.join_levels_right;
+-- (by default the right-deep query is not taken in that shape: here the
+-- join swapped to left-deep, orders the probe stream, lineitem the last level)
+SET gpuext.force = on;
+SELECT * FROM gx_jexplain('SELECT c.nk, count(*), sum(f.v) FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok GROUP BY 1')
+    WHERE gx_jexplain ~ 'Levels|Level . Keys|Multi-Level';
+RESET gpuext.force;
+SELECT gx_lcheck('SELECT c.nk, count(*), sum(f.v), max(o.tot), min(c.bal) FROM gx_lf f JOIN (gx_lo o JOIN gx_lc c ON o.ck = c.ck) ON f.ok = o.ok GROUP BY 1');
 -- finalizing on the device and off (PostgreSQL's Finalize above)
 SET gpuext.enable_preagg_final = off;
 SELECT gx_lcheck('SELECT c.nk, o.st, count(*), avg(f.n), sum(o.tot) FROM gx_lf f JOIN gx_lo o ON f.ok = o.ok JOIN gx_lc c ON o.ck = c.ck GROUP BY 1, 2');

@@ -83,6 +83,7 @@ extern int	gx_shared_object_memory_mb;
 extern bool gx_enable_preagg;
 extern bool gx_enable_final;
 extern bool gx_enable_join_levels;	/* gpuext.enable_join_levels */
+extern bool gx_join_levels_right;	/* gpuext.join_levels_right */
 extern int	gx_preagg_memory_mb;
 extern int	gx_debug_fault;
 extern int	gx_debug_fault_skip;

@@ -45,6 +45,7 @@ bool		gx_enable_hashjoin = true;
 bool		gx_enable_mergejoin = true;
 bool		gx_enable_join_inputs = true;
 bool		gx_enable_join_levels = true;
+bool		gx_join_levels_right = false;
 bool		gx_enable_nestloop = true;
 bool		gx_enable_parallel_join = true;
 bool		gx_join_partitions = true;
@@ -259,6 +260,14 @@ gx_define_gucs(void)
 							 "Lets an aggregating GpuJoin absorb the GpuJoin below it: one multi-level group probe over the lower join's outer table.",
 							 "Else the lower GpuJoin returns its rows to the one above.",
 							 &gx_enable_join_levels, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.join_levels_right",
+							 "Lets the multi-level form also take the right-deep shape (a table joined to a GpuJoin).",
+							 "Its first level is built from the rows of the inner join's outer side, all of "
+							 "them, where the row-passing plan reads that side on the device and returns only "
+							 "the inner join's rows: on the H100, TPC-H Q3 at SF 3 took 881 ms with it, 508 "
+							 "ms without.",
+							 &gx_join_levels_right, false,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.enable_hashjoin",
 							 "Enables GpuJoin's hash join (inner, semi and anti equi-joins).",

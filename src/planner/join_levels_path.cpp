@@ -198,12 +198,17 @@ gx_join_levels_ok(Path *w, PathTarget *partial)
 		!gx_levels_plain_inner(p->custom_private))
 		return false;
 	k = gx_levels_chain((Path *) linitial(p->custom_paths), chain, &tpath);
-	/* (else the right-deep shape: levels 0 and 1 the inner join's sides) */
+	/*
+	 * (else the right-deep shape: levels 0 and 1 the inner join's sides,
+	 * when gpuext.join_levels_right lets it: level 0 is built from the
+	 * rows of the inner join's outer side, all of them, not a device
+	 * input, which on TPC-H Q3 cost more than the row-passing plan)
+	 */
 	if (k == 0)
 	{
 		CustomPath *c;
 
-		return gx_levels_right((Path *) linitial(p->custom_paths),
+		return gx_join_levels_right && gx_levels_right((Path *) linitial(p->custom_paths),
 							   (Path *) lsecond(p->custom_paths),
 							   (List *) lthird(p->custom_private), &c) &&
 			gx_join_group_fits(partial->exprs, ((Path *) linitial(p->custom_paths))->parent,
