@@ -44,6 +44,7 @@
  * theirs for EXPLAIN ANALYZE.
  */
 #include "gpuext.h"
+#include "compat.h"
 #include "join_state.h"
 
 extern "C"
