@@ -117,6 +117,28 @@ gx_dict_type(Oid typid)
 	return typid == TEXTOID || typid == VARCHAROID || typid == BPCHAROID;
 }
 
+/*
+ * Is Var v nulled by an outer join inside the inner side (relations
+ * inner_relids: from PostgreSQL 16 a join relation's relids hold its outer
+ * joins too)?  Such a column of the inner side's rows (a join holding a
+ * LEFT join) is not stored as an inner column: the plan's references to
+ * it would lack that join's marks, which setrefs refuses ("wrong
+ * varnullingrels"), so the join is not aggregated on the device in that
+ * form.  The aggregating join's own outer join (a LEFT join's inner
+ * columns) is not inside its inner side.
+ */
+static bool
+gx_var_nulled(Var *v, Relids inner_relids)
+{
+#if PG_VERSION_NUM >= 160000
+	return bms_overlap(v->varnullingrels, inner_relids);
+#else
+	(void) v;
+	(void) inner_relids;
+	return false;
+#endif
+}
+
 /* inner column c's Var, or -1 */
 static int
 gx_inner_col_find(GxInnerCols *inner, Var *v)
@@ -156,7 +178,7 @@ gx_inner_col(GxInnerCols *inner, Var *v, int *scale)
 		*scale = list_nth_int(inner->scales, c);
 		return list_nth_int(inner->dicts, c) ? -1 : GX_INNER_OUT(c);
 	}
-	if (v->varattno <= 0 || v->varlevelsup != 0 ||
+	if (v->varattno <= 0 || v->varlevelsup != 0 || gx_var_nulled(v, inner->relids) ||
 		!gx_type_supported_mod(v->vartype, v->vartypmod, &t, scale) || t == GX_CHAR8 ||
 		(t == GX_NUMERIC && *scale == GX_NUMERIC_FREE) ||
 		list_length(inner->vars) >= gx_inner_max(inner))
