@@ -186,5 +186,19 @@ RESET gpuext.force;
 -- its two-level part: lineitem through orders and customer
 SELECT gx_lcheck('SELECT c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) AS revenue, c_acctbal FROM gx_tc, gx_to, gx_tl WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey AND o_orderdate >= date ''1993-10-01'' AND o_orderdate < date ''1994-01-01'' AND l_returnflag = ''R'' GROUP BY c_custkey, c_name, c_acctbal ORDER BY revenue DESC, c_custkey LIMIT 20');
 
+-- a LEFT join inside an aggregating join's side, statistics on two of the
+-- three tables: PostgreSQL 16 on planned the swapped aggregating join,
+-- whose inner column o.st lacked the LEFT join's nulling mark ("wrong
+-- varnullingrels"); the same rows now, with gpuext on and off
+CREATE TABLE gx_vf AS SELECT * FROM gx_lf;
+CREATE TABLE gx_vo AS SELECT * FROM gx_lo;
+CREATE TABLE gx_vc AS SELECT * FROM gx_lc;
+ALTER TABLE gx_vf SET (autovacuum_enabled = off);
+ALTER TABLE gx_vo SET (autovacuum_enabled = off);
+ALTER TABLE gx_vc SET (autovacuum_enabled = off);
+ANALYZE gx_vf, gx_vc;
+SELECT split_part(gx_check('SELECT c.nk, o.st, count(*), sum(f.v) FROM gx_vf f LEFT JOIN gx_vo o ON f.ok = o.ok JOIN gx_vc c ON f.g = c.nk GROUP BY 1, 2'), ',', 1) AS same;
+DROP TABLE gx_vf, gx_vo, gx_vc;
+
 DROP TABLE gx_lf, gx_lo, gx_lc, gx_ln, gx_lr, gx_le, gx_tl, gx_to, gx_tc, gx_tn;
 DROP FUNCTION gx_lcheck(text), gx_levels(text);
