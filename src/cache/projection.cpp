@@ -490,8 +490,6 @@ proj_probe(uint32 session, int device, uint32 obj, uint32 cap, const Datum *vals
 		uint32		gen = gx_service_generation();
 		gx_chunk   *c = gx_slot_chunk(slot);
 		uint64		at = GX_ALIGN_UP(sizeof(gx_chunk));
-		bool		anynull = false;
-		int64	   *k;
 		gx_result  *res;
 		const gx_join_pair *pairs;
 		bool		more;
@@ -502,25 +500,7 @@ proj_probe(uint32 session, int device, uint32 obj, uint32 cap, const Datum *vals
 		c->ext.entry = -1;
 		c->follow = GX_FOLLOW_NONE;
 		c->nrows = n;
-		c->cols[0].values_off = at;
-		k = (int64 *) ((char *) c + at);
-		for (uint32 i = 0; i < n; i++)
-		{
-			k[i] = nulls[from + i] ? 0 : DatumGetInt64(vals[from + i]);
-			anynull |= nulls[from + i];
-		}
-		at = GX_ALIGN_UP(at + (uint64) n * sizeof(int64));
-		if (anynull)
-		{
-			uint32	   *bm = (uint32 *) ((char *) c + at);
-
-			memset(bm, 0, gx_bitmap_bytes(n));
-			for (uint32 i = 0; i < n; i++)
-				if (nulls[from + i])
-					bm[i >> 5] |= 1u << (i & 31);
-			c->cols[0].nulls_off = at;
-			at = GX_ALIGN_UP(at + gx_bitmap_bytes(n));
-		}
+		at = gx_task_put_int8_col(c, 0, at, vals + from, nulls + from, n);
 		c->input_bytes = at;
 		c->result_off = at;
 		gx_slot_submit(slot, device);

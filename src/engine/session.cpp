@@ -294,6 +294,40 @@ gx_task_init_plain(gx_chunk *c, uint32 kind, uint32 session)
 	c->ext.entry = -1;
 }
 
+/*
+ * Lay n int8 values (vals, NULL where nulls says) out as column col of
+ * task c from byte at: the values, then a NULL bitmap only when one is
+ * NULL (a NULL's value 0); returns where the next part may go.  The
+ * batched lookups' keys (ptree_lookup.cpp, projection.cpp).
+ */
+uint64
+gx_task_put_int8_col(gx_chunk *c, int col, uint64 at, const Datum *vals, const bool *nulls,
+					 uint32 n)
+{
+	int64	   *k = (int64 *) ((char *) c + at);
+	bool		anynull = false;
+
+	c->cols[col].values_off = at;
+	for (uint32 i = 0; i < n; i++)
+	{
+		k[i] = nulls[i] ? 0 : DatumGetInt64(vals[i]);
+		anynull |= nulls[i];
+	}
+	at = GX_ALIGN_UP(at + (uint64) n * sizeof(int64));
+	if (anynull)
+	{
+		uint32	   *bm = (uint32 *) ((char *) c + at);
+
+		memset(bm, 0, gx_bitmap_bytes(n));
+		for (uint32 i = 0; i < n; i++)
+			if (nulls[i])
+				bm[i >> 5] |= 1u << (i & 31);
+		c->cols[col].nulls_off = at;
+		at = GX_ALIGN_UP(at + gx_bitmap_bytes(n));
+	}
+	return at;
+}
+
 /* ERROR: device memory for an object is not to be had */
 static void
 gx_object_oom(uint64 bytes, const char *limit)

@@ -174,6 +174,8 @@ uint32		gx_session_alloc(uint32 session, int device, uint64 bytes, int kind);
 uint32		gx_session_try_alloc(uint32 session, int device, uint64 bytes, int kind);
 void		gx_task_init(gx_chunk *c, uint32 kind, uint32 session);
 void		gx_task_init_plain(gx_chunk *c, uint32 kind, uint32 session);
+uint64		gx_task_put_int8_col(gx_chunk *c, int col, uint64 at, const Datum *vals,
+								 const bool *nulls, uint32 n);
 void		gx_session_write(uint32 session, int device, uint32 obj, const char *src,
 							 uint64 dst, uint64 len);
 void		gx_session_backend_exit(void);

@@ -36,6 +36,7 @@ extern CustomPathMethods gx_join_path_methods;
 Path	   *gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path,
 							   PathTarget *scanjoin, PathTarget *partial, double groups);
 struct GxProgram *gx_join_side_prog(Plan *child, List *resnos, bool bounds, Index *relid);
+AttrNumber	gx_child_resno(Plan *child, Expr *e);
 
 /*
  * Aggregation over a GpuJoin (join_agg_path.cpp): the inner side's columns

@@ -603,19 +603,7 @@ gx_join_group_plan(Plan *outer, Plan *inner, List *oresnos, List *iresnos, bool 
 	}
 	for (int c = 0; c < list_length(icols.vars); c++)
 	{
-		Var		   *v = (Var *) copyObjectImpl(list_nth(icols.vars, c));
-		TargetEntry *tle;
-
-#if PG_VERSION_NUM >= 160000
-		v->varnullingrels = NULL;
-#endif
-		tle = tlist_member((Expr *) v, inner->targetlist);
-		if (tle == NULL)
-		{
-			tle = makeTargetEntry((Expr *) v, list_length(inner->targetlist) + 1, NULL, false);
-			inner->targetlist = lappend(inner->targetlist, tle);
-		}
-		cols = lappend_int(cols, tle->resno);
+		cols = lappend_int(cols, gx_child_resno(inner, (Expr *) list_nth(icols.vars, c)));
 		cols = lappend_int(cols, list_nth_int(icols.types, c));
 		cols = lappend_int(cols, list_nth_int(icols.scales, c));
 		cols = lappend_int(cols, list_nth_int(icols.dicts, c));

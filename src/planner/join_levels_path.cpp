@@ -273,25 +273,6 @@ gx_join_levels_marked(List *priv)
 		strcmp(strVal(list_nth(priv, 9)), "levels") == 0;
 }
 
-/* the resno of Var v in plan p's target list, added there when missing */
-static int
-gx_levels_col_resno(Plan *p, Var *v)
-{
-	TargetEntry *tle;
-
-	v = (Var *) copyObjectImpl(v);
-#if PG_VERSION_NUM >= 160000
-	v->varnullingrels = NULL;
-#endif
-	tle = tlist_member((Expr *) v, p->targetlist);
-	if (tle == NULL)
-	{
-		tle = makeTargetEntry((Expr *) v, list_length(p->targetlist) + 1, NULL, false);
-		p->targetlist = lappend(p->targetlist, tle);
-	}
-	return tle->resno;
-}
-
 /* a type a level's key may be read as: integer-like or float (not numeric) */
 static bool
 gx_levels_key_type(int t)
@@ -498,7 +479,7 @@ gx_join_levels_left_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opat
 			if (lvl[c] != l)
 				continue;
 			cols[l] = list_concat(cols[l],
-								  list_make4_int(gx_levels_col_resno(ip, v),
+								  list_make4_int(gx_child_resno(ip, (Expr *) v),
 												 list_nth_int(icols.types, c),
 												 list_nth_int(icols.scales, c),
 												 list_nth_int(icols.dicts, c)));
@@ -606,12 +587,12 @@ gx_join_levels_right_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opa
 		lfirst_int(lc) = ibase[0] + map[lfirst_int(lc) - GX_INNER_OUT(0)];
 	/* P's inner keys and each level's columns: resnos in the children that build them */
 	foreach(lc, ikeys)
-		ires = lappend_int(ires, gx_levels_col_resno(aplan, (Var *) lfirst(lc)));
+		ires = lappend_int(ires, gx_child_resno(aplan, (Expr *) lfirst(lc)));
 	for (int i = 0; i < list_length(icols.vars); i++)
 		cols[lvl[i]] = list_concat(cols[lvl[i]],
-								   list_make4_int(gx_levels_col_resno(lvl[i] == 0 ? aplan :
-																	  (Plan *) lsecond(c->custom_plans),
-																	  (Var *) list_nth(icols.vars, i)),
+								   list_make4_int(gx_child_resno(lvl[i] == 0 ? aplan :
+																 (Plan *) lsecond(c->custom_plans),
+																 (Expr *) list_nth(icols.vars, i)),
 												  list_nth_int(icols.types, i),
 												  list_nth_int(icols.scales, i),
 												  list_nth_int(icols.dicts, i)));

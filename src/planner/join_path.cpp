@@ -1275,7 +1275,7 @@ gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path, PathTarget *s
  * projects: a join child's target holds every Var the path takes from it,
  * gx_side_has_var)
  */
-static AttrNumber
+AttrNumber
 gx_child_resno(Plan *child, Expr *e)
 {
 	TargetEntry *tle;

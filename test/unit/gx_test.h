@@ -2858,6 +2858,20 @@ jg_outer_jv(const JgSide &out, uint32_t r, gx_reg *jv)
 	jv[4].isnull = out.kn[r];
 }
 
+/* the inner columns a, v, x of row i of side s into jv[base ..] (the references) */
+static void
+jg_put_inner(gx_reg *jv, int base, const JgSide &s, uint32_t i)
+{
+	gx_reg	   *r = &jv[base];
+
+	r[0].v.i = s.a[i];
+	r[0].isnull = s.an[i];
+	r[1].v.i = s.v[i];
+	r[1].isnull = s.vn[i];
+	r[2].v.d = s.x[i];
+	r[2].isnull = s.xn[i];
+}
+
 /*
  * The reference of a group probe of spec sp over the sides (a nested loop
  * over the rows, every pass's groups): the groups, every pair in added,
@@ -2892,12 +2906,7 @@ jg_reference(const JgSide &in, const JgSide &out, const JgSpec &sp, const gx_chu
 			n++;
 			if (sp.mode != GX_JOIN_INNER && sp.mode != GX_JOIN_LEFT)
 				continue;
-			jv[JG_ICOL_BASE].v.i = in.a[i];
-			jv[JG_ICOL_BASE].isnull = in.an[i];
-			jv[JG_ICOL_BASE + 1].v.i = in.v[i];
-			jv[JG_ICOL_BASE + 1].isnull = in.vn[i];
-			jv[JG_ICOL_BASE + 2].v.d = in.x[i];
-			jv[JG_ICOL_BASE + 2].isnull = in.xn[i];
+			jg_put_inner(jv, JG_ICOL_BASE, in, i);
 			jg_ref_add(w.groups, x, jv);
 			w.added++;
 		}
@@ -3279,20 +3288,6 @@ jgl_probe_task(ChunkBuilder &b, const JglCase &cs, uint32_t lo, uint32_t hi)
 	return c;
 }
 
-/* level l's columns of inner row i of s into jv (the reference) */
-static void
-jgl_put(gx_reg *jv, int l, const JgSide &s, uint32_t i)
-{
-	gx_reg	   *r = &jv[JGL_ICOL(l)];
-
-	r[0].v.i = s.a[i];
-	r[0].isnull = s.an[i];
-	r[1].v.i = s.v[i];
-	r[1].isnull = s.vn[i];
-	r[2].v.d = s.x[i];
-	r[2].isnull = s.xn[i];
-}
-
 /* does inner row i of level l's side s join the vector jv (the reference; l >= 1) */
 static bool
 jgl_matches(const JglCase &cs, int l, const JgSide &s, uint32_t i, const gx_reg *jv)
@@ -3322,7 +3317,7 @@ jgl_ref_levels(const JglCase &cs, int l, gx_reg *jv, const gx_chunk_ext *x, JgOu
 	{
 		if (!jgl_matches(cs, l, s, i, jv))
 			continue;
-		jgl_put(jv, l, s, i);
+		jg_put_inner(jv, JGL_ICOL(l), s, i);
 		jgl_ref_levels(cs, l + 1, jv, x, w);
 	}
 }
@@ -3345,7 +3340,7 @@ jgl_reference(const JglCase &cs, const gx_chunk_ext *x, JgOut &w)
 		{
 			if (!in0.passes(i) || in0.kn[i] || in0.k[i] != out.k[r])
 				continue;
-			jgl_put(jv, 0, in0, i);
+			jg_put_inner(jv, JGL_ICOL(0), in0, i);
 			jgl_ref_levels(cs, 1, jv, x, w);
 		}
 	}
