@@ -6,11 +6,11 @@ EXTENSION = gpuext
 MODULE_big = gpuext
 DATA = sql/gpuext--1.0.sql sql/gpuext--1.6.sql \
 	sql/gpuext--1.0--1.1.sql sql/gpuext--1.1--1.2.sql sql/gpuext--1.2--1.3.sql sql/gpuext--1.3--1.4.sql \
-	sql/gpuext--1.4--1.5.sql sql/gpuext--1.5--1.6.sql sql/gpuext--1.6--1.7.sql
+	sql/gpuext--1.4--1.5.sql sql/gpuext--1.5--1.6.sql sql/gpuext--1.6--1.7.sql sql/gpuext--1.7--1.8.sql
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
-REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr search_sets chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain gpujoin_merge gpujoin_parallel gpujoin_parts gpujoin_filter gpujoin_agg gpujoin_levels cursors stat engine ptree ptree_lookup shared_objects sorted_projection upgrade
+REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr search_sets chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain gpujoin_merge gpujoin_parallel gpujoin_parts gpujoin_filter gpujoin_agg gpujoin_levels cursors stat engine multidevice ptree ptree_lookup shared_objects sorted_projection upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
 ISOLATION = mvcc_concurrent cache_concurrent cache_refresh preagg_concurrent engine_concurrent service_kill ptree_concurrent shared_objects_concurrent sorted_projection_concurrent
 ISOLATION_OPTS = --load-extension=gpuext
@@ -37,7 +37,7 @@ NVCC_GENCODE = $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)
 	-gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
 
 ifneq ($(strip $(NVCC)),)
-GX_GPU_OBJ = cuda/gpu/gx_gpu.o cuda/gpu/gx_jit.o
+GX_GPU_OBJ = cuda/gpu/gx_gpu.o cuda/gpu/gx_gpu_device.o cuda/gpu/gx_jit.o
 SHLIB_LINK += -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lpthread
 GX_BUILD_MSG = building gpuext with CUDA ($(NVCC), archs $(CUDA_ARCHS))
 else
@@ -67,6 +67,9 @@ $(info $(GX_BUILD_MSG))
 GX_KERNEL_HDRS = $(wildcard cuda/kernels/*.cuh cuda/include/*.h cuda/gpu/*.h)
 
 cuda/gpu/gx_gpu.o: cuda/gpu/gx_gpu.cu $(GX_KERNEL_HDRS)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+cuda/gpu/gx_gpu_device.o: cuda/gpu/gx_gpu_device.cu $(GX_KERNEL_HDRS)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 # the sources NVRTC compiles at run time (gx_jit.cu), as C string literals
@@ -107,9 +110,9 @@ test/unit/test_interp: test/unit/test_interp.cpp test/unit/gx_test.h test/unit/g
 	$(CXX) -std=c++17 -O2 -ffp-contract=off -Wall $(GX_INCLUDES) -o $@ test/unit/test_interp.cpp \
 		cuda/cpu/gx_cpu.cpp cuda/cpu/gx_sort.cpp cuda/gpu/gx_gpu_none.cpp $(CUDA_OPS_SRCS) -lpthread
 
-test/unit/test_kernel: test/unit/test_kernel.cu test/unit/gx_test.h test/unit/gx_test_ptree.h test/unit/gx_sets_test.h cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
+test/unit/test_kernel: test/unit/test_kernel.cu test/unit/gx_test.h test/unit/gx_test_ptree.h test/unit/gx_sets_test.h cuda/gpu/gx_gpu.cu cuda/gpu/gx_gpu_device.cu cuda/gpu/gx_jit.cu cuda/gpu/gx_jit_src.inc cuda/cpu/gx_cpu.cpp $(CUDA_OPS_SRCS) $(GX_KERNEL_HDRS)
 	$(NVCC) -O3 -fmad=false -std=c++17 $(NVCC_GENCODE) $(GX_INCLUDES) -DGX_CUDA_HOME='"$(CUDA_HOME)"' -o $@ \
-		test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_jit.cu cuda/cpu/gx_cpu.cpp \
+		test/unit/test_kernel.cu cuda/gpu/gx_gpu.cu cuda/gpu/gx_gpu_device.cu cuda/gpu/gx_jit.cu cuda/cpu/gx_cpu.cpp \
 		$(CUDA_OPS_SRCS) -ldl -lpthread
 
 unittest: $(UNIT_BIN)

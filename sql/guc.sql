@@ -6,12 +6,13 @@
 SELECT name, setting, unit, context, vartype, min_val, max_val, enumvals
 FROM pg_settings WHERE name LIKE 'gpuext.%'
     AND name NOT IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size', 'gpuext.transfer',
-                     'gpuext.jit_wait')
+                     'gpuext.jit_wait', 'gpuext.cpu_devices')
 ORDER BY name;
--- device, staging_size, cache_size, transfer and jit_wait may be set by the test runner; their definitions
-SELECT name, context, vartype, enumvals, boot_val, min_val, unit
+-- device, staging_size, cache_size, transfer, jit_wait and cpu_devices may be set by the test
+-- runner; their definitions
+SELECT name, context, vartype, enumvals, boot_val, min_val, max_val, unit
 FROM pg_settings WHERE name IN ('gpuext.device', 'gpuext.staging_size', 'gpuext.cache_size', 'gpuext.transfer',
-                                'gpuext.jit_wait')
+                                'gpuext.jit_wait', 'gpuext.cpu_devices')
 ORDER BY name;
 
 -- invalid values are rejected
@@ -21,6 +22,9 @@ SET gpuext.chunk_rows = 10;
 SET gpuext.chunk_rows = 100000000;
 SET gpuext.gpu_setup_cost = -1;
 SET gpuext.enabled = 'maybe';
+SET gpuext.devices = 'tpu0';
+SET gpuext.devices = 'gpu0,,cpu';
+SET gpuext.devices = 'gpu123';
 -- postmaster settings cannot change at run time
 SET gpuext.staging_size = '512MB';
 SET gpuext.cpu_threads = 4;
@@ -48,20 +52,26 @@ SET gpuext.transfer = copy;
 SHOW gpuext.transfer;
 RESET gpuext.transfer;
 
--- the CPU device is always listed, GPUs (if any) with memory and capability
-SELECT kind, name ~ '^CPU device \([0-9]+ threads\)$' AS cpu_name_ok, multiprocessors > 0 AS has_threads
-FROM gpuext_devices() WHERE kind = 'cpu';
-SELECT count(*) FILTER (WHERE kind = 'cpu') = 1 AS one_cpu_device,
+-- the CPU device is always listed (device 0, "cpu"), GPUs (if any) with
+-- memory and capability, as many CPU devices as gpuext.cpu_devices says
+SELECT kind, label, name ~ '^CPU device \([0-9]+ threads\)$' AS cpu_name_ok,
+       multiprocessors > 0 AS has_threads
+FROM gpuext_devices() WHERE device = 0;
+SELECT count(*) FILTER (WHERE kind = 'cpu') = current_setting('gpuext.cpu_devices')::int
+           AS cpu_devices_as_configured,
        bool_and(memory_mb > 0 AND compute_capability ~ '^[0-9]+\.[0-9]+$')
-           FILTER (WHERE kind = 'gpu') IS NOT FALSE AS gpus_described
+           FILTER (WHERE kind = 'gpu') IS NOT FALSE AS gpus_described,
+       bool_and(label ~ '^(cpu[0-9]*|gpu[0-9]+)$') AS labels_are_device_names
 FROM gpuext_devices();
 
 -- the service has a row in pg_stat_activity, with its own backend type
 SELECT count(*) AS services, bool_and(datid IS NULL) AS no_database
 FROM pg_stat_activity WHERE backend_type = 'gpuext service';
 
--- device = cpu runs on the CPU device, whatever the host has
+-- device = cpu runs on the CPU device, whatever the host has (devices =
+-- cpu: the CPU device alone, not the extra ones of gpuext.cpu_devices)
 SET gpuext.device = cpu;
+SET gpuext.devices = cpu;
 SET gpuext.force = on;
 EXPLAIN (COSTS OFF) SELECT id FROM gx_num WHERE i4 > 0;
 RESET ALL;

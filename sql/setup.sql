@@ -138,6 +138,8 @@ BEGIN
             line := regexp_replace(line, 'rows=\d+\.\d+', 'rows=' || v);
         END LOOP;
         CONTINUE WHEN line ~ '^\s*Params Evaluated: ';
+        -- several devices (gpuext.cpu_devices, several GPUs): where chunks ran
+        CONTINUE WHEN line ~ '^\s*Devices: ' OR line ~ '^\s*Device Chunks: ';
         -- (18: a Materialize's storage with ANALYZE)
         CONTINUE WHEN line ~ '^\s*Storage: \w+  Maximum Storage: ';
         line := regexp_replace(line, '^(\s*)InitPlan (\d+) \(returns [^)]*\)$', '\1InitPlan \2');

@@ -59,4 +59,13 @@ WHERE relation = 'gx_upgrade_sp'::regclass;
 SELECT * FROM gpuext_cache_search('gx_upgrade_sp', 'k', ARRAY[1, 100, 101]) ORDER BY 1;
 SELECT gpuext_cache_evict('gx_upgrade_sp') > 0 AS evicted;
 DROP TABLE gx_upgrade_sp;
+-- several devices (1.8, sql/multidevice.sql): gpuext_devices() names each
+-- device for gpuext.devices, gpuext_cache says which devices hold a table
+SELECT label, peers IS NOT NULL AS has_peers FROM gpuext_devices() WHERE device = 0;
+CREATE TABLE gx_upgrade_md AS SELECT g AS k FROM generate_series(1, 100) g;
+VACUUM (FREEZE) gx_upgrade_md;
+SELECT gpuext_cache_load('gx_upgrade_md');
+SELECT devices <> '' AS held_somewhere FROM gpuext_cache WHERE "table" = 'gx_upgrade_md'::regclass;
+SELECT gpuext_cache_evict('gx_upgrade_md') > 0 AS evicted;
+DROP TABLE gx_upgrade_md;
 DROP FUNCTION gx_ext_objects();

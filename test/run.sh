@@ -23,8 +23,13 @@
 #   GPUEXT_STAGING_MB  gpuext.staging_size (default 64)
 #   GPUEXT_CACHE_MB    gpuext.cache_size (default 256: two entries, so that
 #                      sql/cache.sql sees eviction)
+#   GPUEXT_CPU_DEVICES gpuext.cpu_devices (default 1): 2 runs every CPU query
+#                      over two CPU devices, the multi-device paths (cache
+#                      entries spread by block range, chunks placed by load,
+#                      objects reached by peer access) on a host without GPUs
 #   GPUEXT_TEST_USER   OS user for the cluster when run as root (default gpuext)
-#   GPUEXT_NO_CLEAN=1  do not "make clean" first;  GPUEXT_KEEP=1 keep the cluster dir
+#   GPUEXT_NO_CLEAN=1  do not "make clean" first;  GPUEXT_KEEP=1 keep the cluster
+#                      dir and the regression directory (results/)
 #   GPUEXT_REGRESS, GPUEXT_ISOLATION   when set, the regression / isolation
 #                      tests to run instead of the Makefile's lists (to
 #                      iterate on one test: GPUEXT_REGRESS=preagg
@@ -55,7 +60,11 @@ finish() {
     # stop the cluster before printing the runner line, so it is the last line
     gx_cluster_stop
     gx_cluster_remove
-    [ -n "$IC_DIR" ] && rm -rf "$IC_DIR"
+    if [ -n "$IC_DIR" ] && [ "${GPUEXT_KEEP:-0}" = 1 ]; then
+        echo "kept the regression directory $IC_DIR (results/, output_iso/)"
+    elif [ -n "$IC_DIR" ]; then
+        rm -rf "$IC_DIR"
+    fi
     IC_DIR=""
     if [ "$RC_DONE" = 0 ]; then
         RC_DONE=1
@@ -108,6 +117,7 @@ gx_cluster_init "$PORT" \
     "gpuext.device = '$DEVICE'" \
     "gpuext.staging_size = $STAGING" \
     "gpuext.cache_size = ${GPUEXT_CACHE_MB:-256}" \
+    "gpuext.cpu_devices = ${GPUEXT_CPU_DEVICES:-1}" \
     ${TRANSFER:+"gpuext.transfer = '$TRANSFER'"} \
     ${GPUEXT_JIT_WAIT:+"gpuext.jit_wait = on"} \
     "max_worker_processes = 16" \

@@ -13,19 +13,13 @@
  * failing CUDA call returns GX_CUDA_ERROR.  The cache entry and the
  * session objects a task uses come resolved in its gx_task_ctx.
  *
- * Memory: one stream-ordered CUDA memory pool (cudaMemPoolCreate, release
- * threshold at its maximum so freed blocks stay cached) serves
- * gx_mem_alloc(GX_DEV_GPU) - cache entries, session objects - and the
- * slots' device buffers.  A block is allocated and zeroed on an internal
- * stream, and an event is recorded there after it: nothing waits on the
- * host.  gx_gpu_submit() makes a slot's stream wait for that event once
- * after each new allocation, so every task that can name the block runs
- * after its zeroing.  gx_mem_free() frees a block on the internal stream
- * (the service frees only blocks no task in flight uses).  gx_gpu_close()
- * frees every block still allocated and destroys the pool.
+ * The GPUs themselves (open and close, memory pools, peer access, submit
+ * and poll; several GPUs, each with its own pool and per-slot streams) are
+ * gx_gpu_device.cu's; an operator here works on the current GPU's state
+ * (GD, gx_gpu_state.h) and queues on the current device.
  *
- * Per staging slot there is one device buffer, one non-blocking stream and
- * a few timing events.  A rows task runs in one of two transfer modes
+ * Per staging slot and GPU there is one device buffer, one non-blocking
+ * stream and a few timing events.  A rows task runs in one of two transfer modes
  * (gx_chunk.flags; the mode that ran goes to gx_result.flags):
  *
  * copy (default): gx_gpu_submit() queues, on the slot's stream:
@@ -116,7 +110,7 @@
  * No PostgreSQL header; no C++ exception leaves the extern "C" functions
  * (gx_guard.h).
  */
-#include "gx_api.h"
+#include "gx_gpu_state.h"
 #include "gx_guard.h"
 #include "gx_ops.h"
 #include "gx_eval.cuh"
@@ -137,8 +131,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <mutex>
-#include <unordered_set>
 
 namespace cg = cooperative_groups;
 
@@ -1115,506 +1107,6 @@ gx_join_unmatched_kernel(char *obj, gx_join_ext j, uint32_t n, gx_result *res, i
 }
 
 /* ---------------------------------------------------------------------- */
-/* device state                                                           */
-/* ---------------------------------------------------------------------- */
-
-enum gx_slot_state
-{
-	GX_SLOT_IDLE = 0,
-	GX_SLOT_STAGE1,				/* copy: input copy, kernels, header copy queued */
-	GX_SLOT_STAGE2,				/* copy: sel copy queued */
-	GX_SLOT_MAPPED,				/* mapped: kernels queued, no copy */
-	GX_SLOT_DONE
-};
-
-enum
-{
-	GX_EV_H2D_START = 0,
-	GX_EV_H2D_END,				/* copy: also the start of the kernels */
-	GX_EV_KERNEL_START,			/* mapped: before the first kernel */
-	GX_EV_KERNEL_END,			/* after the last kernel */
-	GX_EV_S1_END,
-	GX_EV_S2_START,
-	GX_EV_S2_END,
-	GX_NEVENTS
-};
-
-typedef struct gx_slot
-{
-	char	   *dev;			/* device buffer of slot_bytes (from the pool) */
-	cudaStream_t stream;
-	cudaEvent_t ev[GX_NEVENTS];
-	int			state;
-	int			jit;			/* the filter ran a compiled kernel */
-	int			copy_sel;		/* the selection comes back (else the header only) */
-	uint32_t	sel_width;		/* bytes of a selection entry (a group record) */
-	uint64_t	sel_at;			/* where the entries lie in the task (JOIN_PROBE),
-								 * 0: at gx_result_sel() */
-	uint64_t	bytes_h2d;
-	uint64_t	bytes_d2h;
-	uint64_t	mem_seq;		/* the allocations its stream is ordered after */
-} gx_slot;
-
-static struct
-{
-	int			open;
-	char	   *staging;
-	int			nslots;
-	size_t		slot_bytes;
-	int			pinned;			/* staging area registered with CUDA */
-	int			mapped;			/* ... and mapped: staging_dev is its alias */
-	char	   *staging_dev;	/* device address of the staging area */
-	int			sm_count;
-	gx_slot    *slots;
-	cudaMemPool_t pool;			/* device memory (gx_mem_alloc) */
-	cudaStream_t mem_stream;	/* the pool's allocations and frees */
-	cudaEvent_t mem_ev;			/* recorded on mem_stream after each allocation */
-	uint64_t	mem_seq;		/* allocations so far (written under gx_mem_mu,
-								 * read atomically) */
-} G;
-
-/* blocks of the pool not freed yet (freed by gx_gpu_close), under gx_mem_mu */
-static std::mutex gx_mem_mu;
-static std::unordered_set<void *> *gx_mem_live;
-
-/* write the message of CUDA error e in 'what' to err; returns GX_CUDA_ERROR */
-static gx_status
-gx_cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen)
-{
-	gx_errf(err, errlen, "CUDA error in %s: %s (%s)", what,
-			cudaGetErrorString(e), cudaGetErrorName(e));
-	return GX_CUDA_ERROR;
-}
-
-#define GX_CHECK(call, what) \
-	do { \
-		cudaError_t gx_e_ = (call); \
-		if (gx_e_ != cudaSuccess) \
-			return gx_cuda_fail(gx_e_, (what), err, errlen); \
-	} while (0)
-
-/* ---------------------------------------------------------------------- */
-/* memory pool                                                            */
-/* ---------------------------------------------------------------------- */
-
-/*
- * bytes of zeroed pool memory, queued on the internal stream: usable by
- * the tasks submitted after this returns (gx_order_after_allocations)
- */
-static gx_status
-gx_pool_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen)
-{
-	std::lock_guard<std::mutex> g(gx_mem_mu);
-	void	   *p = NULL;
-	cudaError_t e;
-
-	*ptr = NULL;
-	e = cudaMallocFromPoolAsync(&p, (size_t) bytes, G.pool, G.mem_stream);
-	if (e == cudaErrorMemoryAllocation)
-	{
-		cudaGetLastError();
-		gx_errf(err, errlen, "the GPU has no memory left for %llu bytes",
-				(unsigned long long) bytes);
-		return GX_NO_MEMORY;
-	}
-	if (e != cudaSuccess)
-		return gx_cuda_fail(e, "cudaMallocFromPoolAsync", err, errlen);
-	e = cudaMemsetAsync(p, 0, (size_t) bytes, G.mem_stream);
-	if (e == cudaSuccess)
-		e = cudaEventRecord(G.mem_ev, G.mem_stream);
-	if (e != cudaSuccess)
-	{
-		cudaFreeAsync(p, G.mem_stream);
-		return gx_cuda_fail(e, "zeroing GPU memory", err, errlen);
-	}
-	try
-	{
-		gx_mem_live->insert(p);
-	}
-	catch (...)
-	{
-		cudaFreeAsync(p, G.mem_stream);
-		throw;
-	}
-	__atomic_store_n(&G.mem_seq, G.mem_seq + 1, __ATOMIC_RELEASE);
-	*ptr = p;
-	return GX_OK;
-}
-
-/* give a block back to the pool (stream-ordered on the internal stream) */
-static void
-gx_pool_free(void *p)
-{
-	std::lock_guard<std::mutex> g(gx_mem_mu);
-
-	if (p == NULL || gx_mem_live == NULL || gx_mem_live->erase(p) == 0)
-		return;					/* not a block of this pool */
-	cudaFreeAsync(p, G.mem_stream);
-	cudaGetLastError();
-}
-
-/* zeroed memory of a device: the GPU's pool or the CPU device's heap */
-extern "C" gx_status
-gx_mem_alloc(int device, uint64_t bytes, void **ptr, char *err, size_t errlen)
-{
-	GX_API_GUARD(err, errlen)
-	{
-		if (ptr)
-			*ptr = NULL;
-		if (device == GX_DEV_CPU)
-			return gx_cpu_mem_alloc(bytes, ptr, err, errlen);
-		if (device != GX_DEV_GPU || ptr == NULL || bytes == 0)
-		{
-			gx_errf(err, errlen, "invalid allocation of %llu bytes on device %d",
-					(unsigned long long) bytes, device);
-			return GX_INVALID;
-		}
-		if (!G.open)
-		{
-			gx_errf(err, errlen, "GPU device is not open");
-			return GX_INVALID;
-		}
-		return gx_pool_alloc(bytes, ptr, err, errlen);
-	});
-}
-
-/* give memory back to its device */
-extern "C" void
-gx_mem_free(int device, void *ptr)
-{
-	GX_API_GUARD_VOID()
-	{
-		if (device == GX_DEV_CPU)
-			gx_cpu_mem_free(ptr);
-		else if (device == GX_DEV_GPU && G.open)
-			gx_pool_free(ptr);
-	});
-}
-
-/* ---------------------------------------------------------------------- */
-/* open / close                                                           */
-/* ---------------------------------------------------------------------- */
-
-/* release everything gx_gpu_open() took (also after a partial open) */
-static void
-gx_release_all(void)
-{
-	if (G.slots)
-	{
-		for (int i = 0; i < G.nslots; i++)
-		{
-			gx_slot    *s = &G.slots[i];
-
-			if (s->stream)
-			{
-				cudaStreamSynchronize(s->stream);
-				cudaStreamDestroy(s->stream);
-			}
-			for (int j = 0; j < GX_NEVENTS; j++)
-				if (s->ev[j])
-					cudaEventDestroy(s->ev[j]);
-		}
-		delete[] G.slots;
-	}
-	gx_jit_close();				/* no kernel runs any more */
-	{
-		std::lock_guard<std::mutex> g(gx_mem_mu);
-
-		/* every block still allocated: slot buffers, entries, objects */
-		if (gx_mem_live)
-		{
-			for (void *p : *gx_mem_live)
-				cudaFreeAsync(p, G.mem_stream);
-			delete gx_mem_live;
-			gx_mem_live = NULL;
-		}
-	}
-	if (G.mem_stream)
-	{
-		cudaStreamSynchronize(G.mem_stream);
-		cudaStreamDestroy(G.mem_stream);
-	}
-	if (G.mem_ev)
-		cudaEventDestroy(G.mem_ev);
-	if (G.pool)
-		cudaMemPoolDestroy(G.pool);
-	if (G.pinned)
-		cudaHostUnregister(G.staging);
-	cudaGetLastError();			/* clear non-sticky errors of the above */
-	memset(&G, 0, sizeof(G));
-}
-
-/* JIT counters of this process (gx_jit.h) */
-extern "C" void
-gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
-				 char *last_error, size_t errlen)
-{
-	GX_API_GUARD_VOID()
-	{
-		uint64_t	c = 0,
-					f = 0,
-					known;
-		double		ms = 0;
-
-		gx_jit_stats(&c, &f, &known, &ms, last_error, errlen);
-		if (compiled)
-			*compiled = c;
-		if (failed)
-			*failed = f;
-		if (compile_ms)
-			*compile_ms = ms;
-	});
-}
-
-/* this build carries the CUDA kernels */
-extern "C" int
-gx_gpu_built(void)
-{
-	return 1;
-}
-
-/* the memory pool and its stream */
-static gx_status
-gx_open_pool(char *err, size_t errlen)
-{
-	cudaMemPoolProps props;
-	uint64_t	keep = UINT64_MAX;
-	int			supported = 0;
-
-	if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, 0) != cudaSuccess ||
-		!supported)
-	{
-		cudaGetLastError();
-		gx_errf(err, errlen, "the GPU does not support stream-ordered memory pools");
-		return GX_NO_DEVICE;
-	}
-	memset(&props, 0, sizeof(props));
-	props.allocType = cudaMemAllocationTypePinned;
-	props.handleTypes = cudaMemHandleTypeNone;
-	props.location.type = cudaMemLocationTypeDevice;
-	props.location.id = 0;
-	GX_CHECK(cudaMemPoolCreate(&G.pool, &props), "cudaMemPoolCreate");
-	/* freed blocks stay in the pool for the next allocation */
-	GX_CHECK(cudaMemPoolSetAttribute(G.pool, cudaMemPoolAttrReleaseThreshold, &keep),
-			 "cudaMemPoolSetAttribute");
-	GX_CHECK(cudaStreamCreateWithFlags(&G.mem_stream, cudaStreamNonBlocking),
-			 "cudaStreamCreateWithFlags");
-	GX_CHECK(cudaEventCreateWithFlags(&G.mem_ev, cudaEventDisableTiming), "cudaEventCreate");
-	gx_mem_live = new std::unordered_set<void *>();
-	return GX_OK;
-}
-
-/*
- * Pin the staging area and map it into the device's address space, so that
- * mapped tasks are read in place (zero-copy).  If mapping fails, pin it
- * only: mapped tasks then run in copy mode.  Without pinning copies still
- * work, only slower.  A failure is a warning in warn.
- */
-static void
-gx_register_staging(const cudaDeviceProp *prop, char *warn, size_t warnlen)
-{
-	size_t		area = (size_t) G.nslots * G.slot_bytes;
-	cudaError_t e;
-
-	G.pinned = G.mapped = 0;
-	G.staging_dev = NULL;
-	if (prop->canMapHostMemory)
-	{
-		e = cudaHostRegister(G.staging, area, cudaHostRegisterMapped | cudaHostRegisterPortable);
-		if (e == cudaSuccess)
-		{
-			void	   *dp = NULL;
-
-			G.pinned = 1;
-			e = cudaHostGetDevicePointer(&dp, G.staging, 0);
-			if (e == cudaSuccess && dp != NULL)
-			{
-				G.mapped = 1;
-				G.staging_dev = (char *) dp;
-			}
-			else
-			{
-				snprintf(warn, warnlen,
-						 "cudaHostGetDevicePointer of the staging area failed: %s (%s); mapped transfer unavailable",
-						 cudaGetErrorString(e), cudaGetErrorName(e));
-				cudaGetLastError();
-			}
-		}
-		else
-		{
-			snprintf(warn, warnlen,
-					 "cudaHostRegister (mapped) of the staging area failed: %s (%s); mapped transfer unavailable",
-					 cudaGetErrorString(e), cudaGetErrorName(e));
-			cudaGetLastError();
-		}
-	}
-	else
-		snprintf(warn, warnlen, "the GPU cannot map host memory; mapped transfer unavailable");
-	if (!G.pinned)
-	{
-		e = cudaHostRegister(G.staging, area, cudaHostRegisterDefault);
-		if (e == cudaSuccess)
-			G.pinned = 1;
-		else
-		{
-			snprintf(warn, warnlen,
-					 "cudaHostRegister of the staging area failed: %s (%s); copies are unpinned, mapped transfer unavailable",
-					 cudaGetErrorString(e), cudaGetErrorName(e));
-			cudaGetLastError();
-		}
-	}
-}
-
-/* the slots: a device buffer from the pool, a stream and events each */
-static gx_status
-gx_open_slots(char *err, size_t errlen)
-{
-	G.slots = new gx_slot[G.nslots];
-	memset(G.slots, 0, sizeof(gx_slot) * G.nslots);
-	for (int i = 0; i < G.nslots; i++)
-	{
-		gx_slot    *s = &G.slots[i];
-		gx_status	st = gx_pool_alloc(G.slot_bytes, (void **) &s->dev, err, errlen);
-
-		if (st != GX_OK)
-			return st;
-		GX_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking),
-				 "cudaStreamCreateWithFlags");
-		for (int j = 0; j < GX_NEVENTS; j++)
-			GX_CHECK(cudaEventCreate(&s->ev[j]), "cudaEventCreate");
-		s->state = GX_SLOT_IDLE;
-	}
-	return GX_OK;
-}
-
-/*
- * Open GPU 0: context, memory pool, registration of the staging area
- * (mapped when possible), one device buffer, stream and event set per
- * slot.  On success err may hold a warning (pinning or mapping failed:
- * slower or copy only).
- */
-extern "C" gx_status
-gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
-			char *err, size_t errlen)
-{
-	GX_API_GUARD(err, errlen)
-	{
-		int			ndev = 0;
-		cudaError_t e;
-		char		warn[200] = "";
-		cudaDeviceProp prop;
-		gx_status	st;
-
-		if (G.open)
-		{
-			gx_errf(err, errlen, "GPU device is already open");
-			return GX_INVALID;
-		}
-		if (staging == NULL || nslots <= 0 || slot_bytes < sizeof(gx_chunk))
-		{
-			gx_errf(err, errlen, "invalid staging area (%d slots of %zu bytes)",
-					nslots, slot_bytes);
-			return GX_INVALID;
-		}
-		e = cudaGetDeviceCount(&ndev);
-		if (e != cudaSuccess || ndev <= 0)
-		{
-			if (e != cudaSuccess)
-				gx_errf(err, errlen, "no usable CUDA device: %s", cudaGetErrorString(e));
-			else
-				gx_errf(err, errlen, "no CUDA device found");
-			cudaGetLastError();
-			return GX_NO_DEVICE;
-		}
-		GX_CHECK(cudaSetDevice(0), "cudaSetDevice");
-		GX_CHECK(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-		if (info)
-		{
-			int			clock_khz = 0,
-						bus_bits = 0;
-			size_t		nlen = strnlen(prop.name, sizeof(prop.name));
-
-			memset(info, 0, sizeof(*info));
-			if (nlen >= sizeof(info->name))
-				nlen = sizeof(info->name) - 1;
-			memcpy(info->name, prop.name, nlen);
-			info->name[nlen] = '\0';
-			info->ordinal = 0;
-			info->total_mem = prop.totalGlobalMem;
-			info->cc_major = prop.major;
-			info->cc_minor = prop.minor;
-			info->sm_count = prop.multiProcessorCount;
-			if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0) != cudaSuccess ||
-				cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) != cudaSuccess)
-			{
-				clock_khz = bus_bits = 0;
-				cudaGetLastError();
-			}
-			info->mem_bandwidth_gbs =
-				2.0 * (double) clock_khz * 1e3 * ((double) bus_bits / 8.0) / 1e9;
-		}
-
-		G.staging = (char *) staging;
-		G.nslots = nslots;
-		G.slot_bytes = slot_bytes;
-		G.sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
-		gx_jit_open(prop.major, prop.minor);
-		try
-		{
-			st = gx_open_pool(err, errlen);
-			if (st == GX_OK)
-			{
-				gx_register_staging(&prop, warn, sizeof(warn));
-				st = gx_open_slots(err, errlen);
-			}
-			/* a filter block's dynamic shared memory: a group table and the sets' top keys */
-			if (st == GX_OK &&
-				cudaFuncSetAttribute(gx_filter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-									 GX_FILTER_SMEM_MAX) != cudaSuccess)
-				st = gx_cuda_fail(cudaGetLastError(), "filter kernel shared memory", err, errlen);
-		}
-		catch (...)
-		{
-			gx_release_all();
-			throw;
-		}
-		if (st != GX_OK)
-		{
-			gx_release_all();
-			return st;
-		}
-		if (info)
-			info->mapped = G.mapped;
-		G.open = 1;
-		if (warn[0])
-			gx_errf(err, errlen, "warning: %s", warn);
-		return GX_OK;
-	});
-}
-
-/* the process is about to exit: let the background compilations finish */
-extern "C" void
-gx_gpu_quiesce(void)
-{
-	GX_API_GUARD_VOID()
-	{
-		gx_jit_quiesce(10000);
-	});
-}
-
-/* release the GPU: wait for every stream, free the pool's blocks, unregister */
-extern "C" void
-gx_gpu_close(void)
-{
-	GX_API_GUARD_VOID()
-	{
-		if (!G.open && G.slots == NULL && G.pool == NULL)
-			return;
-		gx_release_all();
-	});
-}
-
-/* ---------------------------------------------------------------------- */
 /* operators                                                              */
 /* ---------------------------------------------------------------------- */
 
@@ -1709,9 +1201,9 @@ gx_slot_begin(gx_slot *s, gx_chunk *c, gx_result *dres, uint32_t ntiles, uint64_
 gx_status
 gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	const uint32_t kind = c->kind;
-	const int	mapped = (c->flags & GX_CHUNK_MAPPED) != 0 && G.mapped &&
+	const int	mapped = (c->flags & GX_CHUNK_MAPPED) != 0 && GD->mapped &&
 		kind == GX_TASK_FILTER;
 	char	   *entry = kind != GX_TASK_FILTER ? ctx->entry : NULL;
 	const uint32_t *rowmap = kind == GX_TASK_CACHE_SCAN && c->ext.map_sel ?
@@ -1733,7 +1225,7 @@ gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 	 * header with the atomics is in the device buffer, the result area is
 	 * written there (copy) or into host memory (mapped).
 	 */
-	char	   *alias = mapped ? G.staging_dev + (size_t) slot * G.slot_bytes : NULL;
+	char	   *alias = mapped ? GD->staging_dev + (size_t) slot * GS.slot_bytes : NULL;
 	const char *in = mapped ? alias : s->dev;
 	const char *colbase = kind == GX_TASK_CACHE_SCAN ? entry : deform ? s->dev : in;
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
@@ -1750,22 +1242,22 @@ gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 	uint32_t	dgrid = (nrows + GX_BLOCK - 1) / GX_BLOCK;
 	uint32_t	fgrid = ntiles;
 
-	if (dgrid > (uint32_t) G.sm_count * 16)
-		dgrid = (uint32_t) G.sm_count * 16;
+	if (dgrid > (uint32_t) GD->sm_count * 16)
+		dgrid = (uint32_t) GD->sm_count * 16;
 	/*
 	 * One resident wave of blocks (8 a SM) that stride over the tiles: a
 	 * block stages the program once for several tiles of a big (cached)
 	 * task.
 	 */
-	if (fgrid > (uint32_t) G.sm_count * 8)
-		fgrid = (uint32_t) G.sm_count * 8;
+	if (fgrid > (uint32_t) GD->sm_count * 8)
+		fgrid = (uint32_t) GD->sm_count * 8;
 
 	/*
 	 * Look the compiled kernel up before queueing anything, so that the
 	 * host's work does not leave the stream idle between the events.
 	 */
 	const void *jk = (kind != GX_TASK_CACHE_LOAD && ntiles > 0 &&
-					  (c->flags & GX_CHUNK_JIT)) ?
+					  (c->flags & GX_CHUNK_JIT) && GD->jit) ?
 		gx_jit_kernel(c, (c->flags & GX_CHUNK_JIT_WAIT) != 0) : NULL;
 
 	if ((st = gx_slot_start(s, c, mapped, c->input_bytes, err, errlen)) != GX_OK)
@@ -1822,7 +1314,7 @@ gx_gpu_rows(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 gx_status
 gx_gpu_agg_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_agg_pair *state = (gx_agg_pair *) ctx->obj[0];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	gx_status	st;
@@ -1842,7 +1334,7 @@ gx_gpu_agg_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t
 gx_status
 gx_gpu_obj_write(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	const gx_write_ext *w = &c->ext.write;
 	gx_status	st;
@@ -1864,14 +1356,14 @@ gx_gpu_obj_write(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_
 gx_status
 gx_gpu_group_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	uint32_t	sb = (uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg);
 	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
 	gx_status	st;
 
-	if (grid > (uint32_t) G.sm_count * 8)
-		grid = (uint32_t) G.sm_count * 8;
+	if (grid > (uint32_t) GD->sm_count * 8)
+		grid = (uint32_t) GD->sm_count * 8;
 	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
 		return st;
 	if (grid > 0)
@@ -1902,8 +1394,8 @@ gx_join_rows_input(gx_slot *s, const gx_chunk *c, const gx_task_ctx *ctx, gx_res
 	{
 		uint32_t	dgrid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
 
-		if (dgrid > (uint32_t) G.sm_count * 16)
-			dgrid = (uint32_t) G.sm_count * 16;
+		if (dgrid > (uint32_t) GD->sm_count * 16)
+			dgrid = (uint32_t) GD->sm_count * 16;
 		gx_deform_kernel<<<dgrid, GX_BLOCK, 0, s->stream>>>(s->dev, s->dev, c->nrows, dres);
 		GX_CHECK(cudaGetLastError(), "deform kernel launch");
 	}
@@ -1917,15 +1409,15 @@ gx_join_rows_input(gx_slot *s, const gx_chunk *c, const gx_task_ctx *ctx, gx_res
 gx_status
 gx_gpu_join_build(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
 	const char *colbase,
 			   *entry;
 	gx_status	st;
 
-	if (grid > (uint32_t) G.sm_count * 16)
-		grid = (uint32_t) G.sm_count * 16;
+	if (grid > (uint32_t) GD->sm_count * 16)
+		grid = (uint32_t) GD->sm_count * 16;
 	if ((st = gx_slot_begin(s, c, dres, 0, c->input_bytes, err, errlen)) != GX_OK ||
 		(st = gx_join_rows_input(s, c, ctx, dres, &colbase, &entry, err, errlen)) != GX_OK)
 		return st;
@@ -1955,8 +1447,8 @@ gx_join_finish_begin(gx_slot *s, gx_chunk *c, gx_result *dres, const char *what,
 				temp, (unsigned long long) reserved);
 		return GX_INVALID;
 	}
-	if (*grid > (uint32_t) G.sm_count * 16)
-		*grid = (uint32_t) G.sm_count * 16;
+	if (*grid > (uint32_t) GD->sm_count * 16)
+		*grid = (uint32_t) GD->sm_count * 16;
 	return gx_slot_begin(s, c, dres, 0, 0, err, errlen);
 }
 
@@ -2014,8 +1506,8 @@ gx_jm_grid(uint64_t n)
 {
 	uint64_t	grid = (n + GX_BLOCK - 1) / GX_BLOCK;
 
-	if (grid > (uint64_t) G.sm_count * 16)
-		grid = (uint64_t) G.sm_count * 16;
+	if (grid > (uint64_t) GD->sm_count * 16)
+		grid = (uint64_t) GD->sm_count * 16;
 	return grid > 0 ? (uint32_t) grid : 1;
 }
 
@@ -2187,7 +1679,7 @@ gx_gpu_jmerge_probe(gx_slot *s, gx_chunk *c, gx_result *dres, char *obj, char *m
 gx_status
 gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	const gx_join_ext j = c->ext.join;
 	gx_join_offs o;
@@ -2230,7 +1722,7 @@ gx_gpu_join_finish(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, siz
 gx_status
 gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	const uint32_t nrows = c->nrows;
 	const uint32_t ntiles = gx_ntiles(nrows);
@@ -2247,8 +1739,8 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	size_t		temp = 0;
 	gx_status	st;
 
-	if (grid > (uint32_t) G.sm_count * 8)
-		grid = (uint32_t) G.sm_count * 8;
+	if (grid > (uint32_t) GD->sm_count * 8)
+		grid = (uint32_t) GD->sm_count * 8;
 	if (c->ext.join.alg == GX_JOIN_MERGE)
 	{
 		gx_jmerge_probe_offs o;
@@ -2276,8 +1768,8 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 		/* a group probe: its pairs into the group table, the header comes back */
 		uint32_t	ggrid = (nrows + GX_BLOCK - 1) / GX_BLOCK;
 
-		if (ggrid > (uint32_t) G.sm_count * 8)
-			ggrid = (uint32_t) G.sm_count * 8;
+		if (ggrid > (uint32_t) GD->sm_count * 8)
+			ggrid = (uint32_t) GD->sm_count * 8;
 		if (ggrid > 0)
 		{
 			gx_join_group_kernel<<<ggrid, GX_BLOCK, GX_GROUP_SMEM, s->stream>>>(
@@ -2316,15 +1808,15 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 gx_status
 gx_gpu_join_unmatched(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
 	int64_t    *out = c->ext.count_only ? NULL :
 		(int64_t *) ((char *) dres + gx_join_unmatched_off());
 	gx_status	st;
 
-	if (grid > (uint32_t) G.sm_count * 16)
-		grid = (uint32_t) G.sm_count * 16;
+	if (grid > (uint32_t) GD->sm_count * 16)
+		grid = (uint32_t) GD->sm_count * 16;
 	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
 		return st;
 	if (grid > 0)
@@ -2411,7 +1903,7 @@ gx_search_kernel(gx_search_in in, uint32_t nrows, gx_result *res, gx_search_run 
 gx_status
 gx_gpu_search(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	gx_search_run *out = (gx_search_run *) ((char *) dres + gx_search_runs_off());
 	const gx_search_in in = gx_search_in_of(c, s->dev, ctx->obj[0]);
@@ -2505,7 +1997,7 @@ gx_tree_kernel(gx_pt_in in, uint32_t nrows, gx_result *res, gx_search_run *out)
 gx_status
 gx_gpu_tree_lookup(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 {
-	gx_slot    *s = &G.slots[slot];
+	gx_slot    *s = &GD->slots[slot];
 	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
 	gx_search_run *out = (gx_search_run *) ((char *) dres + gx_search_runs_off());
 	const gx_pt_in in = gx_pt_in_of(c, s->dev, ctx->obj[0]);
@@ -2526,244 +2018,18 @@ gx_gpu_tree_lookup(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, siz
 }
 
 /* ---------------------------------------------------------------------- */
-/* submit / poll                                                          */
+/* per GPU                                                                */
 /* ---------------------------------------------------------------------- */
 
 /*
- * Order a slot's stream after every pool allocation made so far (their
- * zeroing), once per new allocation: a task may name a block allocated
- * just before it was submitted.
+ * At a GPU's open (it is current): a filter block's dynamic shared memory
+ * may hold a group table and the big sets' top keys; function attributes
+ * are set for the current device, so every GPU sets them
  */
-static gx_status
-gx_order_after_allocations(gx_slot *s, char *err, size_t errlen)
+gx_status
+gx_gpu_kernels_init(char *err, size_t errlen)
 {
-	/* an atomic read: no lock on every submit (the event is recorded before the count moves) */
-	uint64_t	seq = __atomic_load_n(&G.mem_seq, __ATOMIC_ACQUIRE);
-
-	if (s->mem_seq == seq)
-		return GX_OK;
-	GX_CHECK(cudaStreamWaitEvent(s->stream, G.mem_ev, 0), "cudaStreamWaitEvent (allocations)");
-	s->mem_seq = seq;
+	GX_CHECK(cudaFuncSetAttribute(gx_filter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+								  GX_FILTER_SMEM_MAX), "filter kernel shared memory");
 	return GX_OK;
-}
-
-/*
- * Validate a slot's task with its operator's validator, then queue it with
- * the operator's GPU implementation; gx_gpu_poll() completes it.
- */
-extern "C" gx_status
-gx_gpu_submit(int slot, const gx_task_ctx *ctx, char *err, size_t errlen)
-{
-	GX_API_GUARD(err, errlen)
-	{
-		static const gx_task_ctx none = {};
-		const gx_operator *op;
-		gx_status	st;
-
-		if (!G.open || slot < 0 || slot >= G.nslots)
-		{
-			gx_errf(err, errlen, "invalid GPU slot %d", slot);
-			return GX_INVALID;
-		}
-		gx_slot    *s = &G.slots[slot];
-
-		if (s->state == GX_SLOT_STAGE1 || s->state == GX_SLOT_STAGE2 ||
-			s->state == GX_SLOT_MAPPED)
-		{
-			gx_errf(err, errlen, "GPU slot %d is busy", slot);
-			return GX_INVALID;
-		}
-		if (ctx == NULL)
-			ctx = &none;
-
-		gx_chunk   *c = (gx_chunk *) (G.staging + (size_t) slot * G.slot_bytes);
-
-		st = gx_op_check(c, G.slot_bytes, ctx, &op, err, errlen);
-		if (st != GX_OK)
-			return st;
-		if (op->gpu_submit == NULL)
-		{
-			gx_errf(err, errlen, "operator %s has no GPU implementation", op->name);
-			return GX_INVALID;
-		}
-		if ((st = gx_order_after_allocations(s, err, errlen)) != GX_OK)
-			return st;
-		/* order the task after the tasks in flight it follows */
-		if (ctx->nafter < 0 || ctx->nafter > GX_TASK_MAX_AFTER)
-		{
-			gx_errf(err, errlen, "task follows %d tasks", ctx->nafter);
-			return GX_INVALID;
-		}
-		for (int k = 0; k < ctx->nafter; k++)
-		{
-			int			j = ctx->after[k];
-
-			if (j < 0 || j >= G.nslots || j == slot)
-			{
-				gx_errf(err, errlen, "task follows an invalid slot %d", j);
-				return GX_INVALID;
-			}
-			if (G.slots[j].state == GX_SLOT_STAGE1 || G.slots[j].state == GX_SLOT_STAGE2 ||
-				G.slots[j].state == GX_SLOT_MAPPED)
-				GX_CHECK(cudaStreamWaitEvent(s->stream, G.slots[j].ev[GX_EV_KERNEL_END], 0),
-						 "cudaStreamWaitEvent");
-		}
-		return op->gpu_submit(slot, c, ctx, err, errlen);
-	});
-}
-
-/* nanoseconds between two completed events; 0 when they cannot be timed */
-static uint64_t
-gx_elapsed_ns(cudaEvent_t a, cudaEvent_t b)
-{
-	float		ms = 0.0f;
-
-	if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess)
-	{
-		cudaGetLastError();
-		return 0;
-	}
-	return ms > 0.0f ? (uint64_t) ((double) ms * 1e6) : 0;
-}
-
-/* the result header copied back (or published) is consistent with its task */
-static gx_status
-gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err, size_t errlen)
-{
-	const uint32_t kind = c->kind;
-	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_JOIN_BUILD ||
-		kind == GX_TASK_JOIN_FINISH_BUILD || kind == GX_TASK_JOIN_UNMATCHED ||
-		kind == GX_TASK_SEARCH || kind == GX_TASK_TREE_LOOKUP ? 0 :
-		gx_ntiles(c->nrows);
-	uint32_t	max_sel = kind == GX_TASK_JOIN_PROBE ? c->ext.join.max_pairs : c->nrows;
-
-	if (hres->nsel > max_sel || hres->ntiles != ntiles)
-	{
-		s->state = GX_SLOT_IDLE;
-		gx_errf(err, errlen, "GPU result is inconsistent (nsel %u, nrows %u)",
-				hres->nsel, c->nrows);
-		return GX_CUDA_ERROR;
-	}
-	return GX_OK;
-}
-
-/*
- * Advance a submitted slot without blocking: *done = 1 once its result
- * area (with statistics and the mode that ran in flags) is in host memory.
- */
-extern "C" gx_status
-gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
-{
-	GX_API_GUARD(err, errlen)
-	{
-		cudaError_t e;
-
-		if (done)
-			*done = 0;
-		if (!G.open || slot < 0 || slot >= G.nslots || done == NULL)
-		{
-			gx_errf(err, errlen, "invalid GPU slot %d", slot);
-			return GX_INVALID;
-		}
-		gx_slot    *s = &G.slots[slot];
-		gx_chunk   *c = (gx_chunk *) (G.staging + (size_t) slot * G.slot_bytes);
-		gx_result  *hres = gx_chunk_result(c);
-
-		switch (s->state)
-		{
-			case GX_SLOT_IDLE:
-				gx_errf(err, errlen, "GPU slot %d was not submitted", slot);
-				return GX_INVALID;
-			case GX_SLOT_DONE:
-				*done = 1;
-				return GX_OK;
-			case GX_SLOT_MAPPED:
-				e = cudaEventQuery(s->ev[GX_EV_KERNEL_END]);
-				if (e == cudaErrorNotReady)
-					return GX_OK;
-				if (e != cudaSuccess)
-				{
-					s->state = GX_SLOT_IDLE;
-					return gx_cuda_fail(e, "GPU task (mapped)", err, errlen);
-				}
-				/* the kernels are complete: their writes to the host are visible */
-				if (gx_check_result(s, c, hres, err, errlen) != GX_OK)
-					return GX_CUDA_ERROR;
-				hres->h2d_ns = 0;
-				hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_START], s->ev[GX_EV_KERNEL_END]);
-				hres->d2h_ns = 0;
-				hres->bytes_h2d = s->bytes_h2d;
-				hres->bytes_d2h = s->bytes_d2h +
-					(s->copy_sel ? (uint64_t) hres->nsel * s->sel_width : 0);
-				hres->flags = (hres->flags & GX_RESULT_KERNEL_FLAGS) | GX_RESULT_GPU | GX_RESULT_MAPPED |
-					(s->jit ? GX_RESULT_JIT : 0);
-				s->state = GX_SLOT_DONE;
-				*done = 1;
-				return GX_OK;
-			case GX_SLOT_STAGE1:
-				e = cudaEventQuery(s->ev[GX_EV_S1_END]);
-				if (e == cudaErrorNotReady)
-					return GX_OK;
-				if (e != cudaSuccess)
-				{
-					s->state = GX_SLOT_IDLE;
-					return gx_cuda_fail(e, "GPU task (stage 1)", err, errlen);
-				}
-				if (gx_check_result(s, c, hres, err, errlen) != GX_OK)
-					return GX_CUDA_ERROR;
-				if (!s->copy_sel)
-				{
-					/* no selection to copy: the header and seg arrays are all */
-					hres->h2d_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_START], s->ev[GX_EV_H2D_END]);
-					hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_END], s->ev[GX_EV_KERNEL_END]);
-					hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]);
-					hres->bytes_h2d = s->bytes_h2d;
-					hres->bytes_d2h = s->bytes_d2h;
-					hres->flags = (hres->flags & GX_RESULT_KERNEL_FLAGS) | GX_RESULT_GPU |
-						(s->jit ? GX_RESULT_JIT : 0);
-					s->state = GX_SLOT_DONE;
-					*done = 1;
-					return GX_OK;
-				}
-				{
-					size_t		sel_off = s->sel_at ? (size_t) s->sel_at :
-						(size_t) ((char *) gx_result_sel(hres) - (char *) c);
-					size_t		sel_bytes = (size_t) hres->nsel * s->sel_width;
-
-					GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_START], s->stream), "cudaEventRecord");
-					if (sel_bytes > 0)
-						GX_CHECK(cudaMemcpyAsync((char *) c + sel_off, s->dev + sel_off, sel_bytes,
-												 cudaMemcpyDeviceToHost, s->stream),
-								 "cudaMemcpyAsync (selection)");
-					GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_END], s->stream), "cudaEventRecord");
-					s->bytes_d2h += sel_bytes;
-					s->state = GX_SLOT_STAGE2;
-				}
-				/* an empty selection may already be complete */
-				[[fallthrough]];
-			case GX_SLOT_STAGE2:
-				e = cudaEventQuery(s->ev[GX_EV_S2_END]);
-				if (e == cudaErrorNotReady)
-					return GX_OK;
-				if (e != cudaSuccess)
-				{
-					s->state = GX_SLOT_IDLE;
-					return gx_cuda_fail(e, "GPU task (stage 2)", err, errlen);
-				}
-				/* every copy into the host result is over: statistics stay */
-				hres->h2d_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_START], s->ev[GX_EV_H2D_END]);
-				hres->kernel_ns = gx_elapsed_ns(s->ev[GX_EV_H2D_END], s->ev[GX_EV_KERNEL_END]);
-				hres->d2h_ns = gx_elapsed_ns(s->ev[GX_EV_KERNEL_END], s->ev[GX_EV_S1_END]) +
-					gx_elapsed_ns(s->ev[GX_EV_S2_START], s->ev[GX_EV_S2_END]);
-				hres->bytes_h2d = s->bytes_h2d;
-				hres->bytes_d2h = s->bytes_d2h;
-				hres->flags = (hres->flags & GX_RESULT_KERNEL_FLAGS) | GX_RESULT_GPU |
-						(s->jit ? GX_RESULT_JIT : 0);
-				s->state = GX_SLOT_DONE;
-				*done = 1;
-				return GX_OK;
-		}
-		gx_errf(err, errlen, "GPU slot %d in a bad state", slot);
-		return GX_INVALID;
-	});
 }

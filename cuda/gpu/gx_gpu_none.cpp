@@ -35,13 +35,27 @@ gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
 	});
 }
 
-/* there is no GPU to open */
+/* there is no GPU to count */
 extern "C" gx_status
-gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
+gx_gpu_count(int *n, char *err, size_t errlen)
+{
+	GX_API_GUARD(err, errlen)
+	{
+		if (n)
+			*n = 0;
+		gx_errf(err, errlen, GX_NO_CUDA_MSG);
+		return GX_NO_CUDA;
+	});
+}
+
+/* ... nor to open */
+extern "C" gx_status
+gx_gpu_open(int gpu, void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 			char *err, size_t errlen)
 {
 	GX_API_GUARD(err, errlen)
 	{
+		(void) gpu;
 		(void) staging;
 		(void) nslots;
 		(void) slot_bytes;
@@ -51,12 +65,28 @@ gx_gpu_open(void *staging, int nslots, size_t slot_bytes, gx_gpu_info *info,
 	});
 }
 
-/* nor a slot to submit to */
+/* ... nor two to connect */
 extern "C" gx_status
-gx_gpu_submit(int slot, const gx_task_ctx *ctx, char *err, size_t errlen)
+gx_gpu_peer(int a, int b, int *enabled, char *err, size_t errlen)
 {
 	GX_API_GUARD(err, errlen)
 	{
+		(void) a;
+		(void) b;
+		if (enabled)
+			*enabled = 0;
+		gx_errf(err, errlen, GX_NO_CUDA_MSG);
+		return GX_NO_CUDA;
+	});
+}
+
+/* nor a slot to submit to */
+extern "C" gx_status
+gx_gpu_submit(int gpu, int slot, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	GX_API_GUARD(err, errlen)
+	{
+		(void) gpu;
 		(void) slot;
 		(void) ctx;
 		gx_errf(err, errlen, GX_NO_CUDA_MSG);
@@ -66,10 +96,11 @@ gx_gpu_submit(int slot, const gx_task_ctx *ctx, char *err, size_t errlen)
 
 /* ... or to poll */
 extern "C" gx_status
-gx_gpu_poll(int slot, int *done, char *err, size_t errlen)
+gx_gpu_poll(int gpu, int slot, int *done, char *err, size_t errlen)
 {
 	GX_API_GUARD(err, errlen)
 	{
+		(void) gpu;
 		(void) slot;
 		if (done)
 			*done = 0;
@@ -103,7 +134,7 @@ gx_mem_alloc(int device, uint64_t bytes, void **ptr, char *err, size_t errlen)
 			*ptr = NULL;
 		if (device == GX_DEV_CPU)
 			return gx_cpu_mem_alloc(bytes, ptr, err, errlen);
-		if (device == GX_DEV_GPU)
+		if (device >= GX_DEV_GPU && device < GX_DEV_GPU + GX_MAX_GPUS)
 		{
 			gx_errf(err, errlen, GX_NO_CUDA_MSG);
 			return GX_NO_CUDA;

@@ -103,6 +103,7 @@ struct jit_entry
 	double		compile_ms = 0;
 	cudaLibrary_t lib = nullptr;
 	cudaKernel_t kernel = nullptr;
+	uint32_t	devices = 0;	/* GPUs whose shared memory attribute is set */
 };
 
 struct jit_globals
@@ -110,6 +111,7 @@ struct jit_globals
 	std::mutex	mu;
 	nvrtc_api	api {};
 	std::string arch;			/* "-arch=sm_XY" */
+	bool		quiesced = false;	/* the process exits: nothing new compiles */
 	/* program shape (shape_key) -> its kernel */
 	std::unordered_map<std::string, std::shared_ptr<jit_entry>> programs;
 	int			threads = 0;	/* compiling threads running */
@@ -396,15 +398,9 @@ start_thread(std::shared_ptr<jit_entry> e, const std::string &src, const std::st
 void
 load(jit_entry *e)
 {
-	int			dev = 0;
-
 	if (cudaLibraryLoadData(&e->lib, e->cubin.data(), nullptr, nullptr, 0,
 							nullptr, nullptr, 0) != cudaSuccess ||
-		cudaLibraryGetKernel(&e->kernel, e->lib, "gx_filter_jit") != cudaSuccess ||
-		cudaGetDevice(&dev) != cudaSuccess ||
-		/* as the interpreter's: a group table and the sets' top keys */
-		cudaKernelSetAttributeForDevice(e->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-										GX_FILTER_SMEM_MAX, dev) != cudaSuccess)
+		cudaLibraryGetKernel(&e->kernel, e->lib, "gx_filter_jit") != cudaSuccess)
 	{
 		cudaGetLastError();
 		if (e->lib)
@@ -418,9 +414,37 @@ load(jit_entry *e)
 	e->state.store(JIT_READY);
 }
 
+/*
+ * The library's kernel is context independent, but a function attribute
+ * is set per device: as the interpreter's, a filter block's dynamic shared
+ * memory may hold a group table and the sets' top keys.  Set once for
+ * each GPU the kernel runs on (the current one); false if it fails.
+ */
+bool
+on_device(jit_entry *e)
+{
+	int			dev = 0;
+
+	if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 32)
+	{
+		cudaGetLastError();
+		return false;
+	}
+	if (e->devices & (1u << dev))
+		return true;
+	if (cudaKernelSetAttributeForDevice(e->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+										GX_FILTER_SMEM_MAX, dev) != cudaSuccess)
+	{
+		cudaGetLastError();
+		return false;
+	}
+	e->devices |= 1u << dev;
+	return true;
+}
+
 }								/* namespace */
 
-void
+int
 gx_jit_open(int cc_major, int cc_minor)
 {
 	try
@@ -431,10 +455,14 @@ gx_jit_open(int cc_major, int cc_minor)
 		char		a[32];
 
 		snprintf(a, sizeof(a), "-arch=sm_%d%d", cc_major, cc_minor);
-		J->arch = a;
+		/* the first GPU sets the architecture; others of another run interpreted */
+		if (J->arch.empty() && !J->quiesced)
+			J->arch = a;
+		return J->arch == a ? 1 : 0;
 	}
 	catch (...)
 	{
+		return 0;
 	}
 }
 
@@ -487,7 +515,9 @@ gx_jit_kernel(const gx_chunk *c, int wait)
 			compile(e, src, J->arch, J->api);
 		if (e->state.load() == JIT_COMPILED)
 			load(e.get());
-		return e->state.load() == JIT_READY ? (const void *) e->kernel : nullptr;
+		if (e->state.load() != JIT_READY)
+			return nullptr;
+		return on_device(e.get()) ? (const void *) e->kernel : nullptr;
 	}
 	catch (...)
 	{
@@ -506,6 +536,7 @@ gx_jit_quiesce(int timeout_ms)
 			std::lock_guard<std::mutex> g(J->mu);
 
 			J->arch.clear();	/* gx_jit_kernel starts no new compilation */
+			J->quiesced = true;
 		}
 		for (int waited = 0; waited < timeout_ms; waited += 5)
 		{
@@ -543,6 +574,8 @@ gx_jit_close(void)
 		}
 		/* entries still compiling are kept alive by their thread */
 		J->programs.clear();
+		if (!J->quiesced)
+			J->arch.clear();
 		J->compiled = J->failed = 0;
 		J->compile_ms = 0;
 	}

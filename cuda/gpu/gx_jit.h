@@ -10,8 +10,12 @@
 
 #include <cuda_runtime.h>
 
-/* set the target architecture; called by gx_gpu_open() */
-void		gx_jit_open(int cc_major, int cc_minor);
+/*
+ * Called by gx_gpu_open() for each GPU: the first sets the target
+ * architecture; returns 1 when compiled kernels run on a GPU of this
+ * compute capability (0: that GPU runs the interpreter)
+ */
+int			gx_jit_open(int cc_major, int cc_minor);
 
 /*
  * The compiled filter kernel for the program of chunk c, or NULL: the
@@ -19,7 +23,8 @@ void		gx_jit_open(int cc_major, int cc_minor);
  * starts its compilation in a background thread and returns NULL (or, with
  * wait, compiles it in the calling thread); a program that failed to
  * compile is not tried again.  Must be called from the thread that owns
- * the CUDA context (it loads compiled code).  The kernel takes the
+ * the CUDA contexts (it loads compiled code), with the GPU that runs the
+ * kernel current (its shared memory attribute is set per GPU).  The kernel takes the
  * arguments of gx_filter_kernel (gx_gpu.cu), the aggregate state last.
  */
 const void *gx_jit_kernel(const gx_chunk *c, int wait);

@@ -7,11 +7,11 @@
  * Design note
  * -----------
  * The service runs tasks (gx_program.h: a header with a kind, then the
- * kind's payload) on one of two devices:
+ * kind's payload) on devices of two kinds:
  *  - the CPU device: gx_cpu_run(), synchronous, on a persistent pool of
  *    threads opened once by gx_cpu_open();
- *  - the GPU device: gx_gpu_submit() queues a task on its staging slot's
- *    stream, gx_gpu_poll() completes it; the staging area is pinned (and
+ *  - a GPU: gx_gpu_submit() queues a task on its staging slot's stream on
+ *    that GPU, gx_gpu_poll() completes it; the staging area is pinned (and
  *    mapped, for the zero-copy transfer mode).
  * Both look the task's kind up in the operator table (gx_ops.h), whose
  * entry validates the task the same way for both devices and then runs
@@ -25,9 +25,12 @@
  * its clients, and the service accounts for every byte against
  * gpuext.device_memory before it asks.
  *
- * Devices are numbered by kind (GX_DEV_CPU, GX_DEV_GPU); a host with
- * several GPUs gets one pool, stream set and share of the cache per GPU
- * (gx_gpu_info.ordinal), which the multi-GPU work builds on.
+ * Several GPUs: the service opens each GPU it uses (gx_gpu_open with its
+ * CUDA ordinal); each has its own pool and, per staging slot, its own
+ * stream and device buffer, so any slot's task can run on any GPU and the
+ * GPUs run at the same time.  gx_gpu_peer lets two GPUs read and write
+ * each other's memory.  Memory is named by device number: GX_DEV_CPU, or
+ * GX_DEV_GPU + the GPU's ordinal (GX_DEV_GPU alone: the first GPU).
  *
  * Without nvcc the library is built with gx_gpu_none.cpp, whose
  * gx_gpu_open() reports that the build has no CUDA.
@@ -56,12 +59,15 @@ typedef enum gx_status
 	GX_NO_MEMORY				/* the device (or host) has no memory for it */
 } gx_status;
 
-/* device kinds (gx_mem_alloc, the service's task routing) */
+/* device kinds; gx_mem_alloc's device: GX_DEV_CPU, or GX_DEV_GPU + ordinal */
 typedef enum gx_dev_kind
 {
 	GX_DEV_CPU = 0,
 	GX_DEV_GPU = 1
 } gx_dev_kind;
+
+/* the most GPUs one service opens */
+#define GX_MAX_GPUS 8
 
 typedef struct gx_gpu_info
 {
@@ -92,9 +98,11 @@ typedef struct gx_task_ctx
 	/*
 	 * GPU: staging slots whose task in flight this one must follow (its
 	 * kernels start after theirs ended: a pipeline step, or a read of a
-	 * state they add into); the CPU device runs tasks one at a time.
+	 * state they add into), and the GPU (ordinal) each runs on, this one
+	 * or a peer; the CPU device runs tasks one at a time.
 	 */
 	int			after[GX_TASK_MAX_AFTER];
+	int			after_gpu[GX_TASK_MAX_AFTER];
 	int			nafter;
 } gx_task_ctx;
 
@@ -141,29 +149,46 @@ void		gx_cpu_close(void);
 int			gx_gpu_built(void);
 
 /*
- * Open the first GPU: create the context and the memory pool, pin and map
- * the staging area [staging, staging + nslots * slot_bytes) (only pin it
- * if mapping fails: info->mapped = 0) and take one device buffer (from
- * the pool) and one stream per slot.  *info describes the device.  GX_OK
- * with a message in err is a warning.
+ * The GPUs the driver shows (at most GX_MAX_GPUS; CUDA_VISIBLE_DEVICES
+ * applies): GX_NO_DEVICE without one, GX_NO_CUDA in a build without CUDA.
  */
-gx_status	gx_gpu_open(void *staging, int nslots, size_t slot_bytes,
+gx_status	gx_gpu_count(int *n, char *err, size_t errlen);
+
+/*
+ * Open GPU 'gpu' (its CUDA ordinal): create its context and memory pool,
+ * pin and map the staging area [staging, staging + nslots * slot_bytes)
+ * (the first GPU opened registers it, portable; each GPU maps it; only
+ * pinned if mapping fails: info->mapped = 0) and take one device buffer
+ * (from the pool) and one stream per slot.  Every GPU must be given the
+ * same staging area.  *info describes the device.  GX_OK with a message
+ * in err is a warning.
+ */
+gx_status	gx_gpu_open(int gpu, void *staging, int nslots, size_t slot_bytes,
 						gx_gpu_info *info, char *err, size_t errlen);
 
 /*
- * Validate a slot's task and queue it on the slot's stream: copy mode
- * copies the input to the device, runs the kernels and copies the result
- * back; mapped mode (GX_CHUNK_MAPPED, when info->mapped) runs the kernels
- * on the staging area in place.  GX_INVALID: the task is malformed, nothing
- * was queued, the device stays usable.
+ * Let open GPUs a and b read and write each other's memory (both ways):
+ * *enabled = 1 when they can (NVLink or PCIe peer to peer), else 0 and
+ * tasks of one must not name the other's memory.
  */
-gx_status	gx_gpu_submit(int slot, const gx_task_ctx *ctx, char *err, size_t errlen);
+gx_status	gx_gpu_peer(int a, int b, int *enabled, char *err, size_t errlen);
 
 /*
- * poll a submitted slot; *done = 1 once its result area is in host memory
- * (gx_result.flags: GX_RESULT_GPU, and GX_RESULT_MAPPED if it ran mapped)
+ * Validate a slot's task and queue it on GPU 'gpu', on the slot's stream
+ * there: copy mode copies the input to the device, runs the kernels and
+ * copies the result back; mapped mode (GX_CHUNK_MAPPED, when info->mapped)
+ * runs the kernels on the staging area in place.  GX_INVALID: the task is
+ * malformed, nothing was queued, the device stays usable.  The memory ctx
+ * names is this GPU's or a peer's.
  */
-gx_status	gx_gpu_poll(int slot, int *done, char *err, size_t errlen);
+gx_status	gx_gpu_submit(int gpu, int slot, const gx_task_ctx *ctx, char *err, size_t errlen);
+
+/*
+ * poll a slot submitted to GPU 'gpu'; *done = 1 once its result area is in
+ * host memory (gx_result.flags: GX_RESULT_GPU, and GX_RESULT_MAPPED if it
+ * ran mapped)
+ */
+gx_status	gx_gpu_poll(int gpu, int slot, int *done, char *err, size_t errlen);
 
 /*
  * Filter programs compiled at run time by the GPU device (GX_CHUNK_JIT):
@@ -173,7 +198,7 @@ gx_status	gx_gpu_poll(int slot, int *done, char *err, size_t errlen);
 void		gx_gpu_jit_stats(uint64_t *compiled, uint64_t *failed, double *compile_ms,
 							 char *last_error, size_t errlen);
 
-/* release everything gx_gpu_open() took, the pool and its blocks included */
+/* release every GPU gx_gpu_open() took, the pools and their blocks included */
 void		gx_gpu_close(void);
 
 /*
@@ -187,7 +212,8 @@ void		gx_gpu_quiesce(void);
 
 /*
  * Allocate bytes of zeroed memory on a device (GX_DEV_CPU: host memory of
- * the service; GX_DEV_GPU: the GPU's pool, once gx_gpu_open succeeded);
+ * the service; GX_DEV_GPU + ordinal: that GPU's pool, once gx_gpu_open
+ * succeeded for it);
  * usable by any task submitted afterwards.  On the GPU the zeroing is
  * queued, not waited for: tasks are ordered after it, anything else that
  * reads or writes the block (a test's cudaMemcpy) synchronizes the device

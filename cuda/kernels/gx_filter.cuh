@@ -362,13 +362,18 @@ gx_filter_tiles(const char *__restrict__ in, const char *__restrict__ colbase,
 		return;
 	}
 
-	/* the block's aggregate totals into its stripe of the state */
+	/*
+	 * The block's aggregate totals into its stripe of the state: system
+	 * scope, as the state may be another GPU's (the scan's home device,
+	 * reached by peer access, when its chunks run on several GPUs); two
+	 * atomics a block
+	 */
 	if (tid < s_nagg && s_agg_cnt[tid] > 0)
 	{
 		gx_agg_pair *p = agg_state + (blockIdx.x % GX_AGG_STRIPES) * GX_MAX_AGGS + tid;
 
-		atomicAdd((unsigned long long *) &p->val, s_agg_val[tid]);
-		atomicAdd((unsigned long long *) &p->cnt, s_agg_cnt[tid]);
+		atomicAdd_system((unsigned long long *) &p->val, s_agg_val[tid]);
+		atomicAdd_system((unsigned long long *) &p->cnt, s_agg_cnt[tid]);
 	}
 }
 

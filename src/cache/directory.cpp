@@ -4,10 +4,14 @@
  *
  * Design note
  * -----------
- * The gpuext service owns the cache's memory on the device that runs the
- * filters (GPU memory, or the service's memory for the CPU device): up to
- * gpuext.cache_size bytes, taken from the engine's pool a 128 MB unit at a
- * time when a load first writes into the unit.  An entry holds a run of
+ * The gpuext service owns the cache's memory on the devices that run the
+ * filters (the GPUs' memory, or the service's memory for the CPU devices):
+ * up to gpuext.cache_size bytes, taken from the engine's pools a 128 MB
+ * unit at a time when a load first writes into the unit.  When it starts
+ * it deals the units out to those devices in turn, so that with several
+ * GPUs each holds its share; a load spreads a table's entries over the
+ * devices by block range (load.cpp), and a scan runs each entry's chunk
+ * on the device that holds it.  An entry holds a run of
  * 1 MB granules of one unit (first fit), sized for the rows it caches, so a
  * small table takes a granule or two, not a unit.  The directory (GxCache,
  * one LWLock) says which granules hold what; the service reads an entry's
@@ -122,7 +126,9 @@ gx_cache_shmem_init(void)
 		gx_cache->lock = &(GetNamedLWLockTranche("gpuext cache"))->lock;
 		gx_cache->nunits = nunits;
 		gx_cache->nentries = nunits * GX_CACHE_ENTRIES_PER_UNIT;
-		gx_cache->device = -1;
+		gx_cache->devices = 0;
+		for (int u = 0; u < nunits; u++)
+			gx_cache_units[u].device = -1;
 		pg_atomic_init_u64(&gx_cache->clock, 1);
 		for (int i = 0; i < gx_cache->nentries; i++)
 		{
@@ -142,10 +148,18 @@ gx_cache_shmem_init(void)
 	}
 }
 
-/* a starting service has an empty pool: forget every entry */
+/*
+ * A starting service has empty pools: forget every entry, and deal the
+ * units out to the devices that hold the cache (the GPUs, else the CPU
+ * devices), in turn.  The device table is filled.
+ */
 void
-gx_cache_service_reset(int device)
+gx_cache_service_reset(void)
 {
+	int			cdev[GX_MAX_DEVICES];
+	int			n = 0;
+	bool		gpus = gx_shared->ngpus > 0;
+
 	LWLockAcquire(gx_cache->lock, LW_EXCLUSIVE);
 	for (int i = 0; i < gx_cache->nentries; i++)
 	{
@@ -155,9 +169,17 @@ gx_cache_service_reset(int device)
 		e->generation++;
 		e->ngranules = 0;
 	}
+	for (int d = 0; d < gx_shared->ndevices; d++)
+		if ((gx_shared->devs[d].kind == GX_DEV_GPU) == gpus)
+			cdev[n++] = d;
+	gx_cache->devices = 0;
 	for (int u = 0; u < gx_cache->nunits; u++)
+	{
 		memset(&gx_cache_units[u], 0, sizeof(GxCacheUnit));	/* died with the old service */
-	gx_cache->device = gx_cache->nunits > 0 ? device : -1;
+		gx_cache_units[u].device = n > 0 ? cdev[u % n] : -1;
+		if (n > 0)
+			gx_cache->devices |= 1u << cdev[u % n];
+	}
 	LWLockRelease(gx_cache->lock);
 }
 
@@ -178,8 +200,7 @@ gx_cache_task_memory(const gx_chunk *c, int device, gx_task_ctx *ctx,
 	*oom = false;
 	if (c->kind != GX_TASK_CACHE_LOAD && !gx_task_reads_entry(c))
 		return NULL;
-	if (gx_cache->nunits == 0 || device != gx_cache->device ||
-		c->ext.entry < 0 || c->ext.entry >= gx_cache->nentries)
+	if (gx_cache->nunits == 0 || c->ext.entry < 0 || c->ext.entry >= gx_cache->nentries)
 		return "task refers to a cache entry that does not exist";
 	e = &gx_cache->entries[c->ext.entry];
 	if (e->state != (c->kind == GX_TASK_CACHE_LOAD ? GX_CE_LOADING : GX_CE_READY) &&
@@ -189,6 +210,10 @@ gx_cache_task_memory(const gx_chunk *c, int device, gx_task_ctx *ctx,
 		e->granule < 0 || e->granule + e->ngranules > GX_CACHE_GRANULES)
 		return "task refers to a cache entry without memory";
 	u = &gx_cache_units[e->unit];
+	/* a load writes on the entry's device; a reader may be a peer */
+	if (c->kind == GX_TASK_CACHE_LOAD ? device != u->device :
+		!gx_device_reaches(device, u->device))
+		return "task refers to a cache entry of a device it cannot reach";
 	if (u->addr == 0)
 	{
 		void	   *addr = NULL;
@@ -203,7 +228,7 @@ gx_cache_task_memory(const gx_chunk *c, int device, gx_task_ctx *ctx,
 					 (int) (GX_CACHE_UNIT_BYTES >> 20));
 			return err;
 		}
-		st = gx_mem_alloc(device, GX_CACHE_UNIT_BYTES, &addr, err, errlen);
+		st = gx_device_alloc(device, GX_CACHE_UNIT_BYTES, &addr, err, errlen);
 		if (st != GX_OK)
 		{
 			*oom = (st == GX_NO_MEMORY);
@@ -342,6 +367,7 @@ gx_cache_ref_fill(int idx, GxCacheRef *r)
 
 	r->idx = idx;
 	r->generation = e->generation;
+	r->device = gx_cache_units[e->unit].device;
 	r->start = e->start;
 	r->nblocks = e->nblocks;
 	r->nrows = e->nrows;
@@ -390,10 +416,41 @@ gx_cache_view(const GxCacheRef *r, GxBlockView *v, int slot)
 	return ok;
 }
 
+/* the device whose memory holds entry idx (its unit's), -1 none */
+int
+gx_cache_entry_device(int idx)
+{
+	const GxCacheEntry *e = &gx_cache->entries[idx];
+
+	return e->unit >= 0 && e->unit < gx_cache->nunits ? gx_cache_units[e->unit].device : -1;
+}
+
+/*
+ * The device of set that runs a task reading an entry of entry_device:
+ * that device when it is in the set, else the set's first (its home) when
+ * it reaches the entry's memory (peer access); -1 when none does
+ */
+int
+gx_cache_run_device(const GxDevSet *set, int entry_device)
+{
+	if (entry_device < 0)
+		return -1;
+	if ((set->mask & (1u << entry_device)) != 0)
+		return entry_device;
+	return gx_device_reaches(set->dev[0], entry_device) ? set->dev[0] : -1;
+}
+
+/* the devices of set that hold cache units (a mask) */
+uint32
+gx_cache_devices(const GxDevSet *set)
+{
+	return gx_cache == NULL ? 0 : set->mask & gx_cache->devices;
+}
+
 /*
  * Planner: the fraction of a relation's blocks held by ready cache entries
- * of its current relfilenode (not checked for stale blocks), when scans on
- * the configured device would read them; else 0.
+ * of its current relfilenode (not checked for stale blocks) on devices a
+ * scan would use (gpuext.device, gpuext.devices); else 0.
  */
 double
 gx_cache_fraction(Oid relid, BlockNumber pages)
@@ -401,14 +458,10 @@ gx_cache_fraction(Oid relid, BlockNumber pages)
 	Relation	rel;
 	double		blocks = 0;
 	Oid			filenode;
-	int			device;
+	GxDevSet	set;
 
 	if (!gx_use_cache || gx_cache == NULL || gx_cache->nunits == 0 || pages == 0 ||
-		gx_shared == NULL || gx_shared->gpu_state == 0)
-		return 0.0;
-	device = (gx_device_choice == GX_DEVICE_CPU || gx_shared->gpu_state != 1) ?
-		GX_DEV_CPU : GX_DEV_GPU;
-	if (device != gx_cache->device)
+		!gx_try_resolve_devset(&set) || gx_cache_devices(&set) == 0)
 		return 0.0;
 	rel = RelationIdGetRelation(relid);
 	if (rel == NULL)
@@ -421,7 +474,8 @@ gx_cache_fraction(Oid relid, BlockNumber pages)
 		GxCacheEntry *e = &gx_cache->entries[i];
 
 		if (e->state == GX_CE_READY && e->dbid == MyDatabaseId && e->relid == relid &&
-			e->relfilenode == filenode)
+			e->relfilenode == filenode &&
+			gx_cache_run_device(&set, gx_cache_units[e->unit].device) >= 0)
 			blocks += e->nblocks - e->nstale;
 	}
 	LWLockRelease(gx_cache->lock);
@@ -442,14 +496,16 @@ gx_cache_release_granules(GxCacheEntry *e)
 	e->ngranules = 0;
 }
 
-/* first fit: a run of n free granules in some unit; false when none (lock held) */
+/* first fit: a run of n free granules in some unit of device; false when none (lock held) */
 static bool
-gx_cache_find_granules(int n, int *unit, int *granule)
+gx_cache_find_granules(int n, int device, int *unit, int *granule)
 {
 	for (int u = 0; u < gx_cache->nunits; u++)
 	{
 		int			run = 0;
 
+		if (gx_cache_units[u].device != device)
+			continue;
 		for (int g = 0; g < GX_CACHE_GRANULES; g++)
 		{
 			if (gx_cache_units[u].used[g / 32] & ((uint32) 1 << (g % 32)))
@@ -466,14 +522,15 @@ gx_cache_find_granules(int n, int *unit, int *granule)
 }
 
 /*
- * Take an entry of n granules for a load of rel: a free directory slot
- * and a run of free granules, evicting least recently used ready entries
- * that no slot refers to and that this load did not fill (used before
- * load_clock) until both can be had.  The entry is LOADING, its block
- * records cleared.  -1 when none can be had.
+ * Take an entry of n granules on device for a load of rel: a free
+ * directory slot and a run of free granules of a unit of that device,
+ * evicting least recently used ready entries that no slot refers to and
+ * that this load did not fill (used before load_clock) until both can be
+ * had (for granules: entries of that device).  The entry is LOADING, its
+ * block records cleared.  -1 when none can be had.
  */
 int
-gx_cache_take(Relation rel, int ngranules, uint64 load_clock)
+gx_cache_take(Relation rel, int ngranules, uint64 load_clock, int device)
 {
 	int			idx = -1;
 	int			unit = -1,
@@ -498,15 +555,17 @@ gx_cache_take(Relation rel, int ngranules, uint64 load_clock)
 				if (gx_cache->entries[i].state == GX_CE_FREE &&
 					gx_cache->entries[i].ngranules == 0)
 					idx = i;
-		if (idx >= 0 && gx_cache_find_granules(ngranules, &unit, &granule))
+		if (idx >= 0 && gx_cache_find_granules(ngranules, device, &unit, &granule))
 			break;
-		/* evict the least recently used entry that may go */
+		/* evict the least recently used entry that may go (of device, for granules) */
 		for (int i = 0; i < gx_cache->nentries; i++)
 		{
 			GxCacheEntry *e = &gx_cache->entries[i];
 			uint64		used = pg_atomic_read_u64(&e->last_used);
 
 			if (e->state != GX_CE_READY || used >= load_clock || gx_cache_slot_in_use(i))
+				continue;
+			if (idx >= 0 && gx_cache_units[e->unit].device != device)
 				continue;
 			if (used < best_used)
 			{

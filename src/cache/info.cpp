@@ -48,6 +48,7 @@ typedef struct GxCacheSum
 	int64		blocks;
 	int64		stale;			/* found by gx_cache_count_stale */
 	int			nvalid;			/* entries with a usable block */
+	uint32		devices;		/* the devices holding its entries */
 	int			ncols;
 	int16		attnum[GX_CACHE_MAX_COLS];
 	int			nrefs;			/* READY entries, for the check */
@@ -107,8 +108,9 @@ gx_cache_used_bytes(const GxCacheEntry *e)
  * the user may SELECT from.  state: ready (no stale block), partly valid
  * (some blocks stale: scans read them from the heap until a refresh),
  * not valid (every block stale), loading, or stale (the table was
- * rewritten or dropped).  Extension 1.2 declared the first seven columns
- * of 1.3 with hits and state only.
+ * rewritten or dropped), and (1.8) the devices holding its entries.
+ * Extension 1.2 declared the first seven columns of 1.3 with hits and
+ * state only; 1.3 to 1.7 twelve, without the devices.
  */
 Datum
 gpuext_cache_info(PG_FUNCTION_ARGS)
@@ -117,11 +119,13 @@ gpuext_cache_info(PG_FUNCTION_ARGS)
 	GxCacheSum *sums;
 	int			nsums = 0;
 	bool		v12;
+	bool		v18;
 
 	InitMaterializedSRF(fcinfo, 0);
 	gx_cache_require();
 	v12 = rsinfo->setDesc->natts == 7;
-	if (!v12 && rsinfo->setDesc->natts != 12)
+	v18 = rsinfo->setDesc->natts == 13;
+	if (!v12 && !v18 && rsinfo->setDesc->natts != 12)
 		elog(ERROR, "gpuext: gpuext_cache_info() is declared with %d columns",
 			 rsinfo->setDesc->natts);
 	if (gx_cache->nunits == 0)
@@ -149,6 +153,8 @@ gpuext_cache_info(PG_FUNCTION_ARGS)
 			s->refs = (GxCacheRef *) palloc(sizeof(GxCacheRef) * gx_cache->nentries);
 		}
 		s->reserved += (int64) e->ngranules * GX_CACHE_GRANULE_BYTES;
+		if (gx_cache_entry_device(i) >= 0)
+			s->devices |= 1u << gx_cache_entry_device(i);
 		if (e->state == GX_CE_LOADING)
 			s->loading++;
 		else
@@ -170,8 +176,8 @@ gpuext_cache_info(PG_FUNCTION_ARGS)
 	{
 		GxCacheSum *s = &sums[k];
 		HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(s->relid));
-		Datum		values[12];
-		bool		nulls[12];
+		Datum		values[13];
+		bool		nulls[13];
 		const char *state;
 		StringInfoData cols;
 		int			j = 0;
@@ -232,6 +238,16 @@ gpuext_cache_info(PG_FUNCTION_ARGS)
 		}
 		values[j++] = Int64GetDatum(s->hits);
 		values[j++] = CStringGetTextDatum(state);
+		if (v18)
+		{
+			StringInfoData devs;
+
+			initStringInfo(&devs);
+			for (int d = 0; d < GX_MAX_DEVICES; d++)
+				if ((s->devices & (1u << d)) != 0)
+					appendStringInfo(&devs, "%s%s", devs.len > 0 ? "," : "", gx_device_name(d));
+			values[j++] = CStringGetTextDatum(devs.data);
+		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

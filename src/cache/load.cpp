@@ -79,7 +79,9 @@ typedef struct GxLoadState
 	uint32		unit_rows;		/* rows of an entry that fills a unit */
 	uint32		entry_rows;		/* the most rows of an entry (gpuext.cache_entry_rows) */
 	uint64		load_clock;		/* entries touched since are this load's */
-	int			device;
+	GxDevSet	devs;			/* a load: the devices its entries go to, in turn */
+	int			nloaded;		/* a load: entries taken so far */
+	int			device;			/* the device of the entry being filled */
 	/* the entry being filled */
 	int			entry;
 	uint32		cap_rows;
@@ -425,13 +427,59 @@ gx_load_open(GxLoadState *ls, Oid relid, LOCKMODE mode)
 	if (!gx_deform_atts(RelationGetDescr(ls->rel), ls->ncols, ls->attno, ls->gxtype,
 						ls->scale, ls->atts, &ls->maxatt))
 		elog(ERROR, "gpuext: cached columns cannot be deformed on the device");
-	ls->device = gx_resolve_device();
-	if (gx_cache->device != ls->device)
+}
+
+/*
+ * The devices a load spreads its entries over: those of gpuext.device and
+ * gpuext.devices that hold a share of the cache; ERROR when there is none
+ * (the cache lives on the GPUs when the service has one).
+ */
+static void
+gx_load_devices(GxLoadState *ls)
+{
+	GxDevSet	set;
+	uint32		mask;
+	char		buf[128];
+
+	gx_resolve_devset(&set);
+	mask = gx_cache_devices(&set);
+	if (mask == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the gpuext cache lives on the %s device, but gpuext.device selects the %s",
-						gx_cache->device == GX_DEV_GPU ? "GPU" : "CPU",
-						ls->device == GX_DEV_GPU ? "GPU" : "CPU")));
+				 errmsg("the gpuext cache lives on devices this session does not use"),
+				 errdetail("gpuext.device and gpuext.devices select %s.",
+						   gx_devset_names(&set, buf, sizeof(buf))),
+				 errhint("The cache lives on the GPUs when the service has one, else on the CPU devices.")));
+	ls->devs = set;
+	ls->devs.n = 0;
+	for (int i = 0; i < set.n; i++)
+		if ((mask & (1u << set.dev[i])) != 0)
+			ls->devs.dev[ls->devs.n++] = set.dev[i];
+	ls->devs.mask = mask;
+}
+
+/*
+ * Take the next entry of a load: on the devices of the load in turn (by
+ * block range: consecutive entries on different devices, so that a scan
+ * of the table runs on all of them at once), the next one that has room
+ * when one is full.  Sets ls->device; -1 when no device has room.
+ */
+static int
+gx_load_take(GxLoadState *ls, int ng)
+{
+	for (int k = 0; k < ls->devs.n; k++)
+	{
+		int			device = ls->devs.dev[(ls->nloaded + k) % ls->devs.n];
+		int			idx = gx_cache_take(ls->rel, ng, ls->load_clock, device);
+
+		if (idx >= 0)
+		{
+			ls->nloaded++;
+			ls->device = device;
+			return idx;
+		}
+	}
+	return -1;
 }
 
 /* a row of gpuext_cache_progress for this load (none when all are taken) */
@@ -484,6 +532,7 @@ gx_cache_load_rel(Oid relid, bool evict)
 	uint32		cap;
 
 	gx_load_open(&ls, relid, ShareUpdateExclusiveLock);
+	gx_load_devices(&ls);
 
 	/* rows of a whole unit: what fits it, and a scan's result in a slot */
 	cap = (uint32) Min((uint64) (gx_shared->slot_bytes - sizeof(gx_chunk) - 65536) / 4 - 1024,
@@ -518,7 +567,7 @@ gx_cache_load_rel(Oid relid, bool evict)
 				continue;
 			}
 			ng = gx_load_size(&ls, blk, nblocks, &ls.cap_rows);
-			ls.entry = gx_cache_take(ls.rel, ng, ls.load_clock);
+			ls.entry = gx_load_take(&ls, ng);
 			gx_loading_entry = ls.entry;
 			if (ls.entry < 0)
 			{
@@ -683,6 +732,7 @@ gx_refresh_entry(GxLoadState *ls, int idx)
 	gx_cache_wait_pins(idx, seq);
 
 	ls->entry = idx;
+	ls->device = r.device;
 	for (uint32 i = 0; i < r.nblocks; i++)
 	{
 		BlockNumber blk = r.start + i;

@@ -247,6 +247,26 @@ proj_view(Relation rel, AttrNumber attnum, ProjView *v, const char **why)
 	return ok;
 }
 
+/*
+ * The devices of a projection's build and lookups (*set: gpuext.device and
+ * gpuext.devices, its home first, where the projection lives): true when
+ * every entry of view v lies on one that reaches home (a part's build runs
+ * where its entry is and writes the projection through peer access)
+ */
+static bool
+proj_devices(const ProjView *v, GxDevSet *set, const char **why)
+{
+	gx_resolve_devset(set);
+	gx_devset_reaching(set, set->dev[0]);
+	for (int i = 0; i < v->nparts; i++)
+		if ((set->mask & (1u << v->parts[i].ref.device)) == 0)
+		{
+			*why = "the cache entries lie on devices this session does not use";
+			return false;
+		}
+	return true;
+}
+
 /* the key of the shared object of view v of column attnum of rel */
 static void
 proj_key(Relation rel, AttrNumber attnum, const ProjView *v, GxSharedKey *key)
@@ -264,11 +284,12 @@ proj_key(Relation rel, AttrNumber attnum, const ProjView *v, GxSharedKey *key)
 
 /*
  * One JOIN_BUILD task of part p into projection obj (cap rows), in
- * session: false when the entry changed since the view (the build is
+ * session, on the device of its entry (the projection's own device or a
+ * peer of it): false when the entry changed since the view (the build is
  * then given up); device errors raise
  */
 static bool
-proj_build_part(uint32 session, int device, uint32 obj, uint32 cap, const ProjPart *p)
+proj_build_part(uint32 session, uint32 obj, uint32 cap, const ProjPart *p)
 {
 	int			slot = gx_slot_acquire(true);
 	uint32		gen = gx_service_generation();
@@ -304,7 +325,7 @@ proj_build_part(uint32 session, int device, uint32 obj, uint32 cap, const ProjPa
 		c->input_bytes = GX_ALIGN_UP(c->input_bytes + sizeof(uint32) * nwords);
 	}
 	c->result_off = c->input_bytes;
-	gx_slot_submit(slot, device);
+	gx_slot_submit(slot, p->ref.device);
 	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
 	res = gx_chunk_result(c);
 	pfree(skip);
@@ -359,7 +380,7 @@ proj_build(uint32 session, int device, uint32 obj, const ProjView *v)
 	for (int i = 0; i < v->nparts; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (!proj_build_part(session, device, obj, (uint32) v->rows, &v->parts[i]))
+		if (!proj_build_part(session, obj, (uint32) v->rows, &v->parts[i]))
 			return false;
 	}
 	proj_finish(session, device, obj, (uint32) v->rows);
@@ -439,17 +460,17 @@ gx_proj_load(Oid relid, Datum colsd)
 					obj,
 					shared;
 		bool		built;
+		GxDevSet	set;
 
-		if (!proj_view(rel, attnums[i], &v, &why) || gx_cache->device != gx_resolve_device())
+		if (!proj_view(rel, attnums[i], &v, &why) || !proj_devices(&v, &set, &why))
 		{
 			ereport(WARNING,
 					(errmsg("no sorted projection of column \"%s\" of \"%s\": %s",
-							TextDatumGetCString(names[i]), RelationGetRelationName(rel),
-							why != NULL ? why : "the cache is on another device")));
+							TextDatumGetCString(names[i]), RelationGetRelationName(rel), why)));
 			continue;
 		}
-		session = gx_session_open(gx_cache->device);
-		obj = proj_object(rel, attnums[i], &v, session, gx_cache->device, &shared, &built);
+		session = gx_session_open_set(&set);
+		obj = proj_object(rel, attnums[i], &v, session, set.dev[0], &shared, &built);
 		if (shared != 0)
 			gx_shobj_release(shared);
 		else if (obj != 0)
@@ -688,7 +709,8 @@ gpuext_cache_search(PG_FUNCTION_ARGS)
 				obj = 0,
 				shared = 0;
 	bool		built = false;
-	int			device = gx_resolve_device();
+	int			device = -1;
+	GxDevSet	set;
 
 	InitMaterializedSRF(fcinfo, 0);
 	rel = table_open(relid, AccessShareLock);
@@ -703,9 +725,10 @@ gpuext_cache_search(PG_FUNCTION_ARGS)
 		table_close(rel, AccessShareLock);
 		PG_RETURN_NULL();
 	}
-	if (proj_view(rel, attnum, &v, &why) && gx_cache->device == device)
+	if (proj_view(rel, attnum, &v, &why) && proj_devices(&v, &set, &why))
 	{
-		session = gx_session_open(device);
+		device = set.dev[0];
+		session = gx_session_open_set(&set);
 		obj = proj_object(rel, attnum, &v, session, device, &shared, &built);
 		if (obj != 0)
 		{
@@ -732,7 +755,7 @@ gpuext_cache_search(PG_FUNCTION_ARGS)
 		ereport(DEBUG1,
 				(errmsg_internal("gpuext_cache_search: \"%s\".\"%s\" from the heap: %s",
 								 RelationGetRelationName(rel), col,
-								 why != NULL ? why : "the cache is on another device")));
+								 why)));
 	if (obj == 0)
 		proj_search_heap(rel, attnum, vals, nulls, nkeys, rsinfo);
 	table_close(rel, AccessShareLock);
@@ -785,7 +808,7 @@ gpuext_cache_projections(PG_FUNCTION_ARGS)
 		isnull[1] = colname == NULL;
 		values[2] = Int64GetDatum((int64) list[i].key.rows);
 		values[3] = Int64GetDatum((int64) list[i].bytes);
-		values[4] = CStringGetTextDatum(list[i].device == GX_DEV_GPU ? "gpu" : "cpu");
+		values[4] = CStringGetTextDatum(gx_device_name(list[i].device));
 		values[5] = CStringGetTextDatum(state);
 		values[6] = Int64GetDatum((int64) list[i].uses);
 		relation_close(rel, AccessShareLock);

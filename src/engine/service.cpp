@@ -5,9 +5,11 @@
  *
  * Design note
  * -----------
- * At start it opens the devices: the CPU device's persistent thread pool,
- * and the GPU (context, memory pool, pinned and mapped staging area, a
- * device buffer and a stream per staging slot).  Then it loops:
+ * At start it opens the devices (devices.cpp): the CPU device's
+ * persistent thread pool, and every GPU (context, memory pool, the pinned
+ * and mapped staging area, a device buffer and a stream per staging slot
+ * and GPU; peer access between GPUs), and numbers them in the device
+ * table.  Then it loops:
  *
  *  - pick SUBMITTED slots; each holds a task (gx_program.h) of a kind;
  *  - resolve what the task names (its session must be open; the cache
@@ -15,9 +17,10 @@
  *    its memory from the device's pool when the first task names it; a
  *    task that follows its session's tasks in flight is ordered after
  *    them) and pass it by address in a gx_task_ctx, then hand the task to
- *    the device: the CPU device
- *    runs them synchronously, the GPU queues them on the slot's stream and
- *    they are polled.  Both validate the task through the operator table
+ *    the device the backend submitted it to: a CPU device runs it
+ *    synchronously, a GPU queues it on the slot's stream there and it is
+ *    polled; the GPUs run their tasks at the same time.  A task may name
+ *    memory of its own device or of a peer (gx_device_reaches).  Both validate the task through the operator table
  *    (cuda/include/gx_ops.h), so this loop knows no operator: adding one
  *    is an entry there;
  *  - free the objects of closed sessions once none of their tasks runs,
@@ -58,7 +61,8 @@ extern "C"
 /* what the service remembers of a slot it runs */
 typedef struct GxRunning
 {
-	bool		gpu;			/* queued on the GPU, polled */
+	bool		gpu;			/* queued on a GPU, polled */
+	int			device;			/* the device it runs on, or -1 */
 	int			session;		/* session table index, or -1 */
 } GxRunning;
 
@@ -124,10 +128,12 @@ gx_finish_slot(int i, bool failed, const char *msg, int failcode)
 	gx_shobj_unpin_slot(i);
 	gx_run[i].session = -1;
 	gx_run[i].gpu = false;
+	gx_run[i].device = -1;
 	Latch	   *owner = NULL;
 	bool		freed;
 
 	SpinLockAcquire(&s->mutex);
+	gx_device_task_done(s->device);
 	s->failed = failed;
 	s->failcode = failcode;
 	if (failed)
@@ -182,8 +188,8 @@ gx_task_context(const gx_chunk *c, int device, int slot, gx_task_ctx *ctx, int *
 		s = gx_session_lookup(c->session);
 		if (s == NULL || s->state != GX_SESSION_OPEN)
 			return "the task's session is not open";
-		if (s->device != device)
-			return "the task's session belongs to another device";
+		if ((s->devices & (1u << device)) == 0)
+			return "the task's session does not run on this device";
 		*session_idx = (int) (s - gx_engine->sessions);
 	}
 	for (int k = 0; k < GX_TASK_MAX_OBJS; k++)
@@ -204,8 +210,11 @@ gx_task_context(const gx_chunk *c, int device, int slot, gx_task_ctx *ctx, int *
 			continue;
 		}
 		o = gx_object_lookup(c->obj[k]);
-		if (o == NULL || s == NULL || o->session != c->session || o->device != device)
+		if (o == NULL || s == NULL || o->session != c->session)
 			return "the task names an object that is not its session's";
+		/* its own device's, or a peer's (several devices: docs/engine.md) */
+		if (!gx_device_reaches(device, o->device))
+			return "the task names an object of a device it cannot reach";
 		if ((msg = gx_object_memory(o, err, errlen, oom)) != NULL)
 			return msg;
 		ctx->obj[k] = (char *) (uintptr_t) o->addr;
@@ -220,6 +229,7 @@ gx_task_context(const gx_chunk *c, int device, int slot, gx_task_ctx *ctx, int *
 				continue;
 			if (ctx->nafter == GX_TASK_MAX_AFTER)
 				return "the task follows more tasks than it can be ordered after";
+			ctx->after_gpu[ctx->nafter] = gx_shared->devs[gx_run[j].device].api - GX_DEV_GPU;
 			ctx->after[ctx->nafter++] = j;
 		}
 	}
@@ -230,7 +240,7 @@ gx_task_context(const gx_chunk *c, int device, int slot, gx_task_ctx *ctx, int *
 
 /* start the task of slot i on 'device' (the slot is RUNNING) */
 static void
-gx_start_task(int i, int device, bool gpu_ok)
+gx_start_task(int i, int device)
 {
 	gx_chunk   *c = gx_slot_chunk(i);
 	char		err[256];
@@ -262,9 +272,9 @@ gx_start_task(int i, int device, bool gpu_ok)
 						   GX_FAIL_DEVICE);
 			gx_device_failed("injected device error (gpuext.debug_fault = device_error)");
 	}
-	if (device == GX_DEV_GPU && !gpu_ok)
+	if (device < 0 || device >= gx_shared->ndevices)
 	{
-		gx_finish_slot(i, true, "no GPU is usable", GX_FAIL_DEVICE);
+		gx_finish_slot(i, true, "the task names no device of the service", GX_FAIL_DEVICE);
 		return;
 	}
 	msg = gx_task_context(c, device, i, &ctx, &sidx, err, sizeof(err), &oom);
@@ -274,11 +284,12 @@ gx_start_task(int i, int device, bool gpu_ok)
 		return;
 	}
 	gx_run[i].session = sidx;
+	gx_run[i].device = device;
 	if (sidx >= 0)
 		gx_inflight[sidx]++;
-	if (device == GX_DEV_GPU)
+	if (gx_device_is_gpu(device))
 	{
-		st = gx_gpu_submit(i, &ctx, err, sizeof(err));
+		st = gx_gpu_submit(gx_shared->devs[device].api - GX_DEV_GPU, i, &ctx, err, sizeof(err));
 		if (st == GX_OK)
 			gx_run[i].gpu = true;
 		else if (st == GX_INVALID)
@@ -295,17 +306,19 @@ gx_start_task(int i, int device, bool gpu_ok)
 }
 
 /*
- * Must the SUBMITTED task of slot i wait?  A task that follows its
- * session's tasks (GX_FOLLOW_SESSION) starts only once every other task
- * of the session submitted before it has started (slots are taken in
- * index order, not in the order they were submitted), so that it can be
- * ordered after them, and only while at most GX_TASK_MAX_AFTER of them are
- * running, so that it can be ordered after every one.  Other following
+ * Must the SUBMITTED task of slot i (for device) wait?  A task that
+ * follows its session's tasks (GX_FOLLOW_SESSION) starts only once every
+ * other task of the session submitted before it has started (slots are
+ * taken in index order, not in the order they were submitted), so that it
+ * can be ordered after them, and only while at most GX_TASK_MAX_AFTER of
+ * them are running, so that it can be ordered after every one (on any
+ * GPU: a stream waits for another GPU's event); on a CPU device only once
+ * none of them runs on a GPU.  Other following
  * tasks of the session are not waited for: two of them would wait for
  * each other.
  */
 static bool
-gx_task_must_wait(int i)
+gx_task_must_wait(int i, int device)
 {
 	const gx_chunk *c = gx_slot_chunk(i);
 	int			running = 0;
@@ -321,7 +334,12 @@ gx_task_must_wait(int i)
 		if (gx_shared->slots[j].state == GX_SLOT_SUBMITTED && o->follow == GX_FOLLOW_NONE)
 			return true;
 		if (gx_run[j].gpu)
+		{
+			/* a CPU device cannot be ordered after a GPU's kernels: it waits */
+			if (!gx_device_is_gpu(device))
+				return true;
 			running++;
+		}
 	}
 	return running > GX_TASK_MAX_AFTER;
 }
@@ -344,41 +362,6 @@ gx_log_jit_failures(void)
 				(errmsg("gpuext service: a filter program failed to compile and runs interpreted"),
 				 errdetail_internal("%s", err)));
 	}
-}
-
-/* open the devices; returns whether the GPU is usable */
-static bool
-gx_open_devices(int nthreads, char *err, size_t errlen)
-{
-	gx_gpu_info info;
-	gx_status	st;
-	int			started = 1;
-
-	if (gx_cpu_open(nthreads, &started, err, errlen) != GX_OK || started < nthreads)
-		ereport(LOG, (errmsg("gpuext service: the CPU device runs %d of %d threads%s%s",
-							 started, nthreads, err[0] ? ": " : "", err)));
-	SpinLockAcquire(&gx_shared->mutex);
-	gx_shared->cpu_threads = started;
-	SpinLockRelease(&gx_shared->mutex);
-
-	err[0] = '\0';
-	memset(&info, 0, sizeof(info));
-	st = gx_gpu_open(gx_staging, gx_shared->nslots, gx_shared->slot_bytes, &info, err, errlen);
-	if (st != GX_OK)
-	{
-		ereport(LOG, (errmsg("gpuext service: no GPU, CPU device only: %s", err)));
-		return false;
-	}
-	gx_shared->gpu = info;
-	pg_atomic_write_u64(&gx_engine->mem[GX_DEV_GPU].staging,
-						(uint64) gx_shared->nslots * gx_shared->slot_bytes);
-	ereport(LOG, (errmsg("gpuext service: using GPU \"%s\" (%d SMs, %llu MB, mapped transfer %s)",
-						 info.name, info.sm_count,
-						 (unsigned long long) (info.total_mem >> 20),
-						 info.mapped ? "available" : "unavailable")));
-	if (err[0] != '\0')
-		ereport(LOG, (errmsg("gpuext service: %s", err)));
-	return true;
 }
 
 extern "C" void
@@ -405,7 +388,10 @@ gpuext_service_main(Datum arg)
 	nslots = gx_shared->nslots;
 	gx_run = (GxRunning *) palloc0(sizeof(GxRunning) * nslots);
 	for (int i = 0; i < nslots; i++)
+	{
 		gx_run[i].session = -1;
+		gx_run[i].device = -1;
+	}
 
 	/* a previous incarnation may have died with slots in flight */
 	for (int i = 0; i < nslots; i++)
@@ -431,8 +417,8 @@ gpuext_service_main(Datum arg)
 	gx_shobj_service_reset();
 	gx_shobj_service_init(nslots);
 	err[0] = '\0';
-	gpu_ok = gx_open_devices(nthreads, err, sizeof(err));
-	gx_cache_service_reset(gpu_ok ? GX_DEV_GPU : GX_DEV_CPU);
+	gpu_ok = gx_devices_open(nthreads, err, sizeof(err)) > 0;
+	gx_cache_service_reset();
 
 	SpinLockAcquire(&gx_shared->mutex);
 	gx_shared->gpu_state = gpu_ok ? 1 : -1;
@@ -465,18 +451,22 @@ gpuext_service_main(Datum arg)
 			if (gx_run[i].gpu)
 				continue;
 			SpinLockAcquire(&s->mutex);
-			if (s->state == GX_SLOT_SUBMITTED && !gx_task_must_wait(i))
+			if (s->state == GX_SLOT_SUBMITTED && !gx_task_must_wait(i, s->device))
 			{
 				s->state = GX_SLOT_RUNNING;
 				device = s->device;
 			}
 			else if (s->state == GX_SLOT_ABANDONED)
+			{
+				/* abandoned before it started: never ran on its device */
+				gx_device_task_done(s->device);
 				s->state = GX_SLOT_FREE;
+			}
 			SpinLockRelease(&s->mutex);
 			if (device < 0)
 				continue;
 			did = true;
-			gx_start_task(i, device, gpu_ok);
+			gx_start_task(i, device);
 		}
 		if (did && gpu_ok)
 			gx_log_jit_failures();
@@ -488,7 +478,8 @@ gpuext_service_main(Datum arg)
 
 			if (!gx_run[i].gpu)
 				continue;
-			if (gx_gpu_poll(i, &done, err, sizeof(err)) != GX_OK)
+			if (gx_gpu_poll(gx_shared->devs[gx_run[i].device].api - GX_DEV_GPU, i, &done,
+							err, sizeof(err)) != GX_OK)
 				gx_device_failed(err);
 			if (done)
 			{

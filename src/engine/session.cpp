@@ -109,7 +109,7 @@ gx_engine_shmem_init(void)
 	{
 		memset(gx_engine, 0, sizeof(GxEngine));
 		gx_engine->lock = &(GetNamedLWLockTranche("gpuext engine"))->lock;
-		for (int d = 0; d < GX_NDEVICES; d++)
+		for (int d = 0; d < GX_MAX_DEVICES; d++)
 		{
 			pg_atomic_init_u64(&gx_engine->mem[d].staging, 0);
 			pg_atomic_init_u64(&gx_engine->mem[d].cache, 0);
@@ -170,11 +170,12 @@ gx_session_exit_cb(int code, Datum arg)
 }
 
 /*
- * Open a session for tasks on 'device'; it belongs to the current resource
- * owner, which closes it on abort.
+ * Open a session for tasks on the devices of mask, its objects made on
+ * 'device' (its home) unless another of them is named; it belongs to the
+ * current resource owner, which closes it on abort.
  */
-uint32
-gx_session_open(int device)
+static uint32
+gx_session_open_mask(int device, uint32 mask)
 {
 	uint32		id = 0;
 	int			local = -1;
@@ -207,6 +208,7 @@ gx_session_open(int device)
 		s->state = GX_SESSION_OPEN;
 		s->owner_pid = MyProcPid;
 		s->device = device;
+		s->devices = mask | (1u << device);
 		s->dbid = MyDatabaseId;
 		s->mem_limit = (uint64) gx_session_memory_kb * 1024;
 		s->bytes = 0;
@@ -223,6 +225,20 @@ gx_session_open(int device)
 	gx_local[local].id = id;
 	gx_local[local].owner = CurrentResourceOwner;
 	return id;
+}
+
+/* open a session for tasks on one device */
+uint32
+gx_session_open(int device)
+{
+	return gx_session_open_mask(device, 1u << device);
+}
+
+/* open a session for tasks on the devices of set, at home on its first */
+uint32
+gx_session_open_set(const GxDevSet *set)
+{
+	return gx_session_open_mask(set->dev[0], set->mask);
 }
 
 /*
@@ -340,7 +356,7 @@ gx_object_oom(uint64 bytes, const char *limit)
 }
 
 /*
- * Reserve a zeroed object of 'bytes' in a session on its device; returns
+ * Reserve a zeroed object of 'bytes' in a session on one of its devices; returns
  * its handle.  No round trip: the object is an entry of the shared table,
  * accounted now (ERROR when gpuext.session_memory or gpuext.device_memory
  * would be exceeded), and the service takes its memory from the device's
@@ -358,7 +374,8 @@ gx_session_alloc_ex(uint32 session, int device, uint64 bytes, int kind, bool mis
 		elog(ERROR, "gpuext: invalid object request");
 	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
 	s = &gx_engine->sessions[sidx];
-	if (s->id != session || s->state != GX_SESSION_OPEN || s->device != device)
+	if (s->id != session || s->state != GX_SESSION_OPEN || device < 0 ||
+		device >= GX_MAX_DEVICES || (s->devices & (1u << device)) == 0)
 	{
 		LWLockRelease(gx_engine->lock);
 		elog(ERROR, "gpuext: session %u is not open on this device", session);
@@ -478,7 +495,7 @@ gx_engine_service_reset(void)
 			s->id = 0;
 		}
 	}
-	for (int d = 0; d < GX_NDEVICES; d++)
+	for (int d = 0; d < GX_MAX_DEVICES; d++)
 	{
 		pg_atomic_write_u64(&gx_engine->mem[d].staging, 0);
 		pg_atomic_write_u64(&gx_engine->mem[d].cache, 0);
@@ -513,7 +530,7 @@ gx_object_memory(GxObject *o, char *err, size_t errlen, bool *oom)
 	*oom = false;
 	if (o->addr != 0)
 		return NULL;
-	st = gx_mem_alloc(o->device, o->bytes, &addr, err, errlen);
+	st = gx_device_alloc(o->device, o->bytes, &addr, err, errlen);
 	if (st != GX_OK)
 	{
 		*oom = (st == GX_NO_MEMORY);
@@ -556,7 +573,7 @@ gx_sessions_reclaim(const int *inflight)
 			if (o->handle == 0 || o->session != s->id)
 				continue;
 			if (o->addr != 0)
-				gx_mem_free(o->device, (void *) (uintptr_t) o->addr);
+				gx_device_free(o->device, (void *) (uintptr_t) o->addr);
 			pg_atomic_fetch_sub_u64(&gx_engine->mem[o->device].sessions, o->bytes);
 			o->handle = 0;
 			o->addr = 0;

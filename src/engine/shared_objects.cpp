@@ -566,7 +566,7 @@ static void
 gx_shobj_free(GxSharedObject *e)
 {
 	if (e->addr != 0)
-		gx_mem_free(e->device, (void *) (uintptr_t) e->addr);
+		gx_device_free(e->device, (void *) (uintptr_t) e->addr);
 	if (e->accounted)
 		pg_atomic_fetch_sub_u64(&gx_engine->mem[e->device].shared, e->bytes);
 	e->handle = 0;
@@ -664,8 +664,8 @@ gx_shobj_resolve(uint32 handle, const gx_chunk *c, int device, int slot, int k,
 	e = gx_shobj_lookup(handle);
 	if (e == NULL)
 		msg = "the task names a shared object that does not exist";
-	else if (e->device != device)
-		msg = "the task names a shared object of another device";
+	else if (!gx_device_reaches(device, e->device))
+		msg = "the task names a shared object of a device it cannot reach";
 	else if (e->service_gen != gx_shared->generation)
 		msg = "the task names a shared object of an earlier service";
 	else if (writes ? !(e->writing && e->writer_session == session && session != 0)
@@ -681,12 +681,12 @@ gx_shobj_resolve(uint32 handle, const gx_chunk *c, int device, int slot, int k,
 		void	   *p = NULL;
 		gx_status	st;
 
-		gx_shobj_free_unused(false, device);
-		st = gx_mem_alloc(device, e->bytes, &p, err, errlen);
+		gx_shobj_free_unused(false, e->device);
+		st = gx_device_alloc(e->device, e->bytes, &p, err, errlen);
 		if (st == GX_NO_MEMORY)
 		{
-			gx_shobj_free_unused(true, device);
-			st = gx_mem_alloc(device, e->bytes, &p, err, errlen);
+			gx_shobj_free_unused(true, e->device);
+			st = gx_device_alloc(e->device, e->bytes, &p, err, errlen);
 		}
 		if (st != GX_OK)
 		{
@@ -761,7 +761,7 @@ gx_shobj_service_reset(void)
 		memset(e, 0, sizeof(*e));
 		e->generation = generation;
 	}
-	for (int d = 0; d < GX_NDEVICES; d++)
+	for (int d = 0; d < GX_MAX_DEVICES; d++)
 		pg_atomic_write_u64(&gx_engine->mem[d].shared, 0);
 	pg_atomic_write_u32(&gx_shobj->reclaim, 0);
 	LWLockRelease(gx_shobj->lock);
@@ -814,7 +814,7 @@ gpuext_shared_objects(PG_FUNCTION_ARGS)
 		values[3] = CStringGetTextDatum(copy[i].key.kind == GX_SHOBJ_PTREE_IMAGE ? "ptree image" :
 										copy[i].key.kind == GX_SHOBJ_SORTED_PROJ ? "sorted projection" : "?");
 		values[4] = Int64GetDatum((int64) copy[i].key.version);
-		values[5] = CStringGetTextDatum(copy[i].device == GX_DEV_GPU ? "gpu" : "cpu");
+		values[5] = CStringGetTextDatum(gx_device_name(copy[i].device));
 		values[6] = Int64GetDatum((int64) copy[i].bytes);
 		values[7] = CStringGetTextDatum(states[copy[i].state & 3]);
 		values[8] = Int32GetDatum(copy[i].holders + copy[i].tasks);

@@ -295,6 +295,9 @@ gx_slot_submit(int slot, int device)
 {
 	GxSlot	   *s = &gx_shared->slots[slot];
 
+	/* the device's load, for gx_devset_pick (the service counts it down) */
+	if (device >= 0 && device < GX_MAX_DEVICES)
+		pg_atomic_fetch_add_u32(&gx_shared->devs[device].inflight, 1);
 	SpinLockAcquire(&s->mutex);
 	s->device = device;
 	s->state = GX_SLOT_SUBMITTED;
@@ -511,22 +514,4 @@ void
 gx_slot_release(int slot)
 {
 	gx_slot_abandon(slot);
-}
-
-/* resolve gpuext.device for a new scan */
-int
-gx_resolve_device(void)
-{
-	(void) gx_service_generation();
-	if (gx_device_choice == GX_DEVICE_CPU)
-		return GX_DEV_CPU;
-	if (gx_shared->gpu_state == 1)
-		return GX_DEV_GPU;
-	if (gx_device_choice == GX_DEVICE_GPU)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("gpuext.device is \"gpu\" but no GPU is usable"),
-				 errdetail("%s", gx_shared->gpu_message),
-				 errhint("Set gpuext.device to \"auto\" or \"cpu\".")));
-	return GX_DEV_CPU;
 }

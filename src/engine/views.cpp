@@ -11,6 +11,7 @@ extern "C"
 {
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
@@ -31,11 +32,18 @@ gx_views_require(void)
 				 errmsg("gpuext must be loaded via shared_preload_libraries")));
 }
 
-/* name of a device kind in the views */
-static const char *
-gx_device_name(int device)
+/* the names of a session's devices, its home first, comma-separated */
+static char *
+gx_session_devices(const GxSession *s)
 {
-	return device == GX_DEV_GPU ? "gpu" : "cpu";
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfoString(&b, gx_device_name(s->device));
+	for (int d = 0; d < gx_shared->ndevices; d++)
+		if (d != s->device && (s->devices & (1u << d)) != 0)
+			appendStringInfo(&b, ",%s", gx_device_name(d));
+	return b.data;
 }
 
 /*
@@ -66,7 +74,7 @@ gpuext_sessions(PG_FUNCTION_ARGS)
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = Int64GetDatum((int64) copy[i].id);
 		values[1] = Int32GetDatum(copy[i].owner_pid);
-		values[2] = CStringGetTextDatum(gx_device_name(copy[i].device));
+		values[2] = CStringGetTextDatum(gx_session_devices(&copy[i]));
 		values[3] = CStringGetTextDatum(copy[i].state == GX_SESSION_OPEN ? "open" : "closing");
 		values[4] = Int32GetDatum(copy[i].nobjects);
 		values[5] = Int64GetDatum((int64) copy[i].bytes);
@@ -90,13 +98,11 @@ gpuext_memory(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	gx_views_require();
-	for (int d = 0; d < GX_NDEVICES; d++)
+	for (int d = 0; d < gx_shared->ndevices; d++)
 	{
 		GxMemory   *m = &gx_engine->mem[d];
 		uint64		used[4];
 
-		if (d == GX_DEV_GPU && gx_shared->gpu_state != 1)
-			continue;
 		used[0] = pg_atomic_read_u64(&m->staging);
 		used[1] = pg_atomic_read_u64(&m->cache);
 		used[2] = pg_atomic_read_u64(&m->sessions);

@@ -48,7 +48,7 @@ gx_transfer_label(GxScanState *st)
 	GxScanStats *s = &st->stats;
 	bool		want_mapped = st->transfer == GX_TRANSFER_MAPPED;
 
-	if (st->device != GX_DEV_GPU)
+	if (!gx_device_is_gpu(st->device))
 		return "none";
 	if (s->chunks_gpu == 0)
 		return want_mapped ? "mapped" : "copy";
@@ -93,6 +93,32 @@ gx_explain_overlap(GxScanState *st, ExplainState *es)
 		ExplainPropertyFloat("Hidden Device Time Percent", NULL, pct, 0, es);
 	}
 	ExplainPropertyFloat("Scan Wall Time", "ms", wall, 3, es);
+}
+
+/*
+ * A node's devices: "Device" (the kind of its home device, where its
+ * objects live); with several, "Devices" (their names, home first) and,
+ * under ANALYZE, the chunks each ran ("Device Chunks")
+ */
+void
+gx_explain_devices(int home, const GxDevSet *set, const int64 *dev_chunks, ExplainState *es)
+{
+	char		buf[256];
+
+	ExplainPropertyText("Device", gx_device_is_gpu(home) ? "GPU" : "CPU", es);
+	if (set->n <= 1)
+		return;
+	ExplainPropertyText("Devices", gx_devset_names(set, buf, sizeof(buf)), es);
+	if (es->analyze && dev_chunks != NULL)
+	{
+		StringInfoData b;
+
+		initStringInfo(&b);
+		for (int i = 0; i < set->n; i++)
+			appendStringInfo(&b, "%s%s=" INT64_FORMAT, i ? ", " : "",
+							 gx_device_name(set->dev[i]), dev_chunks[set->dev[i]]);
+		ExplainPropertyText("Device Chunks", b.data, es);
+	}
 }
 
 /* ExplainCustomScan callback */
@@ -141,7 +167,7 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyText("Group Strategy", gx_group_local(&st->grp) ?
 								"local, then global table" : "global table", es);
 	}
-	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
+	gx_explain_devices(st->device, &st->src.devs, s->dev_chunks, es);
 	if (!es->analyze)
 		return;
 	if (st->group_mode)
@@ -183,7 +209,7 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Device Wait Time", "ms", s->wait_ms, 3, es);
 		ExplainPropertyFloat("Transfer to Device Time", "ms", s->h2d_ms, 3, es);
 		ExplainPropertyFloat("Kernel Time", "ms", s->kernel_ms, 3, es);
-		if (st->device == GX_DEV_GPU)
+		if (gx_device_is_gpu(st->device))
 			ExplainPropertyInteger("Compiled Kernel Chunks", NULL, s->chunks_jit, es);
 		ExplainPropertyFloat("Transfer from Device Time", "ms", s->d2h_ms, 3, es);
 		if (s->cache_chunks > 0)

@@ -115,6 +115,16 @@ gx_eval_params(GxScanState *st)
 	return exact;
 }
 
+/* does the program search a big set (a session object its tasks name)? */
+static bool
+gx_program_has_bigsets(const GxProgram *p)
+{
+	for (int i = 0; i < p->ninstr; i++)
+		if (p->code[i].op == GX_OP_INBIGSET)
+			return true;
+	return false;
+}
+
 /*
  * Use n batches (at most GX_MAX_BATCHES).  Their row arrays are allocated
  * when a batch first needs them (gx_source_batch_arrays for heap rows,
@@ -195,10 +205,26 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 			st->fallback_qual != NULL || st->prog->may_host;
 		gx_scroll_begin(st, cscan);
 	}
-	st->device = gx_resolve_device();
-	st->transfer = gx_transfer;
-	gx_source_init(&st->src, st->src.rel, st->prog, st->device, &st->stats, estate,
-				   (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
+	/*
+	 * The devices: a chunk runs where its cache entry lies, or on the
+	 * least loaded device; the aggregate state, the group table and the
+	 * big sets live on the home device, which every device that names
+	 * them must reach (docs/engine.md, "Several devices")
+	 */
+	{
+		GxDevSet	set;
+
+		gx_resolve_devset(&set);
+		if (st->group_mode)
+			gx_devset_one(&set, set.dev[0]);	/* one group table, on the home device */
+		else if (st->agg_mode || gx_program_has_bigsets(st->prog))
+			gx_devset_reaching(&set, set.dev[0]);
+		st->device = set.dev[0];
+		st->transfer = gx_transfer;
+		gx_source_init(&st->src, st->src.rel, st->prog, st->device, &st->stats, estate,
+					   (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0);
+		gx_source_spread(&st->src, &set);
+	}
 	st->src.need_rows = st->need_tuples;
 	for (int i = 0; i < GX_MAX_BATCHES; i++)
 		st->batch[i].slot = -1;
@@ -272,8 +298,9 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	}
 	b->seq = st->next_seq++;
 	b->inflight = true;
-	gx_slot_submit(slot, st->device);
+	gx_slot_submit(slot, b->device);
 	st->stats.chunks++;
+	st->stats.dev_chunks[b->device]++;
 	st->stats.rows_in += n - b->skipped_rows;	/* a cached entry's stale rows are not read */
 	return true;
 }
@@ -491,13 +518,13 @@ gx_scan_restart_source(GxScanState *st)
 	gx_source_start(&st->src, st->css.ss.ps.state->es_snapshot);
 }
 
-/* the engine session this scan's tasks name: its own, opened here once */
+/* the engine session this scan's tasks name: its own, opened here once, on its devices */
 void
 gx_scan_session(GxScanState *st)
 {
 	if (st->session != 0)
 		return;
-	st->session = gx_session_open(st->device);
+	st->session = gx_session_open_set(&st->src.devs);
 	st->own_session = true;
 }
 
@@ -660,7 +687,9 @@ gx_start(GxScanState *st)
 	 * few rows): keep more of them in flight
 	 */
 	gx_alloc_batches(st, st->src.ncrefs > 0 && (!st->need_tuples || st->group_mode) ?
-					 GX_MAX_BATCHES : GX_HEAP_BATCHES);
+					 Min(GX_MAX_BATCHES, GX_DEVICE_BATCHES * st->src.devs.n) :
+					 GX_HEAP_BATCHES * st->src.devs.n > GX_MAX_BATCHES ? GX_MAX_BATCHES :
+					 GX_HEAP_BATCHES * st->src.devs.n);
 }
 
 /* ExecCustomScan */

@@ -27,7 +27,7 @@
  *  3. The outer side is read by the device (its plan program: the
  *     table's quals, the join keys, then the group keys and aggregate
  *     arguments as outputs), cached columns where they lie, with group
- *     probes (docs/engine.md, "Aggregation over a join"), GX_MAX_BATCHES
+ *     probes (docs/engine.md, "Aggregation over a join"), GX_JOIN_BATCHES
  *     in flight: each pair is added into the group table, the joined
  *     output vector being the outer outputs then the inner columns
  *     (icol_base).  Nothing comes back per batch but counts.  An outer

@@ -118,7 +118,7 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	/* (a multi-level group probe: join_levels.cpp) */
 	gx_join_levels_explain(st, ancestors, es);
-	ExplainPropertyText("Device", st->device == GX_DEV_GPU ? "GPU" : "CPU", es);
+	ExplainPropertyText("Device", gx_device_is_gpu(st->device) ? "GPU" : "CPU", es);
 	/* (the plan's: a partitioned run reads the outer side through its child) */
 	if (st->outer_input_on || st->input[1].on)
 		ExplainPropertyText("Read By The Device",

@@ -16,7 +16,7 @@
  *  - the inner side of a counting join (but RIGHT / FULL, whose inner
  *    NULL keys the host counts) and of SEMI and ANTI joins, whose inner
  *    rows are never returned: JOIN_BUILD tasks over its batches, up to
- *    GX_MAX_BATCHES in flight (the first alone: it takes the table's
+ *    GX_JOIN_BATCHES in flight (the first alone: it takes the table's
  *    memory).  The table is sized from the plan's estimate (1.02x); a
  *    task that finds it full makes the node make it again larger (from
  *    the rows read over the share of the table read) and read the side
@@ -24,7 +24,7 @@
  *    child's rows (gx_join_read_inner: an empty side needs no table);
  *  - the outer side of every join.
  *    Counting: count-only JOIN_PROBE tasks
- *    over its batches, GX_MAX_BATCHES in flight.  Returning rows (every
+ *    over its batches, GX_JOIN_BATCHES in flight.  Returning rows (every
  *    outer column the node returns a column of the table): one batch at
  *    a time, its staging slot kept and submitted again for each pass
  *    (next_row / next_match; given back after the last pass, and in
@@ -104,7 +104,7 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		Node	   *n = (Node *) list_nth(priv, 7 + side);
 		PlanState  *child = side == 0 ? st->outer_ps : st->inner_ps;
 
-		for (int i = 0; i < GX_MAX_BATCHES; i++)
+		for (int i = 0; i < GX_JOIN_BATCHES; i++)
 			in->batch[i].slot = -1;
 		in->held = -1;
 		/*
@@ -258,7 +258,7 @@ gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
 	uint32		n;
 	int			slot;
 
-	for (int i = 0; i < GX_MAX_BATCHES && b == NULL; i++)
+	for (int i = 0; i < GX_JOIN_BATCHES && b == NULL; i++)
 		if (!in->batch[i].inflight)
 			b = &in->batch[i];
 	if (b == NULL || in->src.heap_done)
@@ -283,7 +283,7 @@ gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
 	c->fault = gx_take_fault();
 	b->seq = in->next_seq++;
 	b->inflight = true;
-	gx_slot_submit(slot, st->device);
+	gx_slot_submit(slot, b->device);
 	in->stats.chunks++;
 	in->stats.rows_in += n - b->skipped_rows;
 	return true;
@@ -296,7 +296,7 @@ gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
 
 /*
  * Run every row of a side the device reads through tasks of kind
- * (JOIN_BUILD, or count-only JOIN_PROBE), GX_MAX_BATCHES in flight (a
+ * (JOIN_BUILD, or count-only JOIN_PROBE), GX_JOIN_BATCHES in flight (a
  * build's first task alone: it takes the table's memory), adding their
  * join_count into *count.  A build stops submitting when a task found no
  * room (GX_INPUT_FULL) or no memory (GX_INPUT_NO_MEMORY); the tasks in
@@ -315,11 +315,11 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 
 		CHECK_FOR_INTERRUPTS();
 		while (outcome == GX_INPUT_DONE &&
-			   !(first && gx_oldest_batch(in->batch, GX_MAX_BATCHES) != NULL) &&
+			   !(first && gx_oldest_batch(in->batch, GX_JOIN_BATCHES) != NULL) &&
 			   gx_join_input_submit(st, in, kind,
-									gx_oldest_batch(in->batch, GX_MAX_BATCHES) == NULL))
+									gx_oldest_batch(in->batch, GX_JOIN_BATCHES) == NULL))
 			;
-		b = gx_oldest_batch(in->batch, GX_MAX_BATCHES);
+		b = gx_oldest_batch(in->batch, GX_JOIN_BATCHES);
 		if (b == NULL)
 			return outcome;
 		if (kind == GX_TASK_JOIN_BUILD)
@@ -449,7 +449,7 @@ gx_join_input_drop_batch(GxJoinInput *in)
 		gx_slot_release(in->held);
 	in->held = -1;
 	in->saved_bytes = 0;
-	for (int i = 0; i < GX_MAX_BATCHES; i++)
+	for (int i = 0; i < GX_JOIN_BATCHES; i++)
 		gx_unpin_batch(&in->batch[i]);
 }
 
@@ -516,7 +516,7 @@ gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
 	c->ext.join.first_row = st->next_row;
 	c->ext.join.first_match = st->next_match;
 	in->held_gen = gx_service_generation();
-	gx_slot_submit(in->held, st->device);
+	gx_slot_submit(in->held, in->batch[0].device);
 	gx_slot_wait(in->held, in->held_gen, in->batch[0].cached ? GX_WAIT_SPIN_US : 0);
 	res = gx_chunk_result(c);
 	if (res->error != GX_NO_ERROR)

@@ -38,8 +38,9 @@ gx_cref_cmp(const void *a, const void *b)
 
 /*
  * At scan start: the READY entries of the scanned relation that hold every
- * column of the program, in block order (src->crefs).  None when the cache
- * is off, on another device, or the scan cannot use it.
+ * column of the program and lie where the source's devices can read them,
+ * in block order (src->crefs).  None when the cache is off or the scan
+ * cannot use it.
  */
 void
 gx_source_cache_begin(GxSource *src)
@@ -51,7 +52,7 @@ gx_source_cache_begin(GxSource *src)
 	src->ncrefs = 0;
 	src->cidx = 0;
 	if (!gx_use_cache || src->no_cache || gx_cache == NULL || gx_cache->nunits == 0 ||
-		gx_cache->device != src->device || !src->device_deform || !src->pagemode ||
+		!src->device_deform || !src->pagemode ||
 		src->scan->rs_parallel != NULL || p->ncols == 0 || !gx_cache_rel_ok(rel))
 		return;
 	if (src->crefs == NULL)
@@ -66,7 +67,8 @@ gx_source_cache_begin(GxSource *src)
 
 		if (e->state != GX_CE_READY || e->dbid != MyDatabaseId ||
 			e->relid != RelationGetRelid(rel) ||
-			e->relfilenode != GX_REL_FILENUMBER(rel))
+			e->relfilenode != GX_REL_FILENUMBER(rel) ||
+			gx_cache_run_device(&src->devs, gx_cache_entry_device(i)) < 0)
 			continue;
 		for (int c = 0; c < p->ncols && ok; c++)
 		{
@@ -175,6 +177,7 @@ gx_fill_cached(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	c->ext.map_sel = src->need_rows ? 1 : 0;
 	c->ext.rowmap_off = r->rowmap_off;
 	b->cached = true;
+	b->device = gx_cache_run_device(&src->devs, r->device);
 	b->cache_start = r->start;
 	b->skipped_rows = v.nskip > 0 ? gx_cache_skipped_rows(r, &v) : 0;
 	b->npins = 0;

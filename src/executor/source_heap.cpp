@@ -418,6 +418,7 @@ gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 
 	b->cached = false;
 	b->skipped_rows = 0;
+	b->device = src->device;
 	for (int i = 0; i < p->ncols && !src->device_deform; i++)
 	{
 		has_nulls[i] = false;
@@ -465,6 +466,9 @@ gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot)
 	}
 	c->nrows = n;
 	b->nrows = n;
+	/* heap rows: the least loaded device (a cache entry's: where it lies) */
+	if (!b->cached)
+		b->device = gx_devset_pick(&src->devs);
 	/* the last batch: say so now, not at the next (empty) fill */
 	if (n > 0 && !src->heap_done && gx_source_exhausted(src))
 		src->heap_done = true;
@@ -536,6 +540,7 @@ gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,
 	src->rel = rel;
 	src->prog = prog;
 	src->device = device;
+	gx_devset_one(&src->devs, device);
 	src->stats = stats;
 	src->cxt = estate->es_query_cxt;
 	src->vmbuf = InvalidBuffer;
@@ -550,6 +555,19 @@ gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,
 	gx_plan_deform(src, estate);
 	if (!explain_only)
 		src->read_slot = table_slot_create(rel, NULL);
+}
+
+/*
+ * Let the source's batches run on the devices of set (its first the
+ * node's home device, which every device of the set must reach when the
+ * node's tasks name objects): a cache entry's batch on the device holding
+ * it, heap batches on the least loaded one.  Before gx_source_start.
+ */
+void
+gx_source_spread(GxSource *src, const GxDevSet *set)
+{
+	src->devs = *set;
+	src->device = set->dev[0];
 }
 
 /* the share of the relation's blocks handed to chunks so far (0 .. 1) */

@@ -37,11 +37,17 @@ typedef enum GxCacheState
 	GX_CE_READY
 } GxCacheState;
 
-/* a unit of cache memory and which of its granules entries hold */
+/*
+ * A unit of cache memory and which of its granules entries hold.  The
+ * service gives each unit a device when it starts: the units are spread
+ * evenly over the GPUs (over the CPU devices on a host without one), so
+ * every device holds its share of gpuext.cache_size.
+ */
 typedef struct GxCacheUnit
 {
-	uint64		addr;			/* on the cache's device (the service's
-								 * address), taken at its first use; 0 none */
+	uint64		addr;			/* on its device (the service's address),
+								 * taken at its first use; 0 none */
+	int			device;			/* the device whose memory it is, -1 none */
 	uint32		used[GX_CACHE_GRANULES / 32];	/* granule bitmap */
 } GxCacheUnit;
 
@@ -114,7 +120,8 @@ typedef struct GxCache
 	LWLock	   *lock;			/* entries' state, keys, block records */
 	int			nunits;
 	int			nentries;
-	int			device;			/* GxDevKind holding the pool, -1 none */
+	uint32		devices;		/* mask of the devices holding units (the
+								 * service sets it when it starts) */
 	pg_atomic_uint64 clock;		/* LRU clock */
 	uint64		stale_seq;		/* under lock */
 	int			worker_pid;		/* the cache worker (worker.cpp), 0 none, -1
@@ -147,6 +154,7 @@ typedef struct GxCacheRef
 {
 	int			idx;
 	uint32		generation;
+	int			device;			/* the device whose memory holds it */
 	BlockNumber start;
 	uint32		nblocks;
 	uint32		nrows;
@@ -159,7 +167,7 @@ typedef struct GxCacheRef
 Size		gx_cache_shmem_size(void);
 void		gx_cache_shmem_request(void);
 void		gx_cache_shmem_init(void);
-void		gx_cache_service_reset(int device);
+void		gx_cache_service_reset(void);
 const char *gx_cache_task_memory(const gx_chunk *c, int device, gx_task_ctx *ctx,
 								 char *err, size_t errlen, bool *oom);
 void		gx_cache_backend_exit(void);
@@ -167,7 +175,10 @@ bool		gx_cache_slot_in_use(int idx);
 double		gx_cache_fraction(Oid relid, BlockNumber pages);
 void		gx_cache_require(void);
 void		gx_cache_check_owner(Oid relid);
-int			gx_cache_take(Relation rel, int ngranules, uint64 load_clock);
+int			gx_cache_take(Relation rel, int ngranules, uint64 load_clock, int device);
+int			gx_cache_entry_device(int idx);
+int			gx_cache_run_device(const GxDevSet *set, int entry_device);
+uint32		gx_cache_devices(const GxDevSet *set);
 void		gx_cache_finish(int idx, bool ok);
 int			gx_cache_evict_rel(Oid relid, bool wait);
 void		gx_cache_wait_pins(int idx, uint64 seq);

@@ -44,15 +44,53 @@ typedef struct GxSlot
 #define GX_FAIL_MEMORY 1		/* out of device memory */
 #define GX_FAIL_RESTART 2		/* the service died while it ran */
 
+/* ---- devices (devices.cpp; the service fills the table at its start) ---- */
+/*
+ * The devices of the engine, numbered by the service when it starts: 0 is
+ * the CPU device; 1 .. n the GPUs it opened, in CUDA order (so device
+ * GX_DEV_GPU is the first GPU); after them the extra CPU devices of
+ * gpuext.cpu_devices (tests of the multi-device paths on hosts without
+ * several GPUs: they share the CPU device's threads and memory).  Every
+ * session, object, cache unit and task names its device by this number.
+ */
+#define GX_MAX_DEVICES 16
+#define GX_MAX_CPU_DEVICES 4
+
+typedef struct GxDevice
+{
+	int			kind;			/* gx_dev_kind */
+	int			api;			/* the device of gx_mem_alloc: GX_DEV_CPU, or
+								 * GX_DEV_GPU + the CUDA ordinal */
+	char		name[16];		/* "cpu", "cpu1", "gpu0": gpuext.devices' names */
+	uint32		peers;			/* devices whose memory its tasks may name
+								 * (itself included): peer-to-peer GPUs; the
+								 * CPU devices share one address space */
+	gx_gpu_info gpu;			/* a GPU: what the service found */
+	pg_atomic_uint32 inflight;	/* tasks submitted to it and not finished:
+								 * its load, for the placement of chunks */
+} GxDevice;
+
+/* a set of devices a plan node may use (gx_resolve_devset) */
+typedef struct GxDevSet
+{
+	int			n;
+	int			dev[GX_MAX_DEVICES];	/* the home device first */
+	uint32		mask;
+	uint32		next;			/* gx_devset_pick's turn among equally loaded */
+} GxDevSet;
+
 typedef struct GxShared
 {
 	slock_t		mutex;
 	int			service_pid;	/* 0 while no service runs */
 	uint32		generation;		/* bumped at each service start */
 	Latch	   *service_latch;
-	int			gpu_state;		/* 0 unknown, 1 usable, -1 none */
+	int			gpu_state;		/* 0 unknown, 1 a GPU is usable, -1 none */
 	char		gpu_message[256];
-	gx_gpu_info gpu;
+	int			ndevices;		/* entries of devs[] (the service writes them
+								 * before gpu_state) */
+	int			ngpus;			/* devices 1 .. ngpus are GPUs */
+	GxDevice	devs[GX_MAX_DEVICES];
 	int			cpu_threads;
 	ConditionVariable done_cv;	/* broadcast when a slot becomes FREE (a DONE
 								 * slot's owner is woken through its latch) */
@@ -61,8 +99,6 @@ typedef struct GxShared
 	Size		slot_bytes;
 	GxSlot		slots[FLEXIBLE_ARRAY_MEMBER];
 } GxShared;
-
-#define GX_NDEVICES 2			/* GX_DEV_CPU, GX_DEV_GPU (one GPU today) */
 
 extern GxShared *gx_shared;
 extern char *gx_staging;
@@ -82,7 +118,44 @@ bool		gx_slot_wait_memory(int slot, uint32 generation);
 void		gx_raise_error(int code);	/* a device error code as PostgreSQL's ERROR */
 void		gx_slot_release(int slot);
 int			gx_resolve_device(void);
+void		gx_resolve_devset(GxDevSet *set);
+bool		gx_try_resolve_devset(GxDevSet *set);
 uint32		gx_service_generation(void);
+
+/* devices.cpp: the device table */
+static inline bool
+gx_device_is_gpu(int device)
+{
+	return device > 0 && device < gx_shared->ndevices &&
+		gx_shared->devs[device].kind == GX_DEV_GPU;
+}
+static inline const char *
+gx_device_name(int device)
+{
+	return device >= 0 && device < gx_shared->ndevices ? gx_shared->devs[device].name : "?";
+}
+/* may a task on device a name the memory of device b? */
+static inline bool
+gx_device_reaches(int a, int b)
+{
+	return a == b || (a >= 0 && a < gx_shared->ndevices && b >= 0 && b < GX_MAX_DEVICES &&
+					  (gx_shared->devs[a].peers & (1u << b)) != 0);
+}
+/* a name of gpuext.devices: GX_DEVNAME_BAD, GX_DEVNAME_GPUS ("gpu"), or a device's */
+#define GX_DEVNAME_BAD (-1)
+#define GX_DEVNAME_GPUS (-2)
+#define GX_DEVNAME_GPU(ordinal) (1000 + (ordinal))
+#define GX_DEVNAME_CPU(n) (2000 + (n))
+int			gx_device_parse(const char *name);
+int			gx_devices_open(int nthreads, char *msg, size_t msglen);
+gx_status	gx_device_alloc(int device, uint64 bytes, void **ptr, char *err, size_t errlen);
+void		gx_device_free(int device, void *ptr);
+void		gx_device_task_done(int device);
+void		gx_devset_one(GxDevSet *set, int device);
+void		gx_devset_reaching(GxDevSet *set, int home);
+int			gx_devset_pick(GxDevSet *set);
+int			gx_devset_index(const GxDevSet *set, int device);
+const char *gx_devset_names(const GxDevSet *set, char *buf, size_t len);
 
 /* ---- sessions and their objects (session.cpp) ---- */
 /*
@@ -123,7 +196,8 @@ typedef struct GxSession
 	uint32		id;				/* 0 while free */
 	uint32		generation;		/* bumped when the slot is reused */
 	int			owner_pid;
-	int			device;			/* gx_dev_kind of its tasks and objects */
+	int			device;			/* its home device: where its objects are made */
+	uint32		devices;		/* mask of the devices its tasks may run on */
 	Oid			dbid;
 	uint64		mem_limit;		/* bytes its objects may take, 0 = no limit
 								 * (gpuext.session_memory when opened) */
@@ -156,7 +230,7 @@ typedef struct GxEngine
 {
 	LWLock	   *lock;			/* sessions and objects */
 	pg_atomic_uint32 reclaim;	/* 1: a session is closing (service frees it) */
-	GxMemory	mem[GX_NDEVICES];
+	GxMemory	mem[GX_MAX_DEVICES];
 	GxSession	sessions[GX_MAX_SESSIONS];
 	GxObject	objects[GX_MAX_OBJECTS];
 } GxEngine;
@@ -169,6 +243,7 @@ void		gx_engine_shmem_init(void);
 
 /* backend side */
 uint32		gx_session_open(int device);
+uint32		gx_session_open_set(const GxDevSet *set);
 void		gx_session_close(uint32 id);
 uint32		gx_session_alloc(uint32 session, int device, uint64 bytes, int kind);
 uint32		gx_session_try_alloc(uint32 session, int device, uint64 bytes, int kind);

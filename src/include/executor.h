@@ -19,16 +19,23 @@ extern "C"
 /* ---- executor (gpuscan.cpp) and EXPLAIN (explain.cpp) ---- */
 /*
  * Chunks a scan keeps in flight: two while it reads the heap (one filled
- * while the device runs the other), four for count-only scans of cached
- * columns, whose chunks take tens of microseconds on the device, so that
- * the round trips through the service overlap.
+ * while the device runs the other), four per device for count-only scans
+ * of cached columns, whose chunks take tens of microseconds on the device,
+ * so that the round trips through the service overlap (and several
+ * devices run at once), at most GX_MAX_BATCHES.  GpuJoin's inputs keep
+ * GX_JOIN_BATCHES in flight.
  */
 #define GX_HEAP_BATCHES 2
-#define GX_MAX_BATCHES 4
+#define GX_DEVICE_BATCHES 4
+#define GX_MAX_BATCHES 8
+#define GX_JOIN_BATCHES 4
 
 typedef struct GxBatch
 {
 	int			slot;			/* staging slot while in flight, else -1 */
+	int			device;			/* the device its task runs on (the source
+								 * decides: a cache entry's, or the least
+								 * loaded of its devices) */
 	bool		inflight;
 	uint32		generation;
 	uint32		nrows;
@@ -222,6 +229,7 @@ typedef struct GxScanStats
 #define GX_STAT_FIELD(type, name) type name;
 	GX_SCAN_STATS(GX_STAT_FIELD)
 #undef GX_STAT_FIELD
+	int64		dev_chunks[GX_MAX_DEVICES];	/* chunks per device */
 	double		wall_ms;		/* scan start to end, summed over loops */
 } GxScanStats;
 
@@ -232,6 +240,8 @@ gx_scan_stats_add(GxScanStats *a, const GxScanStats *b)
 #define GX_STAT_ADD(type, name) a->name += b->name;
 	GX_SCAN_STATS(GX_STAT_ADD)
 #undef GX_STAT_ADD
+	for (int d = 0; d < GX_MAX_DEVICES; d++)
+		a->dev_chunks[d] += b->dev_chunks[d];
 }
 
 typedef struct GxParallelState GxParallelState;
@@ -246,7 +256,9 @@ typedef struct GxSource
 {
 	Relation	rel;
 	GxProgram  *prog;			/* the columns the device reads */
-	int			device;			/* gx_dev_kind the batches go to */
+	int			device;			/* its node's home device */
+	GxDevSet	devs;			/* the devices its batches may run on, home
+								 * first (gx_source_spread; else home alone) */
 	GxScanStats *stats;			/* the node's counters */
 	MemoryContext cxt;			/* the query's: batch row arrays */
 	bool		need_rows;		/* cached batches select row map values (the
@@ -360,6 +372,8 @@ typedef struct GxScanState
 
 void		gx_explain_scan(CustomScanState *node, List *ancestors,
 							struct ExplainState *es);
+void		gx_explain_devices(int home, const GxDevSet *set, const int64 *dev_chunks,
+							   struct ExplainState *es);
 Node	   *gx_create_scan_state(CustomScan *cscan);
 /* the GpuJoin node (gpujoin.cpp) */
 Node	   *gx_create_join_state(CustomScan *cscan);
@@ -440,6 +454,7 @@ char	   *gx_group_describe_keys(GxScanState *st, List *dpctx, bool prefix);
 /* row sources (source_heap.cpp, source_cache.cpp) */
 void		gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,
 						   GxScanStats *stats, EState *estate, bool explain_only);
+void		gx_source_spread(GxSource *src, const GxDevSet *set);
 void		gx_source_start(GxSource *src, Snapshot snapshot);
 uint32		gx_source_fill(GxSource *src, GxBatch *b, gx_chunk *c, int slot);
 TupleTableSlot *gx_source_row(GxSource *src, GxBatch *b, uint32 sel, TupleTableSlot *slot);

@@ -49,6 +49,8 @@ typedef enum GxTransfer
 
 extern bool gx_enabled;
 extern int	gx_device_choice;
+extern char *gx_devices;		/* gpuext.devices: names, '' = every device */
+extern int	gx_cpu_devices;
 extern bool gx_force;
 extern bool gx_enable_scan;
 extern bool gx_device_deform;

@@ -70,7 +70,7 @@ typedef struct GxJoinInput
 	bool		started;		/* src started once (its heap scan is open) */
 	GxSource	src;
 	GxScanStats stats;			/* its chunks (EXPLAIN ANALYZE) */
-	GxBatch		batch[GX_MAX_BATCHES];
+	GxBatch		batch[GX_JOIN_BATCHES];
 	int64		next_seq;
 	/* the outer side's rows returned (SEMI, ANTI, INNER): one batch at a time */
 	bool		rows;			/* this run returns the side's rows */

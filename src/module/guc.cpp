@@ -8,6 +8,7 @@
 extern "C"
 {
 #include "utils/guc.h"
+#include "utils/varlena.h"
 }
 #include <cfloat>
 extern "C"
@@ -16,6 +17,8 @@ extern "C"
 
 bool		gx_enabled = true;
 int			gx_device_choice = GX_DEVICE_AUTO;
+char	   *gx_devices = NULL;
+int			gx_cpu_devices = 1;
 bool		gx_force = false;
 bool		gx_enable_scan = true;
 bool		gx_device_deform = true;
@@ -122,6 +125,38 @@ static const struct config_enum_entry gx_transfer_options[] = {
 	{NULL, 0, false}
 };
 
+/*
+ * check hook of gpuext.devices: a comma-separated list of device names
+ * (gpu, gpuN, cpu, cpuN); whether the service has them is known only when
+ * a plan node starts (gx_resolve_devset)
+ */
+static bool
+gx_check_devices(char **newval, void **extra, GucSource source)
+{
+	char	   *raw = pstrdup(*newval);
+	List	   *names = NIL;
+	ListCell   *lc;
+	bool		ok = true;
+
+	if (!SplitIdentifierString(raw, ',', &names))
+	{
+		GUC_check_errdetail("List syntax is invalid.");
+		ok = false;
+	}
+	foreach(lc, names)
+	{
+		if (ok && gx_device_parse((const char *) lfirst(lc)) == GX_DEVNAME_BAD)
+		{
+			GUC_check_errdetail("\"%s\" is not a device name: gpu, gpuN, cpu or cpuN.",
+								(const char *) lfirst(lc));
+			ok = false;
+		}
+	}
+	pfree(raw);
+	list_free(names);
+	return ok;
+}
+
 /* define every GUC; called from _PG_init */
 void
 gx_define_gucs(void)
@@ -135,6 +170,21 @@ gx_define_gucs(void)
 							 "auto uses the GPU when the service found one, else the CPU device.",
 							 &gx_device_choice, GX_DEVICE_AUTO, gx_device_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("gpuext.devices",
+							   "Devices gpuext operators may use: a comma-separated list of names.",
+							   "Names as gpuext_devices() lists them: gpu0, gpu1, ..., cpu (and the "
+							   "extra CPU devices of gpuext.cpu_devices: cpu1, ...); gpu means every "
+							   "GPU.  Empty: every device of the kind gpuext.device picks.  With a "
+							   "list and gpuext.device = auto, a plan node uses exactly the listed "
+							   "devices that are there.",
+							   &gx_devices, "",
+							   PGC_USERSET, GUC_LIST_INPUT, gx_check_devices, NULL, NULL);
+	DefineCustomIntVariable("gpuext.cpu_devices",
+							"CPU devices the gpuext service runs (more than one: tests of the multi-device paths).",
+							"The extra CPU devices (cpu1, ...) share the CPU device's threads and "
+							"memory; plan nodes spread their work over them as over several GPUs.",
+							&gx_cpu_devices, 1, 1, GX_MAX_CPU_DEVICES,
+							PGC_POSTMASTER, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.force",
 							 "Plans gpuext paths wherever they are eligible: a relation's other scan paths are dropped.",
 							 "The gpuext paths keep their real costs, so the plan around them (rescans, "

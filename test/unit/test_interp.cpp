@@ -2398,11 +2398,24 @@ test_mem(void)
 		gx_mem_free(GX_DEV_CPU, p);
 	}
 	CHECK(gx_mem_alloc(GX_DEV_CPU, 0, &p, err, sizeof(err)) == GX_INVALID, "0 bytes refused");
-	CHECK(gx_mem_alloc(7, 16, &p, err, sizeof(err)) == GX_INVALID, "unknown device refused");
+	CHECK(gx_mem_alloc(GX_DEV_GPU + GX_MAX_GPUS, 16, &p, err, sizeof(err)) == GX_INVALID,
+		  "unknown device refused");
 	CHECK(gx_mem_alloc(GX_DEV_GPU, 16, &p, err, sizeof(err)) == GX_NO_CUDA && p == NULL,
 		  "no GPU memory without CUDA");
+	CHECK(gx_mem_alloc(GX_DEV_GPU + 1, 16, &p, err, sizeof(err)) == GX_NO_CUDA && p == NULL,
+		  "no second GPU's memory without CUDA");
 	CHECK(gx_gpu_built() == 0, "CPU-only build");
-	CHECK(gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_NO_CUDA, "no GPU submit without CUDA");
+	{
+		int			n = -1,
+					enabled = -1;
+
+		CHECK(gx_gpu_count(&n, err, sizeof(err)) == GX_NO_CUDA && n == 0, "no GPU to count");
+		CHECK(gx_gpu_peer(0, 1, &enabled, err, sizeof(err)) == GX_NO_CUDA && enabled == 0,
+			  "no GPUs to connect");
+	}
+	CHECK(gx_gpu_submit(0, 0, nullptr, err, sizeof(err)) == GX_NO_CUDA, "no GPU submit without CUDA");
+	CHECK(gx_gpu_submit(1, 0, nullptr, err, sizeof(err)) == GX_NO_CUDA,
+		  "no second GPU submit without CUDA");
 	gx_mem_free(GX_DEV_GPU, nullptr);	/* harmless */
 }
 

@@ -36,7 +36,10 @@
  * speculative partitioned traversal, GPU = CPU = std::multimap; GPU = CPU
  * on malformed images; refusals), ptree_bench (Böhm et al.'s Figure 8 as
  * markdown tables: keys/s of the walk against speculative traversal for
- * batches of 16 to 1M keys and three skews; figures only).
+ * batches of 16 to 1M keys and three skews; figures only), multigpu (two
+ * GPUs on one staging area: random programs on the second, chunks of
+ * both adding into one state on the first through peer access, read by a
+ * task that follows both GPUs' tasks; skipped with one GPU).
  * GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
  */
 #include "gx_api.h"
@@ -62,6 +65,8 @@
 #include "gx_test_ptree.h"
 #include "gx_sets_test.h"
 
+/* the GPU (CUDA ordinal) the parts below run on; "multigpu" runs some on each */
+static int	g_gpu = 0;
 
 /* ---------------------------------------------------------------------- */
 /* random programs                                                        */
@@ -290,7 +295,7 @@ poll_until_done(int slot, char *err, size_t errlen)
 	for (;;)
 	{
 		int			done = 0;
-		gx_status	st = gx_gpu_poll(slot, &done, err, errlen);
+		gx_status	st = gx_gpu_poll(g_gpu, slot, &done, err, errlen);
 
 		if (st != GX_OK)
 			return false;
@@ -342,7 +347,7 @@ struct AggStates
 
 		memset(&gctx, 0, sizeof(gctx));
 		memset(&cctx, 0, sizeof(cctx));
-		CHECK(gx_mem_alloc(GX_DEV_GPU, GX_AGG_STATE_BYTES, &gpu, err, sizeof(err)) == GX_OK,
+		CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, GX_AGG_STATE_BYTES, &gpu, err, sizeof(err)) == GX_OK,
 			  "GPU state object: %s", err);
 		CHECK(gx_mem_alloc(GX_DEV_CPU, GX_AGG_STATE_BYTES, &cpu, err, sizeof(err)) == GX_OK,
 			  "CPU state object: %s", err);
@@ -354,7 +359,7 @@ struct AggStates
 	}
 	void		close()
 	{
-		gx_mem_free(GX_DEV_GPU, gpu);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gpu);
 		gx_mem_free(GX_DEV_CPU, cpu);
 		gpu = cpu = nullptr;
 	}
@@ -378,7 +383,7 @@ agg_read_both(void *staging, AggStates &a, uint32_t nagg, bool compare, const ch
 
 	build_agg_read(cc, nagg);
 	cr = gx_chunk_result(cc);
-	CHECK(gx_gpu_submit(0, &a.gctx, err, sizeof(err)) == GX_OK, "%s: AGG_READ submit: %s", what, err);
+	CHECK(gx_gpu_submit(g_gpu, 0, &a.gctx, err, sizeof(err)) == GX_OK, "%s: AGG_READ submit: %s", what, err);
 	CHECK(poll_until_done(0, err, sizeof(err)), "%s: AGG_READ poll: %s", what, err);
 	CHECK(cpu_run(cc, slot, &a.cctx) == GX_OK, "%s: CPU AGG_READ", what);
 	CHECK(gr->flags == GX_RESULT_GPU && gr->ntiles == 0 && gr->nsel == 0 &&
@@ -506,7 +511,7 @@ test_int_edges(void *staging, size_t slot_bytes, int mode)
 					memcpy(staging, c, b.capacity);
 					((gx_chunk *) staging)->flags = mode_flags(mode, runs);
 					cpu_run(c, b.capacity);
-					bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+					bool		ok = gx_gpu_submit(g_gpu, 0, nullptr, err, sizeof(err)) == GX_OK &&
 						poll_until_done(0, err, sizeof(err));
 					gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
 					gx_result  *cr = gx_chunk_result(c);
@@ -559,7 +564,7 @@ test_bigsets(std::mt19937_64 &rng, void *staging, int mode)
 		vals[i] = i * 10 - 1000000 + (int64_t) (rng() % 10);
 		memcpy(&vals[nset + i], &f, sizeof(f));
 	}
-	CHECK(gx_mem_alloc(GX_DEV_GPU, bytes, &gobj, err, sizeof(err)) == GX_OK, "GPU sets: %s", err);
+	CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, bytes, &gobj, err, sizeof(err)) == GX_OK, "GPU sets: %s", err);
 	CHECK(gx_mem_alloc(GX_DEV_CPU, bytes, &cobj, err, sizeof(err)) == GX_OK, "CPU sets: %s", err);
 	if (gobj == nullptr || cobj == nullptr)
 		return;
@@ -585,7 +590,7 @@ test_bigsets(std::mt19937_64 &rng, void *staging, int mode)
 		c->ext.write.bytes = bytes / 2;
 		memcpy(cmem.data() + src, (const char *) vals.data() + half * (bytes / 2), bytes / 2);
 		memcpy(staging, c, c->result_off);
-		bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+		bool		ok = gx_gpu_submit(g_gpu, 0, &gctx, err, sizeof(err)) == GX_OK &&
 			poll_until_done(0, err, sizeof(err));
 
 		CHECK(ok && gx_chunk_result((gx_chunk *) staging)->error == GX_NO_ERROR,
@@ -632,7 +637,7 @@ test_bigsets(std::mt19937_64 &rng, void *staging, int mode)
 	memcpy(staging, c, b.capacity);
 	((gx_chunk *) staging)->flags = flags;
 	CHECK(cpu_run(c, b.capacity, &cctx) == GX_OK, "big sets on the CPU device");
-	bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+	bool		ok = gx_gpu_submit(g_gpu, 0, &gctx, err, sizeof(err)) == GX_OK &&
 		poll_until_done(0, err, sizeof(err));
 	std::vector<uint32_t> gsel,
 				csel;
@@ -652,7 +657,7 @@ test_bigsets(std::mt19937_64 &rng, void *staging, int mode)
 		printf("big sets (%s): 2 x %lld values, %u rows, %zu selected on both devices\n",
 			   mode_name[mode], (long long) nset, nrows, csel.size());
 	}
-	gx_mem_free(GX_DEV_GPU, gobj);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gobj);
 	gx_mem_free(GX_DEV_CPU, cobj);
 }
 
@@ -757,7 +762,7 @@ test_datetime(std::mt19937_64 &rng, void *staging, int mode)
 		memcpy(staging, c, b.capacity);
 		((gx_chunk *) staging)->flags = mode_flags(mode, runs);
 		cpu_run(c, b.capacity);
-		bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+		bool		ok = gx_gpu_submit(g_gpu, 0, nullptr, err, sizeof(err)) == GX_OK &&
 			poll_until_done(0, err, sizeof(err));
 		gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
 		gx_result  *cr2 = gx_chunk_result(c);
@@ -856,7 +861,7 @@ test_random_mode(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_by
 		/* all slots in flight together */
 		for (int s = 0; s < nslots; s++)
 		{
-			st = gx_gpu_submit(s, &states.gctx, err, sizeof(err));
+			st = gx_gpu_submit(g_gpu, s, &states.gctx, err, sizeof(err));
 			CHECK(st == GX_OK, "gx_gpu_submit(%d, %s): %s", s, mode_name[mode], err);
 		}
 		for (int s = 0; s < nslots; s++)
@@ -1352,7 +1357,7 @@ test_pages(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_bytes)
 			}
 			for (int s = 0; s < nslots; s++)
 			{
-				gx_status	st = gx_gpu_submit(s, nullptr, err, sizeof(err));
+				gx_status	st = gx_gpu_submit(g_gpu, s, nullptr, err, sizeof(err));
 
 				CHECK(st == GX_OK, "pages: gx_gpu_submit(%d, %s): %s", s, mode_name[mode], err);
 			}
@@ -1489,7 +1494,7 @@ run_both(void *staging, const gx_chunk *c, uint64_t capacity, gx_chunk *cpu,
 
 	memcpy(staging, c, capacity);
 	memcpy(cpu, c, capacity);
-	CHECK(gx_gpu_submit(0, gctx, err, sizeof(err)) == GX_OK, "%s: gx_gpu_submit: %s", what, err);
+	CHECK(gx_gpu_submit(g_gpu, 0, gctx, err, sizeof(err)) == GX_OK, "%s: gx_gpu_submit: %s", what, err);
 	if (!poll_until_done(0, err, sizeof(err)))
 	{
 		CHECK(false, "%s: gx_gpu_poll: %s", what, err);
@@ -1524,7 +1529,7 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 
 	for (int e = 0; e < 2; e++)
 	{
-		CHECK(gx_mem_alloc(GX_DEV_GPU, unit, &gentry[e], err, sizeof(err)) == GX_OK,
+		CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, unit, &gentry[e], err, sizeof(err)) == GX_OK,
 			  "GPU cache entry: %s", err);
 		CHECK(gx_mem_alloc(GX_DEV_CPU, unit, &centry[e], err, sizeof(err)) == GX_OK,
 			  "CPU cache entry: %s", err);
@@ -1700,7 +1705,7 @@ test_cache(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	}
 	for (int e = 0; e < 2; e++)
 	{
-		gx_mem_free(GX_DEV_GPU, gentry[e]);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gentry[e]);
 		gx_mem_free(GX_DEV_CPU, centry[e]);
 	}
 	states.close();
@@ -1745,7 +1750,7 @@ test_agg_read(std::mt19937_64 &rng, void *staging, int nslots, size_t slot_bytes
 				memcpy((char *) staging + s * slot_bytes, c, bs[s]->capacity);
 			}
 			for (int s = 0; s < nslots; s++)
-				CHECK(gx_gpu_submit(s, &states.gctx, err, sizeof(err)) == GX_OK,
+				CHECK(gx_gpu_submit(g_gpu, s, &states.gctx, err, sizeof(err)) == GX_OK,
 					  "agg read (%s): submit %d: %s", mode_name[mode], s, err);
 			for (int s = 0; s < nslots; s++)
 			{
@@ -1854,7 +1859,7 @@ group_read_both(void *staging, size_t slot_bytes, gx_chunk *cpu, const gx_task_c
 		c->ext.nagg = 4;
 		c->ext.row0 = from;
 		memcpy(cpu, c, hdr);
-		CHECK(gx_gpu_submit(0, gctx, err, sizeof(err)) == GX_OK, "%s: GROUP_READ submit: %s",
+		CHECK(gx_gpu_submit(g_gpu, 0, gctx, err, sizeof(err)) == GX_OK, "%s: GROUP_READ submit: %s",
 			  what, err);
 		CHECK(poll_until_done(0, err, sizeof(err)), "%s: GROUP_READ poll: %s", what, err);
 		CHECK(cpu_run(cpu, slot_bytes, cctx) == GX_OK, "%s: CPU GROUP_READ", what);
@@ -1914,7 +1919,7 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 
 			snprintf(what, sizeof(what), "group %u groups, %u slots (%s%s)", tc.groups, tc.cap,
 					 mode_name[mode], filtered ? ", FILTER (WHERE value > 0)" : "");
-			CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
+			CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) == GX_OK &&
 				  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
 				  "%s: table: %s", what, err);
 			memset(&gctx, 0, sizeof(gctx));
@@ -2022,7 +2027,7 @@ test_group(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			}
 			printf("%s: %zu groups, %llu / %llu rows to the host (gpu / cpu)\n", what,
 				   want.size(), (unsigned long long) host_g, (unsigned long long) host_c);
-			gx_mem_free(GX_DEV_GPU, gt);
+			gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 			gx_mem_free(GX_DEV_CPU, ct);
 			ncases++;
 		}
@@ -2077,7 +2082,7 @@ gpu_run_slot0(void *staging, size_t slot_bytes, gx_chunk *c, uint64_t capacity, 
 	}
 	/* a cache entry: in device memory */
 	if (entry != nullptr &&
-		(gx_mem_alloc(GX_DEV_GPU, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
+		(gx_mem_alloc(GX_DEV_GPU + g_gpu, entry_bytes, &gentry, err, sizeof(err)) != GX_OK ||
 		 !gpu_upload(gentry, entry, entry_bytes)))
 	{
 		fprintf(stderr, "GPU %s: entry: %s\n", what, err);
@@ -2086,7 +2091,7 @@ gpu_run_slot0(void *staging, size_t slot_bytes, gx_chunk *c, uint64_t capacity, 
 	ctx->entry = (char *) gentry;
 	ctx->entry_bytes = entry != nullptr ? entry_bytes : 0;
 	memcpy(staging, c, capacity);
-	if (gx_gpu_submit(0, ctx, err, sizeof(err)) != GX_OK || !poll_until_done(0, err, sizeof(err)))
+	if (gx_gpu_submit(g_gpu, 0, ctx, err, sizeof(err)) != GX_OK || !poll_until_done(0, err, sizeof(err)))
 	{
 		fprintf(stderr, "GPU %s: %s\n", what, err);
 		ok = false;
@@ -2094,7 +2099,7 @@ gpu_run_slot0(void *staging, size_t slot_bytes, gx_chunk *c, uint64_t capacity, 
 	else
 		memcpy(c, staging, capacity);
 	if (gentry != nullptr)
-		gx_mem_free(GX_DEV_GPU, gentry);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gentry);
 	return ok;
 }
 
@@ -2149,7 +2154,7 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 							wg,
 							wc;
 
-				CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
+				CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) == GX_OK &&
 					  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
 					  "%s: tables: %s", what, err);
 				join_all(gpu_join_runner(staging, slot_bytes, gt, tbytes), inner, outer, js, mode,
@@ -2177,7 +2182,7 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 						  g.unmatched == cp.unmatched,
 						  "%s: mode %u count_only %d max %u: GPU and CPU differ", what, mode,
 						  count_only, maxp);
-				gx_mem_free(GX_DEV_GPU, gt);
+				gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 				gx_mem_free(GX_DEV_CPU, ct);
 				ncases++;
 			}
@@ -2218,21 +2223,21 @@ test_join(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		js.kcap = 256;
 		gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_PROBE, in, js, 0, 100);
 
-		CHECK(gx_mem_alloc(GX_DEV_GPU, gx_join_table_bytes(128, 256), &gt, err, sizeof(err)) ==
+		CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, gx_join_table_bytes(128, 256), &gt, err, sizeof(err)) ==
 			  GX_OK, "join table: %s", err);
 		memset(&ctx, 0, sizeof(ctx));
 		ctx.obj[0] = (char *) gt;
 		ctx.obj_bytes[0] = gx_join_table_bytes(128, 256);
 		c->ext.join.max_pairs = (uint32_t) (slot_bytes / sizeof(gx_join_pair));
 		memcpy(staging, c, b.capacity);
-		CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+		CHECK(gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_INVALID,
 			  "GPU: a probe result area past the slot is refused");
 		ctx.obj_bytes[0] = 1024;
 		c->ext.join.max_pairs = 0;
 		memcpy(staging, c, b.capacity);
-		CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+		CHECK(gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_INVALID,
 			  "GPU: a join table object too small is refused");
-		gx_mem_free(GX_DEV_GPU, gt);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 	}
 }
 
@@ -2314,7 +2319,7 @@ test_gpu_validation(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 					break;
 			}
 			err[0] = '\0';
-			CHECK(gx_gpu_submit(0, k.ctx, err, sizeof(err)) == GX_INVALID && err[0],
+			CHECK(gx_gpu_submit(g_gpu, 0, k.ctx, err, sizeof(err)) == GX_INVALID && err[0],
 				  "%s refused (%s): %s", k.what, mode_name[mode], err);
 		}
 
@@ -2366,7 +2371,7 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			memcpy(staging, c, b.capacity);
 			((gx_chunk *) staging)->flags = mode_flags(mode, 0);
 			cpu_run(c, b.capacity);
-			bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+			bool		ok = gx_gpu_submit(g_gpu, 0, nullptr, err, sizeof(err)) == GX_OK &&
 				poll_until_done(0, err, sizeof(err));
 			gx_chunk   *gc = (gx_chunk *) staging;
 			gx_result  *gr = gx_chunk_result(gc);
@@ -2422,7 +2427,7 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			memcpy(staging, pc, cap);
 			((gx_chunk *) staging)->flags = mode_flags(mode, 0);
 			cpu_run(pc, cap);
-			bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+			bool		ok = gx_gpu_submit(g_gpu, 0, nullptr, err, sizeof(err)) == GX_OK &&
 				poll_until_done(0, err, sizeof(err));
 
 			runs++;
@@ -2450,7 +2455,7 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		std::vector<uint64_t> ctab(tbytes / 8 + 1);
 		void	   *gtab = nullptr;
 
-		CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
+		CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gtab, err, sizeof(err)) == GX_OK,
 			  "numeric group table: %s", err);
 		for (int mode : {MODE_COPY, MODE_JIT})
 			for (int prog : {1, 2, 6})
@@ -2489,7 +2494,7 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				memcpy(staging, c, b.capacity);
 				((gx_chunk *) staging)->flags = mode_flags(mode, 0);
 				cpu_run(c, b.capacity, &cctx);
-				bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+				bool		ok = gx_gpu_submit(g_gpu, 0, &gctx, err, sizeof(err)) == GX_OK &&
 					poll_until_done(0, err, sizeof(err)) &&
 					cudaMemcpy(htab.data(), gtab, tbytes, cudaMemcpyDeviceToHost) == cudaSuccess;
 
@@ -2513,7 +2518,7 @@ test_numeric(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 							(long long) npass);
 				}
 			}
-		gx_mem_free(GX_DEV_GPU, gtab);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gtab);
 	}
 	CHECK(bad == 0, "numeric: %d of %d GPU runs differ", bad, runs);
 	printf("numeric: %d chunks, %d mismatches\n", runs, bad);
@@ -2547,7 +2552,7 @@ run_group_gpu_cpu(gx_chunk *c, uint64_t capacity, void *staging, int mode, void 
 	((gx_chunk *) staging)->flags = mode_flags(mode, 0);
 	cpu_run(c, capacity, &cctx);
 	err[0] = '\0';
-	if (gx_gpu_submit(0, &gctx, err, errlen) != GX_OK || !poll_until_done(0, err, errlen) ||
+	if (gx_gpu_submit(g_gpu, 0, &gctx, err, errlen) != GX_OK || !poll_until_done(0, err, errlen) ||
 		cudaMemcpy(htab.data(), gtab, tbytes, cudaMemcpyDeviceToHost) != cudaSuccess ||
 		!tile_selection((gx_chunk *) staging, gs) || !tile_selection(c, cs))
 		return false;
@@ -2597,7 +2602,7 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 	int			runs = 0,
 				bad = 0;
 
-	CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
+	CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gtab, err, sizeof(err)) == GX_OK,
 		  "float group table: %s", err);
 	/* (the last case: one pass of four, partition 2, another pass taking the host rows) */
 	for (auto gcase : {std::pair<uint32_t, uint32_t> {0u, 5}, {0u, 1500}, {GX_GROUP_NO_LOCAL, 1500},
@@ -2713,7 +2718,7 @@ test_group_float(std::mt19937_64 &rng, void *staging)
 						cpu_groups.size());
 			}
 		}
-	gx_mem_free(GX_DEV_GPU, gtab);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gtab);
 	CHECK(bad == 0, "float groups: %d of %d GPU runs differ from the CPU device", bad, runs);
 	printf("float groups: %d runs (block tables, global, a pass; JIT) agree with the CPU device\n",
 		   runs);
@@ -2739,7 +2744,7 @@ test_group_exact_var(std::mt19937_64 &rng, void *staging)
 	int			runs = 0,
 				bad = 0;
 
-	CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gtab, err, sizeof(err)) == GX_OK,
+	CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gtab, err, sizeof(err)) == GX_OK,
 		  "exact var group table: %s", err);
 	/* (the last case: a later pass, whose rows for the host are another's: none selected) */
 	for (auto gcase : {std::pair<uint32_t, uint32_t> {0u, 5}, {0u, 1500}, {GX_GROUP_NO_LOCAL, 1500},
@@ -2796,7 +2801,7 @@ test_group_exact_var(std::mt19937_64 &rng, void *staging)
 						cpu_groups.size());
 			}
 		}
-	gx_mem_free(GX_DEV_GPU, gtab);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gtab);
 	CHECK(bad == 0, "exact var groups: %d of %d GPU runs differ from the CPU device", bad, runs);
 	printf("exact var groups: %d runs (block tables, global, a later pass; JIT) agree with the CPU device\n",
 		   runs);
@@ -2842,7 +2847,7 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				memcpy(staging, c, bytes);
 				((gx_chunk *) staging)->flags = mode_flags(mode, 0);
 				cpu_run(c, bytes);
-				bool		ok = gx_gpu_submit(0, nullptr, err, sizeof(err)) == GX_OK &&
+				bool		ok = gx_gpu_submit(g_gpu, 0, nullptr, err, sizeof(err)) == GX_OK &&
 					poll_until_done(0, err, sizeof(err));
 				gx_result  *gr = gx_chunk_result((gx_chunk *) staging);
 				gx_result  *cr = gx_chunk_result(c);
@@ -2892,6 +2897,140 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	printf("char8: %d chunks, %d mismatches\n", runs, bad);
 }
 
+/* ---------------------------------------------------------------------- */
+/* several GPUs: each its own slots and streams, peers' memory           */
+/* ---------------------------------------------------------------------- */
+
+/* poll slot of GPU gpu until done; false on an error */
+static bool
+poll_gpu_until_done(int gpu, int slot, char *err, size_t errlen)
+{
+	for (;;)
+	{
+		int			done = 0;
+
+		if (gx_gpu_poll(gpu, slot, &done, err, errlen) != GX_OK)
+			return false;
+		if (done)
+			return true;
+	}
+}
+
+/*
+ * Two GPUs on one staging area (the service's layout): random programs on
+ * the second GPU against the CPU device, in every mode; then chunks on
+ * both GPUs at once adding into one aggregate state on GPU 0 (GPU 1
+ * reaches it by peer access), read by an AGG_READ on GPU 0 that follows
+ * the chunks of both GPUs in flight (gx_task_ctx after_gpu): the totals
+ * are the hand-computed ones.  Skipped with one GPU.
+ */
+static void
+test_multigpu(std::mt19937_64 &rng)
+{
+	const int	nslots = 5;
+	const size_t slot_bytes = 32u << 20;
+	char		err[512];
+	gx_gpu_info info;
+	int			ndev = 0,
+				peer = 0;
+	void	   *staging;
+
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 2)
+	{
+		printf("multigpu: skipped (%d GPU)\n", ndev);
+		return;
+	}
+	staging = aligned_alloc(4096, nslots * slot_bytes);
+	memset(staging, 0, nslots * slot_bytes);
+	for (int g = 0; g < 2; g++)
+	{
+		gx_status	st = gx_gpu_open(g, staging, nslots, slot_bytes, &info, err, sizeof(err));
+
+		CHECK(st == GX_OK, "gx_gpu_open(%d): %s", g, err);
+		if (st != GX_OK)
+		{
+			gx_gpu_close();
+			free(staging);
+			return;
+		}
+	}
+	CHECK(gx_gpu_peer(0, 1, &peer, err, sizeof(err)) == GX_OK && peer,
+		  "gx_gpu_peer(0, 1): enabled %d: %s", peer, err);
+	g_mapped_ok = info.mapped;
+
+	/* the second GPU runs every program as the first does */
+	g_gpu = 1;
+	test_random_mode(rng, staging, nslots, slot_bytes, MODE_COPY, 8);
+	test_random_mode(rng, staging, nslots, slot_bytes, MODE_MAPPED, 8);
+	test_random_mode(rng, staging, nslots, slot_bytes, MODE_JIT, 4);
+	g_gpu = 0;
+
+	/* one state on GPU 0, chunks of both GPUs adding into it */
+	if (peer)
+	{
+		AggStates	states;
+		int			rounds = 0;
+
+		if (states.open())
+		{
+			for (int round = 0; round < 4; round++)
+			{
+				int64_t		want_val[GX_MAX_AGGS] = {0},
+							want_cnt[GX_MAX_AGGS] = {0};
+				std::vector<ChunkBuilder *> bs(nslots - 1);
+				gx_task_ctx rctx = states.gctx;
+				bool		ok = true;
+
+				for (int s = 0; s < nslots - 1; s++)
+				{
+					bs[s] = new ChunkBuilder();
+					build_agg_task(*bs[s], rng, 100000 + (uint32_t) (rng() % 200000), want_val,
+								   want_cnt);
+					((gx_chunk *) bs[s]->mem)->flags = mode_flags(round % 2 ? MODE_MAPPED : MODE_COPY, s);
+					memcpy((char *) staging + s * slot_bytes, bs[s]->mem, bs[s]->capacity);
+				}
+				/* slots 0, 1 on GPU 0; 2, 3 on GPU 1; all in flight */
+				for (int s = 0; s < nslots - 1; s++)
+					ok &= gx_gpu_submit(s < 2 ? 0 : 1, s, &states.gctx, err, sizeof(err)) == GX_OK;
+				CHECK(ok, "multigpu: chunk submit: %s", err);
+				/* the read follows all four, on both GPUs */
+				build_agg_read((char *) staging + (nslots - 1) * slot_bytes, 3);
+				rctx.nafter = nslots - 1;
+				for (int s = 0; s < nslots - 1; s++)
+				{
+					rctx.after[s] = s;
+					rctx.after_gpu[s] = s < 2 ? 0 : 1;
+				}
+				CHECK(gx_gpu_submit(0, nslots - 1, &rctx, err, sizeof(err)) == GX_OK,
+					  "multigpu: AGG_READ submit: %s", err);
+				for (int s = 0; s < nslots - 1; s++)
+				{
+					CHECK(poll_gpu_until_done(s < 2 ? 0 : 1, s, err, sizeof(err)),
+						  "multigpu: poll %d: %s", s, err);
+					delete bs[s];
+				}
+				CHECK(poll_gpu_until_done(0, nslots - 1, err, sizeof(err)),
+					  "multigpu: AGG_READ poll: %s", err);
+
+				gx_result  *r = gx_chunk_result((gx_chunk *) ((char *) staging +
+															  (nslots - 1) * slot_bytes));
+
+				for (int a = 0; a < 3; a++)
+					CHECK(r->agg_val[a] == want_val[a] && r->agg_cnt[a] == want_cnt[a],
+						  "multigpu round %d: aggregate %d %lld/%lld, want %lld/%lld", round, a,
+						  (long long) r->agg_val[a], (long long) r->agg_cnt[a],
+						  (long long) want_val[a], (long long) want_cnt[a]);
+				rounds++;
+			}
+			states.close();
+		}
+		printf("multigpu: %d rounds of chunks on 2 GPUs adding into one state on GPU 0 (peer access)\n",
+			   rounds);
+	}
+	gx_gpu_close();
+	free(staging);
+}
+
 static void test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 static void test_projection(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 static void test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
@@ -2908,7 +3047,7 @@ test_random(std::mt19937_64 &rng)
 	void	   *staging = aligned_alloc(4096, nslots * slot_bytes);
 
 	memset(staging, 0, nslots * slot_bytes);
-	gx_status	st = gx_gpu_open(staging, nslots, slot_bytes, &info, err, sizeof(err));
+	gx_status	st = gx_gpu_open(g_gpu, staging, nslots, slot_bytes, &info, err, sizeof(err));
 
 	CHECK(st == GX_OK, "gx_gpu_open: %s", err);
 	if (st != GX_OK)
@@ -2984,7 +3123,7 @@ test_random(std::mt19937_64 &rng)
 
 		for (int i = 0; i < 20; i++)
 		{
-			CHECK(gx_mem_alloc(GX_DEV_GPU, host.size(), &p, err, sizeof(err)) == GX_OK,
+			CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, host.size(), &p, err, sizeof(err)) == GX_OK,
 				  "gx_mem_alloc(GPU): %s", err);
 			if (p == nullptr)
 				break;
@@ -2999,14 +3138,14 @@ test_random(std::mt19937_64 &rng)
 			CHECK(zero, "GPU block %d is zeroed", i);
 			CHECK(cudaMemset(p, 0x5a, host.size()) == cudaSuccess &&
 				  cudaDeviceSynchronize() == cudaSuccess, "dirty the block");
-			gx_mem_free(GX_DEV_GPU, p);
+			gx_mem_free(GX_DEV_GPU + g_gpu, p);
 		}
-		CHECK(gx_mem_alloc(GX_DEV_GPU, 4 * info.total_mem, &p, err, sizeof(err)) == GX_NO_MEMORY,
+		CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, 4 * info.total_mem, &p, err, sizeof(err)) == GX_NO_MEMORY,
 			  "4 times the GPU's memory: GX_NO_MEMORY (%s)", err);
 		/* the device stays usable after running out */
-		CHECK(gx_mem_alloc(GX_DEV_GPU, 4096, &p, err, sizeof(err)) == GX_OK, "alloc after OOM: %s",
+		CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, 4096, &p, err, sizeof(err)) == GX_OK, "alloc after OOM: %s",
 			  err);
-		gx_mem_free(GX_DEV_GPU, p);
+		gx_mem_free(GX_DEV_GPU + g_gpu, p);
 	}
 	jit_report("all tests");
 	gx_gpu_close();
@@ -3076,7 +3215,7 @@ test_bandwidth(std::mt19937_64 &rng)
 		want += vals[i] < 500000;
 	}
 
-	gx_status	st = gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err));
+	gx_status	st = gx_gpu_open(g_gpu, staging, 1, slot_bytes, &info, err, sizeof(err));
 
 	CHECK(st == GX_OK, "gx_gpu_open (bandwidth): %s", err);
 	if (st != GX_OK)
@@ -3096,7 +3235,7 @@ test_bandwidth(std::mt19937_64 &rng)
 		c->flags = mode_flags(mode, 0);
 		for (int it = 0; it < 3; it++)
 		{
-			st = gx_gpu_submit(0, nullptr, err, sizeof(err));
+			st = gx_gpu_submit(g_gpu, 0, nullptr, err, sizeof(err));
 			CHECK(st == GX_OK, "submit (%s): %s", mode_name[mode], err);
 			CHECK(poll_until_done(0, err, sizeof(err)), "poll (%s): %s", mode_name[mode], err);
 			CHECK(res->nsel == want && res->error == GX_NO_ERROR,
@@ -3176,7 +3315,7 @@ test_bandwidth(std::mt19937_64 &rng)
 		c->obj[0] = v.nagg ? 1 : 0;
 		for (int it = 0; it < 8; it++)
 		{
-			st = gx_gpu_submit(0, v.nagg ? &states.gctx : nullptr, err, sizeof(err));
+			st = gx_gpu_submit(g_gpu, 0, v.nagg ? &states.gctx : nullptr, err, sizeof(err));
 			CHECK(st == GX_OK, "submit (%s): %s", v.name, err);
 			CHECK(poll_until_done(0, err, sizeof(err)), "poll (%s): %s", v.name, err);
 			CHECK(res->nsel == w && res->error == GX_NO_ERROR,
@@ -3349,8 +3488,8 @@ test_group_bandwidth(std::mt19937_64 &rng)
 		void	   *gt = nullptr;
 		gx_task_ctx ctx;
 
-		if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
-			gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) != GX_OK)
+		if (gx_gpu_open(g_gpu, staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
+			gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) != GX_OK)
 		{
 			CHECK(false, "group bandwidth: %s", err);
 			free(staging);
@@ -3374,7 +3513,7 @@ test_group_bandwidth(std::mt19937_64 &rng)
 						((gx_chunk *) staging)->ext.agg[3].cnt_of = 0;
 				cudaMemset(gt, 0, tbytes);
 				cudaDeviceSynchronize();
-				CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_OK &&
+				CHECK(gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_OK &&
 					  poll_until_done(0, err, sizeof(err)), "group bandwidth run: %s", err);
 				gx_result  *res = gx_chunk_result((gx_chunk *) staging);
 
@@ -3388,7 +3527,7 @@ test_group_bandwidth(std::mt19937_64 &rng)
 				   jit ? "compiled" : "interpreted", best / 1e6, (double) nrows / best,
 				   run == 2 ? " (a count per aggregate)" : "");
 		}
-		gx_mem_free(GX_DEV_GPU, gt);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 		gx_gpu_close();
 		free(staging);
 	}
@@ -3447,8 +3586,8 @@ test_join_bandwidth(std::mt19937_64 &rng, uint32_t alg)
 	void	   *gt = nullptr;
 	gx_task_ctx ctx;
 
-	if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
-		gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) != GX_OK)
+	if (gx_gpu_open(g_gpu, staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) != GX_OK)
 	{
 		CHECK(false, "join bandwidth: %s", err);
 		free(staging);
@@ -3466,7 +3605,7 @@ test_join_bandwidth(std::mt19937_64 &rng, uint32_t alg)
 	auto		run = [&](const gx_chunk *c, uint64_t capacity, int what,
 						  uint64_t want_count) -> uint64_t {
 		memcpy(staging, c, capacity);
-		bool		ok = gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_OK &&
+		bool		ok = gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_OK &&
 			poll_until_done(0, err, sizeof(err));
 		gx_result  *res = gx_chunk_result((gx_chunk *) staging);
 
@@ -3515,7 +3654,7 @@ test_join_bandwidth(std::mt19937_64 &rng, uint32_t alg)
 	for (int w = 0; w < 5; w++)
 		printf("  %-22s %8.3f ms  %7.2f G rows/s\n", name[w], best[w] / 1e6,
 			   (double) n / best[w]);
-	gx_mem_free(GX_DEV_GPU, gt);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 	gx_gpu_close();
 	free(staging);
 }
@@ -3572,7 +3711,7 @@ test_projection(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			uint64_t	grows = 0,
 						crows = 0;
 
-			CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
+			CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) == GX_OK &&
 				  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
 				  "projection %s: tables: %s", what, err);
 			if (gt == nullptr || ct == nullptr)
@@ -3590,7 +3729,7 @@ test_projection(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				  "%llu rows, %zu pairs; want %llu rows, %zu pairs", what, maxp, gok,
 				  (unsigned long long) grows, gpairs.size(), cok, (unsigned long long) crows,
 				  cpairs.size(), (unsigned long long) want_rows, want.size());
-			gx_mem_free(GX_DEV_GPU, gt);
+			gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 			gx_mem_free(GX_DEV_CPU, ct);
 			ncases++;
 		}
@@ -3621,7 +3760,7 @@ test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				   *ct = nullptr;
 		gx_task_ctx cctx;
 
-		CHECK(gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) == GX_OK &&
+		CHECK(gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) == GX_OK &&
 			  gx_mem_alloc(GX_DEV_CPU, tbytes, &ct, err, sizeof(err)) == GX_OK,
 			  "search %s: tables: %s", sc.what.c_str(), err);
 		if (gt == nullptr || ct == nullptr)
@@ -3662,7 +3801,7 @@ test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				  "want %llu", sc.what.c_str(), op, bflags, a[0], a[1], r->nsel,
 				  (unsigned long long) r->join_count, (unsigned long long) sum);
 		});
-		gx_mem_free(GX_DEV_GPU, gt);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 		gx_mem_free(GX_DEV_CPU, ct);
 	});
 	printf("search: %d tasks, GPU = CPU = std::lower_bound / upper_bound\n", ntasks);
@@ -3677,7 +3816,7 @@ test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		for (uint32_t i = 0; i < cap; i++)
 			sc.keys.push_back((int64_t) i);
 		search_probes(rng, sc, 50);
-		if (gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) != GX_OK)
+		if (gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) != GX_OK)
 		{
 			CHECK(false, "search: table: %s", err);
 			return;
@@ -3702,7 +3841,7 @@ test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				s->ext.search.cap = 200;
 			else
 				s->cols[0].values_off = s->input_bytes;
-			CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+			CHECK(gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_INVALID,
 				  "GPU search mutation %d refused (%s)", m, err);
 		}
 		CHECK(grun(c, b.capacity, nullptr, 0) &&
@@ -3713,7 +3852,7 @@ test_search(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		CHECK(search_build(grun, sc.keys, cap, 64) && grun(c, b.capacity, nullptr, 0) &&
 			  gx_chunk_result(c)->error == GX_NO_ERROR && gx_chunk_result(c)->nsel == 50,
 			  "GPU search once sealed: runs");
-		gx_mem_free(GX_DEV_GPU, gt);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 	}
 }
 
@@ -3731,7 +3870,7 @@ gpu_jg_dev(void *staging, size_t slot_bytes)
 		void	   *p = nullptr;
 		char		err[256];
 
-		if (gx_mem_alloc(GX_DEV_GPU, bytes, &p, err, sizeof(err)) != GX_OK)
+		if (gx_mem_alloc(GX_DEV_GPU + g_gpu, bytes, &p, err, sizeof(err)) != GX_OK)
 			return nullptr;
 		cudaMemset(p, 0, bytes);
 		cudaDeviceSynchronize();
@@ -3739,7 +3878,7 @@ gpu_jg_dev(void *staging, size_t slot_bytes)
 	};
 	d.release = [](void *p) {
 		if (p != nullptr)
-			gx_mem_free(GX_DEV_GPU, p);
+			gx_mem_free(GX_DEV_GPU + g_gpu, p);
 	};
 	d.read = [](void *host, const void *dev, uint64_t bytes) {
 		cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
@@ -3790,8 +3929,8 @@ test_upload_order(void)
 			void	   *p = nullptr;
 
 			for (int i = 0; i < nbig && ok; i++)
-				ok = gx_mem_alloc(GX_DEV_GPU, big, &b[i], err, sizeof(err)) == GX_OK;
-			ok = ok && gx_mem_alloc(GX_DEV_GPU, 4 * words, &p, err, sizeof(err)) == GX_OK;
+				ok = gx_mem_alloc(GX_DEV_GPU + g_gpu, big, &b[i], err, sizeof(err)) == GX_OK;
+			ok = ok && gx_mem_alloc(GX_DEV_GPU + g_gpu, 4 * words, &p, err, sizeof(err)) == GX_OK;
 			if (ok)
 				ok = how == 0 ?
 					cudaMemcpy(p, pattern.data(), 4 * words, cudaMemcpyHostToDevice) ==
@@ -3802,9 +3941,9 @@ test_upload_order(void)
 				lost[how]++;
 			for (int i = 0; i < nbig; i++)
 				if (b[i] != nullptr)
-					gx_mem_free(GX_DEV_GPU, b[i]);
+					gx_mem_free(GX_DEV_GPU + g_gpu, b[i]);
 			if (p != nullptr)
-				gx_mem_free(GX_DEV_GPU, p);
+				gx_mem_free(GX_DEV_GPU + g_gpu, p);
 		}
 	CHECK(ok, "upload order: %s", err);
 	printf("upload order: behind 2 GiB of queued zeroing, a new pool block filled by a bare "
@@ -3896,7 +4035,7 @@ test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		c->ext.join.mode = GX_JOIN_RIGHT;
 		memset(&ctx, 0, sizeof(ctx));
 		memcpy(staging, c, b.capacity);
-		CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+		CHECK(gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_INVALID,
 			  "GPU: a RIGHT group probe is refused");
 	}
 }
@@ -3967,8 +4106,8 @@ test_search_bench(std::mt19937_64 &rng)
 	void	   *gt = nullptr;
 
 	memset(staging, 0, slot_bytes);
-	if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
-		gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) != GX_OK)
+	if (gx_gpu_open(g_gpu, staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) != GX_OK)
 	{
 		CHECK(false, "search bench: %s", err);
 		free(staging);
@@ -3983,7 +4122,7 @@ test_search_bench(std::mt19937_64 &rng)
 	CHECK(built, "search bench: the projection of %u keys is built", n);
 	if (!built)
 	{
-		gx_mem_free(GX_DEV_GPU, gt);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 		gx_gpu_close();
 		free(staging);
 		return;
@@ -4085,7 +4224,7 @@ test_search_bench(std::mt19937_64 &rng)
 				auto		s0 = std::chrono::steady_clock::now();
 
 				if (m.dev == 0)
-					ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+					ok = gx_gpu_submit(g_gpu, 0, &gctx, err, sizeof(err)) == GX_OK &&
 						poll_until_done(0, err, sizeof(err));
 				else if (m.dev == 1)
 					ok = gx_cpu_run(t, b.capacity, &cctx, err, sizeof(err)) == GX_OK;
@@ -4237,7 +4376,7 @@ test_search_bench(std::mt19937_64 &rng)
 
 	gx_cpu_close();
 	CHECK(gx_cpu_open(4, &started, err, sizeof(err)) == GX_OK, "search bench: pool: %s", err);
-	gx_mem_free(GX_DEV_GPU, gt);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gt);
 	if (ct != nullptr)
 		gx_mem_free(GX_DEV_CPU, ct);
 	gx_gpu_close();
@@ -4351,10 +4490,10 @@ test_jgroup_bandwidth(std::mt19937_64 &rng)
 			   *gg = nullptr;
 	gx_task_ctx ctx;
 
-	if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
-		gx_mem_alloc(GX_DEV_GPU, tbytes, &gt, err, sizeof(err)) != GX_OK ||
-		gx_mem_alloc(GX_DEV_GPU, cbytes, &gc, err, sizeof(err)) != GX_OK ||
-		gx_mem_alloc(GX_DEV_GPU, gbytes[2], &gg, err, sizeof(err)) != GX_OK)
+	if (gx_gpu_open(g_gpu, staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU + g_gpu, tbytes, &gt, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU + g_gpu, cbytes, &gc, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_GPU + g_gpu, gbytes[2], &gg, err, sizeof(err)) != GX_OK)
 	{
 		CHECK(false, "group join bandwidth: %s", err);
 		free(staging);
@@ -4370,7 +4509,7 @@ test_jgroup_bandwidth(std::mt19937_64 &rng)
 	/* run task c (capacity bytes) in slot 0; its result, or NULL */
 	auto		run = [&](const gx_chunk *c, uint64_t capacity) -> gx_result * {
 		memcpy(staging, c, capacity);
-		if (gx_gpu_submit(0, &ctx, err, sizeof(err)) != GX_OK ||
+		if (gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) != GX_OK ||
 			!poll_until_done(0, err, sizeof(err)))
 			return nullptr;
 		return gx_chunk_result((gx_chunk *) staging);
@@ -4407,9 +4546,9 @@ test_jgroup_bandwidth(std::mt19937_64 &rng)
 	for (int w = 0; w < 4; w++)
 		printf("  %-24s %8.3f ms  %7.2f G pairs/s\n", name[w], best[w] / 1e6,
 			   (double) n / best[w]);
-	gx_mem_free(GX_DEV_GPU, gt);
-	gx_mem_free(GX_DEV_GPU, gc);
-	gx_mem_free(GX_DEV_GPU, gg);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gt);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gc);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gg);
 	gx_gpu_close();
 	free(staging);
 }
@@ -4425,14 +4564,14 @@ ptree_gpu_image(PtImage &img)
 	void	   *g = nullptr;
 	char		err[256];
 
-	if (gx_mem_alloc(GX_DEV_GPU, img.bytes, &g, err, sizeof(err)) != GX_OK)
+	if (gx_mem_alloc(GX_DEV_GPU + g_gpu, img.bytes, &g, err, sizeof(err)) != GX_OK)
 	{
 		fprintf(stderr, "ptree image: %s\n", err);
 		return nullptr;
 	}
 	if (!gpu_upload(g, img.data(), img.bytes))
 	{
-		gx_mem_free(GX_DEV_GPU, g);
+		gx_mem_free(GX_DEV_GPU + g_gpu, g);
 		return nullptr;
 	}
 	return g;
@@ -4517,7 +4656,7 @@ test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				  pc.what.c_str(), a[0], a[1], why.c_str());
 			ntasks++;
 		}
-		gx_mem_free(GX_DEV_GPU, gimg);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gimg);
 	});
 	printf("ptree lookup: %d tasks, GPU = CPU = std::multimap\n", ntasks);
 
@@ -4584,7 +4723,7 @@ test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 					  round, a[0], a[1]);
 				same += ok;
 			}
-			gx_mem_free(GX_DEV_GPU, gimg);
+			gx_mem_free(GX_DEV_GPU + g_gpu, gimg);
 		}
 		printf("ptree lookup: %d tasks on malformed images, GPU = CPU\n", same);
 	}
@@ -4620,7 +4759,7 @@ test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 				t->cols[0].type = GX_INT4;
 			else
 				t->cols[0].values_off = t->input_bytes;
-			CHECK(gx_gpu_submit(0, &ctx, err, sizeof(err)) == GX_INVALID,
+			CHECK(gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_INVALID,
 				  "GPU tree lookup mutation %d refused (%s)", m, err);
 		}
 		CHECK(gimg != nullptr && gpu_run_slot0(staging, slot_bytes, c, b.capacity, &ctx, nullptr, 0,
@@ -4628,7 +4767,7 @@ test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 			  gx_chunk_result(c)->nsel == 50 && gx_chunk_result(c)->join_count == 50,
 			  "GPU tree lookup after the refusals: runs");
 		if (gimg != nullptr)
-			gx_mem_free(GX_DEV_GPU, gimg);
+			gx_mem_free(GX_DEV_GPU + g_gpu, gimg);
 	}
 }
 
@@ -4684,7 +4823,7 @@ test_ptree_bench(std::mt19937_64 &rng)
 	};
 
 	memset(staging, 0, slot_bytes);
-	if (gx_gpu_open(staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK)
+	if (gx_gpu_open(g_gpu, staging, 1, slot_bytes, &info, err, sizeof(err)) != GX_OK)
 	{
 		CHECK(false, "ptree bench: %s", err);
 		free(staging);
@@ -4767,7 +4906,7 @@ test_ptree_bench(std::mt19937_64 &rng)
 					auto		s0 = std::chrono::steady_clock::now();
 
 					if (m.dev == 0)
-						ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+						ok = gx_gpu_submit(g_gpu, 0, &gctx, err, sizeof(err)) == GX_OK &&
 							poll_until_done(0, err, sizeof(err));
 					else
 						ok = gx_cpu_run(t, b.capacity, &cctx, err, sizeof(err)) == GX_OK;
@@ -4819,7 +4958,7 @@ test_ptree_bench(std::mt19937_64 &rng)
 			}
 			printf("\n");
 		}
-		gx_mem_free(GX_DEV_GPU, gimg);
+		gx_mem_free(GX_DEV_GPU + g_gpu, gimg);
 	}
 	printf("\n");
 	gx_cpu_close();
@@ -4860,6 +4999,8 @@ main(void)
 		test_part("search") || test_part("jgroup") || test_part("validation") ||
 		test_part("ptree_lookup") || test_part("sets_search"))
 		test_random(rng);
+	if (test_part("multigpu"))
+		test_multigpu(rng);
 	if (test_part("bandwidth"))
 	{
 		test_bandwidth(rng);
@@ -4906,7 +5047,7 @@ sets_filter_case(void *staging, const std::vector<int64_t> &obj, int64_t at, int
 				cctx;
 	int			bad = 0;
 
-	if (gx_mem_alloc(GX_DEV_GPU, bytes, &gobj, err, sizeof(err)) != GX_OK ||
+	if (gx_mem_alloc(GX_DEV_GPU + g_gpu, bytes, &gobj, err, sizeof(err)) != GX_OK ||
 		!gpu_upload(gobj, obj.data(), bytes))
 	{
 		CHECK(false, "%s: the GPU object: %s", what, err);
@@ -4932,7 +5073,7 @@ sets_filter_case(void *staging, const std::vector<int64_t> &obj, int64_t at, int
 	memcpy(staging, c, b.capacity);
 	((gx_chunk *) staging)->flags = mflags;
 	bad += cpu_run(c, b.capacity, &cctx) != GX_OK;
-	bool		ok = gx_gpu_submit(0, &gctx, err, sizeof(err)) == GX_OK &&
+	bool		ok = gx_gpu_submit(g_gpu, 0, &gctx, err, sizeof(err)) == GX_OK &&
 		poll_until_done(0, err, sizeof(err));
 
 	CHECK(ok, "%s (%s): GPU: %s", what, mode_name[mode], err);
@@ -4953,7 +5094,7 @@ sets_filter_case(void *staging, const std::vector<int64_t> &obj, int64_t at, int
 	}
 	else
 		bad++;
-	gx_mem_free(GX_DEV_GPU, gobj);
+	gx_mem_free(GX_DEV_GPU + g_gpu, gobj);
 	return bad;
 }
 
