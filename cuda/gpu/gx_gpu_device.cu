@@ -621,6 +621,22 @@ gx_gpu_peer(int a, int b, int *enabled, char *err, size_t errlen)
 				return GX_OK;
 			}
 		}
+		/*
+		 * Blocks of a stream-ordered pool are not reached by a peer through
+		 * cudaDeviceEnablePeerAccess: each pool grants the other GPU access
+		 * itself (for its blocks now and later)
+		 */
+		for (int k = 0; k < 2; k++)
+		{
+			cudaMemAccessDesc desc;
+
+			memset(&desc, 0, sizeof(desc));
+			desc.location.type = cudaMemLocationTypeDevice;
+			desc.location.id = k == 0 ? b : a;
+			desc.flags = cudaMemAccessFlagsProtReadWrite;
+			GX_CHECK(cudaMemPoolSetAccess((k == 0 ? da : db)->pool, &desc, 1),
+					 "cudaMemPoolSetAccess");
+		}
 		*enabled = 1;
 		return GX_OK;
 	});
