@@ -289,19 +289,26 @@ tile_selection(gx_chunk *c, std::vector<uint32_t> &out)
 	return total == res->nsel;
 }
 
+/* poll slot of GPU gpu until done; false on an error */
 static bool
-poll_until_done(int slot, char *err, size_t errlen)
+poll_gpu_until_done(int gpu, int slot, char *err, size_t errlen)
 {
 	for (;;)
 	{
 		int			done = 0;
-		gx_status	st = gx_gpu_poll(g_gpu, slot, &done, err, errlen);
 
-		if (st != GX_OK)
+		if (gx_gpu_poll(gpu, slot, &done, err, errlen) != GX_OK)
 			return false;
 		if (done)
 			return true;
 	}
+}
+
+/* poll slot of the GPU under test until done */
+static bool
+poll_until_done(int slot, char *err, size_t errlen)
+{
+	return poll_gpu_until_done(g_gpu, slot, err, errlen);
 }
 
 /* run a task on the CPU device (slot_bytes: its slot); prints the error */
@@ -2900,21 +2907,6 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 /* ---------------------------------------------------------------------- */
 /* several GPUs: each its own slots and streams, peers' memory           */
 /* ---------------------------------------------------------------------- */
-
-/* poll slot of GPU gpu until done; false on an error */
-static bool
-poll_gpu_until_done(int gpu, int slot, char *err, size_t errlen)
-{
-	for (;;)
-	{
-		int			done = 0;
-
-		if (gx_gpu_poll(gpu, slot, &done, err, errlen) != GX_OK)
-			return false;
-		if (done)
-			return true;
-	}
-}
 
 /*
  * Two GPUs on one staging area (the service's layout): random programs on
