@@ -73,8 +73,8 @@
 # the step before it, is left out, and DuckDB only runs when its estimated
 # export and load (heap MB / 400 + 10 s) fit.  The report says what was
 # left out.  On the GPU host (2 H200, 32 cores) the build takes about a
-# minute, the data about 3 (SF 10 fits), the PostgreSQL runs about one,
-# the device runs one or two, DuckDB well under one: about 7.5 minutes in
+# minute, the data about 3 to 3.5 (SF 10 fits), the PostgreSQL runs about
+# one, the device runs one to 1.5, DuckDB under one: about 8 minutes in
 # all, inside test/gpu/run.sh's 540 s.  The CPU smoke run takes well under
 # a minute on 2 cores.
 #
@@ -121,6 +121,8 @@
 #                       GPU memory; cpu: N x 4096)
 #   MULTI_FIT_RESERVE_MB  device memory a GPU keeps from the cache in those
 #                       figures, for staging and the queries (8192)
+#   JOIN_JOBS, JOIN_BATCH, JOIN_FORCE, TPCH_JOBS, TPCH_BATCH, TPCH_FORCE
+#                       the generators' (bench/join/gen.sh, bench/tpch/gen.sh)
 #   OUT                 output dir (default /tmp/out)
 #   BENCH_START         1: own throwaway cluster (default when PGPORT is unset)
 #   BENCH_BUILD         1: build and install first (default: when not installed)
@@ -743,7 +745,8 @@ MD=$OUT/multigpu.md
         mg_md_table "${qs[@]}"
         echo
         for q in "${qs[@]}"; do
-            echo "- $q: \`$(mg_sql "$q" | tr '\n' ' ' | sed 's/ *$//')\`; plan on $KMAX: ${PLAN[$q,gpu$KMAX]}, PG: ${PLAN[$q,pg]}; result: \`${REF[$q]}\`"
+            ex=$(for k in "${KS[@]}"; do [ "${EXEC_MS[$q,$k]}" != n/a ] && printf '%s on %s, ' "${EXEC_MS[$q,$k]}" "$k"; done | sed 's/, $//')
+            echo "- $q: \`$(mg_sql "$q" | tr '\n' ' ' | sed 's/ *$//')\`; plan on $KMAX: ${PLAN[$q,gpu$KMAX]}, PG: ${PLAN[$q,pg]}; EXPLAIN ANALYZE execution ms: ${ex:-n/a}; result: \`${REF[$q]}\`"
         done
     done
     echo
