@@ -801,7 +801,8 @@ static gx_status
 gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err, size_t errlen)
 {
 	const uint32_t kind = c->kind;
-	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_JOIN_BUILD ||
+	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_GROUP_MERGE ||
+		kind == GX_TASK_JOIN_BUILD ||
 		kind == GX_TASK_JOIN_FINISH_BUILD || kind == GX_TASK_JOIN_UNMATCHED ||
 		kind == GX_TASK_SEARCH || kind == GX_TASK_TREE_LOOKUP ? 0 :
 		gx_ntiles(c->nrows);
