@@ -3024,9 +3024,11 @@ gm_gpu_cases(std::mt19937_64 &rng, void *staging, size_t slot_bytes, int ga, int
 			uint32_t	n = std::min(step, tc.cap - row0);
 			gx_chunk   *c = gm_merge_task(staging, tc.cap, row0, n, tc.count_only);
 			const gx_result *gr = gx_chunk_result(c),
-					   *cr = gx_chunk_result(cpu);
+					   *cr;
 
+			/* (the CPU's result where its copy of the header says: after the copy) */
 			memcpy(cpu, c, GX_ALIGN_UP(sizeof(gx_chunk)));
+			cr = gx_chunk_result(cpu);
 			ok = gm_gpu_run(ga, &gctx, err, sizeof(err));
 			CHECK(ok, "%s: GPU merge at %u: %s", what, row0, err);
 			CHECK(cpu_run(cpu, gm_merge_bytes(n), &cctx) == GX_OK, "%s: CPU merge", what);
