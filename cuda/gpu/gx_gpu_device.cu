@@ -18,7 +18,9 @@
  * service named.
  *
  * Peer access: gx_gpu_peer enables, both ways, the access of two GPUs to
- * each other's memory (NVLink or PCIe peer to peer).  A task on one GPU
+ * each other's memory (NVLink or PCIe peer to peer), the blocks of their
+ * memory pools included (cudaMemPoolSetAccess: a pool's access is its
+ * own, not the device's peer access).  A task on one GPU
  * may then read and write objects and cache entries of the other through
  * their addresses (unified addressing), which is how one group table or
  * join table serves the tasks of every GPU (docs/engine.md, "Several
@@ -620,6 +622,23 @@ gx_gpu_peer(int a, int b, int *enabled, char *err, size_t errlen)
 						k == 0 ? b : a, cudaGetErrorString(e));
 				return GX_OK;
 			}
+		}
+		/*
+		 * the blocks of each GPU's memory pool (objects, cache entries)
+		 * readable and writable by the other: peer access does not cover
+		 * stream-ordered pools, whose access is their own (without it a
+		 * peer's kernel faults and a copy between them is refused)
+		 */
+		for (int k = 0; k < 2; k++)
+		{
+			cudaMemAccessDesc acc;
+
+			memset(&acc, 0, sizeof(acc));
+			acc.location.type = cudaMemLocationTypeDevice;
+			acc.location.id = k == 0 ? b : a;
+			acc.flags = cudaMemAccessFlagsProtReadWrite;
+			GX_CHECK(cudaMemPoolSetAccess((k == 0 ? da : db)->pool, &acc, 1),
+					 "cudaMemPoolSetAccess (peer)");
 		}
 		*enabled = 1;
 		return GX_OK;
