@@ -83,6 +83,8 @@ gx_status	gx_validate_obj_write(const gx_chunk *task, uint64_t slot_bytes,
 								  const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_validate_tree_lookup(const gx_chunk *task, uint64_t slot_bytes,
 									const gx_task_ctx *ctx, char *err, size_t errlen);
+gx_status	gx_validate_obj_copy(const gx_chunk *task, uint64_t slot_bytes,
+								 const gx_task_ctx *ctx, char *err, size_t errlen);
 
 /* ---- CPU implementations (gx_cpu.cpp) ---- */
 
@@ -102,6 +104,8 @@ gx_status	gx_cpu_search(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_
 gx_status	gx_cpu_obj_write(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 /* TREE_LOOKUP (gx_ptree.cuh) */
 gx_status	gx_cpu_tree_lookup(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
+/* OBJ_COPY: ranges of one object into another */
+gx_status	gx_cpu_obj_copy(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 
 /* the CPU device's memory (gx_mem_alloc / gx_mem_free with GX_DEV_CPU) */
 gx_status	gx_cpu_mem_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen);
@@ -131,5 +135,7 @@ gx_status	gx_gpu_obj_write(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							 char *err, size_t errlen) GX_GPU_OP;
 gx_status	gx_gpu_tree_lookup(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							   char *err, size_t errlen) GX_GPU_OP;
+gx_status	gx_gpu_obj_copy(int slot, gx_chunk *task, const gx_task_ctx *ctx,
+							char *err, size_t errlen) GX_GPU_OP;
 
 #endif							/* GX_OPS_H */
