@@ -138,8 +138,10 @@ BEGIN
             line := regexp_replace(line, 'rows=\d+\.\d+', 'rows=' || v);
         END LOOP;
         CONTINUE WHEN line ~ '^\s*Params Evaluated: ';
-        -- several devices (gpuext.cpu_devices, several GPUs): where chunks ran
-        CONTINUE WHEN line ~ '^\s*Devices: ' OR line ~ '^\s*Device Chunks: ';
+        -- several devices (gpuext.cpu_devices, several GPUs): where chunks ran,
+        -- a GpuJoin's probes and the copies of its table
+        CONTINUE WHEN line ~ '^\s*Devices: ' OR line ~ '^\s*Device Chunks: ' OR
+                      line ~ '^\s*Device Probe Tasks: ' OR line ~ '^\s*Table Replicas: ';
         -- (18: a Materialize's storage with ANALYZE)
         CONTINUE WHEN line ~ '^\s*Storage: \w+  Maximum Storage: ';
         line := regexp_replace(line, '^(\s*)InitPlan (\d+) \(returns [^)]*\)$', '\1InitPlan \2');
