@@ -10,7 +10,7 @@ DATA = sql/gpuext--1.0.sql sql/gpuext--1.6.sql \
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
-REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr search_sets chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain gpujoin_merge gpujoin_parallel gpujoin_parts gpujoin_filter gpujoin_agg gpujoin_levels cursors stat engine multidevice multidevice_join ptree ptree_lookup shared_objects sorted_projection upgrade
+REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr search_sets chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain gpujoin_merge gpujoin_parallel gpujoin_parts gpujoin_filter gpujoin_agg gpujoin_levels cursors stat engine multidevice multidevice_preagg multidevice_join ptree ptree_lookup shared_objects sorted_projection upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
 ISOLATION = mvcc_concurrent cache_concurrent cache_refresh preagg_concurrent engine_concurrent service_kill ptree_concurrent shared_objects_concurrent sorted_projection_concurrent
 ISOLATION_OPTS = --load-extension=gpuext

@@ -416,18 +416,4 @@ FACTS=$OUT/groupby_facts.tsv
         bench_facts_cfgs "$q" "${ALL_CFGS[@]}"
     done
 } >"$FACTS"
-if command -v python3 >/dev/null 2>&1; then
-    python3 "$HERE/groupby/groupby_json.py" "$FACTS" "$OUT/groupby.json" || gx_warn "groupby.json not written"
-else
-    gx_warn "no python3: groupby.json not written (the facts are in $FACTS)"
-fi
-
-echo
-cat "$MD"
-echo
-gx_log "wrote $MD, $OUT/groupby.json and logs in $OUT ($GB_S s)"
-if [ "$FAILED" = 1 ]; then
-    echo "!!!!!!!! FAIL: results differ from PG serial's or runs failed (see above) !!!!!!!!"
-    exit 2
-fi
-exit 0
+bench_report_end "$FACTS" groupby "$MD" "$GB_S" "PG serial"

@@ -485,8 +485,11 @@ bench_tables_prewarm() {
 }
 
 # bench_cache_load LOG DEVICE TABLE...: SELECT gpuext_cache_load(TABLE) for
-# each (gpuext.device DEVICE); sets CACHE_LOAD_MS (all of them) and
-# CACHE_ROWS (the rows cached, summed).  Pages not all-visible are not
+# each (gpuext.device DEVICE, and the settings of BENCH_CACHE_OPTS, e.g.
+# "-c gpuext.devices=gpu0,gpu1": a load puts its entries on the session's
+# devices); sets CACHE_LOAD_MS (all of them) and CACHE_ROWS (the rows
+# cached, summed; compared with BENCH_CACHE_WANT, the rows of the tables,
+# counted here when it is unset).  Pages not all-visible are not
 # cached (their rows would be read from the heap by every "cached" run):
 # when fewer rows than the tables hold were cached, VACUUM (FREEZE) them
 # once more, now that nothing else runs, and load again.  A failure is
@@ -495,7 +498,7 @@ bench_cache_load() {
     local log=$1 dev=$2 want
     shift 2
     CACHE_LOAD_MS=n/a; CACHE_ROWS=n/a
-    want=$(gx_psql -d "$DB" -Atc "SELECT $(printf '(SELECT count(*) FROM %s) + ' "$@") 0")
+    want=${BENCH_CACHE_WANT:-$(gx_psql -d "$DB" -Atc "SELECT $(printf '(SELECT count(*) FROM %s) + ' "$@") 0")}
     _bench_cache_load "$log" "$dev" "$@" || return 1
     if [ "${CACHE_ROWS:-0}" -lt "$want" ]; then
         gx_log "cache load: ${CACHE_ROWS:-?} of $want rows; VACUUM $* and load again"
@@ -513,7 +516,7 @@ _bench_cache_load() {
     t0=$(date +%s%N)
     CACHE_ROWS=0
     for tbl in "$@"; do
-        n=$(PGOPTIONS="-c gpuext.device=$dev" gx_psql -d "$DB" -Atc "SELECT gpuext_cache_load('$tbl')" 2>>"$log" | tee -a "$log" | grep -E '^[0-9]+$' | tail -n 1)
+        n=$(PGOPTIONS="-c gpuext.device=$dev ${BENCH_CACHE_OPTS:-}" gx_psql -d "$DB" -Atc "SELECT gpuext_cache_load('$tbl')" 2>>"$log" | tee -a "$log" | grep -E '^[0-9]+$' | tail -n 1)
         if [ -z "$n" ]; then
             gx_log "cache load of $tbl failed: $(tail -n 3 "$log")"
             CACHE_LOAD_MS=n/a; CACHE_ROWS=n/a
@@ -685,7 +688,7 @@ cfg_why() {
 # at most the cores), MS/RES/... of configuration duckdb n/a for each Q,
 # then, unless bench/duckdb/lib.sh is missing, BENCH_DUCKDB=0, the
 # configuration is skipped (cfg_enabled duckdb), no library is at hand or
-# the budget is spent, FUNC LOG (gxd_copy_and_run of the caller's tables
+# the budget has not BENCH_DUCKDB_EST_S (default 0) seconds left, FUNC LOG (gxd_copy_and_run of the caller's tables
 # and queries) and bench_duckdb_results; DUCKDB_NOTE says why not (empty
 # when it ran)
 bench_duckdb_run() {
@@ -704,7 +707,7 @@ bench_duckdb_run() {
         DUCKDB_NOTE="skipped (BENCH_DUCKDB=0 / $BENCH_SKIP_VAR)"
     elif [ "${BENCH_DUCKDB:-}" != 1 ] && ! gxd_available; then
         DUCKDB_NOTE="no .carry/libduckdb.so.xz (bench/duckdb/fetch.sh)"
-    elif ! bench_budget_ok; then
+    elif ! bench_budget_ok "${BENCH_DUCKDB_EST_S:-0}"; then
         DUCKDB_NOTE="skipped ($BENCH_BUDGET_VAR)"
     else
         gx_log "$DUCKDB_TITLE: export, load, run $*"
@@ -718,4 +721,26 @@ bench_duckdb_run() {
     fi
     [ -n "$DUCKDB_NOTE" ] && gx_log "$DUCKDB_TITLE: n/a, $DUCKDB_NOTE"
     return 0
+}
+
+# bench_report_end FACTS NAME MD SECONDS REF: the end of bench/groupby.sh,
+# join.sh, tpch_join.sh and multigpu.sh: $OUT/NAME.json from FACTS
+# (bench/groupby/groupby_json.py), MD printed, then exit: 2 when FAILED
+# (results differ from REF's, e.g. "PG serial"), else 0
+bench_report_end() {
+    local facts=$1 json=$OUT/$2.json md=$3
+    if command -v python3 >/dev/null 2>&1; then
+        python3 "$(dirname "${BASH_SOURCE[0]}")/groupby/groupby_json.py" "$facts" "$json" || gx_warn "$2.json not written"
+    else
+        gx_warn "no python3: $2.json not written (the facts are in $facts)"
+    fi
+    echo
+    cat "$md"
+    echo
+    gx_log "wrote $md, $json and logs in $OUT ($4 s)"
+    if [ "$FAILED" = 1 ]; then
+        echo "!!!!!!!! FAIL: results differ from $5's or runs failed (see above) !!!!!!!!"
+        exit 2
+    fi
+    exit 0
 }

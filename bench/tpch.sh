@@ -149,13 +149,11 @@ DUCKDB_TITLE="DuckDB ${DUCKDB_THREADS}t"
 DUCKDB_VERSION=n/a; DUCKDB_EXPORT_S=n/a; DUCKDB_NOTE="not run"
 declare -A MS RES PLAN
 for q in "${QUERIES[@]}"; do MS[$q,duckdb]=n/a; RES[$q,duckdb]=n/a; PLAN[$q,duckdb]=duckdb; done
-LI_COLS="l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate"
-DUCK_COLS="'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': 'DECIMAL(15,2)', 'l_discount': 'DECIMAL(15,2)', 'l_tax': 'DECIMAL(15,2)', 'l_returnflag': 'VARCHAR', 'l_linestatus': 'VARCHAR', 'l_shipdate': 'DATE'"
 tpch_duckdb() {   # LOG: 0 when DuckDB ran both queries
     local reps=$TPCH_T
     [ "$reps" = 0 ] && reps=${BENCH_T_FAST:-5}
     GXD_PGOPTIONS="${BENCH_OPTS[serial]}" \
-        gxd_copy_and_run "$DB" lineitem "$LI_COLS" "$DUCK_COLS" \
+        gxd_copy_and_run "$DB" lineitem "$TPCH_Q1_COLS" "$TPCH_Q1_DUCK_TYPES" \
         "$QDIR/duckdb/q1.sql,$QDIR/duckdb/q6.sql" "$reps" "$1"
 }
 # shellcheck source=bench/duckdb/lib.sh

@@ -10,82 +10,12 @@
 -- the chunks of the others add into it through peer access.  Every query
 -- runs with gpuext off and on every device selection: the same rows.
 -- The same expected output holds with one device of a kind or several.
+-- (md_check and the other md_ helpers: setup.sql.)
 --
 CREATE TABLE md (id int4, a int4, b int8, c float8);
 INSERT INTO md SELECT g, g % 1000, g * 3, (g % 77) / 7.0 FROM generate_series(1, 300000) g;
 UPDATE md SET a = NULL WHERE id % 997 = 0;
 VACUUM ANALYZE md;
-
--- the labels of the devices of a kind, in device order ('' kind: all)
-CREATE FUNCTION md_labels(k text) RETURNS text LANGUAGE sql AS $$
-    SELECT string_agg(label, ',' ORDER BY device) FROM gpuext_devices() WHERE k = '' OR kind = k
-$$;
--- the kind that holds the cache: the GPUs when the service has one
-CREATE FUNCTION md_cache_kind() RETURNS text LANGUAGE sql AS $$
-    SELECT CASE WHEN EXISTS (SELECT 1 FROM gpuext_devices() WHERE kind = 'gpu')
-                THEN 'gpu' ELSE 'cpu' END
-$$;
-
--- q with gpuext off, then forced with gpuext.device = auto on each device
--- selection of gpuext.devices: each device alone, the CPU devices
--- together, the GPUs together, all of them (a plain filter may run on a
--- GPU and the CPU device at once); the same rows each time
-CREATE FUNCTION md_check(q text) RETURNS text LANGUAGE plpgsql
-    SET gpuext.enabled = off SET gpuext.force = off AS $$
-DECLARE
-    ref record;
-    got record;
-    sel text;
-    sels text[];
-BEGIN
-    ref := gx_try(q);
-    SELECT array_agg(label ORDER BY device) INTO sels FROM gpuext_devices();
-    sels := sels || md_labels('cpu') || md_labels('');
-    IF md_labels('gpu') IS NOT NULL THEN
-        sels := sels || md_labels('gpu');
-    END IF;
-    PERFORM set_config('gpuext.enabled', 'on', true);
-    PERFORM set_config('gpuext.force', 'on', true);
-    PERFORM set_config('gpuext.device', 'auto', true);
-    FOREACH sel IN ARRAY sels LOOP
-        PERFORM set_config('gpuext.devices', sel, true);
-        got := gx_try(q);
-        IF got.summary IS DISTINCT FROM ref.summary OR got.r IS DISTINCT FROM ref.r THEN
-            RETURN format('MISMATCH with gpuext.devices = %s: off gave "%s", on gave "%s"',
-                          sel, ref.summary, got.summary);
-        END IF;
-    END LOOP;
-    RETURN format('%s, %s', ref.summary, gx_device_node(q));
-END $$;
-
--- did q's scan read cache entries (EXPLAIN ANALYZE's Cached Chunks > 0)?
-CREATE FUNCTION md_read_cache(q text) RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-        IF line ~ 'Cached Chunks: [1-9]' THEN
-            RETURN true;
-        END IF;
-    END LOOP;
-    RETURN false;
-END $$;
-
--- did every device of the node run chunks?  (the EXPLAIN ANALYZE line
--- "Device Chunks: cpu=3, cpu1=2" of a node with several devices; true for
--- a node with one)
-CREATE FUNCTION md_all_devices_ran(q text) RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-    ok bool := true;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-        IF line ~ 'Device Chunks: ' THEN
-            ok := ok AND line !~ '=0(,|$)';
-        END IF;
-    END LOOP;
-    RETURN ok;
-END $$;
 
 -- the devices: 0 is the CPU device; each has its name for gpuext.devices,
 -- and reaches its own memory and its peers' (the CPU devices all share the
@@ -156,8 +86,3 @@ RESET gpuext.devices;
 RESET gpuext.force;
 
 DROP TABLE md;
-DROP FUNCTION md_check(text);
-DROP FUNCTION md_all_devices_ran(text);
-DROP FUNCTION md_read_cache(text);
-DROP FUNCTION md_labels(text);
-DROP FUNCTION md_cache_kind();

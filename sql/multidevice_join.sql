@@ -31,42 +31,13 @@ FROM generate_series(1, 30000) g;
 CREATE TABLE mj_e (id int4, k int4, k8 int8);
 VACUUM ANALYZE mj_o, mj_i, mj_e;
 
--- the device selections of gpuext.devices: each device alone, the CPU
--- devices, all devices, the GPUs (when the service has some)
-CREATE FUNCTION mj_selections() RETURNS SETOF text LANGUAGE sql AS $$
-    (SELECT label FROM gpuext_devices() ORDER BY device)
-    UNION ALL
-    SELECT string_agg(label, ',' ORDER BY device) FROM gpuext_devices() WHERE kind = 'cpu'
-    UNION ALL
-    SELECT string_agg(label, ',' ORDER BY device) FROM gpuext_devices()
-    UNION ALL
-    SELECT s FROM (SELECT string_agg(label, ',' ORDER BY device) AS s
-                   FROM gpuext_devices() WHERE kind = 'gpu') g WHERE s IS NOT NULL
+-- q with gpuext off, then forced on each device selection (md_check:
+-- each device alone, the CPU devices, all, the GPUs): the same rows; then
+-- whether the forced plan holds a GpuJoin (instead of md_check's scan node)
+CREATE FUNCTION mj_check(q text) RETURNS text LANGUAGE sql AS $$
+    SELECT regexp_replace(md_check(q), ', (no GpuScan|GpuScan|GpuPreAgg)$', '') ||
+           CASE WHEN gx_join_node(q) THEN ', GpuJoin' ELSE ', no GpuJoin' END
 $$;
-
--- q with gpuext off, then forced on each device selection: the same rows
--- (or error); then whether the forced plan holds a GpuJoin
-CREATE FUNCTION mj_check(q text) RETURNS text LANGUAGE plpgsql
-    SET gpuext.enabled = off SET gpuext.force = off AS $$
-DECLARE
-    ref record := gx_try(q);
-    got record;
-    sel text;
-BEGIN
-    FOR sel IN SELECT mj_selections() LOOP
-        PERFORM set_config('gpuext.enabled', 'on', true);
-        PERFORM set_config('gpuext.force', 'on', true);
-        PERFORM set_config('gpuext.devices', sel, true);
-        got := gx_try(q);
-        PERFORM set_config('gpuext.enabled', 'off', true);
-        CONTINUE WHEN got.summary IS NOT DISTINCT FROM ref.summary AND got.r IS NOT DISTINCT FROM ref.r;
-        RETURN format('MISMATCH with gpuext.devices = %s: off gave "%s", on gave "%s"%s', sel,
-                      ref.summary, got.summary,
-                      CASE WHEN got.r IS NOT NULL AND ref.r IS NOT NULL
-                           THEN ': ' || gx_diff(ref.r, got.r) END);
-    END LOOP;
-    RETURN ref.summary || CASE WHEN gx_join_node(q) THEN ', GpuJoin' ELSE ', no GpuJoin' END;
-END $$;
 
 -- q's GpuJoins under EXPLAIN ANALYZE (gpuext forced, every device): per
 -- node its devices ('' for one), its probes per device and its table's
@@ -279,5 +250,4 @@ DROP FUNCTION mj_no_copy(text);
 DROP FUNCTION mj_nodes(text);
 DROP FUNCTION mj_parallel(text);
 DROP FUNCTION mj_cursor(text, int);
-DROP FUNCTION mj_selections();
 RESET max_parallel_workers_per_gather;

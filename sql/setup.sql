@@ -139,9 +139,11 @@ BEGIN
         END LOOP;
         CONTINUE WHEN line ~ '^\s*Params Evaluated: ';
         -- several devices (gpuext.cpu_devices, several GPUs): where chunks ran,
-        -- a GpuJoin's probes and the copies of its table
+        -- a GpuJoin's probes and the copies of its table, and GpuPreAgg's
+        -- merges of their group tables
         CONTINUE WHEN line ~ '^\s*Devices: ' OR line ~ '^\s*Device Chunks: ' OR
                       line ~ '^\s*Device Probe Tasks: ' OR line ~ '^\s*Table Replicas: ';
+        CONTINUE WHEN line ~ '^\s*(Group Merges|Groups Merged|Groups Merged Without Room): ';
         -- (18: a Materialize's storage with ANALYZE)
         CONTINUE WHEN line ~ '^\s*Storage: \w+  Maximum Storage: ';
         line := regexp_replace(line, '^(\s*)InitPlan (\d+) \(returns [^)]*\)$', '\1InitPlan \2');
@@ -247,6 +249,79 @@ CREATE FUNCTION gx_jexplain(q text) RETURNS SETOF text LANGUAGE sql AS $$
     SELECT l FROM gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF') l
     WHERE l !~ '^\s*Buckets: '
 $$;
+
+-- several devices (multidevice, multidevice_preagg): md_check(q) runs q on
+-- every selection of gpuext.devices, the others read EXPLAIN ANALYZE
+-- the labels of the devices of a kind, in device order ('' kind: all)
+CREATE FUNCTION md_labels(k text) RETURNS text LANGUAGE sql AS $$
+    SELECT string_agg(label, ',' ORDER BY device) FROM gpuext_devices() WHERE k = '' OR kind = k
+$$;
+-- the kind that holds the cache: the GPUs when the service has one
+CREATE FUNCTION md_cache_kind() RETURNS text LANGUAGE sql AS $$
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM gpuext_devices() WHERE kind = 'gpu')
+                THEN 'gpu' ELSE 'cpu' END
+$$;
+
+-- q with gpuext off, then forced with gpuext.device = auto on each device
+-- selection of gpuext.devices: each device alone, the CPU devices
+-- together, the GPUs together, all of them (a plain filter may run on a
+-- GPU and the CPU device at once); the same rows each time
+CREATE FUNCTION md_check(q text) RETURNS text LANGUAGE plpgsql
+    SET gpuext.enabled = off SET gpuext.force = off AS $$
+DECLARE
+    ref record;
+    got record;
+    sel text;
+    sels text[];
+BEGIN
+    ref := gx_try(q);
+    SELECT array_agg(label ORDER BY device) INTO sels FROM gpuext_devices();
+    sels := sels || md_labels('cpu') || md_labels('');
+    IF md_labels('gpu') IS NOT NULL THEN
+        sels := sels || md_labels('gpu');
+    END IF;
+    PERFORM set_config('gpuext.enabled', 'on', true);
+    PERFORM set_config('gpuext.force', 'on', true);
+    PERFORM set_config('gpuext.device', 'auto', true);
+    FOREACH sel IN ARRAY sels LOOP
+        PERFORM set_config('gpuext.devices', sel, true);
+        got := gx_try(q);
+        IF got.summary IS DISTINCT FROM ref.summary OR got.r IS DISTINCT FROM ref.r THEN
+            RETURN format('MISMATCH with gpuext.devices = %s: off gave "%s", on gave "%s"',
+                          sel, ref.summary, got.summary);
+        END IF;
+    END LOOP;
+    RETURN format('%s, %s', ref.summary, gx_device_node(q));
+END $$;
+
+-- did q's scan read cache entries (EXPLAIN ANALYZE's Cached Chunks > 0)?
+CREATE FUNCTION md_read_cache(q text) RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ 'Cached Chunks: [1-9]' THEN
+            RETURN true;
+        END IF;
+    END LOOP;
+    RETURN false;
+END $$;
+
+-- did every device of the node run chunks?  (the EXPLAIN ANALYZE line
+-- "Device Chunks: cpu=3, cpu1=2" of a node with several devices; true for
+-- a node with one)
+CREATE FUNCTION md_all_devices_ran(q text) RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    ok bool := true;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ 'Device Chunks: ' THEN
+            ok := ok AND line !~ '=0(,|$)';
+        END IF;
+    END LOOP;
+    RETURN ok;
+END $$;
 
 -- the helpers themselves: a differential check reports rows and plan
 SELECT gx_check('SELECT id FROM gx_num WHERE i4 > 0');

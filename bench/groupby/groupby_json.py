@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/groupby/groupby_json.py FACTS JSON - groupby.json of bench/groupby.sh
-(and join.json of bench/join.sh, tpch_join.json of bench/tpch_join.sh: no
-cub facts, no cub section), written with Python's json module from its facts (one a line, tab-separated):
+(and join.json of bench/join.sh, tpch_join.json of bench/tpch_join.sh,
+multigpu.json of bench/multigpu.sh: no cub facts, no cub section), written with Python's json module from its facts (one a line, tab-separated):
 
   meta NAME VALUE            rows, load_s, runs, postgres, cpu, gpu, preagg, ...
   duckdb NAME VALUE          title, version, threads, export_s, run_s, note
@@ -15,8 +15,9 @@ cub facts, no cub section), written with Python's json module from its facts (on
   cfg Q CONFIG NAME VALUE    ms, runs, all_ms (blank-separated), plan,
                              check, result
 
-Per query and configuration also speedup_vs_pg_serial (PG serial ms / ms)
-and speedup_vs_duckdb (DuckDB ms / ms).  Numbers become JSON numbers; n/a,
+Per query and configuration also speedup_vs_pg_serial (PG serial ms / ms;
+with a fact "meta ref_config NAME": speedup_vs_NAME, NAME's ms / ms) and
+speedup_vs_duckdb (DuckDB ms / ms).  Numbers become JSON numbers; n/a,
 err and empty values become null (a string field keeps "err").
 """
 import json
@@ -26,9 +27,11 @@ import sys
 TEXT = {"result", "sql", "title", "plan", "check", "note", "version", "postgres", "cpu",
         "gpu", "device", "table_size", "work_mem", "preagg", "gpu_device", "agg_node",
         "explain_config", "explain_file", "g50m_config", "within_3x",
-        "join_node", "detail", "aim_count", "aim_band", "aim_tpch"}
-# name prefixes of text fields (bench/tpch_join.sh: one per configuration)
-TEXT_PREFIX = ("explain_file_", "own_time_")
+        "join_node", "detail", "aim_count", "aim_band", "aim_tpch",
+        "workload", "tables", "labels", "device_counts", "device_kind", "left_out", "ref_config"}
+# name prefixes of text fields (bench/tpch_join.sh: one per configuration;
+# bench/multigpu.sh: one per device count or workload)
+TEXT_PREFIX = ("explain_file_", "own_time_", "device_chunks_", "devices_", "aim_", "note_")
 
 
 def num(v):
@@ -74,12 +77,14 @@ def main():
             elif kind == "cfg":
                 cfg = queries[p[1]]["configs"].setdefault(p[2], {"title": titles.get(p[2], p[2])})
                 cfg[p[3]] = val(p[3], p[4])
+    ref_cfg = meta.get("ref_config") or "serial"
+    ref_key = "speedup_vs_" + ("pg_serial" if ref_cfg == "serial" else ref_cfg)
     for q in order:
         cfgs = queries[q]["configs"]
-        ref = cfgs.get("serial", {}).get("ms")
+        ref = cfgs.get(ref_cfg, {}).get("ms")
         duckms = cfgs.get("duckdb", {}).get("ms")
         for c in cfgs.values():
-            c["speedup_vs_pg_serial"] = speedup(ref, c.get("ms"))
+            c[ref_key] = speedup(ref, c.get("ms"))
             c["speedup_vs_duckdb"] = speedup(duckms, c.get("ms"))
     out = {"meta": meta, "duckdb": duck}
     if cub or cubops:

@@ -33,6 +33,13 @@
 set -u -o pipefail
 
 TPCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# the 7 columns of lineitem that Q1 and Q6 read, and their DuckDB types
+# (read_csv's columns: bench/duckdb/lib.sh gxd_copy_and_run), for the
+# benchmarks' DuckDB copies (bench/tpch.sh, bench/multigpu.sh)
+# shellcheck disable=SC2034  # (read by the sourcing scripts)
+TPCH_Q1_COLS="l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate"
+# shellcheck disable=SC2034
+TPCH_Q1_DUCK_TYPES="'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': 'DECIMAL(15,2)', 'l_discount': 'DECIMAL(15,2)', 'l_tax': 'DECIMAL(15,2)', 'l_returnflag': 'VARCHAR', 'l_linestatus': 'VARCHAR', 'l_shipdate': 'DATE'"
 
 # tpch_gen DB: the load (a function, so that bench/tpch.sh can source this
 # file and call it on its cluster); returns 1 on failure

@@ -30,6 +30,11 @@
  *    GPU block merges its shared-memory table (gx_group.cuh);
  *  - AGG_READ: sums the stripes into the result, zeroes the state;
  *  - GROUP_READ: copies the READY slots of a range of a group table;
+ *  - GROUP_MERGE: threads take tiles of a range of the source table's
+ *    slots and merge each READY one into its group of the destination
+ *    (found, or made where there is room: gx_group_merge_slot), with the
+ *    table's atomics; a group without room is copied into the result (an
+ *    atomic add reserves its record);
  *  - JOIN_BUILD: threads take tiles and add their passing rows into the
  *    join table (gx_join.cuh) with its atomics, as GPU threads do;
  *    JOIN_FINISH_BUILD: a serial prefix sum over the key counts, then the
@@ -1745,6 +1750,94 @@ gx_cpu_join_unmatched(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t err
 	res->nsel = job.nsel.load();
 	res->join_count = job.count.load();
 	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* GROUP_MERGE                                                            */
+/* ---------------------------------------------------------------------- */
+
+/* what the threads of a GROUP_MERGE share */
+struct gx_cpu_gmerge_job
+{
+	gx_gtab		dst;			/* the destination table */
+	const char *src;			/* the source's slot 0 */
+	const gx_agg *aggs;
+	uint32_t	lo,
+				hi;				/* the source's slots to merge */
+	char	   *rec;			/* records of the groups without room, or NULL */
+	std::atomic<uint32_t> next{0};
+	std::atomic<uint32_t> nsel{0};	/* records written */
+	std::atomic<uint64_t> merged{0};
+	std::atomic<uint64_t> noroom{0};
+};
+
+/* a thread of a GROUP_MERGE: tiles of source slots, each READY one merged or copied */
+static void
+gx_cpu_group_merge_worker(void *arg, int t)
+{
+	gx_cpu_gmerge_job *job = (gx_cpu_gmerge_job *) arg;
+	const uint32_t n = job->hi - job->lo;
+	uint64_t	merged = 0,
+				noroom = 0;
+	uint32_t	tile,
+				lo,
+				hi;
+
+	(void) t;
+	while (gx_cpu_take_tile(job->next, gx_ntiles(n), n, &tile, &lo, &hi))
+	{
+		for (uint32_t i = job->lo + lo; i < job->lo + hi; i++)
+		{
+			const char *src = job->src + (uint64_t) i * job->dst.slot_bytes;
+
+			if (__atomic_load_n((const uint32_t *) src, __ATOMIC_ACQUIRE) != GX_GSLOT_READY)
+				continue;
+			if (gx_group_merge_slot(&job->dst, src, job->aggs, 1))
+			{
+				merged++;
+				continue;
+			}
+			noroom++;
+			if (job->rec != NULL)
+				memcpy(job->rec + (uint64_t) job->nsel.fetch_add(1) * job->dst.slot_bytes, src,
+					   job->dst.slot_bytes);
+		}
+	}
+	job->merged.fetch_add(merged);
+	job->noroom.fetch_add(noroom);
+}
+
+/*
+ * GROUP_MERGE (valid): the READY slots of [row0, row0 + nrows) of the
+ * source table obj[1] into their groups of obj[0], on the pool's threads;
+ * those without room as result records (count_only: counted only).  The
+ * source is only read.
+ */
+gx_status
+gx_cpu_group_merge(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_gmerge_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	gx_cpu_join_reset(res, 0);
+	job.dst = gx_gtab_global(ctx->obj[0], &c->ext);
+	job.src = ctx->obj[1] + sizeof(gx_group_hdr);
+	job.aggs = c->ext.agg;
+	job.lo = c->ext.row0;
+	job.hi = c->ext.row0 + c->nrows;
+	job.rec = c->ext.count_only ? NULL : (char *) res + GX_ALIGN_UP(sizeof(gx_result));
+	gx_cpu_parallel(gx_cpu_group_merge_worker, &job,
+					(int) ((c->nrows + GX_TILE_ROWS - 1) / GX_TILE_ROWS));
+	res->nsel = job.nsel.load();
+	res->join_count = job.merged.load();
+	res->join_noroom = job.noroom.load();
+	gx_cpu_finish(res, t0);
+	if (res->join_noroom > 0)
+		res->flags |= GX_RESULT_FULL;
 	return GX_OK;
 }
 

@@ -107,6 +107,15 @@
  * shared memory, resolved by the tile's lanes at once (SPEC); the header
  * and a run per key come back, as SEARCH's.
  *
+ * GROUP_MERGE (gx_group.cuh; copy mode, no input copied: the table
+ * geometry and the aggregates go as kernel arguments): one kernel, a thread
+ * a slot of the source's range (grid-stride); the source is another GPU's
+ * table, read through peer access (the task follows the tasks that wrote
+ * it), the destination is on this GPU, updated with device atomics; a
+ * group without room is copied into the result records (an atomic add
+ * reserves its place), the counts go to the header once a block.  The
+ * header comes back, then nsel records, as GROUP_READ's.
+ *
  * No PostgreSQL header; no C++ exception leaves the extern "C" functions
  * (gx_guard.h).
  */
@@ -384,6 +393,64 @@ gx_group_read_kernel(char *table, uint32_t from, uint32_t n, uint32_t slot_bytes
 
 		for (uint32_t w = 0; w < slot_bytes / 8; w++)
 			d8[w] = s8[w];
+	}
+}
+
+/* a group table's aggregates, by value (a kernel argument) */
+typedef struct gx_gmerge_aggs
+{
+	gx_agg		a[GX_MAX_AGGS];
+} gx_gmerge_aggs;
+
+/*
+ * GROUP_MERGE: slots [from, from + n) of the source table's slots src (a
+ * peer's: only read), a thread a slot, grid-stride: a READY one merged
+ * into its group of the destination dst (made there where there is room),
+ * else copied into the result records rec (NULL: counted only).  The
+ * groups merged and without room go into the header once a block.
+ */
+__global__ void __launch_bounds__(GX_BLOCK)
+gx_group_merge_kernel(gx_gtab dst, const char *src, uint32_t from, uint32_t n,
+					  gx_gmerge_aggs aggs, gx_result *res, char *rec)
+{
+	__shared__ gx_agg sa[GX_MAX_AGGS];
+	__shared__ unsigned long long merged,
+				noroom;
+
+	if (threadIdx.x < dst.nagg)
+		sa[threadIdx.x] = aggs.a[threadIdx.x];
+	if (threadIdx.x == 0)
+		merged = noroom = 0;
+	__syncthreads();
+	for (uint32_t i = blockIdx.x * GX_BLOCK + threadIdx.x; i < n; i += gridDim.x * GX_BLOCK)
+	{
+		const char *slot = src + (uint64_t) (from + i) * dst.slot_bytes;
+
+		if (*(const uint32_t *) slot != GX_GSLOT_READY)
+			continue;
+		if (gx_group_merge_slot(&dst, slot, sa, 1))
+		{
+			atomicAdd(&merged, 1ull);
+			continue;
+		}
+		atomicAdd(&noroom, 1ull);
+		if (rec == NULL)
+			continue;
+
+		uint32_t	at = atomicAdd(&res->nsel, 1u);
+		const uint64_t *s8 = (const uint64_t *) slot;
+		uint64_t   *d8 = (uint64_t *) (rec + (uint64_t) at * dst.slot_bytes);
+
+		for (uint32_t w = 0; w < dst.slot_bytes / 8; w++)
+			d8[w] = s8[w];
+	}
+	__syncthreads();
+	if (threadIdx.x == 0 && merged > 0)
+		atomicAdd((unsigned long long *) &res->join_count, merged);
+	if (threadIdx.x == 0 && noroom > 0)
+	{
+		atomicAdd((unsigned long long *) &res->join_noroom, noroom);
+		atomicOr(&res->flags, GX_RESULT_FULL);
 	}
 }
 
@@ -1149,7 +1216,7 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 	s->bytes_h2d = h2d_bytes;
 	s->bytes_d2h = hdr_bytes;	/* + the selection, known when done */
 	s->copy_sel = copy_sel;
-	s->sel_width = c->kind == GX_TASK_GROUP_READ ?
+	s->sel_width = c->kind == GX_TASK_GROUP_READ || c->kind == GX_TASK_GROUP_MERGE ?
 		(uint32_t) gx_group_slot_bytes(c->ext.ngkeys, c->ext.nagg) :
 		c->kind == GX_TASK_JOIN_PROBE ? (uint32_t) sizeof(gx_join_pair) :
 		c->kind == GX_TASK_JOIN_UNMATCHED ? (uint32_t) sizeof(int64_t) :
@@ -1405,6 +1472,38 @@ gx_gpu_group_read(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	}
 	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 1,
 						  err, errlen);
+}
+
+/*
+ * GROUP_MERGE (validated): a range of the source table obj[1]'s groups
+ * (a peer's, read in place) into the destination obj[0] on this GPU; the
+ * header comes back, then the nsel records of the groups without room
+ * (stage 2), as GROUP_READ's.
+ */
+gx_status
+gx_gpu_group_merge(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &GD->slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	gx_gtab		dst = gx_gtab_global(ctx->obj[0], &c->ext);
+	gx_gmerge_aggs aggs;
+	uint32_t	grid = (c->nrows + GX_BLOCK - 1) / GX_BLOCK;
+	gx_status	st;
+
+	memcpy(aggs.a, c->ext.agg, sizeof(aggs.a));
+	if (grid > (uint32_t) GD->sm_count * 8)
+		grid = (uint32_t) GD->sm_count * 8;
+	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
+		return st;
+	if (grid > 0)
+	{
+		gx_group_merge_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(
+			dst, ctx->obj[1] + sizeof(gx_group_hdr), c->ext.row0, c->nrows, aggs, dres,
+			c->ext.count_only ? NULL : (char *) dres + GX_ALIGN_UP(sizeof(gx_result)));
+		GX_CHECK(cudaGetLastError(), "group merge kernel launch");
+	}
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)),
+						  !c->ext.count_only, err, errlen);
 }
 
 /*

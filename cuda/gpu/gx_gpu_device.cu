@@ -624,21 +624,20 @@ gx_gpu_peer(int a, int b, int *enabled, char *err, size_t errlen)
 			}
 		}
 		/*
-		 * the blocks of each GPU's memory pool (objects, cache entries)
-		 * readable and writable by the other: peer access does not cover
-		 * stream-ordered pools, whose access is their own (without it a
-		 * peer's kernel faults and a copy between them is refused)
+		 * Blocks of a stream-ordered pool are not reached by a peer through
+		 * cudaDeviceEnablePeerAccess: each pool grants the other GPU access
+		 * itself (for its blocks now and later)
 		 */
 		for (int k = 0; k < 2; k++)
 		{
-			cudaMemAccessDesc acc;
+			cudaMemAccessDesc desc;
 
-			memset(&acc, 0, sizeof(acc));
-			acc.location.type = cudaMemLocationTypeDevice;
-			acc.location.id = k == 0 ? b : a;
-			acc.flags = cudaMemAccessFlagsProtReadWrite;
-			GX_CHECK(cudaMemPoolSetAccess((k == 0 ? da : db)->pool, &acc, 1),
-					 "cudaMemPoolSetAccess (peer)");
+			memset(&desc, 0, sizeof(desc));
+			desc.location.type = cudaMemLocationTypeDevice;
+			desc.location.id = k == 0 ? b : a;
+			desc.flags = cudaMemAccessFlagsProtReadWrite;
+			GX_CHECK(cudaMemPoolSetAccess((k == 0 ? da : db)->pool, &desc, 1),
+					 "cudaMemPoolSetAccess");
 		}
 		*enabled = 1;
 		return GX_OK;
@@ -804,7 +803,8 @@ static gx_status
 gx_check_result(gx_slot *s, const gx_chunk *c, const gx_result *hres, char *err, size_t errlen)
 {
 	const uint32_t kind = c->kind;
-	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_JOIN_BUILD ||
+	uint32_t	ntiles = kind == GX_TASK_GROUP_READ || kind == GX_TASK_GROUP_MERGE ||
+		kind == GX_TASK_JOIN_BUILD ||
 		kind == GX_TASK_JOIN_FINISH_BUILD || kind == GX_TASK_JOIN_UNMATCHED ||
 		kind == GX_TASK_SEARCH || kind == GX_TASK_TREE_LOOKUP ? 0 :
 		gx_ntiles(c->nrows);

@@ -83,6 +83,8 @@ gx_status	gx_validate_obj_write(const gx_chunk *task, uint64_t slot_bytes,
 								  const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_validate_tree_lookup(const gx_chunk *task, uint64_t slot_bytes,
 									const gx_task_ctx *ctx, char *err, size_t errlen);
+gx_status	gx_validate_group_merge(const gx_chunk *task, uint64_t slot_bytes,
+									const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_validate_obj_copy(const gx_chunk *task, uint64_t slot_bytes,
 								 const gx_task_ctx *ctx, char *err, size_t errlen);
 
@@ -104,6 +106,8 @@ gx_status	gx_cpu_search(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_
 gx_status	gx_cpu_obj_write(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 /* TREE_LOOKUP (gx_ptree.cuh) */
 gx_status	gx_cpu_tree_lookup(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
+/* GROUP_MERGE: a range of one group table's groups into another (gx_group.cuh) */
+gx_status	gx_cpu_group_merge(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 /* OBJ_COPY: ranges of one object into another */
 gx_status	gx_cpu_obj_copy(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 
@@ -134,6 +138,8 @@ gx_status	gx_gpu_search(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 gx_status	gx_gpu_obj_write(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							 char *err, size_t errlen) GX_GPU_OP;
 gx_status	gx_gpu_tree_lookup(int slot, gx_chunk *task, const gx_task_ctx *ctx,
+							   char *err, size_t errlen) GX_GPU_OP;
+gx_status	gx_gpu_group_merge(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							   char *err, size_t errlen) GX_GPU_OP;
 gx_status	gx_gpu_obj_copy(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							char *err, size_t errlen) GX_GPU_OP;

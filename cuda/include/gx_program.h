@@ -496,6 +496,11 @@ enum gx_task_kind
 								 * device image (gx_ptree.h): each key's run
 								 * of TIDs, sequential or speculative
 								 * partitioned traversal (gx_ptree.cuh) */
+	GX_TASK_GROUP_MERGE,		/* merge the groups of a range of one group
+								 * table's slots (obj[1], read only: another
+								 * device's, through peer access) into
+								 * another table (obj[0]); the groups
+								 * without room come back as records */
 	GX_TASK_OBJ_COPY,			/* copy byte ranges of a session object
 								 * (obj[1], on the task's device or a peer)
 								 * into another (obj[0]; ext.copy): a sealed
@@ -994,6 +999,17 @@ typedef struct gx_chunk_ext
  * empties them; the read that ends at the last slot also resets the
  * header, so a table read in order from slot 0 to the end is empty again.
  * With GX_GROUP_DISCARD it copies nothing (nsel = 0): it only empties.
+ *
+ * GROUP_MERGE (several devices: each adds into a table of its own, and the
+ * node merges the others' into its home device's): obj[0] the destination,
+ * on the task's device; obj[1] the source, of the same layout (ngroup_cap,
+ * ngkeys, nagg, agg[]), on that device or a peer, only read.  Every READY
+ * slot among the source's [row0, row0 + nrows) is found in the destination,
+ * or made there when a reservation under ngroup_limit can be had, and its
+ * states merged (gx_group_merge_slot); a group without room is copied
+ * after the result header as GROUP_READ copies it (nsel records; none with
+ * ext.count_only).  join_count counts the groups merged, join_noroom those
+ * without room (GX_RESULT_FULL): none is ever lost.
  */
 /* gx_chunk_ext.gflags */
 #define GX_GROUP_NO_LOCAL 0x1u	/* many groups: rows go straight to the global
@@ -1153,9 +1169,10 @@ typedef struct gx_result
 								 * (count_only); UNMATCHED: the range's
 								 * unmatched rows (written or not); a group
 								 * PROBE: pairs (rows) added to the group
-								 * table */
+								 * table; GROUP_MERGE: groups merged */
 	uint64_t	join_noroom;	/* group PROBE: pairs (rows) its group table
-								 * had no room for (GX_RESULT_FULL) */
+								 * had no room for (GX_RESULT_FULL);
+								 * GROUP_MERGE: groups without room */
 	uint64_t	join_host;		/* group PROBE: the host's: outer rows the
 								 * device cannot evaluate, and pairs with a
 								 * non-finite float input (GX_RESULT_HOST) */
@@ -1170,7 +1187,7 @@ typedef struct gx_result
 #define GX_RESULT_HOST 0x8u		/* some selected rows need the host to
 								 * evaluate the device quals (GX_ERR_HOST) */
 #define GX_RESULT_FULL 0x10u	/* group mode: some selected rows found no room
-								 * in the group table */
+								 * in the group table (GROUP_MERGE: groups) */
 #define GX_RESULT_MORE 0x20u	/* JOIN_PROBE: the result area is full; the
 								 * next pass starts at next_row / next_match */
 #define GX_RESULT_KERNEL_FLAGS (GX_RESULT_HOST | GX_RESULT_FULL | GX_RESULT_MORE)	/* set by

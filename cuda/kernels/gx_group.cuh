@@ -44,6 +44,14 @@
  * nowhere and goes to the host (GX_GROUP_HOST), so float sums hold finite
  * values only.
  *
+ * Several devices: the atomics and fences above are of device scope, not
+ * coherent between GPUs, so no two devices ever add into one table: each
+ * adds into a table of its own, and GROUP_MERGE then merges one table's
+ * groups into another's (gx_group_merge_slot: found or made there, states
+ * merged as a block's table merges into the global one), reading the
+ * source through peer access and updating only the destination, which is
+ * on the device that runs it.
+ *
  * Passes: when the groups outgrow the largest table there is room for,
  * the host runs the input again per partition of the key hash's high word
  * (gx_chunk_ext.gpart_mask / gpart_value), a table's worth of groups a
@@ -534,6 +542,29 @@ gx_group_merge(char *dst, const char *src, uint32_t nkeys, uint32_t nagg, const 
 }
 
 /*
+ * Merge the states of a READY slot src of another table (of t's layout,
+ * which no task adds into any more) into its group of table t: found, or
+ * made when create and t has room.  1 when merged, 0 when the group is not
+ * in t (and no room to make it).
+ */
+GX_HD int
+gx_group_merge_slot(const gx_gtab *t, const char *src, const gx_agg *aggs, int create)
+{
+	gx_gkey		key;
+	char	   *dst;
+
+	key.nulls = ((const uint32_t *) src)[1];
+	for (uint32_t k = 0; k < t->nkeys; k++)
+		key.k[k] = ((const int64_t *) (src + 8))[k];
+	key.hash = gx_gkey_hash(&key, t->nkeys);
+	dst = gx_group_find(t, &key, aggs, create);
+	if (dst == NULL)
+		return 0;
+	gx_group_merge(dst, src, t->nkeys, t->nagg, aggs);
+	return 1;
+}
+
+/*
  * Merge a local table's groups into the global table, where each exists
  * (gx_group_slot); slots i = first, first + step, ... (a GPU block's
  * threads, or one CPU thread).  Returns the groups not found (none, unless
@@ -547,20 +578,10 @@ gx_group_merge_table(const gx_gtab *local, const gx_gtab *global, const gx_agg *
 
 	for (uint32_t i = first; i <= local->mask; i += step)
 	{
-		char	   *src = local->slots + (uint64_t) i * local->slot_bytes;
-		gx_gkey		key;
-		char	   *dst;
+		const char *src = local->slots + (uint64_t) i * local->slot_bytes;
 
-		if (*gx_gslot_state(src) != GX_GSLOT_READY)
-			continue;
-		key.nulls = ((const uint32_t *) src)[1];
-		for (uint32_t k = 0; k < global->nkeys; k++)
-			key.k[k] = gx_gslot_keys(src)[k];
-		key.hash = gx_gkey_hash(&key, global->nkeys);
-		dst = gx_group_find(global, &key, aggs, 0);
-		if (dst != NULL)
-			gx_group_merge(dst, src, global->nkeys, global->nagg, aggs);
-		else
+		if (*(const uint32_t *) src == GX_GSLOT_READY &&
+			!gx_group_merge_slot(global, src, aggs, 0))
 			lost++;
 	}
 	return lost;

@@ -25,6 +25,8 @@ static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
 	gx_gpu_obj_write},
 	{GX_TASK_TREE_LOOKUP, "tree lookup", gx_validate_tree_lookup, gx_cpu_tree_lookup,
 	gx_gpu_tree_lookup},
+	{GX_TASK_GROUP_MERGE, "group merge", gx_validate_group_merge, gx_cpu_group_merge,
+	gx_gpu_group_merge},
 	{GX_TASK_OBJ_COPY, "object copy", gx_validate_obj_copy, gx_cpu_obj_copy, gx_gpu_obj_copy},
 };
 

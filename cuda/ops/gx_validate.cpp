@@ -28,6 +28,9 @@
  *  - cache entries: row ranges and every entry-relative offset against
  *    ctx->entry_bytes;
  *  - AGG_READ: the state object.
+ *  - GROUP_READ / GROUP_MERGE: the tables of the task's geometry, the slot
+ *    range, the records' room; a merge's aggregates (their shapes: the
+ *    states it merges) and two tables apart from each other.
  *  - big sets (GX_OP_INBIGSET, FILTER and CACHE_SCAN only): each set's
  *    flags, and its values and top keys inside the sets object
  *    obj[GX_TASK_OBJ_SETS];
@@ -334,6 +337,41 @@ gx_check_group(const gx_chunk *c, const gx_task_ctx *ctx, int gobj, char *err, s
 }
 
 /*
+ * The shape of aggregate a of x (group: of a group table), what the
+ * states of a group table's slot rely on whatever its inputs: a known
+ * operation; FVAR then two FPARTs of its column and FILTER; SUM128 then
+ * its HI; a count shared with an earlier aggregate of its input and
+ * FILTER that keeps its own (cnt_of, group tables only)
+ */
+static bool
+gx_agg_shape_ok(const gx_chunk_ext *x, uint32_t a, int group)
+{
+	const gx_agg *g = &x->agg[a];
+
+	return !(g->op < GX_AGG_COUNT || g->op > GX_AGG_FPART ||
+			 (g->op > GX_AGG_SUM && !group) ||
+	/* FVAR, FPART, FPART: one column, one FILTER */
+			 (g->op == GX_AGG_FVAR &&
+			  (a + 2 >= x->nagg || x->agg[a + 1].op != GX_AGG_FPART ||
+			   x->agg[a + 2].op != GX_AGG_FPART)) ||
+			 (g->op == GX_AGG_FPART &&
+			  (a == 0 || (x->agg[a - 1].op != GX_AGG_FVAR &&
+						  (a < 2 || x->agg[a - 2].op != GX_AGG_FVAR)) ||
+			   x->agg[a - 1].col != g->col || x->agg[a - 1].filt != g->filt)) ||
+			 (g->op == GX_AGG_SUM128 &&
+			  (a + 1 >= x->nagg || x->agg[a + 1].op != GX_AGG_HI ||
+			   x->agg[a + 1].col != g->col)) ||
+			 (g->op == GX_AGG_HI &&
+			  (a == 0 || x->agg[a - 1].op != GX_AGG_SUM128 || x->agg[a - 1].filt != g->filt)) ||
+			 (g->cnt_of != 0 &&
+			  (!group || g->cnt_of > a || g->op == GX_AGG_SUM128 || g->op == GX_AGG_HI ||
+			   x->agg[g->cnt_of - 1].cnt_of != 0 || x->agg[g->cnt_of - 1].col != g->col ||
+			   x->agg[g->cnt_of - 1].filt != g->filt ||
+			   x->agg[g->cnt_of - 1].op == GX_AGG_SUM128 ||
+			   x->agg[g->cnt_of - 1].op == GX_AGG_HI)));
+}
+
+/*
  * aggregates: known operations on the task's columns, row selections, the
  * state object (or, in group mode, the group table obj[gobj])
  */
@@ -352,33 +390,13 @@ gx_check_aggs(const gx_chunk *c, const gx_task_ctx *ctx, int gobj, char *err, si
 		const gx_agg *g = &c->ext.agg[a];
 
 		/* group mode: inputs are program outputs, else columns */
-		if (g->op < GX_AGG_COUNT || g->op > GX_AGG_FPART ||
-			(g->op > GX_AGG_SUM && !group) ||
-			/* FVAR, FPART, FPART: one column, one FILTER */
-			(g->op == GX_AGG_FVAR &&
-			 (a + 2 >= c->ext.nagg || c->ext.agg[a + 1].op != GX_AGG_FPART ||
-			  c->ext.agg[a + 2].op != GX_AGG_FPART)) ||
-			(g->op == GX_AGG_FPART &&
-			 (a == 0 || (c->ext.agg[a - 1].op != GX_AGG_FVAR &&
-						 (a < 2 || c->ext.agg[a - 2].op != GX_AGG_FVAR)) ||
-			  c->ext.agg[a - 1].col != g->col || c->ext.agg[a - 1].filt != g->filt)) ||
-			(g->op == GX_AGG_SUM128 &&
-			 (a + 1 >= c->ext.nagg || c->ext.agg[a + 1].op != GX_AGG_HI ||
-			  c->ext.agg[a + 1].col != g->col)) ||
-			(g->op == GX_AGG_HI && (a == 0 || c->ext.agg[a - 1].op != GX_AGG_SUM128)) ||
+		if (!gx_agg_shape_ok(&c->ext, a, group) ||
 			g->col < (group && g->op == GX_AGG_COUNT ? -1 : 0) ||
 			(g->col >= 0 && (uint32_t) g->col >= (group ? GX_MAX_OUTS : c->ncols)) ||
 			(group && g->col >= 0 && gx_ref_type(c, g->col) < 0) ||
-			(g->cnt_of != 0 &&
-			 (!group || g->cnt_of > a || g->op == GX_AGG_SUM128 || g->op == GX_AGG_HI ||
-			  c->ext.agg[g->cnt_of - 1].cnt_of != 0 || c->ext.agg[g->cnt_of - 1].col != g->col ||
-			  c->ext.agg[g->cnt_of - 1].filt != g->filt ||
-			  c->ext.agg[g->cnt_of - 1].op == GX_AGG_SUM128 ||
-			  c->ext.agg[g->cnt_of - 1].op == GX_AGG_HI)) ||
 			/* a FILTER: a bool output, in group mode; a 128-bit sum's pair shares it */
 			(g->filt != 0 && (!group || g->filt > GX_MAX_OUTS ||
-							  gx_ref_type(c, g->filt - 1) != GX_BOOL)) ||
-			(g->op == GX_AGG_HI && c->ext.agg[a - 1].filt != g->filt))
+							  gx_ref_type(c, g->filt - 1) != GX_BOOL)))
 		{
 			gx_errf(err, errlen, "task aggregate %u is malformed", a);
 			return GX_INVALID;
@@ -690,6 +708,31 @@ gx_validate_obj_copy(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *
 }
 
 /*
+ * GROUP_READ, GROUP_MERGE: the task's table geometry (slots a power of 2,
+ * keys and aggregates within bounds), its slots [row0, row0 + nrows)
+ * among them, and room after the result header for recs records
+ */
+static bool
+gx_group_range_ok(const gx_chunk *c, uint64_t slot_bytes, uint64_t recs)
+{
+	const gx_chunk_ext *x = &c->ext;
+
+	return !(x->nagg > GX_MAX_AGGS || x->ngkeys > GX_MAX_GKEYS || x->ngroup_cap == 0 ||
+			 (x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
+			 x->row0 > x->ngroup_cap || c->nrows > x->ngroup_cap - x->row0 ||
+			 !gx_span_ok(c->result_off + GX_ALIGN_UP(sizeof(gx_result)), recs,
+						 gx_group_slot_bytes(x->ngkeys, x->nagg), 0, slot_bytes));
+}
+
+/* is ctx's obj[k] a group table of the task's geometry? */
+static bool
+gx_group_obj_ok(const gx_chunk *c, const gx_task_ctx *ctx, int k)
+{
+	return ctx->obj[k] != NULL && gx_aligned(ctx->obj[k], 8) &&
+		ctx->obj_bytes[k] >= gx_group_table_bytes(c->ext.ngroup_cap, c->ext.ngkeys, c->ext.nagg);
+}
+
+/*
  * GROUP_READ: slots [row0, row0 + nrows) of the group table obj[0], and
  * room after the result header for nrows records (GX_GROUP_DISCARD: none)
  */
@@ -697,28 +740,69 @@ gx_status
 gx_validate_group_read(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
 					   char *err, size_t errlen)
 {
-	const gx_chunk_ext *x = &c->ext;
-	const int	discard = (x->gflags & GX_GROUP_DISCARD) != 0;
+	const int	discard = (c->ext.gflags & GX_GROUP_DISCARD) != 0;
 	gx_status	st;
 
 	/* (a discarding read returns no record: any range fits) */
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
 							  gx_result_bytes(discard ? 0 : c->nrows))) != GX_OK)
 		return st;
-	if (x->nagg > GX_MAX_AGGS || x->ngkeys > GX_MAX_GKEYS || x->ngroup_cap == 0 ||
-		(x->ngroup_cap & (x->ngroup_cap - 1)) != 0 ||
-		x->row0 > x->ngroup_cap || c->nrows > x->ngroup_cap - x->row0 ||
-		!gx_span_ok(c->result_off + GX_ALIGN_UP(sizeof(gx_result)),
-					discard ? 0 : c->nrows,
-					gx_group_slot_bytes(x->ngkeys, x->nagg), 0, slot_bytes))
+	if (!gx_group_range_ok(c, slot_bytes, discard ? 0 : c->nrows))
 	{
 		gx_errf(err, errlen, "group read task is malformed");
 		return GX_INVALID;
 	}
-	if (ctx->obj[0] == NULL || !gx_aligned(ctx->obj[0], 8) ||
-		ctx->obj_bytes[0] < gx_group_table_bytes(x->ngroup_cap, x->ngkeys, x->nagg))
+	if (!gx_group_obj_ok(c, ctx, 0))
 	{
-		gx_errf(err, errlen, "group read task has no group table of %u slots", x->ngroup_cap);
+		gx_errf(err, errlen, "group read task has no group table of %u slots",
+				c->ext.ngroup_cap);
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
+ * GROUP_MERGE: the destination obj[0] and the source obj[1], two group
+ * tables of the task's geometry apart from each other, the slots [row0,
+ * row0 + nrows) of the source, the aggregates' shapes (the states merged),
+ * and room after the result header for nrows records (count_only: none)
+ */
+gx_status
+gx_validate_group_merge(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+						char *err, size_t errlen)
+{
+	const gx_chunk_ext *x = &c->ext;
+	uint64_t	tbytes;
+	gx_status	st;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen, gx_result_bytes(0))) != GX_OK)
+		return st;
+	if (!gx_group_range_ok(c, slot_bytes, x->count_only ? 0 : c->nrows) ||
+		x->ngroup_cap < 2 || x->ngroup_limit > x->ngroup_cap / 2 || x->gflags != 0 ||
+		x->count_only > 1)
+	{
+		gx_errf(err, errlen, "group merge task is malformed");
+		return GX_INVALID;
+	}
+	for (uint32_t a = 0; a < x->nagg; a++)
+		if (!gx_agg_shape_ok(x, a, 1))
+		{
+			gx_errf(err, errlen, "group merge task: aggregate %u is malformed", a);
+			return GX_INVALID;
+		}
+	tbytes = gx_group_table_bytes(x->ngroup_cap, x->ngkeys, x->nagg);
+	for (int k = 0; k < 2; k++)
+		if (!gx_group_obj_ok(c, ctx, k))
+		{
+			gx_errf(err, errlen, "group merge task has no %s table of %u slots",
+					k == 0 ? "destination" : "source", x->ngroup_cap);
+			return GX_INVALID;
+		}
+	/* (one table into itself would read what it adds) */
+	if (!((uintptr_t) ctx->obj[0] + tbytes <= (uintptr_t) ctx->obj[1] ||
+		  (uintptr_t) ctx->obj[1] + tbytes <= (uintptr_t) ctx->obj[0]))
+	{
+		gx_errf(err, errlen, "group merge task merges a table into itself");
 		return GX_INVALID;
 	}
 	return GX_OK;

@@ -356,80 +356,108 @@ gx_object_oom(uint64 bytes, const char *limit)
 }
 
 /*
- * Reserve a zeroed object of 'bytes' in a session on one of its devices; returns
- * its handle.  No round trip: the object is an entry of the shared table,
- * accounted now (ERROR when gpuext.session_memory or gpuext.device_memory
- * would be exceeded), and the service takes its memory from the device's
- * pool when the first task that names it runs.
+ * Reserve a zeroed object of 'bytes' in a session on each of n distinct
+ * devices of it, all or none; their handles into handles[].  No round
+ * trip: the objects are entries of the shared table, accounted now (ERROR
+ * when gpuext.session_memory or gpuext.device_memory would be exceeded,
+ * or the table is full; missing_ok: false instead), and the service takes
+ * each one's memory from its device's pool when the first task that names
+ * it runs.
  */
-static uint32
-gx_session_alloc_ex(uint32 session, int device, uint64 bytes, int kind, bool missing_ok)
+static bool
+gx_session_alloc_ex(uint32 session, const int *devices, int n, uint64 bytes, int kind,
+					bool missing_ok, uint32 *handles)
 {
 	int			sidx = gx_id_index(session, GX_MAX_SESSIONS);
 	GxSession  *s;
 	const char *limit = NULL;
-	uint32		handle = 0;
+	int			slots[GX_MAX_DEVICES];
+	int			nslots = 0;
+	bool		open;
 
-	if (sidx < 0 || bytes == 0)
+	if (sidx < 0 || bytes == 0 || n < 1 || n > GX_MAX_DEVICES)
 		elog(ERROR, "gpuext: invalid object request");
 	LWLockAcquire(gx_engine->lock, LW_EXCLUSIVE);
 	s = &gx_engine->sessions[sidx];
-	if (s->id != session || s->state != GX_SESSION_OPEN || device < 0 ||
-		device >= GX_MAX_DEVICES || (s->devices & (1u << device)) == 0)
+	open = s->id == session && s->state == GX_SESSION_OPEN;
+	for (int k = 0; k < n && open; k++)
+		open = devices[k] >= 0 && devices[k] < GX_MAX_DEVICES &&
+			(s->devices & (1u << devices[k])) != 0;
+	if (!open)
 	{
 		LWLockRelease(gx_engine->lock);
 		elog(ERROR, "gpuext: session %u is not open on this device", session);
 	}
-	if (s->mem_limit > 0 && s->bytes + bytes > s->mem_limit)
+	if (s->mem_limit > 0 && s->bytes + (uint64) n * bytes > s->mem_limit)
 		limit = "gpuext.session_memory";
-	else if (gx_memory_over_limit(device, bytes))
-		limit = "gpuext.device_memory";
-	for (int i = 0; i < GX_MAX_OBJECTS && limit == NULL; i++)
+	for (int k = 0; k < n && limit == NULL; k++)
+		if (gx_memory_over_limit(devices[k], bytes))
+			limit = "gpuext.device_memory";
+	for (int i = 0; i < GX_MAX_OBJECTS && limit == NULL && nslots < n; i++)
+		if (gx_engine->objects[i].handle == 0)
+			slots[nslots++] = i;
+	for (int k = 0; k < n && limit == NULL && nslots == n; k++)
 	{
-		GxObject   *o = &gx_engine->objects[i];
+		GxObject   *o = &gx_engine->objects[slots[k]];
 
-		if (o->handle != 0)
-			continue;
 		o->generation = gx_next_generation(o->generation);
-		o->handle = handle = gx_make_id(o->generation, i);
+		o->handle = handles[k] = gx_make_id(o->generation, slots[k]);
 		o->session = session;
-		o->device = device;
+		o->device = devices[k];
 		o->kind = kind;
 		o->bytes = bytes;
 		o->addr = 0;
 		s->bytes += bytes;
 		s->nobjects++;
-		pg_atomic_fetch_add_u64(&gx_engine->mem[device].sessions, bytes);
-		break;
+		pg_atomic_fetch_add_u64(&gx_engine->mem[devices[k]].sessions, bytes);
 	}
 	LWLockRelease(gx_engine->lock);
-	if (missing_ok && handle == 0)
-		return 0;
+	if (limit == NULL && nslots == n)
+		return true;
+	if (missing_ok)
+		return false;
 	if (limit != NULL)
-		gx_object_oom(bytes, limit);
-	if (handle == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("too many gpuext device objects"),
-				 errdetail("The engine has room for %d objects at once.", GX_MAX_OBJECTS)));
-	return handle;
+		gx_object_oom((uint64) n * bytes, limit);
+	ereport(ERROR,
+			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+			 errmsg("too many gpuext device objects"),
+			 errdetail("The engine has room for %d objects at once.", GX_MAX_OBJECTS)));
+	return false;
 }
 
-/* gx_session_alloc_ex, raising an ERROR when there is no room */
+/* an object of bytes on a device of the session (gx_session_alloc_ex), ERROR without room */
 uint32
 gx_session_alloc(uint32 session, int device, uint64 bytes, int kind)
 {
-	return gx_session_alloc_ex(session, device, bytes, kind, false);
+	uint32		handle = 0;
+
+	(void) gx_session_alloc_ex(session, &device, 1, bytes, kind, false, &handle);
+	return handle;
 }
 
 /*
- * gx_session_alloc_ex, returning 0 when a memory limit or the object table
+ * gx_session_alloc, returning 0 when a memory limit or the object table
  * has no room (the caller can ask for less)
  */
 uint32
 gx_session_try_alloc(uint32 session, int device, uint64 bytes, int kind)
 {
-	return gx_session_alloc_ex(session, device, bytes, kind, true);
+	uint32		handle = 0;
+
+	return gx_session_alloc_ex(session, &device, 1, bytes, kind, true, &handle) ? handle : 0;
+}
+
+/*
+ * An object of bytes on each of n distinct devices of the session, all or
+ * none (a node's table per device, of one geometry): true with their
+ * handles in handles[]; false when a limit or the object table has no room
+ * for all of them (must: an ERROR instead)
+ */
+bool
+gx_session_alloc_each(uint32 session, const int *devices, int n, uint64 bytes, int kind,
+					  bool must, uint32 *handles)
+{
+	return gx_session_alloc_ex(session, devices, n, bytes, kind, !must, handles);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -186,6 +186,15 @@ gx_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Group Passes Run Again", NULL, st->grp.nreruns, es);
 		}
 		ExplainPropertyInteger("Groups From Device", NULL, st->grp.ngroups, es);
+		/* several devices: the other devices' tables merged into the home table */
+		if (st->src.devs.n > 1)
+		{
+			ExplainPropertyInteger("Group Merges", NULL, s->group_merges, es);
+			ExplainPropertyInteger("Groups Merged", NULL, s->groups_merged, es);
+			if (s->groups_unmerged > 0)
+				ExplainPropertyInteger("Groups Merged Without Room", NULL, s->groups_unmerged,
+									   es);
+		}
 		ExplainPropertyInteger("Rows Aggregated by Host", NULL, st->grp.nhost, es);
 		if (st->grp.final && st->grp.decided)
 			ExplainPropertyText("Finalized", st->grp.fallback ? "by the plan below" : "on the device",

@@ -207,17 +207,17 @@ gx_begin_scan(CustomScanState *node, EState *estate, int eflags)
 	}
 	/*
 	 * The devices: a chunk runs where its cache entry lies, or on the
-	 * least loaded device; the aggregate state, the group table and the
-	 * big sets live on the home device, which every device that names
-	 * them must reach (docs/engine.md, "Several devices")
+	 * least loaded device; the aggregate state and the big sets live on
+	 * the home device, which every device that names them must reach
+	 * (docs/engine.md, "Several devices"); GpuPreAgg has a group table on
+	 * each device, merged into the home device's through peer access
+	 * (preagg.cpp)
 	 */
 	{
 		GxDevSet	set;
 
 		gx_resolve_devset(&set);
-		if (st->group_mode)
-			gx_devset_one(&set, set.dev[0]);	/* one group table, on the home device */
-		else if (st->agg_mode || gx_program_has_bigsets(st->prog))
+		if (st->agg_mode || gx_program_has_bigsets(st->prog))
 			gx_devset_reaching(&set, set.dev[0]);
 		st->device = set.dev[0];
 		st->transfer = gx_transfer;
@@ -285,8 +285,11 @@ gx_fill_batch(GxScanState *st, GxBatch *b, bool wait)
 	c = gx_slot_chunk(slot);
 	gx_scan_task(st, c);
 	b->count_only = !st->need_tuples;
-	b->table = c->obj[0];
 	n = gx_source_fill(&st->src, b, c, slot);
+	/* (GpuPreAgg: the table of the device the source chose) */
+	if (n > 0 && st->group_mode)
+		gx_group_chunk_device(st, b, c);
+	b->table = c->obj[0];
 	INSTR_TIME_SET_CURRENT(t1);
 	INSTR_TIME_SUBTRACT(t1, t0);
 	st->stats.fill_ms += INSTR_TIME_GET_MILLISEC(t1);
@@ -443,8 +446,14 @@ gx_run_agg_chunks(GxScanState *st)
 		next = gx_oldest_batch(st->batch, st->nbatches);
 		if (next == NULL)
 		{
-			/* GpuPreAgg: a pass that must run again starts over */
+			/*
+			 * GpuPreAgg: a pass that must run again starts over; a
+			 * finalizing one merges its devices' tables first, and runs
+			 * again if the home table had no room for their groups
+			 */
 			if (st->group_mode && gx_group_rerun(st))
+				continue;
+			if (st->group_mode && gx_group_merge_final(st) && gx_group_rerun(st))
 				continue;
 			break;
 		}

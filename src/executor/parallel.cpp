@@ -50,7 +50,9 @@ extern "C"
  *
  * Aggregate mode: every process names the leader's engine session and
  * aggregate state object, so the device merges all their chunks into one
- * state.  A process joins before it reads any block and leaves when it has
+ * state (GpuPreAgg: its group table on each device of the leader's set,
+ * whose handles and devices travel here too, merged by the process that
+ * reads them, preagg.cpp).  A process joins before it reads any block and leaves when it has
  * read its last (the shared block allocator is empty then); the last one to
  * leave reads the state and returns the one row of partial aggregates, the
  * others return none.  A process that joins after that (a worker started
@@ -64,6 +66,9 @@ typedef struct GxParallelShared
 	uint32		agg_obj;		/* aggregate state object (or group table), or 0 */
 	uint32		group_cap;		/* group table: its slots and load limit */
 	uint32		group_limit;
+	uint32		group_tables[GX_MAX_DEVICES];	/* GpuPreAgg: a table per device */
+	uint32		group_used;		/* ... those the processes that left used */
+	GxDevSet	devs;			/* the leader's devices (its session's) */
 	int			nactive;		/* processes joined and not yet left */
 	bool		consumed;		/* the row has been returned */
 	int64		agg_rows;		/* rows selected by the processes that left */
@@ -244,6 +249,22 @@ gx_par_detach(void *arg)
 	par->shared = NULL;
 }
 
+/* the leader's objects and devices into the shared area (its lock held, or no worker yet) */
+static void
+gx_par_share_objects(GxScanState *st, GxParallelShared *shared)
+{
+	shared->session = st->session;
+	shared->agg_obj = st->agg_obj;
+	shared->group_cap = st->grp.cap;
+	shared->group_limit = st->grp.limit;
+	memcpy(shared->group_tables, st->grp.tables, sizeof(shared->group_tables));
+	shared->group_used = 0;
+	shared->devs = st->src.devs;
+	shared->nactive = 0;
+	shared->consumed = false;
+	shared->agg_rows = 0;
+}
+
 /* InitializeDSMCustomScan (leader): set the shared scan up and attach */
 void
 gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
@@ -262,13 +283,7 @@ gx_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 		gx_agg_prepare(st);
 	else
 		gx_scan_session(st);
-	shared->session = st->session;
-	shared->agg_obj = st->agg_obj;
-	shared->group_cap = st->grp.cap;
-	shared->group_limit = st->grp.limit;
-	shared->nactive = 0;
-	shared->consumed = false;
-	shared->agg_rows = 0;
+	gx_par_share_objects(st, shared);
 	gx_source_attach_parallel(&st->src, pscan, estate->es_snapshot, true);
 
 	/* no segment: no worker (private memory, freed with the context) */
@@ -296,12 +311,7 @@ gx_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate
 		gx_agg_prepare(st);
 	}
 	SpinLockAcquire(&shared->mutex);
-	shared->agg_obj = st->agg_obj;
-	shared->group_cap = st->grp.cap;
-	shared->group_limit = st->grp.limit;
-	shared->nactive = 0;
-	shared->consumed = false;
-	shared->agg_rows = 0;
+	gx_par_share_objects(st, shared);
 	SpinLockRelease(&shared->mutex);
 }
 
@@ -336,7 +346,8 @@ gx_par_agg_join(GxScanState *st)
 /*
  * Aggregate mode, after this process's last chunk: leave; true when this
  * is the last process, which then returns the row (st->agg_rows becomes
- * the total of every process).
+ * the total of every process; GpuPreAgg: st->grp.used the devices whose
+ * tables any process's chunks used).
  */
 bool
 gx_par_agg_leave(GxScanState *st)
@@ -346,12 +357,14 @@ gx_par_agg_leave(GxScanState *st)
 
 	SpinLockAcquire(&shared->mutex);
 	shared->agg_rows += st->agg_rows;
+	shared->group_used |= st->grp.used;
 	shared->nactive--;
 	last = shared->nactive == 0 && !shared->consumed;
 	if (last)
 	{
 		shared->consumed = true;
 		st->agg_rows = shared->agg_rows;
+		st->grp.used = shared->group_used;	/* (the tables it merges) */
 	}
 	SpinLockRelease(&shared->mutex);
 	return last;
@@ -367,12 +380,18 @@ gx_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 
 	par->shared = shared;
 	par->coordinate = shared;
-	/* the leader's session and state object */
+	/*
+	 * the leader's session and state object (GpuPreAgg: its tables), and
+	 * its devices: those of the session and of the tables
+	 */
 	st->session = shared->session;
 	st->own_session = false;
 	st->agg_obj = shared->agg_obj;
 	st->grp.cap = shared->group_cap;
 	st->grp.limit = shared->group_limit;
+	memcpy(st->grp.tables, shared->group_tables, sizeof(st->grp.tables));
+	gx_source_spread(&st->src, &shared->devs);
+	st->device = shared->devs.dev[0];
 	gx_source_attach_parallel(&st->src, gx_pscan(coordinate), NULL, false);
 }
 

@@ -49,6 +49,29 @@
  * answer.  Under parallel query every process adds into the leader's table
  * (one session object); the last process to finish reads it, and each
  * returns its own host rows.
+ *
+ * Several devices (docs/engine.md, "GpuPreAgg on several devices").  The
+ * node's chunks run on every device of its set (a cache entry's where it
+ * lies, heap pages on the least loaded device), and each adds into a table
+ * of its own device: one session object per device, all of one geometry
+ * (gx_group_alloc_tables: all or none), since the table's atomics are of
+ * device scope and two GPUs must never update one table.  The chunk's
+ * table is chosen once the source has chosen its device
+ * (gx_group_chunk_device), and the devices used are remembered (g->used).
+ * Once every chunk of a pass is done, GROUP_MERGE tasks on the home device
+ * (ordered after the session's tasks) merge each other used table into the
+ * home table, a range of its slots at a time (peer access: the sets keep
+ * to the devices that reach home, gx_devset_reaching), and a discarding
+ * GROUP_READ on its own device empties it; then GROUP_READ reads the home
+ * table as with one device.  A group the home table has no room for comes
+ * back in the merge's result, never lost: returned as a row of partial
+ * states (Finalize combines it with its other rows), or, finalizing, where
+ * each group must be in one row, the merges run before any row is
+ * returned and such a group makes the pass run again, with larger tables
+ * or its partition split, as a chunk that found no room does
+ * (gx_group_merge_final).  Under parallel query the tables' handles and
+ * the leader's devices travel in the DSM, and the last process to finish
+ * merges (it learns every process's devices in gx_par_agg_leave).
  */
 #include "gpuext.h"
 #include "compat.h"
@@ -69,6 +92,7 @@ extern "C"
 
 static void gx_group_host_rows(GxScanState *st, GxBatch *b);
 static void gx_group_set_table(GxScanState *st, gx_chunk *c, uint32 obj, uint32 cap);
+static void gx_group_no_memory(void);
 
 /* is this plan a GpuPreAgg with a group table? */
 bool
@@ -333,6 +357,9 @@ gx_group_reset(GxScanState *st)
 	g->part_mask = g->part_value = 0;
 	g->ntodo = 0;
 	g->rerun = g->host_taken = false;
+	g->used = 0;
+	g->merge_next = 0;
+	g->rerun_want = 0;
 }
 
 /* the largest power-of-2 slots <= want whose table fits max_bytes (>= 1024) */
@@ -347,15 +374,48 @@ gx_group_cap_for(GxGroupState *g, double want, uint64 max_bytes)
 	return cap;
 }
 
-/* make t (cap slots) the table rows go to */
-static void
-gx_group_use_table(GxScanState *st, uint32 obj, uint64 cap)
+/*
+ * The devices with a table of the node, home first: its source's (a
+ * GpuPreAgg), or its home alone (a GpuJoin's group table, no source)
+ */
+static const int *
+gx_group_devices(GxScanState *st, int *n)
+{
+	if (st->src.devs.n > 0)
+	{
+		*n = st->src.devs.n;
+		return st->src.devs.dev;
+	}
+	*n = 1;
+	return &st->device;
+}
+
+/*
+ * New tables of cap slots, one on each of the node's devices, all or none
+ * (must: an ERROR instead of false), and make them the tables rows go to
+ * (the home device's: agg_obj).  Older tables stay with the session.
+ */
+static bool
+gx_group_alloc_tables(GxScanState *st, uint64 cap, bool must)
 {
 	GxGroupState *g = &st->grp;
+	int			n;
+	const int  *devs = gx_group_devices(st, &n);
+	uint32		h[GX_MAX_DEVICES];
 
-	st->agg_obj = obj;
+	if (!gx_session_alloc_each(st->session, devs, n,
+							   gx_group_table_bytes(cap, g->nkeys, g->ndev),
+							   GX_OBJ_GROUP_TABLE, must, h))
+		return false;
+	memset(g->tables, 0, sizeof(g->tables));
+	for (int k = 0; k < n; k++)
+		g->tables[devs[k]] = h[k];
+	st->agg_obj = h[0];
 	g->cap = (uint32) cap;
 	g->limit = (uint32) (cap / 2);
+	g->used = 0;
+	g->merge_next = 0;
+	return true;
 }
 
 /*
@@ -373,13 +433,13 @@ gx_group_local(const GxGroupState *g)
 }
 
 /*
- * At scan start: the session and the first group table, st->agg_obj (a
- * parallel worker was given the leader's, and its size).  Twice the
- * estimated groups in slots (a parallel scan, which cannot grow its
- * table: eight times as many), at least 1024, within
- * gpuext.preagg_memory; halved while gpuext.session_memory has no room
- * (at 1024 slots, the session's ERROR).  Many groups go to the global
- * table directly (GX_GROUP_NO_LOCAL).
+ * At scan start: the session and the first group tables, one per device,
+ * st->agg_obj the home device's (a parallel worker was given the
+ * leader's, and their size).  Twice the estimated groups in slots (a
+ * parallel scan, which cannot grow its tables: eight times as many), at
+ * least 1024, each within gpuext.preagg_memory; halved while
+ * gpuext.session_memory has no room for all (at 1024 slots, the session's
+ * ERROR).  Many groups go to the global table directly (GX_GROUP_NO_LOCAL).
  */
 void
 gx_group_prepare(GxScanState *st)
@@ -397,19 +457,8 @@ gx_group_prepare(GxScanState *st)
 	if (st->par != NULL)
 		want *= 8.0;
 	for (cap = gx_group_cap_for(g, want, max_bytes);; cap /= 2)
-	{
-		uint64		bytes = gx_group_table_bytes(cap, g->nkeys, g->ndev);
-		uint32		obj;
-
-		obj = cap <= 1024 ?
-			gx_session_alloc(st->session, st->device, bytes, GX_OBJ_GROUP_TABLE) :
-			gx_session_try_alloc(st->session, st->device, bytes, GX_OBJ_GROUP_TABLE);
-		if (obj != 0)
-		{
-			gx_group_use_table(st, obj, cap);
+		if (gx_group_alloc_tables(st, cap, cap <= 1024))
 			return;
-		}
-	}
 }
 
 /*
@@ -438,39 +487,174 @@ gx_group_collect(GxScanState *st, GxBatch *b)
 }
 
 /*
- * Run a GROUP_READ of slots [row0, row0 + n) of the table, ordered after
- * every task of the session (gflags: GX_GROUP_DISCARD to copy nothing),
- * and wait for it; the caller reads the result and releases the slot
+ * Run a task of kind (GROUP_READ, GROUP_MERGE) over slots [row0, row0 +
+ * n) of the table of device, on that device (GROUP_MERGE: from that table
+ * into the home table, on the home device), ordered after every task of
+ * the session (gflags: GX_GROUP_DISCARD to copy nothing; a merge's
+ * groups without room are then counted only), and wait for it; the
+ * caller reads the result and releases the slot
  */
 static int
-gx_group_read_task(GxScanState *st, uint32 row0, uint32 n, uint32 gflags)
+gx_group_table_task(GxScanState *st, uint32 kind, int device, uint32 row0, uint32 n,
+					uint32 gflags)
 {
 	GxGroupState *g = &st->grp;
 	int			slot = gx_slot_acquire(true);
 	uint32		gen = gx_service_generation();
 	gx_chunk   *c = gx_slot_chunk(slot);
 
-	gx_task_init(c, GX_TASK_GROUP_READ, st->session);
+	gx_task_init(c, kind, st->session);
 	c->follow = GX_FOLLOW_SESSION;
 	c->nrows = n;
 	c->input_bytes = GX_ALIGN_UP(sizeof(gx_chunk));
 	c->result_off = c->input_bytes;
 	memset(&c->ext, 0, sizeof(c->ext));
 	c->ext.entry = -1;
-	gx_group_set_table(st, c, st->agg_obj, g->cap);
-	c->ext.gflags |= gflags;
+	gx_group_set_table(st, c, device == st->device ? st->agg_obj : g->tables[device], g->cap);
 	c->ext.row0 = row0;
-	gx_slot_submit(slot, st->device);
+	if (kind == GX_TASK_GROUP_MERGE)
+	{
+		/* into the home table, on the home device (no pass, no flag: the whole source) */
+		c->obj[0] = st->agg_obj;
+		c->obj[1] = g->tables[device];
+		c->ext.gflags = 0;
+		c->ext.gpart_mask = c->ext.gpart_value = 0;
+		c->ext.count_only = (gflags & GX_GROUP_DISCARD) != 0;
+		device = st->device;
+	}
+	else
+		c->ext.gflags |= gflags;
+	gx_slot_submit(slot, device);
 	gx_slot_wait(slot, gen, GX_WAIT_SPIN_US);
-	g->nreads++;
+	if (kind == GX_TASK_GROUP_READ)
+		g->nreads++;
 	return slot;
 }
 
-/* empty the table (a GROUP_READ that copies nothing), after every task of the session */
+/* a GROUP_READ of slots [row0, row0 + n) of the home table (gx_group_table_task) */
+static int
+gx_group_read_task(GxScanState *st, uint32 row0, uint32 n, uint32 gflags)
+{
+	return gx_group_table_task(st, GX_TASK_GROUP_READ, st->device, row0, n, gflags);
+}
+
+/*
+ * empty the home table and the others the pass's chunks used (a
+ * GROUP_READ that copies nothing on each one's device), after every task
+ * of the session
+ */
 static void
 gx_group_discard(GxScanState *st)
 {
-	gx_slot_release(gx_group_read_task(st, 0, st->grp.cap, GX_GROUP_DISCARD));
+	GxGroupState *g = &st->grp;
+
+	gx_slot_release(gx_group_read_task(st, 0, g->cap, GX_GROUP_DISCARD));
+	for (int d = 0; d < GX_MAX_DEVICES; d++)
+		if ((g->used & (1u << d)) != 0 && d != st->device)
+			gx_slot_release(gx_group_table_task(st, GX_TASK_GROUP_READ, d, 0, g->cap,
+												GX_GROUP_DISCARD));
+	g->used = 0;
+	g->merge_next = 0;
+}
+
+/* the records of GROUP_READ and GROUP_MERGE results not returned yet: their buffer */
+static char *
+gx_group_recs(GxScanState *st, uint64 room)
+{
+	GxGroupState *g = &st->grp;
+
+	if (g->recs == NULL)
+		g->recs = (char *) MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt, room);
+	return g->recs;
+}
+
+/*
+ * Several devices: the next range of slots of the next table to merge
+ * into the home table this pass (the first device of the source, past
+ * home, whose table chunks used), a GROUP_MERGE on the home device,
+ * ordered after every task of the session; the groups the home table had
+ * no room for into g->recs as GROUP_READ's (count_only: counted in
+ * *noroom alone).  A table merged to its last slot is emptied for the
+ * next pass (a discarding GROUP_READ on its device).  false when no table
+ * is left to merge.
+ */
+static bool
+gx_group_merge_step(GxScanState *st, bool count_only, uint64 *noroom)
+{
+	GxGroupState *g = &st->grp;
+	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
+	uint64		room = gx_shared->slot_bytes - GX_ALIGN_UP(sizeof(gx_chunk)) -
+		GX_ALIGN_UP(sizeof(gx_result));
+	int			d = -1;
+	uint32		n;
+	int			slot;
+	gx_result  *res;
+
+	for (int i = 1; i < st->src.devs.n && d < 0; i++)
+		if ((g->used & (1u << st->src.devs.dev[i])) != 0)
+			d = st->src.devs.dev[i];
+	if (d < 0 || d == st->device)
+		return false;
+	n = (uint32) Min((uint64) (g->cap - g->merge_next), room / sb);
+	slot = gx_group_table_task(st, GX_TASK_GROUP_MERGE, d, g->merge_next, n,
+							   count_only ? GX_GROUP_DISCARD : 0);
+	res = gx_chunk_result(gx_slot_chunk(slot));
+	if (res->nsel > n || res->join_count + res->join_noroom > n ||
+		(count_only && res->nsel > 0))
+		elog(ERROR, "gpuext: group merge returned %u groups of %u slots", res->nsel, n);
+	g->nrecs = count_only ? 0 : res->nsel;
+	g->rec_pos = 0;
+	if (g->nrecs > 0)
+		memcpy(gx_group_recs(st, room), (char *) res + GX_ALIGN_UP(sizeof(gx_result)),
+			   (size_t) g->nrecs * sb);
+	*noroom += res->join_noroom;
+	st->stats.group_merges++;
+	st->stats.groups_merged += res->join_count;
+	st->stats.groups_unmerged += res->join_noroom;
+	gx_slot_release(slot);
+	g->merge_next += n;
+	if (g->merge_next >= g->cap)
+	{
+		gx_slot_release(gx_group_table_task(st, GX_TASK_GROUP_READ, d, 0, g->cap,
+											GX_GROUP_DISCARD));
+		g->used &= ~(1u << d);
+		g->merge_next = 0;
+	}
+	return true;
+}
+
+/*
+ * Finalizing (serial), once every chunk of a pass is done: merge the other
+ * devices' tables into the home table now, before a group is returned.  A
+ * group without room makes the pass run again (true: g->rerun), with
+ * larger tables or its partition split, as a chunk whose table had no
+ * room; split as far as it goes, such groups mean the fallback plan (an
+ * ERROR once a pass's groups were returned).  Host rows already mean the
+ * fallback plan: nothing to merge.
+ */
+bool
+gx_group_merge_final(GxScanState *st)
+{
+	GxGroupState *g = &st->grp;
+	uint64		noroom = 0;
+
+	if (!g->final || st->par != NULL || g->nhost > 0)
+		return false;
+	/* (the first merge without room decides: the rerun empties every table) */
+	while (noroom == 0 && gx_group_merge_step(st, true, &noroom))
+		;
+	if (noroom == 0)
+		return false;
+	if (pg_popcount32(g->part_mask) < GX_MAX_PASS_BITS)
+	{
+		g->rerun = true;
+		g->rerun_want = (double) g->limit + (double) noroom;
+		return true;
+	}
+	if (g->decided)
+		gx_group_no_memory();
+	g->nhost += (int64) noroom;
+	return false;
 }
 
 /*
@@ -504,22 +688,15 @@ gx_group_rerun(GxScanState *st)
 		g->rerun = false;
 		return false;
 	}
-	want = Max(4.0 * g->limit, g->limit / share) * 1.25;
+	/* (a merge without room: the home table's groups and those it had no room for) */
+	want = (g->rerun_want > 0 ? g->rerun_want : Max(4.0 * g->limit, g->limit / share)) * 1.25;
+	g->rerun_want = 0;
 	g->est_groups = want;
 	g->gflags = gx_group_local(g) ? 0 : GX_GROUP_NO_LOCAL;
-	/* a larger table (the full one stays with the session), else this one emptied */
+	/* larger tables (the full ones stay with the session), else these emptied */
 	for (cap = gx_group_cap_for(g, 2.0 * want, max_bytes); cap > g->cap; cap /= 2)
-	{
-		uint32		obj = gx_session_try_alloc(st->session, st->device,
-											   gx_group_table_bytes(cap, g->nkeys, g->ndev),
-											   GX_OBJ_GROUP_TABLE);
-
-		if (obj != 0)
-		{
-			gx_group_use_table(st, obj, cap);
+		if (gx_group_alloc_tables(st, cap, false))
 			break;
-		}
-	}
 	if (cap <= g->cap)
 		gx_group_discard(st);
 	/* the partitions each of a table's worth (at least two when no larger table) */
@@ -554,6 +731,7 @@ gx_group_rerun(GxScanState *st)
 			tuplestore_clear(g->host_rows);
 		g->nhost = 0;
 	}
+	g->merge_next = 0;
 	g->nreruns++;
 	g->rerun = false;
 	gx_scan_restart_source(st);
@@ -586,12 +764,33 @@ gx_group_set_ext(GxScanState *st, gx_chunk *c, int i, uint32 obj, uint32 cap)
 	memcpy(c->ext.agg, g->dev, sizeof(gx_agg) * g->ndev);
 }
 
-/* the group part of a rows task: the current table, keys, device aggregates */
+/*
+ * the group part of a rows task: the current (home) table, keys, device
+ * aggregates; gx_group_chunk_device names its device's table
+ */
 void
 gx_group_set_chunk(GxScanState *st, gx_chunk *c)
 {
 	gx_group_set_table(st, c, st->agg_obj, st->grp.cap);
 	st->agg_dirty = true;
+}
+
+/*
+ * Once the source chose the device of batch b (a cache entry's, or the
+ * least loaded), its task c adds into that device's table: no two devices
+ * update one table
+ */
+void
+gx_group_chunk_device(GxScanState *st, GxBatch *b, gx_chunk *c)
+{
+	GxGroupState *g = &st->grp;
+	uint32		t = b->device >= 0 && b->device < GX_MAX_DEVICES ? g->tables[b->device] : 0;
+
+	if (t == 0)
+		elog(ERROR, "gpuext: GpuPreAgg has no group table on device %s",
+			 gx_device_name(b->device));
+	c->obj[0] = t;
+	g->used |= 1u << b->device;
 }
 
 /* Datum of a device value of type typid (numeric: at scale; bpchar: typmod) */
@@ -770,6 +969,20 @@ gx_group_store(GxScanState *st, TupleTableSlot *slot, uint32 nulls, const int64 
 }
 
 /*
+ * ERROR: a finalizing node that returned a pass's groups already finds
+ * groups or rows a table has no room for, its partitions split as far as
+ * they go
+ */
+static void
+gx_group_no_memory(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("gpuext: GpuPreAgg has too little memory for its groups"),
+			 errhint("Raise gpuext.preagg_memory, or set gpuext.enable_preagg_final to off.")));
+}
+
+/*
  * The rows of a finished batch that the device did not aggregate (its
  * selection): each becomes a row of partial states of its own, kept in
  * host_rows.  Called before the batch's pages are unpinned.
@@ -809,10 +1022,7 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 			 * left rows though split GX_MAX_PASS_BITS times)
 			 */
 			if (g->decided)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("gpuext: GpuPreAgg has too little memory for its groups"),
-						 errhint("Raise gpuext.preagg_memory, or set gpuext.enable_preagg_final to off.")));
+				gx_group_no_memory();
 			g->nhost++;
 			continue;
 		}
@@ -921,8 +1131,10 @@ gx_group_host_rows(GxScanState *st, GxBatch *b)
 }
 
 /*
- * Read the next range of slots of the table: a GROUP_READ task ordered
- * after every task of the session, its groups copied into g->recs.  false
+ * Read the next groups: first the other devices' tables merged into the
+ * home table (gx_group_merge_step: the groups it had no room for), then
+ * the next range of slots of the home table, a GROUP_READ task ordered
+ * after every task of the session; the groups copied into g->recs.  false
  * when every slot has been read.
  */
 static bool
@@ -932,20 +1144,22 @@ gx_group_read_more(GxScanState *st)
 	uint64		sb = gx_group_slot_bytes(g->nkeys, g->ndev);
 	uint64		room = gx_shared->slot_bytes - GX_ALIGN_UP(sizeof(gx_chunk)) -
 		GX_ALIGN_UP(sizeof(gx_result));
+	uint64		noroom = 0;
 	uint32		n;
 	int			slot;
 	gx_result  *res;
 
+	if (gx_group_merge_step(st, false, &noroom))
+		return true;
 	if (g->read_next >= g->cap)
 		return false;
 	n = (uint32) Min((uint64) (g->cap - g->read_next), room / sb);
 	slot = gx_group_read_task(st, g->read_next, n, 0);
 	res = gx_chunk_result(gx_slot_chunk(slot));
-	if (g->recs == NULL)
-		g->recs = (char *) MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt, room);
 	if (res->nsel > n)
 		elog(ERROR, "gpuext: group read returned %u groups of %u slots", res->nsel, n);
-	memcpy(g->recs, (char *) res + GX_ALIGN_UP(sizeof(gx_result)), (size_t) res->nsel * sb);
+	memcpy(gx_group_recs(st, room), (char *) res + GX_ALIGN_UP(sizeof(gx_result)),
+		   (size_t) res->nsel * sb);
 	g->nrecs = res->nsel;
 	g->rec_pos = 0;
 	g->read_next += n;
@@ -1009,7 +1223,8 @@ gx_group_next(GxScanState *st, TupleTableSlot *slot)
 		if (!gx_group_read_more(st))
 		{
 			g->reading = false;
-			st->agg_dirty = false;	/* read to the end: the table is empty */
+			st->agg_dirty = false;	/* read to the end: the tables are empty */
+			g->used = 0;
 			g->npasses++;
 			g->host_taken = true;	/* (every later pass leaves them) */
 		}
@@ -1039,6 +1254,7 @@ gx_group_next_pass(GxScanState *st)
 	g->part_mask = (uint32) (p >> 32);
 	g->part_value = (uint32) p;
 	g->read_next = 0;
+	g->merge_next = 0;
 	gx_scan_restart_source(st);
 	return true;
 }

@@ -248,6 +248,8 @@ uint32		gx_session_open_set(const GxDevSet *set);
 void		gx_session_close(uint32 id);
 uint32		gx_session_alloc(uint32 session, int device, uint64 bytes, int kind);
 uint32		gx_session_try_alloc(uint32 session, int device, uint64 bytes, int kind);
+bool		gx_session_alloc_each(uint32 session, const int *devices, int n, uint64 bytes,
+								  int kind, bool must, uint32 *handles);
 void		gx_task_init(gx_chunk *c, uint32 kind, uint32 session);
 void		gx_task_init_plain(gx_chunk *c, uint32 kind, uint32 session);
 uint64		gx_task_put_int8_col(gx_chunk *c, int col, uint64 at, const Datum *vals,

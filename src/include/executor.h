@@ -155,6 +155,18 @@ typedef struct GxGroupState
 	uint32		limit;			/* groups it may hold */
 	uint32		gflags;			/* GX_GROUP_* of the tasks */
 	/*
+	 * several devices: a table of that geometry per device of the source
+	 * (the home device's is agg_obj), each chunk adding into its device's;
+	 * the devices whose table chunks named since it was last emptied (a
+	 * mask: the tables to merge into the home table, and to empty), and
+	 * the next slot of the first of them to merge (preagg.cpp)
+	 */
+	uint32		tables[GX_MAX_DEVICES];
+	uint32		used;
+	uint32		merge_next;
+	double		rerun_want;		/* groups a pass run again expects (a merge
+								 * that found no room), 0: from its rows */
+	/*
 	 * passes (serial scans): the partition this pass aggregates (a
 	 * gx_chunk_ext.gpart_mask / gpart_value), the partitions still to run
 	 * (each (mask << 32) | value), and whether the pass must run again (a
@@ -230,6 +242,14 @@ typedef struct GxScanStats
 	GX_SCAN_STATS(GX_STAT_FIELD)
 #undef GX_STAT_FIELD
 	int64		dev_chunks[GX_MAX_DEVICES];	/* chunks per device */
+	/*
+	 * GpuPreAgg on several devices: its GROUP_MERGE tasks, the other
+	 * devices' groups they merged, and those the home table had no room
+	 * for (EXPLAIN only: not columns of gpuext_stat)
+	 */
+	int64		group_merges;
+	int64		groups_merged;
+	int64		groups_unmerged;
 	double		wall_ms;		/* scan start to end, summed over loops */
 } GxScanStats;
 
@@ -242,6 +262,9 @@ gx_scan_stats_add(GxScanStats *a, const GxScanStats *b)
 #undef GX_STAT_ADD
 	for (int d = 0; d < GX_MAX_DEVICES; d++)
 		a->dev_chunks[d] += b->dev_chunks[d];
+	a->group_merges += b->group_merges;
+	a->groups_merged += b->groups_merged;
+	a->groups_unmerged += b->groups_unmerged;
 }
 
 typedef struct GxParallelState GxParallelState;
@@ -441,6 +464,8 @@ void		gx_group_begin_spec(GxScanState *st, List *tlist, double est, List *outs,
 								bool final);
 void		gx_group_set_ext(GxScanState *st, gx_chunk *c, int i, uint32 obj, uint32 cap);
 void		gx_group_set_chunk(GxScanState *st, gx_chunk *c);
+void		gx_group_chunk_device(GxScanState *st, GxBatch *b, gx_chunk *c);
+bool		gx_group_merge_final(GxScanState *st);
 void		gx_group_prepare(GxScanState *st);
 void		gx_agg_final_init(GxAggFinal *f, Oid aggfnoid);
 Datum		gx_agg_finalize(const GxAggFinal *f, AggState *agg, Datum v, bool isnull,

@@ -92,6 +92,21 @@
 # search_sql.md ends the summary; it comes back as a file when it ran
 # alone, else in extra.tgz with its logs.
 #
+# BENCH_MULTI=1 (off by default) runs bench/multigpu.sh after that
+# (SKIP_BENCH=1 SKIP_TESTS=1 BENCH_MULTI=1: it alone): several GPUs (issue
+# 17), the bench queries q1-q10 over 100M cached rows, the 16M x 16M join
+# (count and pairs) and TPC-H Q1 (SF 10, lowered when its generation does
+# not fit) on 1, 2, ... N GPUs (MULTI_GPUS caps N), with PostgreSQL's 16
+# workers and DuckDB's 16 threads as baselines, and the rows that fit in
+# the column cache with 1 GPU and with N; MULTI_LONG_S defaults to 5
+# here, MULTI_TIMEOUT_S to 60 and MULTI_BUDGET_S to what is left of
+# BENCH_BUDGET_S (540) since this script's start (at least 180 s; the
+# build, about a minute, and the data generation count in it: about 8
+# minutes in all on 2 H200 with 32 cores); the rest of its header's
+# settings from the environment.  Its multigpu.md ends the summary;
+# multigpu.md and multigpu.json come back as files when it ran alone,
+# else in extra.tgz with its logs and EXPLAIN ANALYZE files.
+#
 # Outputs go to ${OUT:-/tmp/out}; at most 8 files come back from the GPU
 # host, so all but these are packed into extra.tgz: test.log, bench.log,
 # nvidia-smi.txt, and bench.md, bench.json, explain_q1_gpu.txt,
@@ -310,6 +325,12 @@ if [ "${BENCH_SEARCH_SQL:-0}" = 1 ]; then
         [ "$SEARCH_SQL_BUDGET_S" -lt 180 ] && SEARCH_SQL_BUDGET_S=180
     fi
     run_report_bench search_sql SEARCH_SQL "lookups at the SQL level (Kaldewey Table 1 / Figure 8, Table 4's INLJ)"
+fi
+
+# several GPUs (bench/multigpu.sh, issue 17), when asked
+if [ "${BENCH_MULTI:-0}" = 1 ]; then
+    run_report_bench multigpu MULTI "several GPUs (issue 17)" "MULTI_LONG_S=${MULTI_LONG_S:-5}" \
+        "MULTI_TIMEOUT_S=${MULTI_TIMEOUT_S:-60}"
 fi
 
 # at most 8 files come back from the GPU host: keep the main ones, pack the rest

@@ -4086,4 +4086,344 @@ proj_cap(const std::vector<ProjEntry> &entries)
 	return n > 0 ? n : 1;
 }
 
+/* ---------------------------------------------------------------------- */
+/* GROUP_MERGE: one group table's groups into another (several devices)   */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The group tables of the merge cases: one key (int8, NULLs) and the
+ * aggregates of gm_set_aggs over the outputs v int8 (NULLs, INT64_MAX
+ * counted apart, values near the int8 limits: carries into the high
+ * word), f float8 (NULLs, near fbase: the tables' FVAR shifts differ), w
+ * int4 (NULLs) and w > 0 (a FILTER).  test_interp merges on the CPU device
+ * against the reference, test_kernel on the GPU against the CPU device
+ * and the reference, and a table of GPU 1 into one of GPU 0.
+ */
+#define GM_NAGG 14
+
+struct GmRows
+{
+	std::vector<int64_t> k,
+				v,
+				w;
+	std::vector<double> f;
+	std::vector<uint8_t> kn,
+				vn,
+				fn,
+				wn;
+};
+
+/* n rows of keys k0 .. k0 + nkeys - 1 (and NULL), floats near fbase */
+static GmRows
+gm_rows(std::mt19937_64 &rng, uint32_t n, int64_t k0, int64_t nkeys, double fbase)
+{
+	GmRows		r;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		uint64_t	x = rng();
+
+		r.k.push_back(k0 + (int64_t) (rng() % (uint64_t) nkeys));
+		r.kn.push_back(x % 53 == 0);
+		r.v.push_back(x % 7 == 0 ? INT64_MAX :
+					  x % 7 == 1 ? 9000000000000000000ll - (int64_t) (rng() % 1000) :
+					  x % 7 == 2 ? -9000000000000000000ll + (int64_t) (rng() % 1000) :
+					  (int64_t) (rng() % 20001) - 10000);
+		r.vn.push_back(x % 11 == 0);
+		r.f.push_back(fbase + (double) (rng() % 100001) / 8.0);
+		r.fn.push_back(x % 13 == 0);
+		r.w.push_back((int64_t) (rng() % 2001) - 1000);
+		r.wn.push_back(x % 17 == 0);
+	}
+	return r;
+}
+
+/* the aggregates of the merge cases' tables (as the executor shares counts) */
+static void
+gm_set_aggs(gx_chunk_ext *x)
+{
+	const gx_agg aggs[GM_NAGG] = {
+		{GX_AGG_COUNT, -1, 0, 0},	/* count(*) */
+		{GX_AGG_SUM128, 1, 0, 0}, {GX_AGG_HI, 1, 0, 0},	/* sum(v) */
+		{GX_AGG_MIN, 1, 0, 0}, {GX_AGG_MAX, 1, 0, 4},	/* min(v), max(v): min's count */
+		{GX_AGG_FVAR, 2, 0, 0}, {GX_AGG_FPART, 2, 0, 0}, {GX_AGG_FPART, 2, 0, 0},	/* var(f) */
+		{GX_AGG_FSUM, 2, 0, 0}, {GX_AGG_FMIN, 2, 0, 0}, {GX_AGG_FMAX, 2, 0, 0},
+		{GX_AGG_SUM, 3, 0, 0}, {GX_AGG_COUNT, 3, 0, 12},	/* sum(w), count(w) */
+		{GX_AGG_COUNT, -1, 5, 0}	/* count(*) FILTER (WHERE w > 0) */
+	};
+
+	x->nagg = GM_NAGG;
+	memcpy(x->agg, aggs, sizeof(aggs));
+}
+
+/* the group-mode task of rows r into table obj[0] of cap slots (limit cap / 2) */
+static gx_chunk *
+gm_task(ChunkBuilder &b, const GmRows &r, uint32_t cap)
+{
+	int			kc = b.add_int_col(GX_INT8, r.k, r.kn);
+	int			vc = b.add_int_col(GX_INT8, r.v, r.vn);
+	int			fc = b.add_float_col(GX_FLOAT8, r.f, r.fn);
+	int			wc = b.add_int_col(GX_INT4, r.w, r.wn);
+
+	b.emit(GX_OP_SETBOOL, GX_BOOL, 0, 0, 0, 1);
+	b.emit(GX_OP_QUAL, GX_BOOL, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_INT8, 1, 0, 0, kc);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 1, 0, 0);
+	b.emit(GX_OP_LDCOL, GX_INT8, 2, 0, 0, vc);
+	b.emit(GX_OP_OUT, GX_INT8, 0, 2, 0, 1);
+	b.emit(GX_OP_LDCOL, GX_FLOAT8, 3, 0, 0, fc);
+	b.emit(GX_OP_OUT, GX_FLOAT8, 0, 3, 0, 2);
+	b.emit(GX_OP_LDCOL, GX_INT4, 4, 0, 0, wc);
+	b.emit(GX_OP_OUT, GX_INT4, 0, 4, 0, 3);
+	b.emit(GX_OP_LDCONST, GX_INT4, 5, 0, 0, b.kint(GX_INT4, 0));
+	b.emit(GX_OP_GT, GX_INT4, 5, 4, 5);
+	b.emit(GX_OP_OUT, GX_BOOL, 0, 5, 0, 4);
+
+	gx_chunk   *c = group_task_table(b.build(), cap, GM_NAGG);
+
+	gm_set_aggs(&c->ext);
+	return c;
+}
+
+/* bytes of a GROUP_MERGE task of n slots at mem (its slot), with room for n records */
+static uint64_t
+gm_merge_bytes(uint32_t n)
+{
+	return GX_ALIGN_UP(sizeof(gx_chunk)) + GX_ALIGN_UP(sizeof(gx_result)) +
+		(uint64_t) n * gx_group_slot_bytes(1, GM_NAGG);
+}
+
+/* lay a GROUP_MERGE of source slots [row0, row0 + n) out at mem (gm_merge_bytes(n)) */
+static gx_chunk *
+gm_merge_task(void *mem, uint32_t cap, uint32_t row0, uint32_t n, int count_only)
+{
+	const uint64_t hdr = GX_ALIGN_UP(sizeof(gx_chunk));
+	gx_chunk   *c = (gx_chunk *) mem;
+
+	memset(c, 0, hdr + sizeof(gx_result));
+	c->magic = GX_CHUNK_MAGIC;
+	c->kind = GX_TASK_GROUP_MERGE;
+	c->obj[0] = 1;
+	c->obj[1] = 2;
+	c->nrows = n;
+	c->input_bytes = hdr;
+	c->result_off = hdr;
+	c->ext.entry = -1;
+	c->ext.ngroup_cap = cap;
+	c->ext.ngroup_limit = cap / 2;
+	c->ext.ngkeys = 1;
+	c->ext.gkey_col[0] = 0;
+	c->ext.row0 = row0;
+	c->ext.count_only = (uint32_t) count_only;
+	gm_set_aggs(&c->ext);
+	return c;
+}
+
+/* a group's states: exact ones, and the float sums (long double: the reference's) */
+struct GmVal
+{
+	int64_t		rows = 0,
+				nv = 0,
+				nmax = 0,
+				vmin = INT64_MAX,
+				vmax = INT64_MIN,
+				nf = 0,
+				fmin = INT64_MAX,
+				fmax = INT64_MIN,
+				nw = 0,
+				wsum = 0,
+				nfilt = 0;
+	__int128	vsum = 0;
+	long double fsum = 0,
+				fsq = 0,		/* reference: sum of squares */
+				sxx = 0;		/* a table's: from its shifted sums */
+};
+
+typedef std::map<std::pair<uint32_t, int64_t>, GmVal> GmMap;
+
+/* the reference: rows r added into want */
+static void
+gm_ref_add(GmMap &want, const GmRows &r)
+{
+	for (size_t i = 0; i < r.k.size(); i++)
+	{
+		GmVal	   &g = want[{r.kn[i] ? 1u : 0u, r.kn[i] ? 0 : r.k[i]}];
+
+		g.rows++;
+		if (!r.vn[i])
+		{
+			g.nv++;
+			g.vmin = std::min(g.vmin, r.v[i]);
+			g.vmax = std::max(g.vmax, r.v[i]);
+			if (r.v[i] == INT64_MAX)
+				g.nmax++;
+			else
+				g.vsum += r.v[i];
+		}
+		if (!r.fn[i])
+		{
+			g.nf++;
+			g.fsum += r.f[i];
+			g.fsq += (long double) r.f[i] * r.f[i];
+			g.fmin = std::min(g.fmin, gx_float_ord(r.f[i]));
+			g.fmax = std::max(g.fmax, gx_float_ord(r.f[i]));
+		}
+		if (!r.wn[i])
+		{
+			g.nw++;
+			g.wsum += r.w[i];
+			g.nfilt += r.w[i] > 0;
+		}
+	}
+	for (auto &e : want)
+		if (e.second.nf > 0)
+			e.second.sxx = e.second.fsq - e.second.fsum * e.second.fsum / e.second.nf;
+}
+
+/*
+ * The group of a table's READY slot (or a record) into got; false when its
+ * key is there already (a group twice)
+ */
+static bool
+gm_got_add(GmMap &got, const char *slot)
+{
+	const gx_agg_pair *p = (const gx_agg_pair *) (slot + 16);
+	std::pair<uint32_t, int64_t> key = {((const uint32_t *) slot)[1], ((const int64_t *) slot)[1]};
+	GmVal		g;
+	const double s = gx_bitsd(p[6].val);
+
+	if (got.count(key) != 0)
+		return false;
+	g.rows = p[0].cnt;
+	g.nv = p[1].cnt + p[2].cnt;
+	g.nmax = p[2].cnt;
+	g.vsum = (__int128) (((unsigned __int128) (uint64_t) p[2].val << 64) | (uint64_t) p[1].val);
+	g.vmin = p[3].cnt > 0 ? p[3].val : INT64_MAX;
+	g.vmax = p[3].cnt > 0 ? p[4].val : INT64_MIN;
+	g.nf = p[5].cnt;
+	g.fsum = g.nf > 0 ? gx_bitsd(p[5].val) : 0;
+	g.sxx = g.nf > 0 ? (long double) gx_bitsd(p[7].val) - (long double) s * s / g.nf : 0;
+	g.fmin = p[9].cnt > 0 ? p[9].val : INT64_MAX;
+	g.fmax = p[10].cnt > 0 ? p[10].val : INT64_MIN;
+	g.nw = p[11].cnt;
+	g.wsum = p[11].cnt > 0 ? p[11].val : 0;
+	g.nfilt = p[13].cnt;
+	/* (count(w) keeps no count: sum(w)'s is its own, cnt_of) */
+	if (p[12].cnt != 0 || p[4].cnt != 0 || p[8].cnt != g.nf || p[10].cnt != p[9].cnt)
+		g.rows = -1;			/* states that must not be */
+	got[key] = g;
+	return true;
+}
+
+/* the READY slots of a table's host copy (cap slots) into got; false on a group twice */
+static bool
+gm_table_groups(const char *table, uint32_t cap, GmMap &got, uint32_t *ngroups)
+{
+	const uint64_t sb = gx_group_slot_bytes(1, GM_NAGG);
+	bool		ok = true;
+
+	*ngroups = 0;
+	for (uint32_t i = 0; i < cap; i++)
+	{
+		const char *slot = table + sizeof(gx_group_hdr) + i * sb;
+
+		if (*(const uint32_t *) slot != GX_GSLOT_READY)
+			continue;
+		(*ngroups)++;
+		ok &= gm_got_add(got, slot);
+	}
+	return ok;
+}
+
+/* the records of a finished GROUP_MERGE (its groups without room) into got */
+static bool
+gm_records(const gx_chunk *c, GmMap &got)
+{
+	const gx_result *res = gx_chunk_result((gx_chunk *) c);
+	const char *rec = (const char *) res + GX_ALIGN_UP(sizeof(gx_result));
+	bool		ok = true;
+
+	for (uint32_t i = 0; i < res->nsel; i++)
+		ok &= gm_got_add(got, rec + i * gx_group_slot_bytes(1, GM_NAGG));
+	return ok;
+}
+
+/*
+ * got against want: every group once with its exact states, its float
+ * sums within 1e-9 (relative; Sxx: and 1e-3 absolute, the reference's
+ * own rounding of sum^2 / n: the cases' floats are eighths, whose shifted
+ * sums the devices add exactly); the first
+ * difference goes to why
+ */
+static bool
+gm_same(const GmMap &want, const GmMap &got, std::string *why)
+{
+	char		buf[256];
+
+	if (want.size() != got.size())
+	{
+		snprintf(buf, sizeof(buf), "%zu groups, want %zu", got.size(), want.size());
+		*why = buf;
+		return false;
+	}
+	for (const auto &e : want)
+	{
+		auto		it = got.find(e.first);
+		const GmVal &w = e.second;
+
+		if (it == got.end())
+		{
+			snprintf(buf, sizeof(buf), "group (%u, %lld) missing", e.first.first,
+					 (long long) e.first.second);
+			*why = buf;
+			return false;
+		}
+		const GmVal &g = it->second;
+		bool		exact = g.rows == w.rows && g.nv == w.nv && g.nmax == w.nmax &&
+			g.vsum == w.vsum && g.vmin == w.vmin && g.vmax == w.vmax && g.nf == w.nf &&
+			g.fmin == w.fmin && g.fmax == w.fmax && g.nw == w.nw && g.wsum == w.wsum &&
+			g.nfilt == w.nfilt;
+		bool		close = w.nf == 0 ||
+			(fabsl(g.fsum - w.fsum) <= 1e-9L * fabsl(w.fsum) &&
+			 fabsl(g.sxx - w.sxx) <= 1e-9L * w.sxx + 1e-3L);
+
+		if (!exact || !close)
+		{
+			snprintf(buf, sizeof(buf),
+					 "group (%u, %lld): rows %lld/%lld, v %lld/%lld, f %lld/%lld, sum f %.17Lg/%.17Lg, Sxx %.17Lg/%.17Lg",
+					 e.first.first, (long long) e.first.second, (long long) g.rows,
+					 (long long) w.rows, (long long) g.nv, (long long) w.nv, (long long) g.nf,
+					 (long long) w.nf, g.fsum, w.fsum, g.sxx, w.sxx);
+			*why = buf;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* the merge cases: keys of tables A and B (overlapping or not), slots, rows */
+struct GmCase
+{
+	const char *name;
+	int64_t		a0,
+				na,				/* A's keys: a0 .. a0 + na - 1 */
+				b0,
+				nb;				/* B's */
+	uint32_t	cap,
+				rows_a,
+				rows_b,
+				ranges;			/* merge tasks, each a range of B's slots */
+	int			count_only;
+};
+
+static const GmCase gm_cases[] = {
+	{"overlapping keys", 0, 300, 150, 300, 1024, 20000, 15000, 1, 0},
+	{"in 3 ranges", 0, 300, 150, 300, 1024, 20000, 15000, 3, 0},
+	{"destination full", 0, 500, 250, 500, 1024, 20000, 20000, 2, 0},
+	{"destination full, counted only", 0, 500, 250, 500, 1024, 20000, 20000, 1, 1},
+	{"disjoint keys, one group each", 0, 1, 1000, 1, 64, 500, 700, 1, 0},
+	{"empty source", 0, 200, 0, 1, 1024, 5000, 0, 1, 0},
+	{"many groups", 0, 60000, 30000, 60000, 1u << 18, 200000, 200000, 4, 0},
+};
+
 #endif							/* GX_TEST_H */

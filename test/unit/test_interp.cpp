@@ -7,10 +7,10 @@
  *
  * GX_TEST_PARTS (a comma-separated list; default: all, gx_test.h) runs
  * only some of the cases: basic (the interpreter, aggregates, validation,
- * groups, numeric and char8 programs, cache scans, the pool), join (the
- * hash, merge and range joins, on the caller's thread and on the pool;
- * each probed on a replica of its table, OBJ_COPY, as GpuJoin's devices
- * do),
+ * groups and their merges, numeric and char8 programs, cache scans, the
+ * pool), join (the hash, merge and range joins, on the caller's thread
+ * and on the pool; each probed on a replica of its table, OBJ_COPY, as
+ * GpuJoin's devices do),
  * projection (a cached column's sorted projection: gx_projection.h's
  * build and lookup tasks over cache entries, against a reference),
  * search (SEARCH: sorted projections, binary and p-ary lookups, on the
@@ -1824,6 +1824,152 @@ test_group_passes(void)
 #undef PMUTATE
 	printf("group passes: %zu groups in %u passes, %u host rows in the first alone\n",
 		   got.size(), npart, nhost);
+}
+
+/*
+ * GROUP_MERGE (CPU device; where: the caller alone, or the pool): for each
+ * case of gm_cases (gx_test.h), rows into tables A and B (group-mode
+ * tasks), then B merged into A in ranges of its slots: A's groups and the
+ * records of the groups without room are, each group once, the reference
+ * over both tables' rows (counts, 128-bit sums with INT64_MAX counted
+ * apart, min / max, float sums and Sxx across two shifts, a FILTER's count,
+ * NULL keys); a group without room only when A is full; B unchanged (the
+ * source is only read); counted only: no record, the same counts.  Then
+ * the validator's refusals.
+ */
+static void
+test_group_merge(const char *where)
+{
+	std::mt19937_64 rng(2121);
+	char		err[256];
+	int			ncases = 0;
+
+	for (const GmCase &tc : gm_cases)
+	{
+		const uint64_t tbytes = gx_group_table_bytes(tc.cap, 1, GM_NAGG);
+		std::vector<uint64_t> ta(tbytes / 8 + 1, 0),
+					tb(tbytes / 8 + 1, 0);
+		GmRows		ra = gm_rows(rng, tc.rows_a, tc.a0, tc.na, 1e6),
+					rb = gm_rows(rng, tc.rows_b, tc.b0, tc.nb, 1e6 + 5000);
+		GmMap		want,
+					got,
+					gb;
+		gx_task_ctx ctx;
+		uint32_t	na,
+					nb,
+					nsel = 0,
+					step = (tc.cap + tc.ranges - 1) / tc.ranges;
+		uint64_t	merged = 0,
+					noroom = 0;
+		bool		full = false,
+					once = true;
+		std::string why;
+		char		what[160];
+
+		snprintf(what, sizeof(what), "group merge, %s (%s)", tc.name, where);
+		memset(&ctx, 0, sizeof(ctx));
+		for (int t = 0; t < 2; t++)
+		{
+			ChunkBuilder b;
+			const GmRows &r = t == 0 ? ra : rb;
+
+			if (r.k.empty())
+				continue;
+			gx_chunk   *c = gm_task(b, r, tc.cap);
+
+			ctx.obj[0] = (char *) (t == 0 ? ta : tb).data();
+			ctx.obj_bytes[0] = tbytes;
+			CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+				  gx_chunk_result(c)->nsel == 0, "%s: table %c: %s", what, 'A' + t, err);
+		}
+		gm_ref_add(want, ra);
+		gm_ref_add(want, rb);
+		CHECK(gm_table_groups((const char *) tb.data(), tc.cap, gb, &nb), "%s: B", what);
+
+		std::vector<uint64_t> b_before(tb);
+		std::vector<uint64_t> mem(gm_merge_bytes(step) / 8 + 1);
+
+		ctx.obj[0] = (char *) ta.data();
+		ctx.obj[1] = (char *) tb.data();
+		ctx.obj_bytes[1] = tbytes;
+		for (uint32_t row0 = 0; row0 < tc.cap; row0 += step)
+		{
+			uint32_t	n = std::min(step, tc.cap - row0);
+			gx_chunk   *c = gm_merge_task(mem.data(), tc.cap, row0, n, tc.count_only);
+			const gx_result *res = gx_chunk_result(c);
+
+			CHECK(gx_cpu_run(c, gm_merge_bytes(n), &ctx, err, sizeof(err)) == GX_OK,
+				  "%s: merge: %s", what, err);
+			CHECK(res->error == GX_NO_ERROR && res->nsel == (tc.count_only ? 0 : res->join_noroom) &&
+				  ((res->flags & GX_RESULT_FULL) != 0) == (res->join_noroom > 0),
+				  "%s: merge at %u: %u records, %llu without room, flags %x", what, row0,
+				  res->nsel, (unsigned long long) res->join_noroom, res->flags);
+			once &= gm_records(c, got);
+			nsel += res->nsel;
+			merged += res->join_count;
+			noroom += res->join_noroom;
+			full |= (res->flags & GX_RESULT_FULL) != 0;
+		}
+		once &= gm_table_groups((const char *) ta.data(), tc.cap, got, &na);
+		CHECK(once, "%s: a group came back twice", what);
+		CHECK(merged + noroom == nb, "%s: %llu merged + %llu without room, B has %u groups",
+			  what, (unsigned long long) merged, (unsigned long long) noroom, nb);
+		CHECK(tb == b_before, "%s: the source changed", what);
+		CHECK(noroom == 0 || na == tc.cap / 2, "%s: groups without room, A holds %u", what, na);
+		if (tc.count_only)
+			CHECK(nsel == 0 && noroom > 0, "%s: %u records, %llu without room", what, nsel,
+				  (unsigned long long) noroom);
+		else
+			CHECK(gm_same(want, got, &why), "%s: %s", what, why.c_str());
+		CHECK(full == (want.size() > tc.cap / 2),
+			  "%s: %zu groups in all, limit %u, full %d", what, want.size(), tc.cap / 2, full);
+		ncases++;
+	}
+
+	/* malformed merges are refused */
+	{
+		const uint32_t cap = 1024;
+		const uint64_t tbytes = gx_group_table_bytes(cap, 1, GM_NAGG);
+		std::vector<uint64_t> ta(tbytes / 8 + 1, 0),
+					tb(tbytes / 8 + 1, 0);
+		std::vector<uint64_t> mem(gm_merge_bytes(cap) / 8 + 1);
+		gx_task_ctx ctx;
+		gx_chunk   *c = (gx_chunk *) mem.data();
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) ta.data();
+		ctx.obj[1] = (char *) tb.data();
+		ctx.obj_bytes[0] = ctx.obj_bytes[1] = tbytes;
+#define GMUTATE(what, stmt) \
+	do { \
+		gx_task_ctx mctx = ctx; \
+		gm_merge_task(c, cap, 0, cap, 0); \
+		stmt; \
+		expect_invalid(c, gm_merge_bytes(cap), &mctx, (what)); \
+	} while (0)
+		GMUTATE("merge of a table into itself", mctx.obj[1] = mctx.obj[0]);
+		GMUTATE("merge of overlapping tables", mctx.obj[1] = mctx.obj[0] + 64);
+		GMUTATE("merge without a source", mctx.obj[1] = NULL);
+		GMUTATE("merge without a destination", mctx.obj[0] = NULL);
+		GMUTATE("merge into a smaller table", mctx.obj_bytes[0] = tbytes - 8);
+		GMUTATE("merge of slots past the table", c->ext.row0 = 1);
+		GMUTATE("merge of a table not a power of 2", c->ext.ngroup_cap = 1000);
+		GMUTATE("merge above half the slots", c->ext.ngroup_limit = cap / 2 + 1);
+		GMUTATE("merge with group flags", c->ext.gflags = GX_GROUP_DISCARD);
+		GMUTATE("merge with no room for its records", c->result_off += 64);
+		GMUTATE("merge of an FVAR without its parts", c->ext.agg[7].op = GX_AGG_SUM);
+		GMUTATE("merge of a 128-bit sum without its high word", c->ext.agg[2].op = GX_AGG_COUNT);
+		GMUTATE("merge of a count of a later aggregate", c->ext.agg[3].cnt_of = 5);
+		GMUTATE("merge of an unknown aggregate", c->ext.agg[0].op = 99);
+		GMUTATE("merge of too many aggregates", c->ext.nagg = GX_MAX_AGGS + 1);
+#undef GMUTATE
+		/* a merge that names no slot, of an empty source, changes nothing */
+		gm_merge_task(c, cap, cap, 0, 0);
+		CHECK(gx_cpu_run(c, gm_merge_bytes(0), &ctx, err, sizeof(err)) == GX_OK &&
+			  gx_chunk_result(c)->nsel == 0 && gx_chunk_result(c)->join_count == 0,
+			  "group merge of no slot: %s", err);
+	}
+	printf("group merge (%s): %d cases, every group once, as the reference\n", where, ncases);
 }
 
 /*
@@ -4941,6 +5087,7 @@ main(void)
 		test_group_filter();
 		test_group_float();
 		test_group_passes();
+		test_group_merge("caller alone");
 		test_group_exact_var();
 		test_numeric_pages();
 		test_char8();
@@ -4996,6 +5143,7 @@ main(void)
 	{
 		test_cpu_layout(true);
 		test_aggregates(true);
+		test_group_merge("pool");
 		test_cache_scan("pool");
 	}
 	if (test_part("join"))

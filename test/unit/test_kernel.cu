@@ -37,12 +37,14 @@
  * on malformed images; refusals), ptree_bench (Böhm et al.'s Figure 8 as
  * markdown tables: keys/s of the walk against speculative traversal for
  * batches of 16 to 1M keys and three skews; figures only), multigpu (two
- * GPUs on one staging area: random programs on the second, chunks of
- * both adding into one state on the first through peer access, read by a
- * task that follows both GPUs' tasks; join tables built on the first,
- * copied to the second by OBJ_COPY and probed there, GPU = CPU =
- * reference; the copy's figures for 16M-row tables; skipped with one
- * GPU).  The join part also probes replicas copied within the GPU.
+ * GPUs on one staging area: random programs on the second, a group table
+ * of the second merged into one of the first (GROUP_MERGE through peer
+ * access), chunks of both adding into one state on the first through peer
+ * access, read by a task that follows both GPUs' tasks; join tables built
+ * on the first, copied to the second by OBJ_COPY and probed there, GPU =
+ * CPU = reference; the copy's figures for 16M-row tables; skipped with
+ * one GPU).  Part group also runs the GROUP_MERGE cases on one GPU; part
+ * join also probes replicas copied within the GPU.
  * GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
  */
 #include "gx_api.h"
@@ -292,19 +294,26 @@ tile_selection(gx_chunk *c, std::vector<uint32_t> &out)
 	return total == res->nsel;
 }
 
+/* poll slot of GPU gpu until done; false on an error */
 static bool
-poll_until_done(int slot, char *err, size_t errlen)
+poll_gpu_until_done(int gpu, int slot, char *err, size_t errlen)
 {
 	for (;;)
 	{
 		int			done = 0;
-		gx_status	st = gx_gpu_poll(g_gpu, slot, &done, err, errlen);
 
-		if (st != GX_OK)
+		if (gx_gpu_poll(gpu, slot, &done, err, errlen) != GX_OK)
 			return false;
 		if (done)
 			return true;
 	}
+}
+
+/* poll slot of the GPU under test until done */
+static bool
+poll_until_done(int slot, char *err, size_t errlen)
+{
+	return poll_gpu_until_done(g_gpu, slot, err, errlen);
 }
 
 /* run a task on the CPU device (slot_bytes: its slot); prints the error */
@@ -3021,19 +3030,174 @@ test_char8(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 /* several GPUs: each its own slots and streams, peers' memory           */
 /* ---------------------------------------------------------------------- */
 
-/* poll slot of GPU gpu until done; false on an error */
+/* copy a table of GPU g (after its tasks) to host memory */
 static bool
-poll_gpu_until_done(int gpu, int slot, char *err, size_t errlen)
+gm_gpu_table(int g, const void *dev, std::vector<char> &host)
 {
-	for (;;)
-	{
-		int			done = 0;
+	bool		ok = cudaSetDevice(g) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess &&
+		cudaMemcpy(host.data(), dev, host.size(), cudaMemcpyDeviceToHost) == cudaSuccess;
 
-		if (gx_gpu_poll(gpu, slot, &done, err, errlen) != GX_OK)
-			return false;
-		if (done)
-			return true;
+	cudaSetDevice(g_gpu);
+	return ok;
+}
+
+/* run the task in staging slot 0 on GPU g with ctx; false (err) when it failed */
+static bool
+gm_gpu_run(int g, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	return gx_gpu_submit(g, 0, ctx, err, errlen) == GX_OK &&
+		poll_gpu_until_done(g, 0, err, errlen);
+}
+
+/*
+ * GROUP_MERGE on GPUs: for each case of gm_cases (gx_test.h), rows into a
+ * table A of GPU ga and a table B of GPU gb (group-mode tasks there), then
+ * B merged into A by tasks on GPU ga in ranges of B's slots (gb != ga: B
+ * read through peer access), and the same on the CPU device.  On both, A's
+ * groups and the records of the groups without room are, each group once,
+ * the reference of both tables' rows; the counts of groups merged and
+ * without room are the CPU device's (exact: reservations are); B is
+ * unchanged.  A merge of a table into itself is refused.
+ */
+static void
+gm_gpu_cases(std::mt19937_64 &rng, void *staging, size_t slot_bytes, int ga, int gb,
+			 const char *where)
+{
+	gx_chunk   *cpu = (gx_chunk *) malloc(slot_bytes);
+	char		err[512];
+	int			ncases = 0;
+
+	for (const GmCase &tc : gm_cases)
+	{
+		const uint64_t tbytes = gx_group_table_bytes(tc.cap, 1, GM_NAGG);
+		const uint32_t step = (tc.cap + tc.ranges - 1) / tc.ranges;
+		GmRows		ra = gm_rows(rng, tc.rows_a, tc.a0, tc.na, 1e6),
+					rb = gm_rows(rng, tc.rows_b, tc.b0, tc.nb, 1e6 + 5000);
+		std::vector<uint64_t> ca(tbytes / 8 + 1, 0),
+					cb(tbytes / 8 + 1, 0);
+		std::vector<char> ha(tbytes),
+					hb(tbytes),
+					hb2(tbytes);
+		void	   *ta = nullptr,
+				   *tb = nullptr;
+		GmMap		want,
+					ggot,
+					cgot;
+		gx_task_ctx gctx,
+					cctx;
+		uint64_t	gmerged = 0,
+					gnoroom = 0,
+					cmerged = 0,
+					cnoroom = 0;
+		uint32_t	na = 0,
+					nb = 0;
+		bool		ok = true,
+					once = true;
+		std::string why;
+		char		what[160];
+
+		if (gm_merge_bytes(step) > slot_bytes)
+			continue;
+		snprintf(what, sizeof(what), "group merge, %s (%s)", tc.name, where);
+		CHECK(gx_mem_alloc(GX_DEV_GPU + ga, tbytes, &ta, err, sizeof(err)) == GX_OK &&
+			  gx_mem_alloc(GX_DEV_GPU + gb, tbytes, &tb, err, sizeof(err)) == GX_OK,
+			  "%s: tables: %s", what, err);
+		if (ta == nullptr || tb == nullptr)
+			break;
+		memset(&gctx, 0, sizeof(gctx));
+		memset(&cctx, 0, sizeof(cctx));
+		/* the rows of A on GPU ga, of B on GPU gb; and on the CPU device */
+		for (int t = 0; t < 2 && ok; t++)
+		{
+			ChunkBuilder b;
+			const GmRows &r = t == 0 ? ra : rb;
+
+			if (r.k.empty())
+				continue;
+			gx_chunk   *c = gm_task(b, r, tc.cap);
+
+			gctx.obj[0] = (char *) (t == 0 ? ta : tb);
+			gctx.obj_bytes[0] = tbytes;
+			cctx.obj[0] = (char *) (t == 0 ? ca : cb).data();
+			cctx.obj_bytes[0] = tbytes;
+			memcpy(staging, c, b.capacity);
+			ok = gm_gpu_run(t == 0 ? ga : gb, &gctx, err, sizeof(err)) &&
+				gx_chunk_result((gx_chunk *) staging)->nsel == 0 &&
+				cpu_run(c, b.capacity, &cctx) == GX_OK && gx_chunk_result(c)->nsel == 0;
+			CHECK(ok, "%s: table %c: %s", what, 'A' + t, err);
+		}
+		gm_ref_add(want, ra);
+		gm_ref_add(want, rb);
+		ok = ok && gm_gpu_table(gb, tb, hb);
+		CHECK(ok && gm_table_groups(hb.data(), tc.cap, ggot, &nb), "%s: B", what);
+		ggot.clear();
+
+		/* B into A, range by range, on GPU ga and on the CPU device */
+		gctx.obj[0] = (char *) ta;
+		gctx.obj[1] = (char *) tb;
+		gctx.obj_bytes[1] = tbytes;
+		cctx.obj[0] = (char *) ca.data();
+		cctx.obj[1] = (char *) cb.data();
+		cctx.obj_bytes[1] = tbytes;
+		for (uint32_t row0 = 0; row0 < tc.cap && ok; row0 += step)
+		{
+			uint32_t	n = std::min(step, tc.cap - row0);
+			gx_chunk   *c = gm_merge_task(staging, tc.cap, row0, n, tc.count_only);
+			const gx_result *gr = gx_chunk_result(c),
+					   *cr = gx_chunk_result(cpu);
+
+			memcpy(cpu, c, GX_ALIGN_UP(sizeof(gx_chunk)));
+			ok = gm_gpu_run(ga, &gctx, err, sizeof(err));
+			CHECK(ok, "%s: GPU merge at %u: %s", what, row0, err);
+			CHECK(cpu_run(cpu, gm_merge_bytes(n), &cctx) == GX_OK, "%s: CPU merge", what);
+			if (!ok)
+				break;
+			CHECK(gr->error == GX_NO_ERROR && (gr->flags & GX_RESULT_GPU) &&
+				  gr->nsel == (tc.count_only ? 0 : gr->join_noroom) &&
+				  ((gr->flags & GX_RESULT_FULL) != 0) == (gr->join_noroom > 0),
+				  "%s: GPU merge at %u: %u records, %llu without room, flags %x", what, row0,
+				  gr->nsel, (unsigned long long) gr->join_noroom, gr->flags);
+			once &= gm_records(c, ggot) && gm_records(cpu, cgot);
+			gmerged += gr->join_count;
+			gnoroom += gr->join_noroom;
+			cmerged += cr->join_count;
+			cnoroom += cr->join_noroom;
+		}
+		ok = ok && gm_gpu_table(ga, ta, ha) && gm_gpu_table(gb, tb, hb2);
+		CHECK(ok, "%s: tables back", what);
+		if (ok)
+		{
+			once &= gm_table_groups(ha.data(), tc.cap, ggot, &na) &&
+				gm_table_groups((const char *) ca.data(), tc.cap, cgot, &na);
+			CHECK(once, "%s: a group came back twice", what);
+			CHECK(gmerged == cmerged && gnoroom == cnoroom && gmerged + gnoroom == nb,
+				  "%s: GPU %llu merged, %llu without room; CPU %llu, %llu; B %u groups", what,
+				  (unsigned long long) gmerged, (unsigned long long) gnoroom,
+				  (unsigned long long) cmerged, (unsigned long long) cnoroom, nb);
+			CHECK(hb == hb2, "%s: the source changed", what);
+			if (!tc.count_only)
+			{
+				CHECK(gm_same(want, ggot, &why), "%s: GPU: %s", what, why.c_str());
+				CHECK(gm_same(want, cgot, &why), "%s: CPU: %s", what, why.c_str());
+			}
+			ncases++;
+		}
+		/* a table merged into itself is refused, on the GPU too */
+		{
+			gx_task_ctx bad = gctx;
+
+			gm_merge_task(staging, tc.cap, 0, 0, 0);
+			bad.obj[1] = bad.obj[0];
+			err[0] = '\0';
+			CHECK(gx_gpu_submit(ga, 0, &bad, err, sizeof(err)) == GX_INVALID && err[0] != '\0',
+				  "%s: a table into itself: %s", what, err);
+		}
+		gx_mem_free(GX_DEV_GPU + ga, ta);
+		gx_mem_free(GX_DEV_GPU + gb, tb);
 	}
+	free(cpu);
+	printf("group merge (%s): %d cases agree with the CPU device and the reference\n", where,
+		   ncases);
 }
 
 /*
@@ -3158,6 +3322,10 @@ test_multigpu(std::mt19937_64 &rng)
 	test_random_mode(rng, staging, nslots, slot_bytes, MODE_MAPPED, 8);
 	test_random_mode(rng, staging, nslots, slot_bytes, MODE_JIT, 4);
 	g_gpu = 0;
+
+	/* a group table of GPU 1 merged into one of GPU 0, read through peer access */
+	if (peer)
+		gm_gpu_cases(rng, staging, slot_bytes, 0, 1, "GPU 1 into GPU 0");
 
 	/* one state on GPU 0, chunks of both GPUs adding into it */
 	if (peer)
@@ -3288,6 +3456,7 @@ test_random(std::mt19937_64 &rng)
 		test_agg_read(rng, staging, nslots, slot_bytes);
 		test_group(rng, staging, slot_bytes);
 		test_group_float(rng, staging);
+		gm_gpu_cases(rng, staging, slot_bytes, g_gpu, g_gpu, "one GPU");
 	}
 	if (test_part("join"))
 		test_join(rng, staging, slot_bytes);
