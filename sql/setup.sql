@@ -139,8 +139,10 @@ BEGIN
         END LOOP;
         CONTINUE WHEN line ~ '^\s*Params Evaluated: ';
         -- several devices (gpuext.cpu_devices, several GPUs): where chunks ran,
-        -- and GpuPreAgg's merges of their group tables
-        CONTINUE WHEN line ~ '^\s*Devices: ' OR line ~ '^\s*Device Chunks: ';
+        -- a GpuJoin's probes and the copies of its table, and GpuPreAgg's
+        -- merges of their group tables
+        CONTINUE WHEN line ~ '^\s*Devices: ' OR line ~ '^\s*Device Chunks: ' OR
+                      line ~ '^\s*Device Probe Tasks: ' OR line ~ '^\s*Table Replicas: ';
         CONTINUE WHEN line ~ '^\s*(Group Merges|Groups Merged|Groups Merged Without Room): ';
         -- (18: a Materialize's storage with ANALYZE)
         CONTINUE WHEN line ~ '^\s*Storage: \w+  Maximum Storage: ';

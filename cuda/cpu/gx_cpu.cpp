@@ -61,6 +61,7 @@
  *  - TREE_LOOKUP (gx_ptree.cuh): threads take blocks of keys as SEARCH's;
  *    a key's walk from the root, or its speculative partitions in a loop
  *    and their resolve (the GPU's lanes), so the runs are the GPU's.
+ *  - OBJ_COPY: threads take 4 MB pieces of the ranges and memcpy them.
  *
  * The transfer mode of a task (GX_CHUNK_MAPPED) means nothing here: the
  * task runs in place and the result says so (flags 0, no bytes moved).
@@ -1967,6 +1968,73 @@ gx_cpu_obj_write(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	memcpy(ctx->obj[0] + w->dst, (const char *) c + w->src, (size_t) w->bytes);
 	memset(res, 0, sizeof(*res));
 	res->error = GX_NO_ERROR;
+	gx_cpu_finish(res, t0);
+	return GX_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* OBJ_COPY                                                               */
+/* ---------------------------------------------------------------------- */
+
+#define GX_CPU_COPY_PIECE ((uint64_t) 4 << 20)	/* bytes a thread copies at a time */
+
+/* an OBJ_COPY on the pool: its ranges cut into pieces the threads take */
+struct gx_cpu_copy_job
+{
+	const gx_copy_ext *x;
+	char	   *dst;
+	const char *src;
+	uint64_t	first[GX_COPY_MAX_RANGES + 1];	/* the pieces before range i */
+	std::atomic<uint64_t> next {0};
+};
+
+/* thread t of an OBJ_COPY: pieces of the ranges, memcpy each */
+static void
+gx_cpu_copy_worker(void *arg, int t)
+{
+	gx_cpu_copy_job *job = (gx_cpu_copy_job *) arg;
+	const uint64_t npieces = job->first[job->x->nranges];
+	uint64_t	p;
+
+	(void) t;
+	while ((p = job->next.fetch_add(1)) < npieces)
+	{
+		uint32_t	i = 0;
+
+		while (p >= job->first[i + 1])
+			i++;
+
+		const gx_copy_range *r = &job->x->range[i];
+		uint64_t	off = (p - job->first[i]) * GX_CPU_COPY_PIECE;
+		uint64_t	n = std::min(GX_CPU_COPY_PIECE, r->bytes - off);
+
+		memcpy(job->dst + r->dst + off, job->src + r->src + off, (size_t) n);
+	}
+}
+
+/*
+ * OBJ_COPY (validated: every range inside both objects, which differ): the
+ * ranges of obj[1] into obj[0], in pieces on the pool's threads
+ */
+gx_status
+gx_cpu_obj_copy(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_cpu_copy_job job;
+	gx_result  *res = gx_chunk_result(c);
+	auto		t0 = std::chrono::steady_clock::now();
+
+	(void) err;
+	(void) errlen;
+	job.x = &c->ext.copy;
+	job.dst = ctx->obj[0];
+	job.src = ctx->obj[1];
+	job.first[0] = 0;
+	for (uint32_t i = 0; i < job.x->nranges; i++)
+		job.first[i + 1] = job.first[i] +
+			(job.x->range[i].bytes + GX_CPU_COPY_PIECE - 1) / GX_CPU_COPY_PIECE;
+	gx_cpu_parallel(gx_cpu_copy_worker, &job,
+					(int) std::min<uint64_t>(job.first[job.x->nranges], GX_CPU_MAX_THREADS));
+	gx_cpu_join_reset(res, 0);
 	gx_cpu_finish(res, t0);
 	return GX_OK;
 }

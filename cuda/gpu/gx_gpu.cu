@@ -1417,6 +1417,35 @@ gx_gpu_obj_write(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_
 }
 
 /*
+ * OBJ_COPY (validated): each range of the source object into the
+ * destination, one cudaMemcpyAsync a range on the slot's stream of the GPU
+ * the task runs on (the destination's: the service submits the task
+ * there), after the allocations it may name (gx_gpu_submit: the
+ * destination's zeroing).  With unified addressing a source on a peer GPU
+ * makes it a peer-to-peer copy (NVLink); the source was written by tasks
+ * the backend waited for (a join table's FINISH).  The header comes back;
+ * its kernel time is the copy's.
+ */
+gx_status
+gx_gpu_obj_copy(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	gx_slot    *s = &GD->slots[slot];
+	gx_result  *dres = (gx_result *) (s->dev + c->result_off);
+	const gx_copy_ext *x = &c->ext.copy;
+	gx_status	st;
+
+	if ((st = gx_slot_begin(s, c, dres, 0, 0, err, errlen)) != GX_OK)
+		return st;
+	for (uint32_t i = 0; i < x->nranges; i++)
+		if (x->range[i].bytes > 0)
+			GX_CHECK(cudaMemcpyAsync(ctx->obj[0] + x->range[i].dst, ctx->obj[1] + x->range[i].src,
+									 (size_t) x->range[i].bytes, cudaMemcpyDefault, s->stream),
+					 "cudaMemcpyAsync (object copy)");
+	return gx_slot_finish(s, c, dres, (char *) dres, 0, 0, GX_ALIGN_UP(sizeof(gx_result)), 0,
+						  err, errlen);
+}
+
+/*
  * GROUP_READ (validated): the READY slots of a range of a group table into
  * the result records; the header comes back, then nsel records (stage 2).
  */

@@ -18,7 +18,9 @@
  * service named.
  *
  * Peer access: gx_gpu_peer enables, both ways, the access of two GPUs to
- * each other's memory (NVLink or PCIe peer to peer).  A task on one GPU
+ * each other's memory (NVLink or PCIe peer to peer), the blocks of their
+ * memory pools included (cudaMemPoolSetAccess: a pool's access is its
+ * own, not the device's peer access).  A task on one GPU
  * may then read and write objects and cache entries of the other through
  * their addresses (unified addressing), which is how one group table or
  * join table serves the tasks of every GPU (docs/engine.md, "Several

@@ -85,6 +85,8 @@ gx_status	gx_validate_tree_lookup(const gx_chunk *task, uint64_t slot_bytes,
 									const gx_task_ctx *ctx, char *err, size_t errlen);
 gx_status	gx_validate_group_merge(const gx_chunk *task, uint64_t slot_bytes,
 									const gx_task_ctx *ctx, char *err, size_t errlen);
+gx_status	gx_validate_obj_copy(const gx_chunk *task, uint64_t slot_bytes,
+								 const gx_task_ctx *ctx, char *err, size_t errlen);
 
 /* ---- CPU implementations (gx_cpu.cpp) ---- */
 
@@ -106,6 +108,8 @@ gx_status	gx_cpu_obj_write(gx_chunk *task, const gx_task_ctx *ctx, char *err, si
 gx_status	gx_cpu_tree_lookup(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 /* GROUP_MERGE: a range of one group table's groups into another (gx_group.cuh) */
 gx_status	gx_cpu_group_merge(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
+/* OBJ_COPY: ranges of one object into another */
+gx_status	gx_cpu_obj_copy(gx_chunk *task, const gx_task_ctx *ctx, char *err, size_t errlen);
 
 /* the CPU device's memory (gx_mem_alloc / gx_mem_free with GX_DEV_CPU) */
 gx_status	gx_cpu_mem_alloc(uint64_t bytes, void **ptr, char *err, size_t errlen);
@@ -137,5 +141,7 @@ gx_status	gx_gpu_tree_lookup(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							   char *err, size_t errlen) GX_GPU_OP;
 gx_status	gx_gpu_group_merge(int slot, gx_chunk *task, const gx_task_ctx *ctx,
 							   char *err, size_t errlen) GX_GPU_OP;
+gx_status	gx_gpu_obj_copy(int slot, gx_chunk *task, const gx_task_ctx *ctx,
+							char *err, size_t errlen) GX_GPU_OP;
 
 #endif							/* GX_OPS_H */

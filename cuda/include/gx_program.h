@@ -501,6 +501,10 @@ enum gx_task_kind
 								 * device's, through peer access) into
 								 * another table (obj[0]); the groups
 								 * without room come back as records */
+	GX_TASK_OBJ_COPY,			/* copy byte ranges of a session object
+								 * (obj[1], on the task's device or a peer)
+								 * into another (obj[0]; ext.copy): a sealed
+								 * join table's replica on another device */
 	GX_TASK_NKINDS
 };
 
@@ -512,6 +516,9 @@ enum gx_task_kind
 #define GX_FOLLOW_SESSION 1		/* every task of its session in flight when
 								 * it is submitted (a pipeline step, or a
 								 * read of a state they add into) */
+#define GX_FOLLOW_DEVICE 2		/* ... those of them on the device it runs on
+								 * (a merge probe's scratch: one object per
+								 * device, the devices' probes run at once) */
 
 /* compatibility names of the first kinds (chunk = a task carrying rows) */
 #define GX_CHUNK_FILTER GX_TASK_FILTER
@@ -903,6 +910,30 @@ typedef struct gx_write_ext
 	uint64_t	bytes;
 } gx_write_ext;
 
+/*
+ * OBJ_COPY: nranges ranges, range[i].bytes bytes at range[i].src of obj[1]
+ * (the source, of the task's device or a peer) go to range[i].dst of
+ * obj[0] (the destination); the two objects differ.  GPU: one copy a range
+ * on the slot's stream (unified addressing: a peer's source is a peer
+ * copy); CPU: memcpy on the pool's threads.  A join table's replica takes
+ * the ranges of gx_join_probe_ranges.
+ */
+#define GX_COPY_MAX_RANGES 4
+
+typedef struct gx_copy_range
+{
+	uint64_t	src;			/* obj[1]-relative */
+	uint64_t	dst;			/* obj[0]-relative */
+	uint64_t	bytes;
+} gx_copy_range;
+
+typedef struct gx_copy_ext
+{
+	uint32_t	nranges;		/* 1 .. GX_COPY_MAX_RANGES */
+	uint32_t	pad;
+	gx_copy_range range[GX_COPY_MAX_RANGES];
+} gx_copy_ext;
+
 typedef struct gx_chunk_ext
 {
 	uint32_t	count_only;		/* 1: the selection is not copied back */
@@ -949,6 +980,7 @@ typedef struct gx_chunk_ext
 	gx_search_ext search;		/* SEARCH tasks: the operation and algorithm */
 	gx_write_ext write;			/* OBJ_WRITE tasks: what goes where */
 	gx_tree_ext tree;			/* TREE_LOOKUP tasks: algorithm, image geometry */
+	gx_copy_ext copy;			/* OBJ_COPY tasks: what goes where */
 	uint64_t	sets;			/* FILTER / CACHE_SCAN: the address of
 								 * obj[GX_TASK_OBJ_SETS] (big sets), written
 								 * by the device that runs the task after
@@ -1468,6 +1500,66 @@ gx_jmerge_table_bytes(uint64_t cap)
 	gx_jmerge_offs o;
 
 	return gx_jmerge_layout(cap, &o);
+}
+
+/*
+ * The parts of a sealed join table of geometry j (alg, cap, kcap) that a
+ * PROBE without marks (not RIGHT / FULL) and without inner columns reads,
+ * as copy ranges (src = dst: the same offsets in a table of the same
+ * geometry), into r (GX_COPY_MAX_RANGES); their count.  runs: the table
+ * has runs (a FINISH without GX_JOIN_NO_RUNS).  A replica of the table on
+ * another device (OBJ_COPY) takes only these: the header, then
+ *  - hash: the key directory and its counts, and (runs) the run starts and
+ *    the runs (not the marks, the staged rows nor the prefix sum's scratch);
+ *  - range: the sorted keys and their payloads;
+ *  - merge: the runs, each sorted row's distinct key, the distinct keys
+ *    and their starts (not the appended rows, the sort's buffers, the
+ *    marks nor the scratch).
+ * The rest of the replica stays zeroed, as its memory was given.
+ */
+GX_INLINE uint32_t
+gx_join_probe_ranges(const gx_join_ext *j, int runs, gx_copy_range *r)
+{
+	uint64_t	a,
+				b;
+
+	if (j->alg == GX_JOIN_RANGE)
+	{
+		gx_jrange_offs o;
+
+		gx_jrange_layout(j->cap, &o);
+		a = o.skey;
+		b = o.run + 8 * (uint64_t) j->cap;
+	}
+	else if (j->alg == GX_JOIN_MERGE)
+	{
+		gx_jmerge_offs o;
+
+		gx_jmerge_layout(j->cap, &o);
+		a = o.run;
+		b = o.umatched;
+	}
+	else
+	{
+		gx_join_offs o;
+
+		gx_join_layout(j->cap, j->kcap, &o);
+		/* the header, the key directory, its counts (and the run starts) at once */
+		r[0].src = r[0].dst = 0;
+		r[0].bytes = runs ? o.kmatched : o.kstart;
+		a = o.run;
+		b = o.run + 8 * (uint64_t) j->cap;
+		if (!runs)
+			return 1;
+		r[1].src = r[1].dst = a;
+		r[1].bytes = b - a;
+		return 2;
+	}
+	r[0].src = r[0].dst = 0;
+	r[0].bytes = sizeof(gx_join_hdr);
+	r[1].src = r[1].dst = a;
+	r[1].bytes = b - a;
+	return 2;
 }
 
 /*

@@ -27,6 +27,7 @@ static const gx_operator gx_ops[GX_TASK_NDEVICE] = {
 	gx_gpu_tree_lookup},
 	{GX_TASK_GROUP_MERGE, "group merge", gx_validate_group_merge, gx_cpu_group_merge,
 	gx_gpu_group_merge},
+	{GX_TASK_OBJ_COPY, "object copy", gx_validate_obj_copy, gx_cpu_obj_copy, gx_gpu_obj_copy},
 };
 
 /* the entry of kind, or NULL when no device runs it */

@@ -35,6 +35,7 @@
  *    flags, and its values and top keys inside the sets object
  *    obj[GX_TASK_OBJ_SETS];
  *  - OBJ_WRITE: its bytes inside its input, and inside obj[0] where they go.
+ *  - OBJ_COPY: each range inside its source obj[1] and its destination obj[0].
  *  - JOIN_BUILD / JOIN_PROBE: their rows as a FILTER's or a CACHE_SCAN's
  *    (own columns, heap pages, or a cache entry);
  *  - JOIN_*: the table's geometry against the object's bytes, the keys and
@@ -671,6 +672,36 @@ gx_validate_obj_write(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx 
 		!gx_span_ok(w->dst, w->bytes, 1, 0, ctx->obj_bytes[0]))
 	{
 		gx_errf(err, errlen, "object write task is malformed");
+		return GX_INVALID;
+	}
+	return GX_OK;
+}
+
+/*
+ * OBJ_COPY: two different objects resolved (obj[0] the destination, obj[1]
+ * the source), 1 .. GX_COPY_MAX_RANGES ranges, each inside both; no rows,
+ * no program.  (Which devices the objects are on is the service's check:
+ * the task's device must reach both.)
+ */
+gx_status
+gx_validate_obj_copy(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
+					 char *err, size_t errlen)
+{
+	const gx_copy_ext *x = &c->ext.copy;
+	gx_status	st;
+	bool		ok;
+
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen, gx_result_bytes(0))) != GX_OK)
+		return st;
+	ok = c->nrows == 0 && c->ninstr == 0 && x->nranges >= 1 &&
+		x->nranges <= GX_COPY_MAX_RANGES && c->obj[0] != c->obj[1] &&
+		ctx->obj[0] != NULL && ctx->obj[1] != NULL && ctx->obj[0] != ctx->obj[1];
+	for (uint32_t i = 0; ok && i < x->nranges; i++)
+		ok = gx_span_ok(x->range[i].src, x->range[i].bytes, 1, 0, ctx->obj_bytes[1]) &&
+			gx_span_ok(x->range[i].dst, x->range[i].bytes, 1, 0, ctx->obj_bytes[0]);
+	if (!ok)
+	{
+		gx_errf(err, errlen, "object copy task is malformed");
 		return GX_INVALID;
 	}
 	return GX_OK;

@@ -220,12 +220,13 @@ gx_task_context(const gx_chunk *c, int device, int slot, gx_task_ctx *ctx, int *
 		ctx->obj[k] = (char *) (uintptr_t) o->addr;
 		ctx->obj_bytes[k] = o->bytes;
 	}
-	if (c->follow == GX_FOLLOW_SESSION && *session_idx >= 0)
+	if ((c->follow == GX_FOLLOW_SESSION || c->follow == GX_FOLLOW_DEVICE) && *session_idx >= 0)
 	{
 		/* gx_task_must_wait let it start with at most GX_TASK_MAX_AFTER */
 		for (int j = 0; j < gx_shared->nslots; j++)
 		{
-			if (!gx_run[j].gpu || gx_run[j].session != *session_idx)
+			if (!gx_run[j].gpu || gx_run[j].session != *session_idx ||
+				(c->follow == GX_FOLLOW_DEVICE && gx_run[j].device != device))
 				continue;
 			if (ctx->nafter == GX_TASK_MAX_AFTER)
 				return "the task follows more tasks than it can be ordered after";
@@ -315,7 +316,8 @@ gx_start_task(int i, int device)
  * GPU: a stream waits for another GPU's event); on a CPU device only once
  * none of them runs on a GPU.  Other following
  * tasks of the session are not waited for: two of them would wait for
- * each other.
+ * each other.  A task that follows its session's tasks on its device
+ * (GX_FOLLOW_DEVICE) considers only those.
  */
 static bool
 gx_task_must_wait(int i, int device)
@@ -323,13 +325,14 @@ gx_task_must_wait(int i, int device)
 	const gx_chunk *c = gx_slot_chunk(i);
 	int			running = 0;
 
-	if (c->follow != GX_FOLLOW_SESSION || c->session == 0)
+	if ((c->follow != GX_FOLLOW_SESSION && c->follow != GX_FOLLOW_DEVICE) || c->session == 0)
 		return false;
 	for (int j = 0; j < gx_shared->nslots; j++)
 	{
 		const gx_chunk *o = gx_slot_chunk(j);
 
-		if (j == i || o->session != c->session)
+		if (j == i || o->session != c->session ||
+			(c->follow == GX_FOLLOW_DEVICE && gx_shared->slots[j].device != device))
 			continue;
 		if (gx_shared->slots[j].state == GX_SLOT_SUBMITTED && o->follow == GX_FOLLOW_NONE)
 			return true;

@@ -379,6 +379,13 @@ gx_slot_done(GxSlot *s)
 	return state == GX_SLOT_DONE;
 }
 
+/* has the service finished the task of slot (its owner's; no wait)? */
+bool
+gx_slot_finished(int slot)
+{
+	return gx_slot_done(&gx_shared->slots[slot]);
+}
+
 /* poll the slot for up to spin_us microseconds; true once it is done */
 static bool
 gx_slot_spin(GxSlot *s, int spin_us)

@@ -95,6 +95,20 @@ gx_explain_overlap(GxScanState *st, ExplainState *es)
 	ExplainPropertyFloat("Scan Wall Time", "ms", wall, 3, es);
 }
 
+/* "label: gpu0=3, gpu1=2": a count per device of set (indexed by device) */
+void
+gx_explain_per_device(const char *label, const GxDevSet *set, const int64 *counts,
+					  ExplainState *es)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	for (int i = 0; i < set->n; i++)
+		appendStringInfo(&b, "%s%s=" INT64_FORMAT, i ? ", " : "",
+						 gx_device_name(set->dev[i]), counts[set->dev[i]]);
+	ExplainPropertyText(label, b.data, es);
+}
+
 /*
  * A node's devices: "Device" (the kind of its home device, where its
  * objects live); with several, "Devices" (their names, home first) and,
@@ -110,15 +124,7 @@ gx_explain_devices(int home, const GxDevSet *set, const int64 *dev_chunks, Expla
 		return;
 	ExplainPropertyText("Devices", gx_devset_names(set, buf, sizeof(buf)), es);
 	if (es->analyze && dev_chunks != NULL)
-	{
-		StringInfoData b;
-
-		initStringInfo(&b);
-		for (int i = 0; i < set->n; i++)
-			appendStringInfo(&b, "%s%s=" INT64_FORMAT, i ? ", " : "",
-							 gx_device_name(set->dev[i]), dev_chunks[set->dev[i]]);
-		ExplainPropertyText("Device Chunks", b.data, es);
-	}
+		gx_explain_per_device("Device Chunks", set, dev_chunks, es);
 }
 
 /* ExplainCustomScan callback */

@@ -119,6 +119,14 @@
  * is PostgreSQL's own cost.
  * (A fallback that aggregates itself would need a second plan per node.)
  *
+ * Several devices (issue 17; join_replicas.cpp): the node's home device
+ * builds the table as above; a join whose probes only read it then copies
+ * it to the other devices of its set and sends each probe (a chunk of
+ * step 3, a pass included) to the least loaded device holding a copy, or
+ * where its cache entry lies, naming that device's copy.  RIGHT / FULL
+ * (the marks), joins that aggregate their pairs and levels keep to the
+ * home device, as do builds, FINISH and JOIN_UNMATCHED.
+ *
  * Rescans (a nested GpuJoin is a child like any: rescanned by its
  * parent, keeping its own table by the same rule): the built table (or
  * the decision to fall back) is kept when the inner child's parameters
@@ -357,7 +365,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 										  ALLOCSET_DEFAULT_SIZES);
 	st->chunk_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuJoin outer chunk",
 										  ALLOCSET_DEFAULT_SIZES);
-	st->device = gx_resolve_device();
+	/* its devices: home, and those that probe copies of its table (join_replicas.cpp) */
+	gx_join_devices_begin(st);
 	/* (its inner columns widen the build's batches: before their geometry) */
 	if (st->level)
 		gx_join_level_begin(st, cscan);
@@ -461,13 +470,14 @@ gx_join_drop_table(GxJoinState *st)
 void
 gx_join_drop_device(GxJoinState *st)
 {
+	/* (copies in flight given up before their session closes) */
+	gx_join_replicas_drop(st);
 	if (st->session != 0 && !st->worker_table && !st->level)
 		gx_session_close(st->session);
 	st->worker_table = false;
 	st->session = 0;
 	st->table = 0;
 	st->cols_obj = 0;
-	st->mscratch_obj = st->mscratch_rows = 0;
 	if (st->group)
 		gx_join_agg_reset(st);
 	st->placed = 0;
@@ -603,7 +613,7 @@ gx_join_build_rows(GxJoinState *st)
 	st->kcap = gx_join_kcap(st, st->cap);
 	/* (a level of a multi-level probe: the session of the join above, join_levels.cpp) */
 	if (!st->level)
-		st->session = gx_session_open(st->device);
+		st->session = gx_session_open_set(&st->devs);
 	else if (st->session == 0)
 		elog(ERROR, "gpuext: GpuJoin level built without the session of the join above");
 	st->table = gx_session_try_alloc(st->session, st->device,
@@ -655,7 +665,11 @@ gx_join_build(GxJoinState *st)
 		elog(ERROR, "gpuext: a parallel GpuJoin worker cannot build the leader's table");
 	INSTR_TIME_SET_CURRENT(t0);
 	if (gx_join_build_table(st))
+	{
 		st->stats.builds++;
+		/* (several devices: copies of the table on the others) */
+		gx_join_replicate(st);
+	}
 	else
 	{
 		gx_join_drop_table(st);
@@ -678,7 +692,7 @@ gx_join_probe_pass(GxJoinState *st)
 	gx_result  *res;
 
 	CHECK_FOR_INTERRUPTS();
-	slot = gx_slot_acquire(true);
+	slot = gx_join_acquire(st, true);
 	gen = gx_service_generation();
 	c = gx_slot_chunk(slot);
 	memcpy(c, st->image, st->image_bytes);
@@ -688,7 +702,9 @@ gx_join_probe_pass(GxJoinState *st)
 	c->ext.join.first_match = st->next_match;
 	c->ext.join.max_pairs = st->max_pairs;
 	c->ext.count_only = st->count ? 1 : 0;
-	res = gx_join_run(st, slot, gen);
+	/* (every pass of the chunk on the device of its first) */
+	gx_join_probe_on(st, c, st->chunk_device, true);
+	res = gx_join_run_on(st, slot, gen, st->chunk_device);
 	if (res->nsel > st->max_pairs || (st->count && res->nsel != 0))
 		elog(ERROR, "gpuext: GpuJoin probe returned %u entries for %u", res->nsel,
 			 st->count ? 0 : st->max_pairs);
@@ -707,6 +723,7 @@ gx_join_probe_pass(GxJoinState *st)
 			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
 	}
 	st->stats.probe_tasks++;
+	st->stats.dev_probes[st->chunk_device]++;
 	st->stats.pairs += st->npairs;
 }
 
@@ -799,6 +816,7 @@ gx_join_next_chunk(GxJoinState *st)
 	st->image_bytes = gx_join_input_bytes(st, false, n);
 	st->image = (char *) MemoryContextAlloc(st->chunk_cxt, st->image_bytes);
 	gx_join_task(st, (gx_chunk *) st->image, GX_TASK_JOIN_PROBE, false, st->outer, n);
+	st->chunk_device = gx_join_pick_device(st);
 	st->next_row = st->next_match = 0;
 	gx_join_probe_pass(st);
 	return true;

@@ -1,8 +1,10 @@
 /*
  * join_explain.cpp - EXPLAIN of a GpuJoin: its algorithm, join type,
- * keys or bounds, the group keys and aggregates it computes, device, the tables the device reads itself, the host
- * quals (Join Filter) and the fallback; with ANALYZE how it joined, the
- * rows of each side, tasks, passes, rebuilds and the time of each phase.
+ * keys or bounds, the group keys and aggregates it computes, its devices,
+ * the tables the device reads itself, the host quals (Join Filter) and the
+ * fallback; with ANALYZE how it joined, the rows of each side, tasks (the
+ * probes per device, the table's replicas), passes, rebuilds and the time
+ * of each phase.
  */
 #include "gpuext.h"
 #include "compat.h"
@@ -118,7 +120,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	/* (a multi-level group probe: join_levels.cpp) */
 	gx_join_levels_explain(st, ancestors, es);
-	ExplainPropertyText("Device", gx_device_is_gpu(st->device) ? "GPU" : "CPU", es);
+	/* (several devices: those its probes may use, home first; join_replicas.cpp) */
+	gx_explain_devices(st->device, &st->devs, NULL, es);
 	/* (the plan's: a partitioned run reads the outer side through its child) */
 	if (st->outer_input_on || st->input[1].on)
 		ExplainPropertyText("Read By The Device",
@@ -161,6 +164,17 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyInteger("Device Groups", NULL, st->grs->grp.ngroups, es);
 	if (node->ss.ps.plan->parallel_aware)
 		ExplainPropertyInteger("Workers Probing", NULL, s->workers, es);
+	/* several devices: the probes each ran, the table's copies and their device time */
+	if (st->devs.n > 1)
+	{
+		gx_explain_per_device("Device Probe Tasks", &st->devs, s->dev_probes, es);
+		if (es->timing)
+			ExplainPropertyText("Table Replicas",
+								psprintf(INT64_FORMAT ", %.3f ms", s->replicas, s->replica_ms),
+								es);
+		else
+			ExplainPropertyInteger("Table Replicas", NULL, s->replicas, es);
+	}
 	for (int side = 0; side < 2; side++)
 	{
 		GxJoinInput *in = &st->input[side];

@@ -39,6 +39,13 @@
  *    heap next (gx_join_input_next_chunk).  A merge join's reads heap
  *    pages only.
  *
+ * Several devices (join_replicas.cpp): the inner side's batches run on
+ * the home device, which builds the table; the outer side's on the
+ * devices holding a copy of it (its source spread over them: a cached
+ * batch where its entry lies, a heap batch on the least loaded one), each
+ * task naming its device's table once its batch is filled
+ * (gx_join_probe_on), its later passes on the same device.
+ *
  * Device errors come back as ERRORs (gx_join_result); CHECK_FOR_INTERRUPTS
  * runs between tasks.
  */
@@ -180,18 +187,9 @@ gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
 	c->ext.join.mode = st->mode;
 	c->ext.count_only = kind == GX_TASK_JOIN_PROBE && !in->rows && !st->group ? 1 : 0;
 	/*
-	 * (a merge probe's scratch in its object, gx_join_input_mscratch: one
-	 * object for the side's batches, so each probe runs on the device
-	 * after those in flight, which would otherwise sort into the same
-	 * scratch at once on a GPU's streams; the CPU device runs tasks one at
-	 * a time anyway)
+	 * (a probe's table and a merge probe's scratch object are those of the
+	 * device its batch goes to, once filled: gx_join_probe_on)
 	 */
-	if (kind == GX_TASK_JOIN_PROBE && st->mscratch_obj != 0 && !in->rows)
-	{
-		c->ext.join.jflags |= GX_JOIN_MSCRATCH;
-		c->obj[GX_JOIN_OBJ_MSCRATCH] = st->mscratch_obj;
-		c->follow = GX_FOLLOW_SESSION;
-	}
 	/* (a group probe: the group table, the inner columns; join_agg.cpp) */
 	if (kind == GX_TASK_JOIN_PROBE && st->group)
 		gx_join_agg_task(st, c);
@@ -203,10 +201,15 @@ gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
  * The outer side of a merge join read by the device, not returning rows
  * (counting, aggregating), its source started: a scratch object in the
  * join's session for its probes' sorts (GX_JOIN_MSCRATCH), room for its
- * largest batch, a cache entry's rows or a chunk of heap pages; without
- * one (no room, a parallel worker, whose session is the leader's) the
- * side reads heap pages only, whose batches hold their scratch in their
- * result area
+ * largest batch, a cache entry's rows or a chunk of heap pages, on each
+ * device that probes (home, and each holding a replica of the table:
+ * join_replicas.cpp; one without it leaves its entries to home).  Each
+ * probe sorting in one runs on its device after those in flight there
+ * (GX_FOLLOW_DEVICE), which would otherwise sort into the same scratch at
+ * once on a GPU's streams (the CPU device runs tasks one at a time
+ * anyway).  Without one on home (no room, a parallel worker, whose
+ * session is the leader's) the side reads heap pages only, whose batches
+ * hold their scratch in their result area.
  */
 static void
 gx_join_input_mscratch(GxJoinState *st, GxJoinInput *in)
@@ -221,10 +224,15 @@ gx_join_input_mscratch(GxJoinState *st, GxJoinInput *in)
 		rows = Max(rows, src->crefs[i].nrows);
 	if (src->ncrefs > 0 && rows > st->mscratch_rows && !st->worker_table && st->session != 0)
 	{
-		st->mscratch_obj = gx_session_try_alloc(st->session, st->device,
-												gx_jmerge_probe_layout(rows, &o),
-												GX_OBJ_JOIN_SCRATCH);
-		st->mscratch_rows = st->mscratch_obj != 0 ? rows : 0;
+		for (int i = 0; i < st->devs.n; i++)
+		{
+			int			d = st->devs.dev[i];
+
+			st->mscratch[d] = i == 0 || st->replica[d] != 0 ?
+				gx_session_try_alloc(st->session, d, gx_jmerge_probe_layout(rows, &o),
+									 GX_OBJ_JOIN_SCRATCH) : 0;
+		}
+		st->mscratch_rows = st->mscratch[st->device] != 0 ? rows : 0;
 	}
 	if (rows > st->mscratch_rows)
 	{
@@ -247,6 +255,9 @@ gx_join_input_start(GxJoinState *st, GxJoinInput *in)
 	in->started = true;
 	in->next_seq = 0;
 	gx_join_input_mscratch(st, in);
+	/* (the outer side's batches: on the devices holding the table) */
+	if (in == &st->input[0])
+		gx_join_outer_devs(st);
 }
 
 /* fill a free batch of the side with its next rows and submit it; false at the end */
@@ -263,7 +274,7 @@ gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
 			b = &in->batch[i];
 	if (b == NULL || in->src.heap_done)
 		return false;
-	slot = gx_slot_acquire(wait);
+	slot = gx_join_acquire(st, wait);
 	if (slot < 0)
 		return false;
 	gx_unpin_batch(b);
@@ -281,6 +292,8 @@ gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
 	}
 	c->kind = kind;				/* (a cache entry's batch came back as a CACHE_SCAN) */
 	c->fault = gx_take_fault();
+	in->pending[b - in->batch] = kind == GX_TASK_JOIN_PROBE &&
+		gx_join_probe_on(st, c, b->device, in->rows);
 	b->seq = in->next_seq++;
 	b->inflight = true;
 	gx_slot_submit(slot, b->device);
@@ -322,6 +335,22 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 		b = gx_oldest_batch(in->batch, GX_JOIN_BATCHES);
 		if (b == NULL)
 			return outcome;
+		/*
+		 * a probe sent to a device before its table's copy was done, the
+		 * copy without device memory there: its result is not the
+		 * table's, the side is counted again (gx_join_count_input)
+		 */
+		if (kind == GX_TASK_JOIN_PROBE && in->pending[b - in->batch] &&
+			gx_join_probe_lost(st, b->device))
+		{
+			if (gx_slot_wait_memory(b->slot, b->generation))
+				gx_slot_release(b->slot);
+			st->redo = true;
+			b->slot = -1;
+			b->inflight = false;
+			gx_unpin_batch(b);
+			continue;
+		}
 		if (kind == GX_TASK_JOIN_BUILD)
 		{
 			if (!gx_slot_wait_memory(b->slot, b->generation))
@@ -362,7 +391,10 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 		if (kind == GX_TASK_JOIN_BUILD)
 			st->stats.build_tasks++;
 		else
+		{
 			st->stats.probe_tasks++;
+			st->stats.dev_probes[b->device]++;
+		}
 	}
 }
 
@@ -398,7 +430,7 @@ gx_join_build_input(GxJoinState *st)
 			return no_table;
 		st->cap = cap;
 		st->kcap = gx_join_kcap(st, cap);
-		st->session = gx_session_open(st->device);
+		st->session = gx_session_open_set(&st->devs);
 		st->table = gx_session_try_alloc(st->session, st->device,
 										 gx_join_bytes(st, st->cap, st->kcap),
 										 GX_OBJ_JOIN_TABLE);
@@ -426,7 +458,7 @@ gx_join_build_input(GxJoinState *st)
 		st->session = 0;
 		st->table = 0;
 		st->cols_obj = 0;
-		st->mscratch_obj = st->mscratch_rows = 0;
+		gx_join_replicas_drop(st);
 		st->stats.rebuilds++;
 		no_table = GX_BUILD_NONE;
 	}
@@ -506,7 +538,7 @@ gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
 	{
 		if (in->saved_bytes == 0)
 			elog(ERROR, "gpuext: GpuJoin pass over a batch that was given back");
-		in->held = gx_slot_acquire(true);
+		in->held = gx_join_acquire(st, true);
 		memcpy(gx_slot_chunk(in->held), in->saved, in->saved_bytes);
 		in->saved_bytes = 0;
 	}
@@ -536,6 +568,7 @@ gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
 			(st->mode == GX_JOIN_INNER && (uint64) st->pairs[i].inner >= st->ninner))
 			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
 	st->stats.probe_tasks++;
+	st->stats.dev_probes[in->batch[0].device]++;
 	st->stats.pairs += st->npairs;
 	gx_join_input_after_pass(st, in);
 }
@@ -592,7 +625,7 @@ gx_join_input_first_pass(GxJoinState *st, GxJoinInput *in)
 	gx_join_input_drop_batch(in);
 	if (in->src.heap_done)
 		return 0;
-	in->held = gx_slot_acquire(true);
+	in->held = gx_join_acquire(st, true);
 	c = gx_slot_chunk(in->held);
 	gx_join_input_task(st, in, c, GX_TASK_JOIN_PROBE);
 	b->slot = in->held;
@@ -604,6 +637,8 @@ gx_join_input_first_pass(GxJoinState *st, GxJoinInput *in)
 		gx_join_input_drop_batch(in);
 		return 0;
 	}
+	/* (its passes, all on the device of its batch: gx_join_input_pass) */
+	gx_join_probe_on(st, c, b->device, true);
 	c->ext.join.max_pairs = (uint32)
 		Min((uint64) PG_INT32_MAX,
 			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n, st->alg)) /
@@ -630,14 +665,23 @@ void
 gx_join_count_input(GxJoinState *st)
 {
 	GxJoinInput *in = &st->input[0];
-	int64		rows0 = in->stats.rows_in;
-	uint64		count = 0;
+	int64		rows0;
+	uint64		count;
 	instr_time	t0,
 				t1;
 
 	INSTR_TIME_SET_CURRENT(t0);
-	gx_join_input_start(st, in);
-	(void) gx_join_input_run(st, in, GX_TASK_JOIN_PROBE, &count);
+	/* (again without a device whose table's copy failed under its probes: join_replicas.cpp) */
+	do
+	{
+		rows0 = in->stats.rows_in;
+		count = 0;
+		st->redo = false;
+		gx_join_input_start(st, in);
+		(void) gx_join_input_run(st, in, GX_TASK_JOIN_PROBE, &count);
+		/* (the table's copies, if some are still in flight) */
+		gx_join_replicas_collect(st, true);
+	} while (st->redo);
 	if (st->group)
 		st->stats.pairs += (int64) count;	/* (join_agg.cpp) */
 	else

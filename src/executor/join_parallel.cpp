@@ -22,7 +22,10 @@
  * carries it: the engine session and the table object, its geometry and
  * rows (the workers name the leader's session and object in their tasks,
  * as a parallel GpuScan names the leader's aggregate state: docs/engine.md,
- * Sessions), and for joins that return inner columns (INNER, LEFT) the
+ * Sessions), the table's replicas on the node's other devices, copied
+ * before the workers start, and the devices holding one, which every
+ * process's probes spread over (join_replicas.cpp), and for joins that
+ * return inner columns (INNER, LEFT) the
  * inner rows: the leader copies its MinimalTuples into one allocation of
  * the query's DSA (an offset per row, then the tuples), and a worker
  * points its row array into it, so payload r is the same row in every
@@ -78,6 +81,8 @@ typedef struct GxJoinShared
 				kcap,
 				placed;
 	uint32		ninner;			/* inner rows (the table's payloads) */
+	GxDevSet	pdevs;			/* the devices holding a copy of the table */
+	uint32		replica[GX_MAX_DEVICES];	/* ... their table objects */
 	dsa_pointer rows;			/* INNER / LEFT: the inner rows, or invalid */
 	bool		outer_scan;		/* a ParallelTableScanDesc follows */
 } GxJoinShared;
@@ -191,6 +196,8 @@ gx_join_par_publish(GxJoinState *st, GxJoinShared *shared)
 		return;					/* (kept: the decision and rows are shared) */
 	if (!st->built)
 		gx_join_build(st);
+	/* (the workers probe the replicas: every copy done before they start) */
+	gx_join_replicas_collect(st, true);
 	if (DsaPointerIsValid(shared->rows) && area != NULL)
 		dsa_free(area, shared->rows);
 	shared->rows = InvalidDsaPointer;
@@ -211,6 +218,8 @@ gx_join_par_publish(GxJoinState *st, GxJoinShared *shared)
 	shared->kcap = st->kcap;
 	shared->placed = st->placed;
 	shared->ninner = st->ninner;
+	shared->pdevs = st->pdevs;
+	memcpy(shared->replica, st->replica, sizeof(shared->replica));
 }
 
 /* at the segment's detach (the workers are done): their counters into the leader's */
@@ -306,6 +315,8 @@ gx_join_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	st->kcap = shared->kcap;
 	st->placed = shared->placed;
 	st->ninner = shared->ninner;
+	st->pdevs = shared->pdevs;
+	memcpy(st->replica, shared->replica, sizeof(st->replica));
 	st->stats.workers++;
 	if (!st->fallback && gx_join_par_rows(st) && st->ninner > 0)
 	{

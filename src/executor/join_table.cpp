@@ -77,13 +77,23 @@ gx_join_result(int slot)
 	return res;
 }
 
-/* submit the task in slot and wait for it; its result (device errors raised) */
+/*
+ * submit the task in slot to device and wait for it; its result (device
+ * errors raised)
+ */
+gx_result *
+gx_join_run_on(GxJoinState *st, int slot, uint32 generation, int device)
+{
+	gx_slot_submit(slot, device);
+	gx_slot_wait(slot, generation, 0);
+	return gx_join_result(slot);
+}
+
+/* gx_join_run_on the home device (the table's builds, finish, unmatched rows) */
 gx_result *
 gx_join_run(GxJoinState *st, int slot, uint32 generation)
 {
-	gx_slot_submit(slot, st->device);
-	gx_slot_wait(slot, generation, 0);
-	return gx_join_result(slot);
+	return gx_join_run_on(st, slot, generation, st->device);
 }
 
 /*
@@ -128,6 +138,20 @@ gx_join_table_fits(GxJoinState *st, uint32 n)
 	return !gx_memory_over_limit(st->device, bytes);
 }
 
+/*
+ * Does the table get runs at its FINISH?  Not a hash table probed for
+ * counts only (counting, SEMI, ANTI, a group probe without inner
+ * columns): its probes read a key's count, never its run
+ * (GX_JOIN_NO_RUNS; a replica copies no runs either)
+ */
+bool
+gx_join_table_runs(const GxJoinState *st)
+{
+	return !(st->alg == GX_JOIN_HASH &&
+			 (st->count || st->mode == GX_JOIN_SEMI || st->mode == GX_JOIN_ANTI ||
+			  (st->group && st->gncols == 0)));
+}
+
 /* the table's JOIN_FINISH_BUILD: its rows into place; the rows it holds */
 uint64
 gx_join_finish_table(GxJoinState *st)
@@ -139,10 +163,7 @@ gx_join_finish_table(GxJoinState *st)
 	uint64		rows;
 
 	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
-	/* counting, SEMI and ANTI read a key's count, never its run */
-	if (st->alg == GX_JOIN_HASH &&
-		(st->count || st->mode == GX_JOIN_SEMI || st->mode == GX_JOIN_ANTI ||
-		 (st->group && st->gncols == 0)))
+	if (!gx_join_table_runs(st))
 		c->ext.join.jflags = GX_JOIN_NO_RUNS;
 	res = gx_join_run(st, slot, gen);
 	rows = res->join_count;

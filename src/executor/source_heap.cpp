@@ -561,7 +561,10 @@ gx_source_init(GxSource *src, Relation rel, GxProgram *prog, int device,
  * Let the source's batches run on the devices of set (its first the
  * node's home device, which every device of the set must reach when the
  * node's tasks name objects): a cache entry's batch on the device holding
- * it, heap batches on the least loaded one.  Before gx_source_start.
+ * it, heap batches on the least loaded one.  Before gx_source_start, or
+ * while the source is read (a batch's device is taken as it is filled;
+ * the entries it reads are those of the devices reaching home: GpuJoin's
+ * probes join a device once it holds the table, join_replicas.cpp).
  */
 void
 gx_source_spread(GxSource *src, const GxDevSet *set)

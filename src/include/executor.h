@@ -397,6 +397,8 @@ void		gx_explain_scan(CustomScanState *node, List *ancestors,
 							struct ExplainState *es);
 void		gx_explain_devices(int home, const GxDevSet *set, const int64 *dev_chunks,
 							   struct ExplainState *es);
+void		gx_explain_per_device(const char *label, const GxDevSet *set, const int64 *counts,
+								  struct ExplainState *es);
 Node	   *gx_create_scan_state(CustomScan *cscan);
 /* the GpuJoin node (gpujoin.cpp) */
 Node	   *gx_create_join_state(CustomScan *cscan);

@@ -36,6 +36,8 @@
 	X(int64, workers)			/* parallel: worker processes that probed */ \
 	X(int64, parts)				/* partitions of the inner side (the most) */ \
 	X(int64, passes)			/* partitioned passes run */ \
+	X(int64, replicas)			/* the table's replicas on other devices */ \
+	X(double, replica_ms)		/* ... their copies' device time */ \
 	X(double, build_ms)			/* reading the inner side and building */ \
 	X(double, probe_ms)			/* reading the outer side and probing */
 
@@ -44,6 +46,7 @@ typedef struct GxJoinStats
 #define GX_JSTAT_FIELD(type, name) type name;
 	GX_JOIN_STATS(GX_JSTAT_FIELD)
 #undef GX_JSTAT_FIELD
+	int64		dev_probes[GX_MAX_DEVICES];	/* JOIN_PROBE tasks per device */
 } GxJoinStats;
 
 /* a += b */
@@ -53,6 +56,8 @@ gx_join_stats_add(GxJoinStats *a, const GxJoinStats *b)
 #define GX_JSTAT_ADD(type, name) a->name += b->name;
 	GX_JOIN_STATS(GX_JSTAT_ADD)
 #undef GX_JSTAT_ADD
+	for (int d = 0; d < GX_MAX_DEVICES; d++)
+		a->dev_probes[d] += b->dev_probes[d];
 }
 
 typedef struct GxJoinParallel GxJoinParallel;	/* join_parallel.cpp */
@@ -71,6 +76,9 @@ typedef struct GxJoinInput
 	GxSource	src;
 	GxScanStats stats;			/* its chunks (EXPLAIN ANALYZE) */
 	GxBatch		batch[GX_JOIN_BATCHES];
+	bool		pending[GX_JOIN_BATCHES];	/* ... a probe sent to a device
+											 * before its table's copy was
+											 * seen done (join_replicas.cpp) */
 	int64		next_seq;
 	/* the outer side's rows returned (SEMI, ANTI, INNER): one batch at a time */
 	bool		rows;			/* this run returns the side's rows */
@@ -131,10 +139,11 @@ typedef struct GxJoinState
 	bool		ginner_input;	/* the inner device input stores them */
 	int			icol_base;		/* the outer program's outputs */
 	uint32		cols_obj;		/* the inner column store, 0 = none */
-	uint32		mscratch_obj;	/* a merge probe's scratch (the outer device
-								 * input's cached batches: GX_JOIN_MSCRATCH),
-								 * 0 = none */
-	uint32		mscratch_rows;	/* ... rows it has room for */
+	uint32		mscratch[GX_MAX_DEVICES];	/* a merge probe's scratch on each
+											 * device (the outer device input's
+											 * cached batches:
+											 * GX_JOIN_MSCRATCH), 0 = none */
+	uint32		mscratch_rows;	/* ... rows each has room for */
 	bool		group_run;		/* this run's groups made (or the fallback chosen) */
 	bool		group_bad;		/* a probe left a pair to the host / had no room */
 	GxProgram  *grows_prog;		/* the outer child's rows' program (its
@@ -182,7 +191,26 @@ typedef struct GxJoinState
 	PlanState  *fallback_ps;	/* PostgreSQL's join of the two sides */
 	TupleTableSlot *oslot;		/* an outer row (MinimalTuple) */
 	TupleTableSlot *islot;		/* an inner row */
-	int			device;			/* gx_dev_kind */
+	int			device;			/* its home device: the table, the builds */
+	/*
+	 * several devices (join_replicas.cpp): the sealed table copied to the
+	 * other devices of the node's set, each probe sent where its rows lie
+	 */
+	GxDevSet	devs;			/* the devices its probes may use (home alone:
+								 * a join whose probes write or whose tables
+								 * are another join's) */
+	GxDevSet	pdevs;			/* ... those holding a ready table, home first */
+	uint32		replica[GX_MAX_DEVICES];	/* the table on each device (home's:
+											 * table), 0 = none */
+	int			copy_slot[GX_MAX_DEVICES];	/* the OBJ_COPY in flight to each,
+											 * -1 = none */
+	uint32		copy_gen[GX_MAX_DEVICES];
+	int			ncopies;		/* ... how many */
+	uint64		copy_bytes;		/* ... bytes each copies */
+	bool		redo;			/* a probe was lost with its device's copy:
+								 * the outer side is counted again */
+	int			chunk_device;	/* the device probing the outer chunk the node
+								 * laid out */
 	uint32		rows_per_chunk;	/* rows of a build or probe task */
 	uint32		max_pairs;		/* entries a probe pass returns at most */
 	/* the inner side and its table */
@@ -274,6 +302,7 @@ bool		gx_join_table_fits(GxJoinState *st, uint32 n);
 uint64		gx_join_finish_table(GxJoinState *st);
 void		gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows);
 gx_result  *gx_join_run(GxJoinState *st, int slot, uint32 generation);
+gx_result  *gx_join_run_on(GxJoinState *st, int slot, uint32 generation, int device);
 void		gx_join_pairs_room(GxJoinState *st, uint32 n);
 
 /* the node's steps that the parallel and partitioned joins call (gpujoin.cpp) */
@@ -301,6 +330,18 @@ void		gx_join_par_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *c
 void		gx_join_par_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
 void		gx_join_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
 void		gx_join_par_shutdown(CustomScanState *node);
+
+/* several devices: the table's replicas, where probes run (join_replicas.cpp) */
+void		gx_join_devices_begin(GxJoinState *st);
+void		gx_join_replicate(GxJoinState *st);
+void		gx_join_replicas_collect(GxJoinState *st, bool wait);
+void		gx_join_replicas_drop(GxJoinState *st);
+int			gx_join_acquire(GxJoinState *st, bool wait);
+bool		gx_join_probe_on(GxJoinState *st, gx_chunk *c, int device, bool rows);
+int			gx_join_pick_device(GxJoinState *st);
+bool		gx_join_probe_lost(GxJoinState *st, int device);
+void		gx_join_outer_devs(GxJoinState *st);
+bool		gx_join_table_runs(const GxJoinState *st);
 
 /* a SEMI, ANTI or LEFT join with other join quals (join_filter.cpp) */
 void		gx_join_filter_begin(GxJoinState *st, List *quals);

@@ -1773,6 +1773,96 @@ cpu_join_runner(void *table, uint64_t tbytes)
 }
 
 /*
+ * A table's replica (GX_TASK_OBJ_COPY, GpuJoin on several devices): an
+ * OBJ_COPY task in mem (join_finish_bytes()) of the parts of the sealed
+ * table of js that a probe reads (gx_join_probe_ranges; runs: the table
+ * has runs), from obj[1] (the table) into obj[0] (the replica)
+ */
+static gx_chunk *
+join_copy_task(void *mem, const JoinSpec &js, int runs)
+{
+	gx_chunk   *c = join_table_task(mem, join_finish_bytes(), GX_TASK_OBJ_COPY, js);
+
+	c->obj[1] = 2;
+	c->ext.copy.nranges = gx_join_probe_ranges(&c->ext.join, runs, c->ext.copy.range);
+	return c;
+}
+
+/* runs an OBJ_COPY task (join_copy_task) from a table into its replica; false on failure */
+typedef std::function<bool(gx_chunk *c)> JoinCopier;
+
+/*
+ * join_all's tasks with a replica: BUILD and FINISH run on the table
+ * (build), then the probe parts are copied into a zeroed replica (copy),
+ * and every later task (PROBE) runs on the replica (probe)
+ */
+static JoinRunner
+replica_join_runner(const JoinRunner &build, const JoinRunner &probe, const JoinSpec &js,
+					const JoinCopier &copy)
+{
+	return [=](gx_chunk *c, uint64_t capacity, const void *entry, uint64_t entry_bytes) {
+		if (c->kind == GX_TASK_JOIN_BUILD)
+			return build(c, capacity, entry, entry_bytes);
+		if (c->kind != GX_TASK_JOIN_FINISH_BUILD)
+			return probe(c, capacity, entry, entry_bytes);
+		if (!build(c, capacity, entry, entry_bytes))
+			return false;
+
+		std::vector<uint64_t> m(join_finish_bytes() / 8 + 1);
+		gx_chunk   *k = join_copy_task(m.data(), js, (c->ext.join.jflags & GX_JOIN_NO_RUNS) == 0);
+
+		return copy(k) && gx_chunk_result(k)->error == GX_NO_ERROR;
+	};
+}
+
+/*
+ * join_all on the CPU device with a replica: the table built and finished
+ * in one object, its probe parts copied (OBJ_COPY) into a zeroed second
+ * one, every probe run there
+ */
+static void
+join_all_cpu_replica(const JoinSide &inner, const JoinSide &outer, const JoinSpec &js,
+					 uint32_t mode, int count_only, uint32_t max_pairs, uint32_t ibatch,
+					 uint32_t obatch, JoinOut &o)
+{
+	uint64_t	tbytes = join_table_bytes(js);
+	void	   *table = nullptr,
+			   *replica = nullptr;
+	char		err[256];
+
+	if (gx_mem_alloc(GX_DEV_CPU, tbytes, &table, err, sizeof(err)) != GX_OK ||
+		gx_mem_alloc(GX_DEV_CPU, tbytes, &replica, err, sizeof(err)) != GX_OK)
+	{
+		fprintf(stderr, "replica tables: %s\n", err);
+		o.ok = false;
+		return;
+	}
+
+	JoinCopier	copy = [&](gx_chunk *k) {
+		gx_task_ctx ctx;
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.obj[0] = (char *) replica;
+		ctx.obj[1] = (char *) table;
+		ctx.obj_bytes[0] = ctx.obj_bytes[1] = tbytes;
+		return gx_cpu_run(k, join_finish_bytes(), &ctx, err, sizeof(err)) == GX_OK;
+	};
+
+	join_all(replica_join_runner(cpu_join_runner(table, tbytes), cpu_join_runner(replica, tbytes),
+								 js, copy),
+			 inner, outer, js, mode, count_only, max_pairs, ibatch, obatch, o);
+	gx_mem_free(GX_DEV_CPU, table);
+	gx_mem_free(GX_DEV_CPU, replica);
+}
+
+/* the modes a replica is probed in: those whose probes only read the table */
+static bool
+join_replica_mode(uint32_t mode, const JoinSpec &js)
+{
+	return !GX_JOIN_MODE_MARKS(mode) && !(js.alg == GX_JOIN_RANGE && mode > GX_JOIN_ANTI);
+}
+
+/*
  * A join case: its name, the sides, the options, the batch sizes of the
  * inner and outer side, the result area sizes (entries) to run with, and
  * the table's rows (0: every inner row)

@@ -8,8 +8,9 @@
  * GX_TEST_PARTS (a comma-separated list; default: all, gx_test.h) runs
  * only some of the cases: basic (the interpreter, aggregates, validation,
  * groups and their merges, numeric and char8 programs, cache scans, the
- * pool), join (the
- * hash, merge and range joins, on the caller's thread and on the pool),
+ * pool), join (the hash, merge and range joins, on the caller's thread
+ * and on the pool; each probed on a replica of its table, OBJ_COPY, as
+ * GpuJoin's devices do),
  * projection (a cached column's sorted projection: gx_projection.h's
  * build and lookup tasks over cache entries, against a reference),
  * search (SEARCH: sorted projections, binary and p-ary lookups, on the
@@ -3146,6 +3147,164 @@ test_join_range(void)
 }
 
 /*
+ * One join case probed on a replica of its table (GpuJoin on several
+ * devices): built and finished in one table, its probe parts copied by an
+ * OBJ_COPY task into a zeroed second table (gx_join_probe_ranges), every
+ * probe run there; the modes whose probes only read the table, count-only
+ * or not, each result area size: the entries, counts and host rows are
+ * the reference's, and (a table with room for every row) the entries and
+ * passes those of probing the table itself
+ */
+static void
+join_replica_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSpec js,
+				  uint32_t ibatch, uint32_t obatch, const std::vector<uint32_t> &max_pairs_list,
+				  uint32_t cap_rows)
+{
+	const JoinSide iref = js.entry ? join_entry_visible(inner, ibatch) : inner;
+	const JoinSide oref = js.entry ? join_entry_visible(outer, obatch) : outer;
+
+	join_size(js, cap_rows ? cap_rows : join_inner_rows(iref, js));
+
+	uint64_t	tbytes = join_table_bytes(js);
+	int			ncases = 0;
+
+	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI, GX_JOIN_LEFT})
+		for (int count_only : {0, 1})
+			for (uint32_t maxp : max_pairs_list)
+			{
+				void	   *direct = nullptr;
+				char		err[256];
+				JoinOut		got,
+							self,
+							want;
+
+				if (!join_replica_mode(mode, js))
+					continue;
+				CHECK(gx_mem_alloc(GX_DEV_CPU, tbytes, &direct, err, sizeof(err)) == GX_OK,
+					  "%s: table: %s", what, err);
+				join_all_cpu_replica(inner, outer, js, mode, count_only, maxp, ibatch, obatch, got);
+				join_all(cpu_join_runner(direct, tbytes), inner, outer, js, mode, count_only, maxp,
+						 ibatch, obatch, self);
+				join_reference(iref, oref, js, mode, count_only, &got.build_sel, want);
+				CHECK(got.ok && got.more_flags && got.pairs == want.pairs &&
+					  got.count == want.count && got.host == want.host,
+					  "%s: replica, mode %u count_only %d max %u: %zu entries, count %llu, want %zu, %llu",
+					  what, mode, count_only, maxp, got.pairs.size(), (unsigned long long) got.count,
+					  want.pairs.size(), (unsigned long long) want.count);
+				if (cap_rows == 0)
+					CHECK(got.pairs == self.pairs && got.passes == self.passes &&
+						  got.table_rows == self.table_rows,
+						  "%s: replica, mode %u count_only %d max %u: %d passes, the table's %d",
+						  what, mode, count_only, maxp, got.passes, self.passes);
+				gx_mem_free(GX_DEV_CPU, direct);
+				ncases++;
+			}
+	printf("join replica %s: %d runs against the reference\n", what, ncases);
+}
+
+/* the hash, merge and range joins' cases (gx_test.h), probed on replicas of their tables */
+static void
+test_join_replica(void)
+{
+	std::mt19937_64 rng(1518);
+
+	join_cases(rng, 1, join_replica_case);
+	join_merge_cases(rng, 1, join_replica_case);
+	join_range_cases(rng, 1, join_replica_case);
+}
+
+/*
+ * The OBJ_COPY validator: a copy is refused without both objects, between
+ * one object and itself, without ranges or with too many, with rows or a
+ * program, or with a range past either object (also one whose end
+ * overflows); a copy of a table's probe parts of another geometry reads
+ * past a smaller object
+ */
+static void
+test_join_replica_invalid(void)
+{
+	JoinSpec	js;
+	std::vector<uint64_t> a(4096),
+				b(4096),
+				m(join_finish_bytes() / 8 + 64);
+	gx_task_ctx ctx;
+	gx_chunk   *c;
+
+	join_size(js, 100);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) a.data();
+	ctx.obj[1] = (char *) b.data();
+	ctx.obj_bytes[0] = ctx.obj_bytes[1] = 8 * a.size();
+	c = join_copy_task(m.data(), js, 1);
+	c->ext.copy.nranges = 1;
+	c->ext.copy.range[0] = gx_copy_range {8, 16, 1024};
+	{
+		char		err[256];
+
+		CHECK(gx_cpu_run(c, join_finish_bytes(), &ctx, err, sizeof(err)) == GX_OK,
+			  "object copy of a range: %s", err);
+	}
+#define CMUTATE(what, stmt) \
+	do { \
+		gx_task_ctx cx = ctx; \
+		c = join_copy_task(m.data(), js, 1); \
+		c->ext.copy.nranges = 1; \
+		c->ext.copy.range[0] = gx_copy_range {8, 16, 1024}; \
+		stmt; \
+		expect_invalid(c, join_finish_bytes(), &cx, what); \
+	} while (0)
+	CMUTATE("copy without a destination", cx.obj[0] = nullptr);
+	CMUTATE("copy without a source", cx.obj[1] = nullptr);
+	CMUTATE("copy into its source", cx.obj[0] = cx.obj[1]);
+	CMUTATE("copy naming one object twice", c->obj[1] = c->obj[0]);
+	CMUTATE("copy without ranges", c->ext.copy.nranges = 0);
+	CMUTATE("copy of too many ranges", c->ext.copy.nranges = GX_COPY_MAX_RANGES + 1);
+	CMUTATE("copy with rows", c->nrows = 1);
+	CMUTATE("copy with a program", c->ninstr = 1);
+	CMUTATE("copy past its source", c->ext.copy.range[0].src = 8 * b.size() - 8);
+	CMUTATE("copy past its destination", c->ext.copy.range[0].dst = 8 * a.size() - 8);
+	CMUTATE("copy of a range whose end overflows",
+			(c->ext.copy.range[0].src = ~(uint64_t) 0 - 8, c->ext.copy.range[0].bytes = 64));
+	CMUTATE("copy of more bytes than either holds", c->ext.copy.range[0].bytes = 8 * a.size());
+	CMUTATE("copy whose second range is past its source",
+			(c->ext.copy.nranges = 2, c->ext.copy.range[1] = gx_copy_range {8 * b.size(), 0, 8}));
+	CMUTATE("copy into a smaller destination", cx.obj_bytes[0] = 512);
+	CMUTATE("copy of a table's probe parts into a small object",
+			(c = join_copy_task(m.data(), js, 1), cx.obj_bytes[0] = 4096));
+#undef CMUTATE
+}
+
+/*
+ * Replicas copied in several pieces by the pool's threads (OBJ_COPY):
+ * hash tables of 300000 rows with and without runs, a merge and a range
+ * table of 300000 rows, probed on their replicas
+ */
+static void
+test_join_replica_big(void)
+{
+	std::mt19937_64 rng(1519);
+	JoinSide	in,
+				out;
+	JoinSpec	js;
+
+	for (uint32_t r = 0; r < 300000; r++)
+		in.add((int64_t) (rng() % 200000), rng() % 50 == 0, 0, false, true);
+	for (uint32_t r = 0; r < 30000; r++)
+		out.add((int64_t) (rng() % 250000), rng() % 50 == 0, 0, false, true);
+	join_replica_case("hash, 300000 rows", in, out, js, 65536, 8192, {1u << 20, 5000}, 0);
+	js.noruns = true;
+	join_replica_case("hash without runs, 300000 rows", in, out, js, 65536, 8192, {1u << 20}, 0);
+	js.noruns = false;
+	js.alg = GX_JOIN_MERGE;
+	join_replica_case("merge, 300000 rows", in, out, js, 65536, 8192, {1u << 20, 5000}, 0);
+	for (uint32_t r = 0; r < out.size(); r++)
+		out.k2[r] = out.k1[r] + (int64_t) (rng() % 4);
+	join_replica_case("range band, 300000 rows", in, out,
+					  join_range_spec(JOIN_BOUND_INCL, JOIN_BOUND_INCL), 65536, 8192,
+					  {1u << 20, 5000}, 0);
+}
+
+/*
  * A range join whose table the CPU device sorts in segments in parallel
  * and merges (200000 inner rows, duplicates, NULL keys), on its pool
  */
@@ -4943,6 +5102,8 @@ main(void)
 		test_join_range_invalid();
 		test_join_merge();
 		test_join_merge_invalid();
+		test_join_replica();
+		test_join_replica_invalid();
 	}
 	if (test_part("sets_search"))
 	{
@@ -4990,6 +5151,7 @@ main(void)
 		test_join();
 		test_join_merge();
 		test_join_range_big();
+		test_join_replica_big();
 	}
 	if (test_part("search"))
 		test_search("pool", 4);

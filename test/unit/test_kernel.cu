@@ -40,8 +40,11 @@
  * GPUs on one staging area: random programs on the second, a group table
  * of the second merged into one of the first (GROUP_MERGE through peer
  * access), chunks of both adding into one state on the first through peer
- * access, read by a task that follows both GPUs' tasks; skipped with one
- * GPU).  Part group also runs the GROUP_MERGE cases on one GPU.
+ * access, read by a task that follows both GPUs' tasks; join tables built
+ * on the first, copied to the second by OBJ_COPY and probed there, GPU =
+ * CPU = reference; the copy's figures for 16M-row tables; skipped with
+ * one GPU).  Part group also runs the GROUP_MERGE cases on one GPU; part
+ * join also probes replicas copied within the GPU.
  * GX_BW_ONLY=1 is GX_TEST_PARTS=bandwidth.
  */
 #include "gx_api.h"
@@ -2198,7 +2201,122 @@ join_case_both(void *staging, size_t slot_bytes, const char *what, const JoinSid
 	printf("join %s: %d runs, GPU = CPU = reference\n", what, ncases);
 }
 
+/* gpu_join_runner with its tasks on GPU gpu (g_gpu while they run) */
+static JoinRunner
+gpu_join_runner_on(int gpu, void *staging, size_t slot_bytes, void *gt, uint64_t tbytes)
+{
+	JoinRunner	run = gpu_join_runner(staging, slot_bytes, gt, tbytes);
+
+	return [=](gx_chunk *c, uint64_t capacity, const void *entry, uint64_t entry_bytes) {
+		int			was = g_gpu;
+
+		g_gpu = gpu;
+
+		bool		ok = run(c, capacity, entry, entry_bytes);
+
+		g_gpu = was;
+		return ok;
+	};
+}
+
 /*
+ * One join case probed on a replica of its table (GpuJoin on several
+ * devices): built and finished on GPU bgpu, its probe parts copied into a
+ * zeroed replica on GPU pgpu by an OBJ_COPY task run there (a
+ * peer-to-peer copy when the GPUs differ), every probe run on pgpu; the
+ * same on the CPU device; the modes whose probes only read the table: the
+ * GPU's entries and counts are the reference's and (room for every row)
+ * the CPU device's
+ */
+static void
+join_replica_both(void *staging, size_t slot_bytes, int bgpu, int pgpu, const char *what,
+				  const JoinSide &inner, const JoinSide &outer, JoinSpec js, uint32_t ibatch,
+				  uint32_t obatch, const std::vector<uint32_t> &max_pairs_list, uint32_t cap_rows)
+{
+	int			ncases = 0;
+	const JoinSide iref = js.entry ? join_entry_visible(inner, ibatch) : inner;
+	const JoinSide oref = js.entry ? join_entry_visible(outer, obatch) : outer;
+
+	join_size(js, cap_rows ? cap_rows : join_inner_rows(iref, js));
+
+	uint64_t	tbytes = join_table_bytes(js);
+
+	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI, GX_JOIN_LEFT})
+		for (int count_only : {0, 1})
+			for (uint32_t maxp : max_pairs_list)
+			{
+				void	   *gt = nullptr,
+						   *gr = nullptr;
+				char		err[512];
+				JoinOut		g,
+							cp,
+							wg;
+
+				if (!join_replica_mode(mode, js))
+					continue;
+				CHECK(gx_mem_alloc(GX_DEV_GPU + bgpu, tbytes, &gt, err, sizeof(err)) == GX_OK &&
+					  gx_mem_alloc(GX_DEV_GPU + pgpu, tbytes, &gr, err, sizeof(err)) == GX_OK,
+					  "%s: tables: %s", what, err);
+
+				JoinCopier	gcopy = [&](gx_chunk *k) {
+					gx_task_ctx ctx;
+					int			was = g_gpu;
+
+					memset(&ctx, 0, sizeof(ctx));
+					ctx.obj[0] = (char *) gr;
+					ctx.obj[1] = (char *) gt;
+					ctx.obj_bytes[0] = ctx.obj_bytes[1] = tbytes;
+					g_gpu = pgpu;
+
+					bool		ok = gpu_run_slot0(staging, slot_bytes, k, join_finish_bytes(), &ctx,
+												   nullptr, 0, "object copy");
+
+					g_gpu = was;
+					return ok;
+				};
+
+				join_all(replica_join_runner(gpu_join_runner_on(bgpu, staging, slot_bytes, gt, tbytes),
+											 gpu_join_runner_on(pgpu, staging, slot_bytes, gr, tbytes),
+											 js, gcopy),
+						 inner, outer, js, mode, count_only, maxp, ibatch, obatch, g);
+				join_all_cpu_replica(inner, outer, js, mode, count_only, maxp, ibatch, obatch, cp);
+				join_reference(iref, oref, js, mode, count_only, &g.build_sel, wg);
+				CHECK(g.ok && g.more_flags && cp.ok && g.pairs == wg.pairs && g.count == wg.count &&
+					  g.host == wg.host,
+					  "%s: replica on GPU %d of GPU %d's table, mode %u count_only %d max %u: "
+					  "%zu entries, count %llu, want %zu, %llu", what, pgpu, bgpu, mode, count_only,
+					  maxp, g.pairs.size(), (unsigned long long) g.count, wg.pairs.size(),
+					  (unsigned long long) wg.count);
+				if (cap_rows == 0)
+					CHECK(g.pairs == cp.pairs && g.count == cp.count && g.passes == cp.passes,
+						  "%s: replica, mode %u count_only %d max %u: GPU and CPU differ", what,
+						  mode, count_only, maxp);
+				gx_mem_free(GX_DEV_GPU + bgpu, gt);
+				gx_mem_free(GX_DEV_GPU + pgpu, gr);
+				ncases++;
+			}
+	printf("join replica %s (table on GPU %d, probed on GPU %d): %d runs, GPU = CPU = reference\n",
+		   what, bgpu, pgpu, ncases);
+}
+
+/* the join cases (scale 1) probed on replicas: the table on GPU bgpu, the probes on pgpu */
+static void
+test_join_replicas(std::mt19937_64 &rng, void *staging, size_t slot_bytes, int bgpu, int pgpu)
+{
+	JoinCaseFn	rep = [&](const char *what, const JoinSide &in, const JoinSide &out,
+						  const JoinSpec &js, uint32_t ib, uint32_t ob,
+						  const std::vector<uint32_t> &maxp, uint32_t cap_rows) {
+		join_replica_both(staging, slot_bytes, bgpu, pgpu, what, in, out, js, ib, ob, maxp,
+						  cap_rows);
+	};
+
+	join_cases(rng, 1, rep);
+	join_merge_cases(rng, 1, rep);
+	join_range_cases(rng, 1, rep);
+}
+
+/*
+ * Joins on the GPU: random keys with NULLs, filters and host rows, a/*
  * Joins on the GPU: random keys with NULLs, filters and host rows, a
  * payload output, a full table, 90% one key, two keys, empty sides,
  * all-match, no-match; passes of small result areas; the range join's
@@ -2217,6 +2335,8 @@ test_join(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	join_cases(rng, 10, both);
 	join_merge_cases(rng, 10, both);
 	join_range_cases(rng, 10, both);
+	/* (probed on a replica of the table: OBJ_COPY, here on the same GPU) */
+	test_join_replicas(rng, staging, slot_bytes, g_gpu, g_gpu);
 	{
 		/* a probe whose result area passes the slot: refused, the GPU stays usable */
 		JoinSide	in;
@@ -3083,6 +3203,80 @@ gm_gpu_cases(std::mt19937_64 &rng, void *staging, size_t slot_bytes, int ga, int
 }
 
 /*
+ * Figures (no check but that the copies run): the OBJ_COPY of the probe
+ * parts of a 16M-row hash table (GpuJoin's replica of the 16M x 16M
+ * benchmark's table; without runs, as a count's, and with runs, as a
+ * pairs join's), a 16M-row merge table's, from GPU 0 to GPU 1 (peer to
+ * peer) and within GPU 1, device time and bandwidth
+ */
+static void
+test_replica_copy_figures(void *staging, size_t slot_bytes)
+{
+	const uint32_t cap = 16u << 20;
+
+	printf("\n| table (16M rows) | copy | MB | device ms | GB/s |\n|---|---|---:|---:|---:|\n");
+	for (int kind = 0; kind < 3; kind++)
+	{
+		JoinSpec	js;
+		void	   *src = nullptr,
+				   *dst = nullptr,
+				   *loc = nullptr;
+		char		err[512];
+		std::vector<uint64_t> m(join_finish_bytes() / 8 + 1);
+
+		js.alg = kind == 2 ? GX_JOIN_MERGE : GX_JOIN_HASH;
+		join_size(js, cap);
+
+		uint64_t	tbytes = join_table_bytes(js);
+
+		if (gx_mem_alloc(GX_DEV_GPU + 0, tbytes, &src, err, sizeof(err)) != GX_OK ||
+			gx_mem_alloc(GX_DEV_GPU + 1, tbytes, &dst, err, sizeof(err)) != GX_OK ||
+			gx_mem_alloc(GX_DEV_GPU + 1, tbytes, &loc, err, sizeof(err)) != GX_OK)
+		{
+			printf("multigpu: replica figures: %s\n", err);
+			break;
+		}
+		for (int from = 0; from < 2; from++)
+		{
+			gx_task_ctx ctx;
+			gx_chunk   *k = join_copy_task(m.data(), js, kind != 0);
+			uint64_t	bytes = 0;
+			double		best = 0;
+			int			was = g_gpu;
+
+			memset(&ctx, 0, sizeof(ctx));
+			ctx.obj[0] = (char *) (from == 0 ? dst : loc);
+			ctx.obj[1] = (char *) (from == 0 ? src : dst);
+			ctx.obj_bytes[0] = ctx.obj_bytes[1] = tbytes;
+			for (uint32_t i = 0; i < k->ext.copy.nranges; i++)
+				bytes += k->ext.copy.range[i].bytes;
+			g_gpu = 1;
+			for (int rep = 0; rep < 4; rep++)
+			{
+				k = join_copy_task(m.data(), js, kind != 0);
+				CHECK(gpu_run_slot0(staging, slot_bytes, k, join_finish_bytes(), &ctx, nullptr, 0,
+									"replica copy"), "multigpu: replica copy ran");
+
+				double		ms = gx_chunk_result(k)->kernel_ns / 1e6;
+
+				if (rep > 0 && (best == 0 || ms < best))
+					best = ms;
+			}
+			g_gpu = was;
+			printf("| %s | %s | %.0f | %.3f | %.0f |\n",
+				   kind == 0 ? "hash, no runs (count)" : kind == 1 ? "hash, runs (pairs)" :
+				   "merge", from == 0 ? "GPU 0 -> GPU 1" : "GPU 1 -> GPU 1", bytes / 1048576.0,
+				   best, best > 0 ? bytes / best / 1e6 : 0.0);
+		}
+		gx_mem_free(GX_DEV_GPU + 0, src);
+		gx_mem_free(GX_DEV_GPU + 1, dst);
+		gx_mem_free(GX_DEV_GPU + 1, loc);
+	}
+	printf("\n");
+}
+
+/*
+ * Two GPUs on one staging area (the service's layout): random programs on/*
  * Two GPUs on one staging area (the service's layout): random programs on
  * the second GPU against the CPU device, in every mode; then chunks on
  * both GPUs at once adding into one aggregate state on GPU 0 (GPU 1
@@ -3196,6 +3390,9 @@ test_multigpu(std::mt19937_64 &rng)
 		}
 		printf("multigpu: %d rounds of chunks on 2 GPUs adding into one state on GPU 0 (peer access)\n",
 			   rounds);
+		/* a join table built on GPU 0, copied to GPU 1 (OBJ_COPY, peer to peer), probed there */
+		test_join_replicas(rng, staging, slot_bytes, 0, 1);
+		test_replica_copy_figures(staging, slot_bytes);
 	}
 	gx_gpu_close();
 	free(staging);
