@@ -239,15 +239,7 @@ gpuext_cache_info(PG_FUNCTION_ARGS)
 		values[j++] = Int64GetDatum(s->hits);
 		values[j++] = CStringGetTextDatum(state);
 		if (v18)
-		{
-			StringInfoData devs;
-
-			initStringInfo(&devs);
-			for (int d = 0; d < GX_MAX_DEVICES; d++)
-				if ((s->devices & (1u << d)) != 0)
-					appendStringInfo(&devs, "%s%s", devs.len > 0 ? "," : "", gx_device_name(d));
-			values[j++] = CStringGetTextDatum(devs.data);
-		}
+			values[j++] = CStringGetTextDatum(gx_device_mask_names(s->devices, -1));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

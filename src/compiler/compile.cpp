@@ -1768,6 +1768,16 @@ gx_program_work(const GxProgram *p)
 	return work;
 }
 
+/* does the program search a big set (a session object its tasks name)? */
+bool
+gx_program_has_bigsets(const GxProgram *p)
+{
+	for (int pc = 0; pc < p->ninstr; pc++)
+		if (p->code[pc].op == GX_OP_INBIGSET)
+			return true;
+	return false;
+}
+
 /*
  * The big sets of a program, for EXPLAIN: each one's values once filled
  * (the scan started), else a Const array's elements, "a subquery's rows"

@@ -34,6 +34,7 @@ extern "C"
 {
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 #include "utils/varlena.h"
@@ -472,6 +473,24 @@ gx_device_task_done(int device)
 		;
 }
 
+/*
+ * The names of the devices of mask, comma-separated, device first when it
+ * is one of them (-1: in device order); palloc'd (the views)
+ */
+char *
+gx_device_mask_names(uint32 mask, int first)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	if (first >= 0 && first < GX_MAX_DEVICES && (mask & (1u << first)) != 0)
+		appendStringInfoString(&b, gx_device_name(first));
+	for (int d = 0; d < gx_shared->ndevices; d++)
+		if (d != first && (mask & (1u << d)) != 0)
+			appendStringInfo(&b, "%s%s", b.len > 0 ? "," : "", gx_device_name(d));
+	return b.data;
+}
+
 /* the position of device in set, or -1 */
 int
 gx_devset_index(const GxDevSet *set, int device)
@@ -542,12 +561,7 @@ gpuext_devices(PG_FUNCTION_ARGS)
 			values[5] = Int32GetDatum(gx_shared->cpu_threads);
 		}
 		values[6] = CStringGetTextDatum(dev->name);
-		buf[0] = '\0';
-		for (int p = 0; p < gx_shared->ndevices; p++)
-			if (p != d && (dev->peers & (1u << p)) != 0)
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
-						 buf[0] ? "," : "", gx_shared->devs[p].name);
-		values[7] = CStringGetTextDatum(buf);
+		values[7] = CStringGetTextDatum(gx_device_mask_names(dev->peers & ~(1u << d), -1));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

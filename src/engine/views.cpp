@@ -11,7 +11,6 @@ extern "C"
 {
 #include "fmgr.h"
 #include "funcapi.h"
-#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
@@ -30,20 +29,6 @@ gx_views_require(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("gpuext must be loaded via shared_preload_libraries")));
-}
-
-/* the names of a session's devices, its home first, comma-separated */
-static char *
-gx_session_devices(const GxSession *s)
-{
-	StringInfoData b;
-
-	initStringInfo(&b);
-	appendStringInfoString(&b, gx_device_name(s->device));
-	for (int d = 0; d < gx_shared->ndevices; d++)
-		if (d != s->device && (s->devices & (1u << d)) != 0)
-			appendStringInfo(&b, ",%s", gx_device_name(d));
-	return b.data;
 }
 
 /*
@@ -74,7 +59,8 @@ gpuext_sessions(PG_FUNCTION_ARGS)
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = Int64GetDatum((int64) copy[i].id);
 		values[1] = Int32GetDatum(copy[i].owner_pid);
-		values[2] = CStringGetTextDatum(gx_session_devices(&copy[i]));
+		values[2] = CStringGetTextDatum(gx_device_mask_names(copy[i].devices,
+																	  copy[i].device));
 		values[3] = CStringGetTextDatum(copy[i].state == GX_SESSION_OPEN ? "open" : "closing");
 		values[4] = Int32GetDatum(copy[i].nobjects);
 		values[5] = Int64GetDatum((int64) copy[i].bytes);

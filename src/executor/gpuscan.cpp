@@ -115,16 +115,6 @@ gx_eval_params(GxScanState *st)
 	return exact;
 }
 
-/* does the program search a big set (a session object its tasks name)? */
-static bool
-gx_program_has_bigsets(const GxProgram *p)
-{
-	for (int i = 0; i < p->ninstr; i++)
-		if (p->code[i].op == GX_OP_INBIGSET)
-			return true;
-	return false;
-}
-
 /*
  * Use n batches (at most GX_MAX_BATCHES).  Their row arrays are allocated
  * when a batch first needs them (gx_source_batch_arrays for heap rows,

@@ -101,6 +101,7 @@ bool		gx_program_const_may_fallback(Const *c);
 bool		gx_program_const_may_host(Const *c);
 double		gx_program_work(const GxProgram *p);
 char	   *gx_program_describe_sets(const GxProgram *p);
+bool		gx_program_has_bigsets(const GxProgram *p);
 /* runs of constants (runs.cpp) */
 int			gx_set_run_build(int64 dyn, Datum array, Oid elemtype, gx_const *vals, int cap,
 							 int64 *flags);

@@ -157,6 +157,7 @@ void		gx_devset_reaching(GxDevSet *set, int home);
 int			gx_devset_pick(GxDevSet *set);
 int			gx_devset_index(const GxDevSet *set, int device);
 const char *gx_devset_names(const GxDevSet *set, char *buf, size_t len);
+char	   *gx_device_mask_names(uint32 mask, int first);
 
 /* ---- sessions and their objects (session.cpp) ---- */
 /*
