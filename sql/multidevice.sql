@@ -41,12 +41,12 @@ SET gpuext.devices = '';
 -- the cache, by block range (small entries: many of them)
 SET gpuext.cache_entry_rows = 20000;
 SELECT gpuext_cache_load('md') AS rows_cached;
-SELECT chunks > 1 AS several_entries, devices = md_labels(md_cache_kind()) AS on_every_cache_device
+SELECT chunks > 1 AS several_entries, devices = md_cache_labels() AS on_every_cache_device
 FROM gpuext_cache WHERE "table" = 'md'::regclass;
--- each entry's chunk runs where the entry lies: every device ran some
+-- each entry's chunk runs where the entry lies: the devices holding them all ran some
 SET gpuext.force = on;
-SELECT md_all_devices_ran('SELECT count(*) FROM md WHERE a > 10') AS every_device_ran;
-SELECT md_all_devices_ran('SELECT count(*), sum(a) FROM md WHERE a > 10') AS every_device_ran_agg;
+SELECT md_spread('SELECT count(*) FROM md WHERE a > 10') AS spread;
+SELECT md_spread('SELECT count(*), sum(a) FROM md WHERE a > 10') AS spread_agg;
 SELECT gx_check('SELECT count(*), sum(a), count(b) FROM md WHERE a > 10');
 SELECT gx_check('SELECT id, b FROM md WHERE a BETWEEN 10 AND 12');
 SELECT md_check('SELECT count(*) FROM md WHERE a > 10');
@@ -63,7 +63,8 @@ SELECT set_config('gpuext.devices', split_part(md_labels(md_cache_kind()), ',', 
 SELECT gpuext_cache_load('md') > 0 AS loaded;
 SELECT devices = split_part(md_labels(md_cache_kind()), ',', 1) AS on_the_first_device
 FROM gpuext_cache WHERE "table" = 'md'::regclass;
--- a session on the last cache device reads those entries by peer access
+-- a session on the last device of the cache's kind (with a small cache,
+-- one holding no share of it) reads those entries by peer access
 SELECT set_config('gpuext.devices',
                   (SELECT label FROM gpuext_devices() WHERE kind = md_cache_kind()
                    ORDER BY device DESC LIMIT 1), false) IS NOT NULL;

@@ -108,12 +108,12 @@ RESET enable_sort;
 -- chunk on its device, adding into that device's table
 SET gpuext.cache_entry_rows = 20000;
 SELECT gpuext_cache_load('mdp') AS rows_cached;
-SELECT chunks > 1 AS several_entries, devices = md_labels(md_cache_kind()) AS on_every_cache_device
+SELECT chunks > 1 AS several_entries, devices = md_cache_labels() AS on_every_cache_device
 FROM gpuext_cache WHERE "table" = 'mdp'::regclass;
 SET gpuext.force = on;
 -- (the partial plan: a finalizing one's fallback never runs a chunk)
 SET gpuext.enable_preagg_final = off;
-SELECT md_all_devices_ran('SELECT k, count(*), sum(v) FROM mdp GROUP BY k') AS every_device_ran;
+SELECT md_spread('SELECT k, count(*), sum(v) FROM mdp GROUP BY k') AS spread;
 RESET gpuext.enable_preagg_final;
 SELECT md_read_cache('SELECT k, count(*), sum(v) FROM mdp GROUP BY k') AS read_the_entries;
 SELECT mdp_merged('SELECT k, count(*), sum(v) FROM mdp GROUP BY k') AS merged;

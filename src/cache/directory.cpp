@@ -460,8 +460,12 @@ gx_cache_fraction(Oid relid, BlockNumber pages)
 	Oid			filenode;
 	GxDevSet	set;
 
+	/*
+	 * (not gx_cache_devices(): a set without a share of the cache still
+	 * reads the entries its home reaches; gx_cache_run_device below)
+	 */
 	if (!gx_use_cache || gx_cache == NULL || gx_cache->nunits == 0 || pages == 0 ||
-		!gx_try_resolve_devset(&set) || gx_cache_devices(&set) == 0)
+		!gx_try_resolve_devset(&set))
 		return 0.0;
 	rel = RelationIdGetRelation(relid);
 	if (rel == NULL)

@@ -84,6 +84,7 @@
  */
 #include "gpuext.h"
 #include "join_state.h"
+#include "planner.h"
 
 extern "C"
 {
@@ -218,6 +219,28 @@ gx_join_replicable(const GxJoinState *st)
 }
 
 /*
+ * Do the copies pay (gpuext.join_replicas = auto)?  The probes of the outer side (the planner's rows)
+ * take one device rows * ns; spread over the node's n devices they save
+ * (n - 1) / n of that, while the n - 1 copies all leave the home device
+ * over its links (the four H200s: three copies of a 16M-row counting
+ * table, 0.9 GB each, took about 7 ms at once).  So copy when a device's
+ * share of the probes takes longer than one copy: a 16M x 16M hash count
+ * (3 ms of probes, 2.3 ms a copy) stays on home, whose probes the copies
+ * would only slow (docs/bench/h200x4_multigpu.md); a merge join's
+ * probes, which sort, or an outer side many times the inner, spread.
+ */
+static bool
+gx_join_copies_pay(const GxJoinState *st, uint64 copy_bytes)
+{
+	double		rows = st->outer_ps->plan->plan_rows;
+	double		ns = st->alg == GX_JOIN_HASH ? GX_PROBE_NS_HASH : GX_PROBE_NS_SORTED;
+
+	if (gx_join_replicas != GX_JOIN_REPLICAS_AUTO)
+		return gx_join_replicas == GX_JOIN_REPLICAS_ON;
+	return rows * ns / st->devs.n > copy_bytes / GX_PEER_BYTES_PER_NS;
+}
+
+/*
  * The sealed table (st->table, on the home device) copied to every other
  * device of the node (see the design note): a replica object on each,
  * filled by an OBJ_COPY task of the probe parts submitted there.  The
@@ -243,6 +266,8 @@ gx_join_replicate(GxJoinState *st)
 	st->copy_bytes = 0;
 	for (uint32 i = 0; i < nr; i++)
 		st->copy_bytes += r[i].bytes;
+	if (!gx_join_copies_pay(st, st->copy_bytes))
+		return;
 	for (int i = 1; i < st->devs.n; i++)
 	{
 		int			d = st->devs.dev[i];

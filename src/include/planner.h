@@ -124,6 +124,14 @@ extern bool gx_enable_mergejoin;
 extern bool gx_enable_nestloop;
 extern bool gx_enable_parallel_join;
 extern bool gx_join_partitions;
+/* gpuext.join_replicas: copy a GpuJoin's table to its other devices? */
+typedef enum GxJoinReplicas
+{
+	GX_JOIN_REPLICAS_AUTO = 0,	/* when the copies pay (gx_join_copies_pay) */
+	GX_JOIN_REPLICAS_ON,		/* whenever the join may spread */
+	GX_JOIN_REPLICAS_OFF		/* never: its probes run on home */
+} GxJoinReplicas;
+extern int	gx_join_replicas;
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;
 

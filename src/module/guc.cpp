@@ -52,6 +52,7 @@ bool		gx_join_levels_right = false;
 bool		gx_enable_nestloop = true;
 bool		gx_enable_parallel_join = true;
 bool		gx_join_partitions = true;
+int			gx_join_replicas = GX_JOIN_REPLICAS_AUTO;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
@@ -116,6 +117,13 @@ static const struct config_enum_entry gx_cache_policy_options[] = {
 static const struct config_enum_entry gx_search_options[] = {
 	{"binary", GX_SEARCH_BINARY, false},
 	{"pary", GX_SEARCH_PARY, false},
+	{NULL, 0, false}
+};
+
+static const struct config_enum_entry gx_join_replicas_options[] = {
+	{"auto", GX_JOIN_REPLICAS_AUTO, false},
+	{"on", GX_JOIN_REPLICAS_ON, false},
+	{"off", GX_JOIN_REPLICAS_OFF, false},
 	{NULL, 0, false}
 };
 
@@ -340,6 +348,13 @@ gx_define_gucs(void)
 							 "Lets a GpuJoin whose table does not fit in device memory run a pass per partition of its inner side.",
 							 "Off: such a join runs its fallback plan, PostgreSQL's join of the same sides.",
 							 &gx_join_partitions, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpuext.join_replicas",
+							 "When a GpuJoin on several devices copies its table to the others, whose probes then run where their rows lie: auto, on or off.",
+							 "auto: when a device's share of the probes takes longer than a copy (a hash count of two "
+							 "equal sides stays on its home device, whose probes the copies would slow); "
+							 "off: every probe on the home device. The rows are the same.",
+							 &gx_join_replicas, GX_JOIN_REPLICAS_AUTO, gx_join_replicas_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.join_device_inputs",
 							 "Lets GpuJoin read a side's table itself, cached columns where they lie on the device.",
