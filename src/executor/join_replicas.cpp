@@ -9,7 +9,8 @@
  * gpuext.device and gpuext.devices, restricted to the devices that reach
  * the first, its home).  Its table is built once, on the home device, as
  * on one device: the inner side's batches run there (cache entries of the
- * other devices read by peer access), then FINISH seals it.  The node then
+ * other devices read by peer access), then FINISH seals it.  When the
+ * copies pay (gx_join_copies_pay: gpuext.join_replicas) the node then
  * replicates it (gx_join_replicate): on every other device of its set a
  * replica object of the table's geometry in the node's session, filled by
  * one OBJ_COPY task submitted to that device whose source is the home
