@@ -260,6 +260,75 @@ SELECT mj_check('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k = i.k');
 SELECT mj_no_copy('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k = i.k') AS off_no_copy;
 RESET gpuext.join_replicas;
 
+-- a counting hash join's table partitioned over the devices
+-- (gpuext.join_device_parts = on; auto: an inner side of 1M rows or
+-- more): each device builds and probes the keys of its part, every batch
+-- visiting every device; the counts add up to the join's.  Cached sides
+-- (entries on several devices), heap sides, NULL keys (part 0's), a key
+-- holding 90% of the inner rows (its part's table full: every table made
+-- again larger), empty sides.
+SET gpuext.join_device_parts = on;
+CREATE FUNCTION mj_parts(q text) RETURNS bool LANGUAGE plpgsql
+    SET gpuext.force = on SET gpuext.devices = '' AS $$
+DECLARE
+    line text;
+    parts int := 0;
+    probes text := '';
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ 'Table Parts On Devices: ' THEN
+            parts := substring(line from 'Table Parts On Devices: (\d+)')::int;
+        ELSIF line ~ 'Device Probe Tasks: ' THEN
+            probes := line;
+        END IF;
+    END LOOP;
+    -- (one device: no parts; n: n parts, every device probed)
+    RETURN CASE WHEN probes = '' THEN parts = 0
+                ELSE parts = (SELECT count(*) FROM regexp_matches(probes, '=', 'g')) AND
+                     probes !~ '=0(,|$)' END;
+END $$;
+-- (was a table made again larger?)
+CREATE FUNCTION mj_made_again(q text) RETURNS bool LANGUAGE sql
+    SET gpuext.force = on SET gpuext.devices = '' AS $$
+    SELECT count(*) > 0 FROM gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF') l
+    WHERE l ~ 'Tables Made Again: [1-9]'
+$$;
+SELECT mj_check('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k');
+SELECT mj_check('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k AND o.k2 = i.k2');
+SELECT mj_check('SELECT count(*) FROM mj_o o LEFT JOIN mj_i i ON o.k8 = i.k8');
+SELECT mj_check('SELECT count(*) FROM mj_o o WHERE EXISTS (SELECT 1 FROM mj_i i WHERE i.k = o.k)');
+SELECT mj_check('SELECT count(*) FROM mj_o o WHERE NOT EXISTS (SELECT 1 FROM mj_i i WHERE i.k8 = o.k8)');
+SELECT mj_check('SELECT count(*) FROM mj_o o JOIN mj_e e ON o.k = e.k');
+SELECT mj_check('SELECT count(*) FROM mj_e e WHERE NOT EXISTS (SELECT 1 FROM mj_i i WHERE i.k = e.k)');
+SELECT mj_parts('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k') AS parts,
+       mj_parts('SELECT count(*) FROM mj_o o WHERE NOT EXISTS (SELECT 1 FROM mj_i i WHERE i.k8 = o.k8)') AS anti_parts;
+CREATE TABLE mj_skew (id int4, k int4);
+INSERT INTO mj_skew SELECT g, CASE WHEN g % 10 = 0 THEN g ELSE 7 END FROM generate_series(1, 40000) g;
+VACUUM ANALYZE mj_skew;
+SELECT mj_check('SELECT count(*) FROM mj_o o JOIN mj_skew s ON o.k = s.k');
+SELECT mj_check('SELECT count(*) FROM mj_o o WHERE EXISTS (SELECT 1 FROM mj_skew s WHERE s.k = o.k)');
+SELECT mj_parts('SELECT count(*) FROM mj_o o JOIN mj_skew s ON o.k = s.k') AS skew_parts,
+       mj_made_again('SELECT count(*) FROM mj_o o JOIN mj_skew s ON o.k = s.k') =
+       (md_labels(md_cache_kind()) ~ ',') AS skew_made_again;
+-- cached sides: every device reads the others' entries by peer access
+SET gpuext.cache_entry_rows = 20000;
+VACUUM mj_o;
+SELECT gpuext_cache_load('mj_o') > 0 AS loaded, gpuext_cache_load('mj_skew') > 0 AS loaded;
+SELECT mj_check('SELECT count(*) FROM mj_o o JOIN mj_skew s ON o.k = s.k');
+SELECT mj_check('SELECT count(*) FROM mj_skew s JOIN mj_o o ON o.k = s.k');
+SELECT mj_check('SELECT count(*) FROM mj_o o WHERE NOT EXISTS (SELECT 1 FROM mj_skew s WHERE s.k = o.k)');
+SELECT mj_parts('SELECT count(*) FROM mj_skew s JOIN mj_o o ON o.k = s.k') AS cached_parts;
+SELECT gpuext_cache_evict('mj_o') >= 0 AS evicted, gpuext_cache_evict('mj_skew') >= 0 AS evicted;
+RESET gpuext.cache_entry_rows;
+-- auto: these inner sides are far below a million rows, one table
+SET gpuext.join_device_parts = auto;
+SELECT mj_parts('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k') = (md_labels(md_cache_kind()) !~ ',')
+       AS auto_one_table;
+RESET gpuext.join_device_parts;
+DROP TABLE mj_skew;
+DROP FUNCTION mj_parts(text);
+DROP FUNCTION mj_made_again(text);
+
 DROP TABLE mj_o, mj_i, mj_e;
 DROP FUNCTION mj_check(text);
 DROP FUNCTION mj_spread(text);

@@ -765,6 +765,15 @@ typedef struct gx_join_ext
 								 * (integer-like), -1: row_base + the row
 								 * (with ncols > 0: -1, the staged index) */
 	int16_t		jflags;			/* FINISH: GX_JOIN_NO_RUNS; PROBE: GX_JOIN_MSCRATCH */
+	/*
+	 * A hash join's table partitioned over part_n devices (2 ..
+	 * GX_MAX_DEVICES; 0 or 1: not): this BUILD stages, and this PROBE
+	 * answers, only the rows whose keys are part part_d's
+	 * (gx_join_part_of: the hash's top bits; a row with a NULL key is part
+	 * 0's), so every row meets its key's inner rows on exactly one device
+	 */
+	uint16_t	part_n;
+	uint16_t	part_d;
 	uint32_t	cap;			/* table: rows it holds (<= GX_JOIN_MAX_CAP) */
 	uint32_t	kcap;			/* table: key slots, a power of 2 >= 2 * cap */
 	uint64_t	row_base;		/* BUILD: the payload of row r is row_base + r */

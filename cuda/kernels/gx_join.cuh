@@ -435,15 +435,35 @@ gx_join_out_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int6
 }
 
 /*
+ * The device part of keys k among n (gx_join_ext.part_n): the hash's top
+ * 32 bits scaled to n, so the key directory, whose slots come from its
+ * low bits, stays spread within a part
+ */
+GX_HD uint32_t
+gx_join_part_of(const int64_t *k, uint32_t nkeys, uint32_t n)
+{
+	return (uint32_t) (((gx_join_hash(k, nkeys) >> 32) * (uint64_t) n) >> 32);
+}
+
+/* is a row with keys k (null: a key is NULL) this task's part's?  (part 0 has the NULL keys) */
+GX_HD int
+gx_join_in_part(const gx_join_ext *j, const int64_t *k, uint32_t nkeys, int null)
+{
+	if (j->part_n <= 1)
+		return 1;
+	return null ? j->part_d == 0 : gx_join_part_of(k, nkeys, j->part_n) == j->part_d;
+}
+
+/*
  * BUILD: the keys of an inner row whose program passed into k, and its
  * payload (output j->payload_out, else 'payload', the row's default); 0
- * when a key is NULL, else 1
+ * when a key is NULL or the keys are another device part's, else 1
  */
 GX_HD int
 gx_join_build_keys(const gx_jtab *t, const gx_join_ext *j, const gx_reg *out, int64_t *k,
 				   int64_t *payload)
 {
-	if (!gx_join_out_keys(t, j, out, k))
+	if (!gx_join_out_keys(t, j, out, k) || !gx_join_in_part(j, k, t->nkeys, 0))
 		return 0;
 	if (j->payload_out >= 0)
 		*payload = out[j->payload_out].isnull ? 0 : out[j->payload_out].v.i;
@@ -709,7 +729,17 @@ gx_join_probe_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
 		return err;				/* GX_ERR_NONE: the row does not pass */
 	}
 	else
+	{
+		/* (a partitioned table: a row of another device's part gives nothing) */
+		if (j->part_n > 1)
+		{
+			int64_t		k[GX_JOIN_MAX_KEYS];
+
+			if (!gx_join_in_part(j, k, t->nkeys, !gx_join_out_keys(t, j, out, k)))
+				return GX_ERR_NONE;
+		}
 		n = gx_join_find_run(t, j, out, &jr->start);
+	}
 	switch (j->mode)
 	{
 		case GX_JOIN_INNER:

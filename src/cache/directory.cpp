@@ -273,12 +273,15 @@ gx_cache_backend_exit(void)
  * while it ran.  A DONE slot's chunk has finished on the device (its
  * selection is in the slot; its rows are fetched from the heap), so it
  * holds nothing: a backend with such a slot (a cursor's prefetched batch)
- * may evict or refresh the entry without waiting for itself.  (Lock held.)
+ * may evict or refresh the entry without waiting for itself.  But one
+ * held for its next submission (hold_entry: join_devparts.cpp) still pins
+ * it.  (Lock held.)
  */
 static inline bool
 gx_slot_may_touch(const GxSlot *s, int idx)
 {
-	return s->state != GX_SLOT_FREE && s->state != GX_SLOT_DONE && s->cache_entry == idx;
+	return s->state != GX_SLOT_FREE && (s->state != GX_SLOT_DONE || s->hold_entry) &&
+		s->cache_entry == idx;
 }
 
 /* does a staging slot refer to entry idx (lock held)? */

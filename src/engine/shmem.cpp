@@ -222,6 +222,7 @@ gx_slot_try_take(void)
 			s->owner_pid = MyProcPid;
 			s->owner_latch = MyLatch;
 			s->cache_entry = -1;
+			s->hold_entry = false;
 			s->failed = 0;
 			s->failcode = GX_FAIL_DEVICE;
 			s->errmsg[0] = '\0';

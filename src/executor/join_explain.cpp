@@ -168,6 +168,8 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->devs.n > 1)
 	{
 		gx_explain_per_device("Device Probe Tasks", &st->devs, s->dev_probes, es);
+		if (s->dev_parts > 0)
+			ExplainPropertyInteger("Table Parts On Devices", NULL, s->dev_parts, es);
 		if (es->timing)
 			ExplainPropertyText("Table Replicas",
 								psprintf(INT64_FORMAT ", %.3f ms", s->replicas, s->replica_ms),

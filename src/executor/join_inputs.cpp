@@ -292,8 +292,15 @@ gx_join_input_submit(GxJoinState *st, GxJoinInput *in, uint32 kind, bool wait)
 	}
 	c->kind = kind;				/* (a cache entry's batch came back as a CACHE_SCAN) */
 	c->fault = gx_take_fault();
-	in->pending[b - in->batch] = kind == GX_TASK_JOIN_PROBE &&
-		gx_join_probe_on(st, c, b->device, in->rows);
+	/* (a partitioned table: the batch visits every device, join_devparts.cpp) */
+	if (st->ndevparts > 0)
+	{
+		in->pending[b - in->batch] = false;
+		b->device = gx_join_devparts_first(st, in, b, c);
+	}
+	else
+		in->pending[b - in->batch] = kind == GX_TASK_JOIN_PROBE &&
+			gx_join_probe_on(st, c, b->device, in->rows);
 	b->seq = in->next_seq++;
 	b->inflight = true;
 	gx_slot_submit(slot, b->device);
@@ -361,7 +368,6 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 				gx_unpin_batch(b);
 				continue;
 			}
-			first = false;
 		}
 		else
 			gx_slot_wait(b->slot, b->generation, b->cached ? GX_WAIT_SPIN_US : 0);
@@ -384,10 +390,6 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 			outcome = GX_INPUT_FULL;
 		*count += res->join_count;
 		in->stats.kernel_ms += res->kernel_ns / 1e6;
-		gx_slot_release(b->slot);
-		b->slot = -1;
-		b->inflight = false;
-		gx_unpin_batch(b);
 		if (kind == GX_TASK_JOIN_BUILD)
 			st->stats.build_tasks++;
 		else
@@ -395,6 +397,15 @@ gx_join_input_run(GxJoinState *st, GxJoinInput *in, uint32 kind, uint64 *count)
 			st->stats.probe_tasks++;
 			st->stats.dev_probes[b->device]++;
 		}
+		/* (a partitioned table: the batch's next device, join_devparts.cpp) */
+		if (st->ndevparts > 0 && outcome == GX_INPUT_DONE && gx_join_devparts_next(st, in, b, kind))
+			continue;
+		/* (the first build task, on every device, has taken the tables' memory) */
+		first = false;
+		gx_slot_release(b->slot);
+		b->slot = -1;
+		b->inflight = false;
+		gx_unpin_batch(b);
 	}
 }
 
@@ -420,6 +431,11 @@ gx_join_build_input(GxJoinState *st)
 	uint32		cap = (uint32) Min(est, (double) GX_JOIN_MAX_CAP);
 	int			no_table = GX_BUILD_DECLINED;	/* (a larger one: GX_BUILD_NONE) */
 
+	/* (several devices: a table per device for its part of the keys, join_devparts.cpp) */
+	bool		parts = gx_join_devparts_wanted(st);
+
+	if (parts)
+		cap = (uint32) Min(est / st->devs.n * 1.25 + 1024, (double) GX_JOIN_MAX_CAP);
 	for (;;)
 	{
 		uint64		added = 0;
@@ -431,9 +447,19 @@ gx_join_build_input(GxJoinState *st)
 		st->cap = cap;
 		st->kcap = gx_join_kcap(st, cap);
 		st->session = gx_session_open_set(&st->devs);
-		st->table = gx_session_try_alloc(st->session, st->device,
-										 gx_join_bytes(st, st->cap, st->kcap),
-										 GX_OBJ_JOIN_TABLE);
+		if (parts && !gx_join_devparts_alloc(st, cap))
+		{
+			/* (not on every device: one table, as on one device) */
+			gx_session_close(st->session);
+			st->session = 0;
+			parts = false;
+			cap = (uint32) Min(est, (double) GX_JOIN_MAX_CAP);
+			continue;
+		}
+		if (!parts)
+			st->table = gx_session_try_alloc(st->session, st->device,
+											 gx_join_bytes(st, st->cap, st->kcap),
+											 GX_OBJ_JOIN_TABLE);
 		if (st->table == 0)
 			return no_table;
 		/* (a join that aggregates its pairs: the inner columns' store, join_agg.cpp) */
@@ -453,7 +479,8 @@ gx_join_build_input(GxJoinState *st)
 			return GX_BUILD_NONE;
 		est = (double) (in->stats.rows_in - rows0) /
 			Max(gx_source_progress(&in->src), 0.001) * 1.25;
-		cap = (uint32) Min(Max(est, 2.0 * cap), (double) GX_JOIN_MAX_CAP);
+		/* (a part's rows are not counted apart: twice as large) */
+		cap = (uint32) Min(parts ? 2.0 * cap : Max(est, 2.0 * cap), (double) GX_JOIN_MAX_CAP);
 		gx_session_close(st->session);
 		st->session = 0;
 		st->table = 0;
@@ -462,7 +489,8 @@ gx_join_build_input(GxJoinState *st)
 		st->stats.rebuilds++;
 		no_table = GX_BUILD_NONE;
 	}
-	st->ninner = (uint32) gx_join_finish_table(st);
+	st->ninner = (uint32) (st->ndevparts > 0 ? gx_join_devparts_finish(st) :
+						   gx_join_finish_table(st));
 	return GX_BUILD_DONE;
 }
 

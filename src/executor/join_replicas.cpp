@@ -129,6 +129,7 @@ gx_join_replicas_drop(GxJoinState *st)
 	st->ncopies = 0;
 	st->mscratch_rows = 0;
 	gx_devset_one(&st->pdevs, st->device);
+	gx_join_devparts_drop(st);
 }
 
 /*
@@ -216,6 +217,7 @@ static bool
 gx_join_replicable(const GxJoinState *st)
 {
 	return st->devs.n > 1 && st->table != 0 && st->placed > 0 && st->nparts == 0 &&
+		st->ndevparts == 0 &&
 		!st->worker_table && !st->level && !st->group && !GX_JOIN_MODE_MARKS(st->mode);
 }
 

@@ -34,6 +34,10 @@ typedef struct GxSlot
 	int			device;			/* gx_dev_kind requested */
 	int			cache_entry;	/* cache entry the chunk reads or fills, or -1 */
 	uint64		cache_seq;		/* the cache's stale_seq when it was pinned */
+	bool		hold_entry;		/* DONE, its task to be submitted again (a
+								 * partitioned GpuJoin's batch, on its way
+								 * to the next device): the entry stays
+								 * pinned */
 	int			failed;			/* device reported an error */
 	int			failcode;		/* GX_FAIL_*: what kind of failure */
 	char		errmsg[256];

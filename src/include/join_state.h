@@ -37,6 +37,7 @@
 	X(int64, parts)				/* partitions of the inner side (the most) */ \
 	X(int64, passes)			/* partitioned passes run */ \
 	X(int64, replicas)			/* the table's replicas on other devices */ \
+	X(int64, dev_parts)			/* devices the table was partitioned over (the most) */ \
 	X(double, replica_ms)		/* ... their copies' device time */ \
 	X(double, build_ms)			/* reading the inner side and building */ \
 	X(double, probe_ms)			/* reading the outer side and probing */
@@ -92,6 +93,9 @@ typedef struct GxJoinInput
 	uint64		saved_bytes,
 				saved_alloc;
 	bool		reading;		/* the source stands in this run (until a rescan) */
+	/* a table partitioned over the devices (join_devparts.cpp): per batch */
+	uint8		pfirst[GX_JOIN_BATCHES];	/* ... the index in devs of its first device */
+	uint8		pvisit[GX_JOIN_BATCHES];	/* ... the devices it has been to */
 	uint32		held_gen;
 } GxJoinInput;
 
@@ -206,6 +210,12 @@ typedef struct GxJoinState
 											 * -1 = none */
 	uint32		copy_gen[GX_MAX_DEVICES];
 	int			ncopies;		/* ... how many */
+	/*
+	 * or the table partitioned over the devices' key ranges
+	 * (join_devparts.cpp): ndevparts = devs.n tables, one a device
+	 */
+	int			ndevparts;		/* 0: one table (and maybe its replicas) */
+	uint32		ptable[GX_MAX_DEVICES];	/* each device's part (home's: table) */
 	uint64		copy_bytes;		/* ... bytes each copies */
 	bool		redo;			/* a probe was lost with its device's copy:
 								 * the outer side is counted again */
@@ -336,6 +346,14 @@ void		gx_join_devices_begin(GxJoinState *st);
 void		gx_join_replicate(GxJoinState *st);
 void		gx_join_replicas_collect(GxJoinState *st, bool wait);
 void		gx_join_replicas_drop(GxJoinState *st);
+
+/* join_devparts.cpp: the table partitioned over the devices */
+bool		gx_join_devparts_wanted(const GxJoinState *st);
+bool		gx_join_devparts_alloc(GxJoinState *st, uint32 cap);
+void		gx_join_devparts_drop(GxJoinState *st);
+int			gx_join_devparts_first(GxJoinState *st, GxJoinInput *in, GxBatch *b, gx_chunk *c);
+bool		gx_join_devparts_next(GxJoinState *st, GxJoinInput *in, GxBatch *b, uint32 kind);
+uint64		gx_join_devparts_finish(GxJoinState *st);
 int			gx_join_acquire(GxJoinState *st, bool wait);
 bool		gx_join_probe_on(GxJoinState *st, gx_chunk *c, int device, bool rows);
 int			gx_join_pick_device(GxJoinState *st);

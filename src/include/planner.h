@@ -132,6 +132,14 @@ typedef enum GxJoinReplicas
 	GX_JOIN_REPLICAS_OFF		/* never: its probes run on home */
 } GxJoinReplicas;
 extern int	gx_join_replicas;
+/* gpuext.join_device_parts: partition a counting join's table over the devices? */
+typedef enum GxJoinDeviceParts
+{
+	GX_JOIN_DEVICE_PARTS_AUTO = 0,	/* an inner side of 1M planner rows or more */
+	GX_JOIN_DEVICE_PARTS_ON,	/* every join that can */
+	GX_JOIN_DEVICE_PARTS_OFF
+} GxJoinDeviceParts;
+extern int	gx_join_device_parts;
 extern bool gx_enable_agg;
 extern CustomScanMethods gx_scan_plan_methods;
 

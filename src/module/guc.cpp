@@ -53,6 +53,7 @@ bool		gx_enable_nestloop = true;
 bool		gx_enable_parallel_join = true;
 bool		gx_join_partitions = true;
 int			gx_join_replicas = GX_JOIN_REPLICAS_AUTO;
+int			gx_join_device_parts = GX_JOIN_DEVICE_PARTS_AUTO;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
@@ -124,6 +125,13 @@ static const struct config_enum_entry gx_join_replicas_options[] = {
 	{"auto", GX_JOIN_REPLICAS_AUTO, false},
 	{"on", GX_JOIN_REPLICAS_ON, false},
 	{"off", GX_JOIN_REPLICAS_OFF, false},
+	{NULL, 0, false}
+};
+
+static const struct config_enum_entry gx_join_device_parts_options[] = {
+	{"auto", GX_JOIN_DEVICE_PARTS_AUTO, false},
+	{"on", GX_JOIN_DEVICE_PARTS_ON, false},
+	{"off", GX_JOIN_DEVICE_PARTS_OFF, false},
 	{NULL, 0, false}
 };
 
@@ -355,6 +363,13 @@ gx_define_gucs(void)
 							 "equal sides stays on its home device, whose probes the copies would slow); "
 							 "off: every probe on the home device. The rows are the same.",
 							 &gx_join_replicas, GX_JOIN_REPLICAS_AUTO, gx_join_replicas_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpuext.join_device_parts",
+							 "When a counting GpuJoin on several devices splits its hash table by key over them, each device building and probing its part: auto, on or off.",
+							 "auto: when the inner side has a million planner rows or more; the join's "
+							 "two sides must be read by the device (count(*) of inner, left, semi and anti "
+							 "hash joins). The rows are the same.",
+							 &gx_join_device_parts, GX_JOIN_DEVICE_PARTS_AUTO, gx_join_device_parts_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.join_device_inputs",
 							 "Lets GpuJoin read a side's table itself, cached columns where they lie on the device.",

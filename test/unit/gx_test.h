@@ -1855,6 +1855,75 @@ join_all_cpu_replica(const JoinSide &inner, const JoinSide &outer, const JoinSpe
 	gx_mem_free(GX_DEV_CPU, replica);
 }
 
+/*
+ * join_all's tasks over a table partitioned into runs.size() parts (a
+ * GpuJoin's table over several devices, join_devparts.cpp): each BUILD,
+ * FINISH and PROBE runs once a part from the same task image, on that
+ * part's table (runs[p]), a BUILD or PROBE with part_d = p of part_n;
+ * their join_counts add up and a FULL flag of any part is the task's.
+ * For count-only probes of sides without host rows (a part's probe
+ * writes its own pairs; every part would select a host row)
+ */
+static JoinRunner
+parts_join_runner(const std::vector<JoinRunner> &runs)
+{
+	return [runs](gx_chunk *c, uint64_t capacity, const void *entry, uint64_t entry_bytes) {
+		std::vector<char> image((const char *) c, (const char *) c + capacity);
+		uint64_t	count = 0;
+		uint32_t	full = 0;
+		uint32_t	n = (uint32_t) runs.size();
+
+		for (uint32_t p = 0; p < n; p++)
+		{
+			memcpy((void *) c, image.data(), capacity);
+			if (c->kind == GX_TASK_JOIN_BUILD || c->kind == GX_TASK_JOIN_PROBE)
+			{
+				c->ext.join.part_n = (uint16_t) n;
+				c->ext.join.part_d = (uint16_t) p;
+			}
+			if (!runs[p](c, capacity, entry, entry_bytes))
+				return false;
+
+			gx_result  *res = gx_chunk_result(c);
+
+			if (res->error != GX_NO_ERROR)
+				return true;	/* (the caller sees the error) */
+			if (res->nsel != 0 && c->kind == GX_TASK_JOIN_BUILD)
+				return false;	/* (no host rows here) */
+			count += res->join_count;
+			full |= res->flags & GX_RESULT_FULL;
+		}
+		gx_chunk_result(c)->join_count = count;
+		gx_chunk_result(c)->flags |= full;
+		return true;
+	};
+}
+
+/* join_all on the CPU device over a table in nparts parts (parts_join_runner), count-only */
+static void
+join_all_cpu_parts(const JoinSide &inner, const JoinSide &outer, const JoinSpec &js,
+				   uint32_t mode, uint32_t nparts, uint32_t ibatch, uint32_t obatch, JoinOut &o)
+{
+	uint64_t	tbytes = join_table_bytes(js);
+	std::vector<void *> tables(nparts, nullptr);
+	std::vector<JoinRunner> runs;
+	char		err[256];
+
+	for (uint32_t p = 0; p < nparts; p++)
+	{
+		if (gx_mem_alloc(GX_DEV_CPU, tbytes, &tables[p], err, sizeof(err)) != GX_OK)
+		{
+			fprintf(stderr, "part tables: %s\n", err);
+			o.ok = false;
+			return;
+		}
+		runs.push_back(cpu_join_runner(tables[p], tbytes));
+	}
+	join_all(parts_join_runner(runs), inner, outer, js, mode, 1, 1u << 20, ibatch, obatch, o);
+	for (void *t : tables)
+		gx_mem_free(GX_DEV_CPU, t);
+}
+
 /* the modes a replica is probed in: those whose probes only read the table */
 static bool
 join_replica_mode(uint32_t mode, const JoinSpec &js)

@@ -3214,6 +3214,98 @@ test_join_replica(void)
 }
 
 /*
+ * A hash join case over a table in 2, 3 and 4 parts (join_all_cpu_parts:
+ * every task once a part, join_devparts.cpp), count-only INNER, SEMI,
+ * ANTI and LEFT probes of sides without host rows: the count is the
+ * reference's, the parts' rows the whole table's (a table of each part
+ * with room for every row: none is full; cap_rows: a part may be)
+ */
+static void
+join_parts_case(const char *what, const JoinSide &inner, const JoinSide &outer, JoinSpec js,
+				uint32_t ibatch, uint32_t obatch, const std::vector<uint32_t> &max_pairs_list,
+				uint32_t cap_rows)
+{
+	int			ncases = 0;
+
+	(void) max_pairs_list;
+	/* (a device input never leaves a row to the host) */
+	if (js.alg != GX_JOIN_HASH || js.host)
+		return;
+
+	const JoinSide iref = js.entry ? join_entry_visible(inner, ibatch) : inner;
+	const JoinSide oref = js.entry ? join_entry_visible(outer, obatch) : outer;
+
+	join_size(js, cap_rows ? cap_rows : join_inner_rows(iref, js));
+	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI, GX_JOIN_LEFT})
+		for (uint32_t nparts : {2u, 3u, 4u})
+		{
+			JoinOut		got,
+						want;
+
+			join_all_cpu_parts(inner, outer, js, mode, nparts, ibatch, obatch, got);
+			join_reference(iref, oref, js, mode, 1, &got.build_sel, want);
+			if (cap_rows != 0 && !got.ok)
+				continue;		/* (a part was full: the node makes the tables again) */
+			CHECK(got.ok && got.count == want.count,
+				  "%s: %u parts, mode %u: count %llu, want %llu", what, nparts, mode,
+				  (unsigned long long) got.count, (unsigned long long) want.count);
+			if (cap_rows == 0)
+				CHECK(got.table_rows == join_inner_rows(iref, js),
+					  "%s: %u parts: %llu rows in the parts, want %u", what, nparts,
+					  (unsigned long long) got.table_rows, join_inner_rows(iref, js));
+			ncases++;
+		}
+	printf("join parts %s: %d runs against the reference\n", what, ncases);
+}
+
+/*
+ * The hash join's cases (gx_test.h) over tables in parts, and the
+ * validator's refusals of a part: past part_n, on a merge table, a part
+ * without part_n
+ */
+static void
+test_join_devparts(void)
+{
+	std::mt19937_64 rng(1717);
+	JoinSpec	js;
+	JoinSide	in;
+	ChunkBuilder b;
+	std::vector<uint64_t> t;
+	gx_task_ctx ctx;
+
+	join_cases(rng, 1, join_parts_case);
+	for (int r = 0; r < 100; r++)
+		in.add(r, false, 0, false, true);
+	join_size(js, 100);
+	t.resize(join_table_bytes(js) / 8 + 1);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.obj[0] = (char *) t.data();
+	ctx.obj_bytes[0] = 8 * t.size();
+#define PMUTATE(what, stmt) \
+	do { \
+		ChunkBuilder bb; \
+		gx_chunk   *c = join_side_task(bb, GX_TASK_JOIN_BUILD, in, js, 0, 100); \
+		stmt; \
+		expect_invalid(c, bb.capacity, &ctx, what); \
+	} while (0)
+	PMUTATE("part past part_n", (c->ext.join.part_n = 2, c->ext.join.part_d = 2));
+	PMUTATE("part of more than 64", (c->ext.join.part_n = 65, c->ext.join.part_d = 1));
+	PMUTATE("part without part_n", c->ext.join.part_d = 1);
+	PMUTATE("part of a merge table", (c->ext.join.part_n = 2, c->ext.join.alg = GX_JOIN_MERGE));
+#undef PMUTATE
+	{
+		gx_chunk   *c = join_side_task(b, GX_TASK_JOIN_BUILD, in, js, 0, 100);
+		char		err[256];
+
+		c->ext.join.part_n = 2;
+		c->ext.join.part_d = 1;
+		CHECK(gx_cpu_run(c, b.capacity, &ctx, err, sizeof(err)) == GX_OK,
+			  "a part's build: %s", err);
+	}
+	printf("join parts: the validator's refusals\n");
+}
+
+/*
  * The OBJ_COPY validator: a copy is refused without both objects, between
  * one object and itself, without ranges or with too many, with rows or a
  * program, or with a range past either object (also one whose end
@@ -5104,6 +5196,7 @@ main(void)
 		test_join_merge_invalid();
 		test_join_replica();
 		test_join_replica_invalid();
+		test_join_devparts();
 	}
 	if (test_part("sets_search"))
 	{

@@ -2299,6 +2299,80 @@ join_replica_both(void *staging, size_t slot_bytes, int bgpu, int pgpu, const ch
 		   what, bgpu, pgpu, ncases);
 }
 
+/*
+ * A hash join case over a table in 2 and 3 parts (parts_join_runner:
+ * every task once a part, join_devparts.cpp), part p's table on GPU
+ * gpus[p % gpus.size()] (several GPUs: each reads the task's rows, a
+ * cache entry too, from host memory as a device does its peers'),
+ * count-only INNER, SEMI, ANTI and LEFT probes: the count is the
+ * reference's and the CPU device's, the parts' rows the whole table's
+ */
+static void
+join_parts_both(void *staging, size_t slot_bytes, const std::vector<int> &gpus, const char *what,
+				const JoinSide &inner, const JoinSide &outer, JoinSpec js, uint32_t ibatch,
+				uint32_t obatch, uint32_t cap_rows)
+{
+	int			ncases = 0;
+
+	/* (a device input never leaves a row to the host) */
+	if (js.alg != GX_JOIN_HASH || js.host || cap_rows != 0)
+		return;
+
+	const JoinSide iref = js.entry ? join_entry_visible(inner, ibatch) : inner;
+	const JoinSide oref = js.entry ? join_entry_visible(outer, obatch) : outer;
+
+	join_size(js, join_inner_rows(iref, js));
+
+	uint64_t	tbytes = join_table_bytes(js);
+
+	for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_SEMI, GX_JOIN_ANTI, GX_JOIN_LEFT})
+		for (uint32_t nparts : {2u, 3u})
+		{
+			std::vector<void *> tables(nparts, nullptr);
+			std::vector<JoinRunner> runs;
+			char		err[512];
+			JoinOut		g,
+						cp,
+						want;
+
+			for (uint32_t p = 0; p < nparts; p++)
+			{
+				int			gpu = gpus[p % gpus.size()];
+
+				CHECK(gx_mem_alloc(GX_DEV_GPU + gpu, tbytes, &tables[p], err, sizeof(err)) == GX_OK,
+					  "%s: part tables: %s", what, err);
+				runs.push_back(gpu_join_runner_on(gpu, staging, slot_bytes, tables[p], tbytes));
+			}
+			join_all(parts_join_runner(runs), inner, outer, js, mode, 1, 1u << 20, ibatch, obatch, g);
+			join_all_cpu_parts(inner, outer, js, mode, nparts, ibatch, obatch, cp);
+			join_reference(iref, oref, js, mode, 1, &g.build_sel, want);
+			CHECK(g.ok && cp.ok && g.count == want.count && cp.count == want.count &&
+				  g.table_rows == join_inner_rows(iref, js),
+				  "%s: %u parts on GPUs, mode %u: count %llu (CPU %llu), want %llu; %llu rows in the parts",
+				  what, nparts, mode, (unsigned long long) g.count, (unsigned long long) cp.count,
+				  (unsigned long long) want.count, (unsigned long long) g.table_rows);
+			for (uint32_t p = 0; p < nparts; p++)
+				gx_mem_free(GX_DEV_GPU + gpus[p % gpus.size()], tables[p]);
+			ncases++;
+		}
+	printf("join parts %s (on %zu GPU(s)): %d runs, GPU = CPU = reference\n", what, gpus.size(),
+		   ncases);
+}
+
+/* the hash join's cases (scale 1) over tables in parts on the GPUs gpus */
+static void
+test_join_parts(std::mt19937_64 &rng, void *staging, size_t slot_bytes, const std::vector<int> &gpus)
+{
+	JoinCaseFn	parts = [&](const char *what, const JoinSide &in, const JoinSide &out,
+							const JoinSpec &js, uint32_t ib, uint32_t ob,
+							const std::vector<uint32_t> &maxp, uint32_t cap_rows) {
+		(void) maxp;
+		join_parts_both(staging, slot_bytes, gpus, what, in, out, js, ib, ob, cap_rows);
+	};
+
+	join_cases(rng, 1, parts);
+}
+
 /* the join cases (scale 1) probed on replicas: the table on GPU bgpu, the probes on pgpu */
 static void
 test_join_replicas(std::mt19937_64 &rng, void *staging, size_t slot_bytes, int bgpu, int pgpu)
@@ -2337,6 +2411,8 @@ test_join(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 	join_range_cases(rng, 10, both);
 	/* (probed on a replica of the table: OBJ_COPY, here on the same GPU) */
 	test_join_replicas(rng, staging, slot_bytes, g_gpu, g_gpu);
+	/* (a table in parts, as over several devices: here all on one GPU) */
+	test_join_parts(rng, staging, slot_bytes, {g_gpu});
 	{
 		/* a probe whose result area passes the slot: refused, the GPU stays usable */
 		JoinSide	in;
@@ -3392,6 +3468,8 @@ test_multigpu(std::mt19937_64 &rng)
 			   rounds);
 		/* a join table built on GPU 0, copied to GPU 1 (OBJ_COPY, peer to peer), probed there */
 		test_join_replicas(rng, staging, slot_bytes, 0, 1);
+		/* a table in parts on GPU 0 and GPU 1 (join_devparts.cpp) */
+		test_join_parts(rng, staging, slot_bytes, {0, 1});
 		test_replica_copy_figures(staging, slot_bytes);
 	}
 	gx_gpu_close();
