@@ -21,9 +21,10 @@
  * ANTI) whose two sides the device reads itself (join_inputs.cpp), of a
  * serial plan, on a set of devices that all reach each other: their
  * probes return no rows, so nothing has to be gathered back in row order.
- * gpuext.join_device_parts: auto (the default) partitions such a join when
- * its inner side has at least GX_JOIN_DEVPART_MIN_ROWS planner rows, on
- * partitions every one, off never; a partitioned table is not replicated.
+ * gpuext.join_device_parts: auto partitions such a join when its inner
+ * side has at least GX_JOIN_DEVPART_MIN_ROWS planner rows, on partitions
+ * every one, off (the default until the node is measured on several GPUs)
+ * never; a partitioned table is not replicated.
  *
  * A batch is filled once (its staging slot, its cache entry pinned, or
  * its heap pages copied) and submitted to its first device (the one its

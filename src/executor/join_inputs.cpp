@@ -255,8 +255,14 @@ gx_join_input_start(GxJoinState *st, GxJoinInput *in)
 	in->started = true;
 	in->next_seq = 0;
 	gx_join_input_mscratch(st, in);
-	/* (the outer side's batches: on the devices holding the table) */
-	if (in == &st->input[0])
+	/*
+	 * (the outer side's batches: on the devices holding the table; a
+	 * partitioned table's batches of either side start on any device, a
+	 * cached one where its entry lies, join_devparts.cpp)
+	 */
+	if (st->ndevparts > 0)
+		gx_source_spread(&in->src, &st->devs);
+	else if (in == &st->input[0])
 		gx_join_outer_devs(st);
 }
 

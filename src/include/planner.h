@@ -137,7 +137,7 @@ typedef enum GxJoinDeviceParts
 {
 	GX_JOIN_DEVICE_PARTS_AUTO = 0,	/* an inner side of 1M planner rows or more */
 	GX_JOIN_DEVICE_PARTS_ON,	/* every join that can */
-	GX_JOIN_DEVICE_PARTS_OFF
+	GX_JOIN_DEVICE_PARTS_OFF	/* the default until the node is proven on GPUs */
 } GxJoinDeviceParts;
 extern int	gx_join_device_parts;
 extern bool gx_enable_agg;

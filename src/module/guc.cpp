@@ -53,7 +53,7 @@ bool		gx_enable_nestloop = true;
 bool		gx_enable_parallel_join = true;
 bool		gx_join_partitions = true;
 int			gx_join_replicas = GX_JOIN_REPLICAS_AUTO;
-int			gx_join_device_parts = GX_JOIN_DEVICE_PARTS_AUTO;
+int			gx_join_device_parts = GX_JOIN_DEVICE_PARTS_OFF;
 int			gx_preagg_memory_mb = 16384;
 int			gx_device_memory_mb = 0;
 int			gx_session_memory_kb = 0;
@@ -368,8 +368,8 @@ gx_define_gucs(void)
 							 "When a counting GpuJoin on several devices splits its hash table by key over them, each device building and probing its part: auto, on or off.",
 							 "auto: when the inner side has a million planner rows or more; the join's "
 							 "two sides must be read by the device (count(*) of inner, left, semi and anti "
-							 "hash joins). The rows are the same.",
-							 &gx_join_device_parts, GX_JOIN_DEVICE_PARTS_AUTO, gx_join_device_parts_options,
+							 "hash joins). The rows are the same. Off by default until measured on GPUs.",
+							 &gx_join_device_parts, GX_JOIN_DEVICE_PARTS_OFF, gx_join_device_parts_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpuext.join_device_inputs",
 							 "Lets GpuJoin read a side's table itself, cached columns where they lie on the device.",
