@@ -16,6 +16,8 @@
 #   join   r and s of MULTI_JOIN_ROWS rows (bench/join/gen.sh: r with every
 #          key once, s uniform keys; r JOIN s has MULTI_JOIN_ROWS pairs):
 #            count  SELECT count(*) FROM r JOIN s ON r.key = s.key
+#            count_parts  the same with gpuext.join_device_parts = on: the
+#                   table split by key hash over the devices
 #            pairs  the pairs to the client, as bench/join.sh: psql's
 #                   \copy (SELECT r.rid, s.rid FROM r JOIN s ON ...) to '/dev/null'
 #   tpch   TPC-H data at MULTI_TPCH_SF (bench/tpch/gen.sh), Q1
@@ -211,7 +213,7 @@ wl_tables() {
     case "$1" in scan) echo tablet ;; join) echo "r s" ;; tpch) echo lineitem ;; esac
 }
 wl_queries() {
-    case "$1" in scan) echo "${SCAN_QUERIES[*]}" ;; join) echo "count pairs" ;; tpch) echo tpch_q1 ;; esac
+    case "$1" in scan) echo "${SCAN_QUERIES[*]}" ;; join) echo "count count_parts pairs" ;; tpch) echo tpch_q1 ;; esac
 }
 wl_title() {
     case "$1" in
@@ -225,19 +227,25 @@ wl_title() {
 EQ_JOIN="FROM r JOIN s ON r.key = s.key"
 mg_sql() {
     case "$1" in
-        count) echo "SELECT count(*) $EQ_JOIN" ;;
+        count | count_parts) echo "SELECT count(*) $EQ_JOIN" ;;
         pairs) echo "SELECT r.rid, s.rid $EQ_JOIN" ;;
         tpch_q1) cat "$TPCH_DIR/q1.sql" ;;
         *) cat "$HERE/queries/$1.sql" ;;
     esac
 }
+# mg_pre Q: what a session runs before query Q (count_parts: the table
+# split by key over the devices, gpuext.join_device_parts = on)
+mg_pre() {
+    case "$1" in count_parts) echo "SET gpuext.join_device_parts = on; " ;; esac
+}
 mg_qfile() {
     case "$1" in
-        count | pairs | tpch_q1) echo "$SQLDIR/$1.run.sql" ;;
+        count | count_parts | pairs | tpch_q1) echo "$SQLDIR/$1.run.sql" ;;
         *) echo "$HERE/queries/$1.sql" ;;
     esac
 }
 echo "$(mg_sql count);" >"$SQLDIR/count.run.sql"
+printf '%s\n' "$(mg_pre count_parts)" "$(mg_sql count_parts);" >"$SQLDIR/count_parts.run.sql"
 printf '%s\n' '\set QUIET off' "\\copy ($(mg_sql pairs)) to '/dev/null'" >"$SQLDIR/pairs.run.sql"
 cp "$TPCH_DIR/q1.sql" "$SQLDIR/tpch_q1.run.sql"
 PAIRS_CHECK_SQL="SELECT count(*), sum(hashint8((r.rid::int8 << 32) | s.rid)) $EQ_JOIN"
@@ -458,7 +466,7 @@ done
 # nodes (bench/tpch/plan.awk), and the devices of its multi-device nodes
 mg_plan() {
     local p tree devs
-    p=$(PGOPTIONS="$1" gx_psql -d "$DB" -Atc "EXPLAIN $(mg_sql "$2")" 2>/dev/null)
+    p=$(PGOPTIONS="$1" gx_psql -d "$DB" -Atc "$(mg_pre "$2")EXPLAIN $(mg_sql "$2")" 2>/dev/null)
     tree=$(awk -v mode=tree -f "$TPCH_DIR/plan.awk" <<<"$p")
     devs=$(sed -n 's/^ *Devices: //p' <<<"$p" | tr -d ' ' | sort -u | paste -sd';' -)
     echo "${tree:-err}${devs:+ [$devs]}"
@@ -487,7 +495,7 @@ mg_explain() {
     fi
     f=$OUT/multigpu_explain_${q}_k$k.txt
     EFILE[$q,$k]=$f
-    PGOPTIONS="$(bench_opts "$name")" gx_psql -d "$DB" -c "EXPLAIN (ANALYZE, VERBOSE) $(mg_sql "$q")" >"$f" 2>&1
+    PGOPTIONS="$(bench_opts "$name")" gx_psql -d "$DB" -c "$(mg_pre "$q")EXPLAIN (ANALYZE, VERBOSE) $(mg_sql "$q")" >"$f" 2>&1
     EXEC_MS[$q,$k]=$(sed -n 's/^ *Execution Time: \([0-9.]*\) ms.*/\1/p' "$f")
     if [ -z "${EXEC_MS[$q,$k]}" ]; then
         EXEC_MS[$q,$k]=n/a
@@ -567,7 +575,7 @@ mg_duckdb() {
     for q in "${QUERIES_RUN[@]}"; do
         f=$SQLDIR/duckdb/$q.sql
         case "$q" in
-            count) echo "$(mg_sql count);" >"$f" ;;
+            count | count_parts) echo "$(mg_sql count);" >"$f" ;;
             pairs) echo "COPY ($(mg_sql pairs)) TO '/dev/null' (FORMAT csv);" >"$f" ;;
             tpch_q1) cp "$TPCH_DIR/duckdb/q1.sql" "$f" ;;
             *) cp "$(gxd_query_file "$q")" "$f" ;;
@@ -671,7 +679,7 @@ mg_aim() {
 declare -A AIM
 AIM[scan]=n/a; AIM[join]=n/a; AIM[tpch]=n/a
 has_w scan && AIM[scan]=$(mg_aim "${SCAN_QUERIES[@]}")
-has_w join && AIM[join]=$(mg_aim count pairs)
+has_w join && AIM[join]=$(mg_aim count count_parts pairs)
 has_w tpch && AIM[tpch]=$(mg_aim tpch_q1)
 # the slowest queries on the most devices
 SLOW=$(for q in "${ALLQ[@]}"; do bench_is_num "${MS[$q,gpu$KMAX]}" && echo "${MS[$q,gpu$KMAX]} $q"; done |
@@ -734,7 +742,7 @@ MD=$OUT/multigpu.md
     echo "## Aim: cached scans and joins at least 1.8x from 1 to 2 devices (not a gate)"
     echo
     has_w scan && echo "- scans (${SCAN_QUERIES[*]}): ${AIM[scan]}"
-    has_w join && echo "- join (count, pairs): ${AIM[join]}"
+    has_w join && echo "- join (count, count_parts, pairs): ${AIM[join]}"
     has_w tpch && echo "- TPC-H Q1: ${AIM[tpch]}"
     for w in "${WORKLOADS[@]}"; do
         [ "${GEN_OK[$w]}" = 1 ] || continue
