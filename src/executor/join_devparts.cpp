@@ -197,24 +197,7 @@ gx_join_devparts_finish(GxJoinState *st)
 	uint64		rows = 0;
 
 	for (int i = 0; i < st->ndevparts; i++)
-	{
-		int			d = st->devs.dev[i];
-		int			slot = gx_slot_acquire(true);
-		uint32		gen = gx_service_generation();
-		gx_chunk   *c = gx_slot_chunk(slot);
-		gx_result  *res;
-
-		gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
-		c->obj[0] = st->ptable[d];
-		if (!gx_join_table_runs(st))
-			c->ext.join.jflags = GX_JOIN_NO_RUNS;
-		res = gx_join_run_on(st, slot, gen, d);
-		if (res->join_count > st->cap)
-			elog(ERROR, "gpuext: GpuJoin table part holds %llu rows for %u",
-				 (unsigned long long) res->join_count, st->cap);
-		rows += res->join_count;
-		gx_slot_release(slot);
-	}
+		rows += gx_join_finish_on(st, st->ptable[st->devs.dev[i]], st->devs.dev[i]);
 	st->placed = (uint32) Min(rows, (uint64) PG_UINT32_MAX);
 	st->stats.table_rows += rows;
 	return rows;

@@ -152,9 +152,12 @@ gx_join_table_runs(const GxJoinState *st)
 			  (st->group && st->gncols == 0)));
 }
 
-/* the table's JOIN_FINISH_BUILD: its rows into place; the rows it holds */
+/*
+ * JOIN_FINISH_BUILD of the table object 'table' on device (the node's, or
+ * a part's: join_devparts.cpp): its rows into place; the rows it holds
+ */
 uint64
-gx_join_finish_table(GxJoinState *st)
+gx_join_finish_on(GxJoinState *st, uint32 table, int device)
 {
 	int			slot = gx_slot_acquire(true);
 	uint32		gen = gx_service_generation();
@@ -163,16 +166,26 @@ gx_join_finish_table(GxJoinState *st)
 	uint64		rows;
 
 	gx_join_header(st, c, GX_TASK_JOIN_FINISH_BUILD, GX_ALIGN_UP(sizeof(gx_chunk)));
+	c->obj[0] = table;
 	if (!gx_join_table_runs(st))
 		c->ext.join.jflags = GX_JOIN_NO_RUNS;
-	res = gx_join_run(st, slot, gen);
+	res = gx_join_run_on(st, slot, gen, device);
 	rows = res->join_count;
 	if (rows > st->cap)
 		elog(ERROR, "gpuext: GpuJoin table holds %llu rows for %u",
 			 (unsigned long long) rows, st->cap);
+	gx_slot_release(slot);
+	return rows;
+}
+
+/* the table's JOIN_FINISH_BUILD (gx_join_finish_on the home device); the rows it holds */
+uint64
+gx_join_finish_table(GxJoinState *st)
+{
+	uint64		rows = gx_join_finish_on(st, st->table, st->device);
+
 	st->placed = (uint32) rows;
 	st->stats.table_rows += rows;
-	gx_slot_release(slot);
 	return rows;
 }
 

@@ -309,6 +309,7 @@ void		gx_join_store_col(gx_chunk *c, int k, uint32 row, TupleTableSlot *slot,
 uint32		gx_join_kcap(const GxJoinState *st, uint32 cap);
 uint64		gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap);
 bool		gx_join_table_fits(GxJoinState *st, uint32 n);
+uint64		gx_join_finish_on(GxJoinState *st, uint32 table, int device);
 uint64		gx_join_finish_table(GxJoinState *st);
 void		gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows);
 gx_result  *gx_join_run(GxJoinState *st, int slot, uint32 generation);
