@@ -947,11 +947,9 @@ gx_check_join_rows(const gx_chunk *c, const gx_task_ctx *ctx, bool probe, char *
 	if (probe && j->alg == GX_JOIN_RANGE &&
 		(st = gx_check_jrange_bounds(c, err, errlen)) != GX_OK)
 		return st;
-	/* (device parts: a hash join's BUILD or PROBE, not a group probe, part_d among part_n <= 64) */
-	if (j->part_n > 64 || (j->part_n > 1 && (j->part_d >= j->part_n || j->alg != GX_JOIN_HASH || group ||
-											 (c->kind != GX_TASK_JOIN_BUILD &&
-											  c->kind != GX_TASK_JOIN_PROBE))) ||
-		(j->part_n <= 1 && j->part_d != 0))
+	/* (device parts: a hash table's, not a group probe's, part_d among part_n <= 64) */
+	if (j->part_n > 64 || j->part_d >= (j->part_n > 1 ? j->part_n : 1) ||
+		(j->part_n > 1 && (j->alg != GX_JOIN_HASH || group)))
 	{
 		gx_errf(err, errlen, "join task: device part %u of %u (algorithm %u)",
 				j->part_d, j->part_n, j->alg);

@@ -482,7 +482,7 @@ gx_cache_fraction(Oid relid, BlockNumber pages)
 
 		if (e->state == GX_CE_READY && e->dbid == MyDatabaseId && e->relid == relid &&
 			e->relfilenode == filenode &&
-			gx_cache_run_device(&set, gx_cache_units[e->unit].device) >= 0)
+			gx_cache_run_device(&set, gx_cache_entry_device(i)) >= 0)
 			blocks += e->nblocks - e->nstale;
 	}
 	LWLockRelease(gx_cache->lock);

@@ -89,31 +89,22 @@ gx_join_devparts_wanted(const GxJoinState *st)
 }
 
 /*
- * A table of cap rows on every device of the node's set, in its session
- * (ptable[d]; home's is st->table); false when one cannot be had (the
- * session limit, a device's): the caller closes the session
+ * A table of cap rows on every device of the node's set, all or none, in
+ * its session (ptable[d]; home's is st->table); false when a limit or the
+ * object table has no room for all of them
  */
 bool
 gx_join_devparts_alloc(GxJoinState *st, uint32 cap)
 {
-	uint64		bytes = gx_join_bytes(st, cap, gx_join_kcap(st, cap));
+	uint32		h[GX_MAX_DEVICES];
 
-	if (gx_session_memory_kb > 0 &&
-		bytes * (uint64) st->devs.n > (uint64) gx_session_memory_kb * 1024)
+	if (!gx_session_alloc_each(st->session, st->devs.dev, st->devs.n,
+							   gx_join_bytes(st, cap, gx_join_kcap(st, cap)),
+							   GX_OBJ_JOIN_TABLE, false, h))
 		return false;
+	memset(st->ptable, 0, sizeof(st->ptable));
 	for (int i = 0; i < st->devs.n; i++)
-	{
-		int			d = st->devs.dev[i];
-
-		st->ptable[d] = gx_memory_over_limit(d, bytes) ? 0 :
-			gx_session_try_alloc(st->session, d, bytes, GX_OBJ_JOIN_TABLE);
-		if (st->ptable[d] == 0)
-		{
-			/* (the others' go with the session, which the caller closes) */
-			memset(st->ptable, 0, sizeof(st->ptable));
-			return false;
-		}
-	}
+		st->ptable[st->devs.dev[i]] = h[i];
 	st->ndevparts = st->devs.n;
 	st->table = st->ptable[st->device];
 	st->stats.dev_parts = Max(st->stats.dev_parts, st->ndevparts);
@@ -156,10 +147,7 @@ gx_join_devparts_first(GxJoinState *st, GxJoinInput *in, GxBatch *b, gx_chunk *c
 {
 	int			i = b - in->batch;
 
-	in->pfirst[i] = 0;
-	for (int k = 0; k < st->devs.n; k++)
-		if (st->devs.dev[k] == b->device)
-			in->pfirst[i] = (uint8) k;
+	in->pfirst[i] = (uint8) Max(gx_devset_index(&st->devs, b->device), 0);
 	in->pvisit[i] = 0;
 	/* (its cache entry stays pinned between the visits: the slot is kept) */
 	gx_shared->slots[b->slot].hold_entry = true;

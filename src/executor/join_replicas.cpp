@@ -144,19 +144,30 @@ gx_join_replicas_drop(GxJoinState *st)
 #define GX_PEER_BYTES_PER_NS 395.0
 
 /*
- * Is it worth sending probes to device d while its copy is in flight
- * (ordered after it)?  When its share of the outer side (the planner's
- * rows over the node's devices) takes a device longer to probe than the
- * copy takes (see the design note)
+ * Does a device's share of the probes (the planner's outer rows over the
+ * node's devices) take longer than one copy of copy_bytes?  Both whether
+ * the copies pay (gx_join_copies_pay) and whether probes should wait for
+ * a copy in flight (gx_join_worth_waiting) turn on it.
  */
 static bool
-gx_join_worth_waiting(const GxJoinState *st, int d)
+gx_join_share_outlasts_copy(const GxJoinState *st, uint64 copy_bytes)
 {
 	double		rows = st->outer_ps->plan->plan_rows / Max(st->devs.n, 1);
 	double		ns = st->alg == GX_JOIN_HASH ? GX_PROBE_NS_HASH : GX_PROBE_NS_SORTED;
 
+	return rows * ns > copy_bytes / GX_PEER_BYTES_PER_NS;
+}
+
+/*
+ * Is it worth sending probes to device d while its copy is in flight
+ * (ordered after it)?  When its share of the probes outlasts the copy
+ * (see the design note)
+ */
+static bool
+gx_join_worth_waiting(const GxJoinState *st, int d)
+{
 	return st->copy_slot[d] >= 0 && st->replica[d] != 0 &&
-		rows * ns > st->copy_bytes / GX_PEER_BYTES_PER_NS;
+		gx_join_share_outlasts_copy(st, st->copy_bytes);
 }
 
 /* st->pdevs: home, and the devices of st->devs whose replica is ready, in set order */
@@ -235,12 +246,9 @@ gx_join_replicable(const GxJoinState *st)
 static bool
 gx_join_copies_pay(const GxJoinState *st, uint64 copy_bytes)
 {
-	double		rows = st->outer_ps->plan->plan_rows;
-	double		ns = st->alg == GX_JOIN_HASH ? GX_PROBE_NS_HASH : GX_PROBE_NS_SORTED;
-
 	if (gx_join_replicas != GX_JOIN_REPLICAS_AUTO)
 		return gx_join_replicas == GX_JOIN_REPLICAS_ON;
-	return rows * ns / st->devs.n > copy_bytes / GX_PEER_BYTES_PER_NS;
+	return gx_join_share_outlasts_copy(st, copy_bytes);
 }
 
 /*
