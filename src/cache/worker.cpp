@@ -181,15 +181,21 @@ gx_worker_each_rel(const Oid *rels, int n, GxWorkerRelFn fn)
 
 		CHECK_FOR_INTERRUPTS();
 		StartTransactionCommand();
-		PushActiveSnapshot(GetTransactionSnapshot());
+
+		/*
+		 * The lock first, the snapshot after: a worker waiting on a table
+		 * being dropped holds back no one's xmin (VACUUM could not make new
+		 * rows all-visible meanwhile).
+		 */
 		rel = try_relation_open(rels[k], AccessShareLock);
 		if (rel != NULL)
 		{
+			PushActiveSnapshot(GetTransactionSnapshot());
 			if (gx_cache_rel_ok(rel))
 				done += fn(rel);
+			PopActiveSnapshot();
 			relation_close(rel, AccessShareLock);
 		}
-		PopActiveSnapshot();
 		CommitTransactionCommand();
 	}
 	return done;
