@@ -10,7 +10,7 @@ DATA = sql/gpuext--1.0.sql sql/gpuext--1.6.sql \
 PGFILEDESC = "gpuext - GPU execution of SQL for PostgreSQL"
 
 # setup creates the differential helpers the other tests use: keep it first
-REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr search_sets chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_chain gpujoin_merge gpujoin_parallel gpujoin_parts gpujoin_filter gpujoin_agg gpujoin_levels cursors stat engine multidevice multidevice_preagg multidevice_join ptree ptree_lookup shared_objects sorted_projection upgrade
+REGRESS = setup types errors plans params crosstype numeric numeric_free char8 datetime_expr search_sets chunks mvcc guc parallel cache aggs preagg preagg_more preagg_float preagg_var gpujoin gpujoin_outer gpujoin_band gpujoin_inputs gpujoin_gather gpujoin_chain gpujoin_merge gpujoin_parallel gpujoin_parts gpujoin_filter gpujoin_agg gpujoin_levels cursors stat engine multidevice multidevice_preagg multidevice_join ptree ptree_lookup shared_objects sorted_projection upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=gpuext
 ISOLATION = mvcc_concurrent cache_concurrent cache_refresh preagg_concurrent engine_concurrent service_kill ptree_concurrent shared_objects_concurrent sorted_projection_concurrent
 ISOLATION_OPTS = --load-extension=gpuext
@@ -19,8 +19,8 @@ ISOLATION_OPTS = --load-extension=gpuext
 HOST_OBJS = src/module/gpuext.o src/module/guc.o \
 	src/engine/shmem.o src/engine/session.o src/engine/service.o src/engine/devices.o src/engine/views.o src/engine/shared_objects.o \
 	src/compiler/compile.o src/compiler/types.o src/compiler/runs.o \
-	src/planner/scan_path.o src/planner/agg_path.o src/planner/join_path.o src/planner/join_agg_path.o src/planner/join_levels_path.o \
-	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/preagg.o src/executor/partial_states.o src/executor/parallel.o src/executor/explain.o src/executor/scroll.o src/executor/scan_sets.o src/executor/scan_stats.o src/executor/gpujoin.o src/executor/join_table.o src/executor/join_inputs.o src/executor/join_explain.o src/executor/join_parallel.o src/executor/join_parts.o src/executor/join_filter.o src/executor/join_agg.o src/executor/join_dict.o src/executor/join_levels.o src/executor/join_replicas.o src/executor/join_devparts.o \
+	src/planner/scan_path.o src/planner/agg_path.o src/planner/join_path.o src/planner/join_agg_path.o src/planner/join_levels_path.o src/planner/join_gather_path.o \
+	src/executor/gpuscan.o src/executor/source_heap.o src/executor/source_cache.o src/executor/aggscan.o src/executor/preagg.o src/executor/partial_states.o src/executor/parallel.o src/executor/explain.o src/executor/scroll.o src/executor/scan_sets.o src/executor/scan_stats.o src/executor/gpujoin.o src/executor/join_table.o src/executor/join_inputs.o src/executor/join_explain.o src/executor/join_parallel.o src/executor/join_parts.o src/executor/join_filter.o src/executor/join_agg.o src/executor/join_dict.o src/executor/join_levels.o src/executor/join_replicas.o src/executor/join_devparts.o src/executor/join_gather.o \
 	src/cache/directory.o src/cache/blocks.o src/cache/load.o src/cache/info.o src/cache/worker.o src/cache/projection.o \
 	src/index/ptree_handler.o src/index/ptree_page.o src/index/ptree_key.o src/index/ptree_build.o src/index/ptree_insert.o src/index/ptree_scan.o src/index/ptree_vacuum.o src/index/ptree_cost.o src/index/ptree_check.o src/index/ptree_device.o src/index/ptree_lookup.o
 # cuda/: the devices (no PostgreSQL header); include/ is the C API shared with src/

@@ -22,6 +22,9 @@
 #            (COPY ... TO STDOUT: the pairs are formed as text and sent to
 #            psql, which writes them to /dev/null, not printing them); the
 #            result is psql's "COPY <rows>" (\set QUIET off)
+#   hpairs   pairs with gpuext.join_gather = off: the backend reads each
+#            joined row back (the outer row from its heap page, the inner
+#            row it kept) instead of the columns the device gathered
 #   mcount, mpairs   count and pairs as GpuJoin's sort-merge join: the
 #            same SELECTs with gpuext.enable_hashjoin = off (a SET before
 #            the query in the timed file, PGOPTIONS for EXPLAIN and the
@@ -98,7 +101,7 @@
 #   JOIN_BAND_ROWS    rows of br, bs (default 1000000)
 #   JOIN_BAND_WIDTHS  the band joins' widths D (default "1 10 100")
 #   JOIN_QUERIES      which queries (default: count skew10 skew50 skew90
-#                     pairs mcount mpairs semi anti group and a bandD per
+#                     pairs hpairs mcount mpairs semi anti group and a bandD per
 #                     width)
 #   JOIN_RUNS         runs per query and configuration, best counted (3)
 #   JOIN_LONG_S       a run this long is not repeated (30)
@@ -158,7 +161,7 @@ for v in JOIN_ROWS JOIN_BAND_ROWS RUNS LONG_S BUDGET_S BENCH_RUN_TIMEOUT_S "WIDT
     done
 done
 [ "$RUNS" -lt 1 ] && RUNS=1
-ALL_QUERIES=(count skew10 skew50 skew90 pairs mcount mpairs semi anti group)
+ALL_QUERIES=(count skew10 skew50 skew90 pairs hpairs mcount mpairs semi anti group)
 for d in "${WIDTHS[@]}"; do ALL_QUERIES+=("band$d"); done
 read -r -a QUERIES <<<"${JOIN_QUERIES:-${ALL_QUERIES[*]}}"
 for q in "${QUERIES[@]}"; do
@@ -179,7 +182,7 @@ jb_sql() {
     case "$1" in
         count | mcount) echo "SELECT count(*) $EQ_JOIN" ;;
         skew*) echo "SELECT count(*) FROM r JOIN s${1#skew} AS s ON r.key = s.key" ;;
-        pairs | mpairs) echo "SELECT r.rid, s.rid $EQ_JOIN" ;;
+        pairs | hpairs | mpairs) echo "SELECT r.rid, s.rid $EQ_JOIN" ;;
         semi) echo "SELECT count(*) FROM r WHERE EXISTS (SELECT 1 FROM s WHERE s.key = r.key)" ;;
         anti) echo "SELECT count(*) FROM r WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.key = r.key)" ;;
         band*) echo "SELECT count(*) FROM br AS r JOIN bs AS s ON r.key <= s.key AND s.key <= r.key + ${1#band}" ;;
@@ -192,6 +195,7 @@ jb_sql() {
 jb_qopts() {
     case "$1" in
         mcount | mpairs) echo "-c gpuext.enable_hashjoin=off" ;;
+        hpairs) echo "-c gpuext.join_gather=off" ;;
     esac
 }
 # the files: Q.sql (the SELECT), Q.run.sql (what psql times), duckdb/Q.sql
@@ -199,8 +203,9 @@ for q in "${QUERIES[@]}"; do
     echo "$(jb_sql "$q");" >"$SQLDIR/$q.sql"
     case "$q" in
         mcount | mpairs) echo "SET gpuext.enable_hashjoin = off;" ;;
+        hpairs) echo "SET gpuext.join_gather = off;" ;;
     esac >"$SQLDIR/$q.run.sql"
-    if [ "$q" = pairs ] || [ "$q" = mpairs ]; then
+    if [ "$q" = pairs ] || [ "$q" = hpairs ] || [ "$q" = mpairs ]; then
         printf '%s\n' '\set QUIET off' "\\copy ($(jb_sql "$q")) to '/dev/null'" >>"$SQLDIR/$q.run.sql"
         echo "COPY ($(jb_sql "$q")) TO '/dev/null' (FORMAT csv);" >"$SQLDIR/duckdb/$q.sql"
     else
@@ -288,7 +293,7 @@ jb_plan() {
 # that configuration NAME's join forms, untimed, after T_RES (the rows)
 jb_result() {
     local sum
-    [ "$1" = pairs ] || [ "$1" = mpairs ] || return 0
+    [ "$1" = pairs ] || [ "$1" = hpairs ] || [ "$1" = mpairs ] || return 0
     sum=$(PGOPTIONS="$(bench_opts "$2") $(jb_qopts "$1")" gx_psql -d "$DB" -Atc "$PAIRS_CHECK_SQL" 2>&1 | tr '\n' ' ' | sed 's/ *$//')
     T_RES="$T_RES $sum"
 }
@@ -298,7 +303,7 @@ for q in "${QUERIES[@]}"; do
     bench_run_query "$q" "$SQLDIR/$q.run.sql"
     # DuckDB's pairs: the rows written, n of PostgreSQL's "COPY n ..."
     ref=${REF[$q]:-}
-    { [ "$q" = pairs ] || [ "$q" = mpairs ]; } && ref=$(awk '{ print $2 }' <<<"$ref")
+    { [ "$q" = pairs ] || [ "$q" = hpairs ] || [ "$q" = mpairs ]; } && ref=$(awk '{ print $2 }' <<<"$ref")
     bench_check_duckdb "$q" "$ref"
     gx_log "$q result (${BENCH_TITLE[${REF_CFG[$q]:-serial}]}): ${REF[$q]}"
 done
@@ -388,6 +393,7 @@ MD=$OUT/join.md
     echo "- data: bench/join/gen.sh ($SIZES), $load; prewarmed; work_mem = $WORK_MEM"
     echo "- keys: r every key of 0..$((JOIN_ROWS - 1)) once; s uniform; s10 / s50 / s90 with 10% / 50% / 90% of the keys 1; br, bs uniform in 0..$((JOIN_BAND_ROWS - 1))"
     echo "- pairs: psql's \`\\copy (SELECT r.rid, s.rid ...) to '/dev/null'\`: the pairs go to the client as text (COPY TO STDOUT), psql writes them to /dev/null; result \"COPY rows\"; DuckDB: \`COPY (...) TO '/dev/null'\` (its rows)"
+    echo "- hpairs: pairs with gpuext.join_gather = off: GpuJoin's rows read back by the backend (the outer row from its heap page, the inner row it kept) instead of the columns the device gathered; the same query elsewhere"
     echo "- mcount, mpairs: count and pairs with gpuext.enable_hashjoin = off: GpuJoin's sort-merge join where gpuext plans (plan GpuJoin(merge)), the same query elsewhere"
     echo "- group: GROUP BY over the join (1000 groups of r.key % 1000, count(*) and sum(s.rid) of each), summed into one row: where gpuext plans, the GpuJoin adds each pair into a group table on the device and returns the groups (its plan node: FinalHashAgg(GpuJoin...))"
     echo "- ms: the best of up to $RUNS runs (psql \\timing; a run of ${LONG_S} s or more is not repeated; one past ${BENCH_RUN_TIMEOUT_S} s is cancelled); runs: how many"

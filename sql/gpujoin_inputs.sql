@@ -7,27 +7,12 @@
 
 SET max_parallel_workers_per_gather = 0;
 
--- gx_check(q), and whether q's forced plan reads a table by the device
-CREATE FUNCTION gx_icheck(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-    reads text := 'children';
-    res text;
-BEGIN
-    res := gx_check(q);
-    PERFORM set_config('gpuext.force', 'on', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        IF line ~ 'Read By The Device: ' THEN
-            reads := substring(line from 'Read By The Device: (.*)$');
-        END IF;
-    END LOOP;
-    PERFORM set_config('gpuext.force', 'off', true);
-    -- the same answer when the children hand their rows to the device
-    PERFORM set_config('gpuext.join_device_inputs', 'off', true);
-    res := res || ' / inputs off: ' || gx_check(q);
-    PERFORM set_config('gpuext.join_device_inputs', 'on', true);
-    RETURN res || ', ' || reads;
-END $$;
+-- gx_check(q), the same with the children's rows handed to the device,
+-- and whether q's forced plan reads a table by the device
+CREATE FUNCTION gx_icheck(q text) RETURNS text LANGUAGE sql AS $$
+    SELECT gx_setting_check(q, 'gpuext.join_device_inputs', 'inputs',
+                            'Read By The Device: (.*)$', 'children')
+$$;
 -- EXPLAIN ANALYZE without timing
 CREATE FUNCTION gx_iexplain(q text) RETURNS SETOF text LANGUAGE sql AS $$
     SELECT l FROM gx_explain(q, 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF') l

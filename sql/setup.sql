@@ -210,6 +210,29 @@ BEGIN
     END LOOP;
     RETURN false;
 END $$;
+-- gx_check(q), then the same with setting guc off ('<label> off: ...'),
+-- and what q's forced plan says on its EXPLAIN line matching re (its
+-- first capture), else dflt (gpujoin_inputs, gpujoin_gather)
+CREATE FUNCTION gx_setting_check(q text, guc text, label text, re text, dflt text)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    found text := dflt;
+    res text;
+BEGIN
+    res := gx_check(q);
+    PERFORM set_config('gpuext.force', 'on', true);
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line ~ re THEN
+            found := substring(line from re);
+        END IF;
+    END LOOP;
+    PERFORM set_config('gpuext.force', 'off', true);
+    PERFORM set_config(guc, 'off', true);
+    res := res || ' / ' || label || ' off: ' || gx_check(q);
+    PERFORM set_config(guc, 'on', true);
+    RETURN res || ', ' || found;
+END $$;
 CREATE FUNCTION gx_jcheck(q text) RETURNS text LANGUAGE sql AS $$
     SELECT gx_check(q) || CASE WHEN gx_join_node(q) THEN ', GpuJoin' ELSE ', no GpuJoin' END
 $$;

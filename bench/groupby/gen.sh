@@ -106,5 +106,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
         . "$GROUPBY_DIR/../../test/lib.sh"
         gx_find_pg_config || exit 1
     fi
+    # (bench_gen_jobs)
+    # shellcheck source=bench/lib.sh
+    declare -F bench_gen_jobs >/dev/null || . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
     groupby_gen "${1:-${BENCH_DB:-bench}}" || exit 1
 fi

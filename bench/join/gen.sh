@@ -111,5 +111,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
         . "$JOIN_DIR/../../test/lib.sh"
         gx_find_pg_config || exit 1
     fi
+    # (bench_gen_jobs)
+    # shellcheck source=bench/lib.sh
+    declare -F bench_gen_jobs >/dev/null || . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
     join_gen "${1:-${BENCH_DB:-join}}" || exit 1
 fi

@@ -1234,6 +1234,8 @@ struct gx_cpu_join_probe_job
 	uint64_t   *te;				/* per tile: entries, then their offset */
 	uint64_t   *tm;				/* per tile: matches, then their prefix */
 	gx_join_pair *pairs;
+	int64_t    *gval;			/* a gathering probe's columns (ngather > 0), else NULL */
+	uint8_t    *gnull;
 	uint32_t	ntiles;
 	int			write;			/* phase 3 (else phase 1) */
 	std::atomic<uint32_t> next_tile {0};
@@ -1424,8 +1426,13 @@ gx_cpu_join_probe_worker(void *arg, int t)
 			if (job->write)
 			{
 				if (jr.e > 0)
+				{
 					gx_join_write_row(&job->t, &jr, j->mode, gx_jin_outer(&job->in, row), off,
 									  j->max_pairs, job->pairs);
+					if (job->gval != NULL)
+						gx_join_gather_row(c, job->in.colbase, &job->t, j, &jr, row, off,
+										   j->max_pairs, job->gval, job->gnull);
+				}
 				off += jr.e;
 				if (off >= j->max_pairs)
 					break;
@@ -1603,8 +1610,9 @@ gx_cpu_join_group(gx_chunk *c, const gx_task_ctx *ctx)
 
 /*
  * JOIN_PROBE (valid): the outer rows [first_row, nrows) against the
- * sealed join table obj[0]; count, prefix sum over the tiles, write (a
- * group probe: gx_cpu_join_group)
+ * sealed join table obj[0]; count, prefix sum over the tiles, write (with
+ * ngather > 0 each entry's gathered columns too, the inner ones from
+ * obj[GX_JOIN_OBJ_COLS]; a group probe: gx_cpu_join_group)
  */
 gx_status
 gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
@@ -1629,6 +1637,17 @@ gx_cpu_join_probe(gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
 	job.tm = job.te + job.ntiles;
 	job.pairs = (gx_join_pair *) ((char *) res +
 								  gx_join_pairs_off(c->nrows, gx_join_res_alg(j)));
+	job.gval = NULL;
+	job.gnull = NULL;
+	if (j->ngather > 0)
+	{
+		/* gathered output: the inner columns from the store, the values after the entries */
+		gx_jtab_cols(&job.t, ctx->obj[GX_JOIN_OBJ_COLS], j);
+		job.gval = (int64_t *) ((char *) res +
+								gx_join_gather_off(c->nrows, j->max_pairs, gx_join_res_alg(j)));
+		job.gnull = (uint8_t *) res + gx_join_gather_nulls_off(c->nrows, j->max_pairs,
+																gx_join_res_alg(j), j->ngather);
+	}
 	gx_cpu_join_reset(res, job.ntiles);
 	res->next_row = c->nrows;
 	if (!job.t.hdr->built)

@@ -1074,12 +1074,16 @@ gx_join_pass_end_kernel(const char *__restrict__ in, const char *colbase, const 
 /*
  * JOIN_PROBE (3), write: a block a tile with entries before max_pairs;
  * thread t has rows 4t .. 4t + 3 of the tile (entries in row order), its
- * offset from a scan of the threads' entries
+ * offset from a scan of the threads' entries.  A gathering probe (gval
+ * not NULL, ext.join.ngather > 0) also writes each entry's columns into
+ * gval / gnull (gx_join_gather_row: a row with entries is evaluated again,
+ * its inner columns from the store icols).
  */
 __global__ void __launch_bounds__(GX_BLOCK)
 gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const char *entry,
 					 char *obj, gx_result *res, const unsigned long long *te,
-					 gx_join_pair *pairs, char *mscratch)
+					 gx_join_pair *pairs, char *mscratch, char *icols, int64_t *gval,
+					 uint8_t *gnull)
 {
 	__shared__ gx_chunk s_prog;
 	__shared__ typename gx_join_scan::TempStorage s_scan;
@@ -1096,6 +1100,8 @@ gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const cha
 	gx_jtab		t = gx_jtab_probe_of(obj, j, (char *) res, mscratch, nrows);
 	const gx_jin jin = gx_jin_of(&s_prog, in, colbase, entry);
 
+	if (gval != NULL)
+		gx_jtab_cols(&t, icols, j);
 	for (uint32_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x)
 	{
 		unsigned long long next = tile + 1 < ntiles ? te[tile + 1] : ~0ull;
@@ -1126,8 +1132,13 @@ gx_join_write_kernel(const char *__restrict__ in, const char *colbase, const cha
 		for (int k = 0; k < GX_JOIN_ROWS_PER_THREAD && off < max; k++)
 		{
 			if (jr[k].e > 0)
+			{
 				gx_join_write_row(&t, &jr[k], j->mode, gx_jin_outer(&jin, row0 + (uint32_t) k),
 								  off, max, pairs);
+				if (gval != NULL)
+					gx_join_gather_row(&s_prog, jin.colbase, &t, j, &jr[k], row0 + (uint32_t) k,
+									   off, max, gval, gnull);
+			}
 			off += jr[k].e;
 		}
 	}
@@ -1226,6 +1237,19 @@ gx_slot_finish(gx_slot *s, gx_chunk *c, gx_result *dres, char *out, int mapped,
 		c->result_off + gx_join_pairs_off(c->nrows, gx_join_res_alg(&c->ext.join)) :
 		c->kind == GX_TASK_SEARCH || c->kind == GX_TASK_TREE_LOOKUP ?
 		c->result_off + gx_search_runs_off() : 0;
+	/* a gathering probe's columns: their first nsel entries come back too */
+	s->gather_n = 0;
+	if (c->kind == GX_TASK_JOIN_PROBE && copy_sel && c->ext.join.ngather > 0)
+	{
+		const gx_join_ext *j = &c->ext.join;
+
+		s->gather_n = j->ngather;
+		s->gather_pitch = j->max_pairs;
+		s->gather_at = c->result_off + gx_join_gather_off(c->nrows, j->max_pairs,
+														   gx_join_res_alg(j));
+		s->gather_nulls_at = c->result_off +
+			gx_join_gather_nulls_off(c->nrows, j->max_pairs, gx_join_res_alg(j), j->ngather);
+	}
 	if (mapped)
 	{
 		s->state = GX_SLOT_MAPPED;
@@ -1859,6 +1883,14 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 	gx_join_pair *pairs = (gx_join_pair *) ((char *) dres +
 											gx_join_pairs_off(nrows,
 															  gx_join_res_alg(&c->ext.join)));
+	const gx_join_ext *j = &c->ext.join;
+	/* a gathering probe's columns after the entries (ngather > 0: not a group probe) */
+	int64_t    *gval = j->ngather > 0 ?
+		(int64_t *) ((char *) dres + gx_join_gather_off(nrows, j->max_pairs,
+														gx_join_res_alg(j))) : NULL;
+	uint8_t    *gnull = j->ngather > 0 ?
+		(uint8_t *) dres + gx_join_gather_nulls_off(nrows, j->max_pairs, gx_join_res_alg(j),
+													j->ngather) : NULL;
 	uint32_t	grid = ntiles;
 	char	   *obj = ctx->obj[0];
 	char	   *mscratch = ctx->obj[GX_JOIN_OBJ_MSCRATCH];	/* (GX_JOIN_MSCRATCH, validated) */
@@ -1919,8 +1951,9 @@ gx_gpu_join_probe(int slot, gx_chunk *c, const gx_task_ctx *ctx, char *err, size
 		gx_join_pass_end_kernel<<<1, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
 															   dres, te, tm, mscratch);
 		GX_CHECK(cudaGetLastError(), "join pass end kernel launch");
-		gx_join_write_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(s->dev, colbase, entry, obj,
-															   dres, te, pairs, mscratch);
+		gx_join_write_kernel<<<grid, GX_BLOCK, 0, s->stream>>>(
+			s->dev, colbase, entry, obj, dres, te, pairs, mscratch, ctx->obj[GX_JOIN_OBJ_COLS],
+			gval, gnull);
 		GX_CHECK(cudaGetLastError(), "join write kernel launch");
 	}
 	/* (no rows: the reset header is the complete pass, next_row = 0) */

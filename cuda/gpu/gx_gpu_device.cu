@@ -920,6 +920,26 @@ gx_gpu_poll(int gpu, int slot, int *done, char *err, size_t errlen)
 						GX_CHECK(cudaMemcpyAsync((char *) c + sel_off, s->dev + sel_off, sel_bytes,
 												 cudaMemcpyDeviceToHost, s->stream),
 								 "cudaMemcpyAsync (selection)");
+					if (s->gather_n > 0 && hres->nsel > 0)
+					{
+						/*
+						 * a gathering probe's columns: the first nsel entries of
+						 * each (gval rows of gather_pitch int64, then gnull
+						 * rows of gather_pitch bytes), one 2D copy each
+						 */
+						size_t		n = hres->nsel < s->gather_pitch ? hres->nsel : s->gather_pitch;
+						size_t		p = s->gather_pitch;
+
+						GX_CHECK(cudaMemcpy2DAsync((char *) c + s->gather_at, p * 8,
+												   s->dev + s->gather_at, p * 8, n * 8,
+												   s->gather_n, cudaMemcpyDeviceToHost,
+												   s->stream), "cudaMemcpy2DAsync (gathered values)");
+						GX_CHECK(cudaMemcpy2DAsync((char *) c + s->gather_nulls_at, p,
+												   s->dev + s->gather_nulls_at, p, n,
+												   s->gather_n, cudaMemcpyDeviceToHost,
+												   s->stream), "cudaMemcpy2DAsync (gathered nulls)");
+						s->bytes_d2h += 9 * n * s->gather_n;
+					}
 					GX_CHECK(cudaEventRecord(s->ev[GX_EV_S2_END], s->stream), "cudaEventRecord");
 					s->bytes_d2h += sel_bytes;
 					s->state = GX_SLOT_STAGE2;

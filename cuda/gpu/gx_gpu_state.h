@@ -62,6 +62,15 @@ typedef struct gx_slot
 	uint32_t	sel_width;		/* bytes of a selection entry (a group record) */
 	uint64_t	sel_at;			/* where the entries lie in the task (JOIN_PROBE),
 								 * 0: at gx_result_sel() */
+	/*
+	 * a gathering JOIN_PROBE (ngather > 0): its gval / gnull arrays in the
+	 * task (gx_join_gather_off), gather_n columns of gather_pitch
+	 * (max_pairs) entries, of which the first nsel come back
+	 */
+	uint32_t	gather_n;		/* 0: none */
+	uint32_t	gather_pitch;
+	uint64_t	gather_at;
+	uint64_t	gather_nulls_at;
 	uint64_t	bytes_h2d;
 	uint64_t	bytes_d2h;
 	uint64_t	mem_seq;		/* the allocations its stream is ordered after */

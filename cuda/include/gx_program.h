@@ -712,6 +712,7 @@ typedef struct gx_agg
  */
 #define GX_JOIN_MAX_KEYS 2
 #define GX_JOIN_MAX_COLS 8		/* inner columns a join table carries */
+#define GX_JOIN_MAX_GATHER 16	/* columns a gathering probe writes per entry */
 
 enum gx_join_mode
 {
@@ -816,6 +817,14 @@ typedef struct gx_join_ext
 	 */
 	uint32_t	nlevels;		/* 0 or 1: one table; 2 .. GX_JOIN_MAX_LEVELS */
 	gx_join_level level[GX_JOIN_MAX_LEVELS - 1];
+	/*
+	 * Gathered output (a PROBE that writes entries; "Gathered output"
+	 * below): each entry also carries ngather column values, gather[g] >=
+	 * 0 the outer row's program output gather[g], < 0 inner column -1 -
+	 * gather[g] of the inner column store obj[GX_JOIN_OBJ_COLS]
+	 */
+	uint32_t	ngather;		/* 0 .. GX_JOIN_MAX_GATHER */
+	int16_t		gather[GX_JOIN_MAX_GATHER];
 } gx_join_ext;
 
 enum gx_join_alg
@@ -1684,6 +1693,60 @@ gx_join_probe_result_bytes(uint32_t nrows, uint32_t max_pairs, uint32_t alg)
 {
 	return gx_join_pairs_off(nrows, alg) + (uint64_t) max_pairs * sizeof(gx_join_pair);
 }
+
+/*
+ * Gathered output (GpuJoin returning rows without reading them back from
+ * the host: gx_join.cuh, gx_join_gather_row).  A JOIN_PROBE that writes
+ * entries (not count_only, no group table, one level) with
+ * ext.join.ngather = G > 0 also writes, for entry i of the pass, the
+ * values of its G columns, after the entries:
+ *   int64 gval[G][max_pairs]   column g of entry i at g * max_pairs + i
+ *                              (gx_reg.v.i: an integer, a float as its
+ *                              double's bits; 0 when NULL)
+ *   uint8 gnull[G][max_pairs]  1: NULL
+ * at gx_join_gather_off(nrows, max_pairs, alg) (alg: gx_join_res_alg)
+ * and gx_join_gather_nulls_off, gx_join_gather_result_bytes in all; the
+ * entries [0, nsel) of each column are written (and come back from a GPU
+ * with the entries), the rest of the area is left as it was.  Column g is:
+ *  - gather[g] >= 0: output gather[g] of the entry's outer row (its
+ *    program, evaluated again when the entry is written; it passed);
+ *  - gather[g] < 0: inner column c = -1 - gather[g] (c < ext.join.ncols)
+ *    of the inner column store obj[GX_JOIN_OBJ_COLS] (the table built with
+ *    those columns: gx_join_cols_bytes(cap, ncols)) at the entry's
+ *    payload, its staged index; NULL for an entry without an inner row
+ *    (GX_JOIN_PAIR_NO_INNER, SEMI, ANTI), a payload outside the store, or
+ *    a table sealed without runs (GX_JOIN_NO_RUNS: no payloads).
+ * A host entry (GX_JOIN_PAIR_HOST) has every column NULL (the host joins
+ * that row itself).  The entries themselves are written as without.  The
+ * store (of a BUILD with ext.join.ncols >= the columns read) is needed,
+ * and validated, only when some gather[g] < 0; a BUILD, FINISH or
+ * UNMATCHED task has ngather 0.
+ */
+GX_INLINE uint64_t
+gx_join_gather_off(uint32_t nrows, uint32_t max_pairs, uint32_t alg)
+{
+	return GX_ALIGN_UP(gx_join_probe_result_bytes(nrows, max_pairs, alg));
+}
+
+/* bytes of a gathering JOIN_PROBE's result area (ngather columns an entry) */
+GX_INLINE uint64_t
+gx_join_gather_result_bytes(uint32_t nrows, uint32_t max_pairs, uint32_t alg, uint32_t ngather)
+{
+	if (ngather == 0)
+		return gx_join_probe_result_bytes(nrows, max_pairs, alg);
+	return gx_join_gather_off(nrows, max_pairs, alg) +
+		GX_ALIGN_UP((uint64_t) max_pairs * 8 * ngather) + (uint64_t) max_pairs * ngather;
+}
+
+/* where gnull lies in a gathering probe's result area (gval at gx_join_gather_off) */
+GX_INLINE uint64_t
+gx_join_gather_nulls_off(uint32_t nrows, uint32_t max_pairs, uint32_t alg, uint32_t ngather)
+{
+	return gx_join_gather_off(nrows, max_pairs, alg) + GX_ALIGN_UP((uint64_t) max_pairs * 8 * ngather);
+}
+
+/* an entry's bytes in a gathering probe's result area (for sizing max_pairs) */
+#define GX_JOIN_GATHER_ENTRY_BYTES(ngather) (sizeof(gx_join_pair) + 9 * (uint64_t) (ngather))
 
 /*
  * Aggregation over a join (GpuJoin's GROUP BY; gx_join.cuh, "Group

@@ -77,6 +77,11 @@
  * RIGHT / FULL are per distinct key (kmatched points at umatched), and
  * UNMATCHED reads the sorted rows.
  *
+ * Gathered output (ext.join.ngather > 0, gx_join_gather_row): phase 3
+ * also writes each entry's columns (outer outputs, evaluated again, and
+ * inner columns from the store), so GpuJoin returns rows without reading
+ * them back from the heap; the count, prefix sum and passes are as without.
+ *
  * Partitioning (later): the key directory and the runs are one partition
  * today; a radix-partitioned table is P such directories and run areas,
  * chosen by the hash's high bits (the paper's split: histogram, prefix
@@ -783,6 +788,18 @@ gx_join_probe_in(const gx_chunk *prog, const gx_jin *in, const gx_jtab *t,
 }
 
 /*
+ * Do the entries of outer row *jr in a probe of mode have an inner row
+ * (INNER, LEFT, RIGHT, FULL: a match; not a host row's, nor LEFT / FULL's
+ * entry of a row without one)?  Entry i's payload is then
+ * t->run[jr->start + jr->skip + i].
+ */
+GX_HD int
+gx_join_entry_has_inner(const gx_jrow *jr, uint32_t mode)
+{
+	return !jr->host && !jr->none && GX_JOIN_MODE_PAIRS(mode);
+}
+
+/*
  * PROBE, phase 3: write the entries of outer row 'row' (*jr) from pass
  * position off on, those before max_pairs
  */
@@ -796,8 +813,7 @@ gx_join_write_row(const gx_jtab *t, const gx_jrow *jr, uint32_t mode, uint32_t r
 
 		p.outer = row;
 		p.flags = jr->host ? GX_JOIN_PAIR_HOST : jr->none ? GX_JOIN_PAIR_NO_INNER : 0;
-		p.inner = !jr->host && !jr->none && GX_JOIN_MODE_PAIRS(mode) ?
-			t->run[jr->start + jr->skip + i] : 0;
+		p.inner = gx_join_entry_has_inner(jr, mode) ? t->run[jr->start + jr->skip + i] : 0;
 		pairs[off + i] = p;
 	}
 }
@@ -867,6 +883,80 @@ GX_HD void
 gx_join_inner_cols(const gx_jtab *t, const gx_join_ext *j, int64_t p, gx_reg *jv)
 {
 	gx_join_put_inner(t, j->ncols, j->icol_base, p, jv);
+}
+
+/*
+ * Gathered output (gx_program.h, "Gathered output"): a PROBE with
+ * ext.join.ngather > 0 also writes, in phase 3, the values of each
+ * entry's columns j->gather[g] (gx_join_gather_row, where the entries of
+ * a row are written: CPU and GPU alike), so that the host need not read
+ * the rows again.  The outer columns are outputs of the outer row's
+ * program, evaluated again (it passed in phase 1: programs are pure; a
+ * merge probe's row, whose run came from the merge, as a group probe's
+ * does), the inner ones come from the inner column store (gx_jtab_cols)
+ * at the entry's payload, its staged index, as a group probe's do
+ * (gx_join_put_inner: NULL without an inner row, without a store, or for
+ * a payload outside it).  A table sealed without runs (GX_JOIN_NO_RUNS)
+ * has no payloads: its inner columns are NULL.
+ */
+
+/*
+ * PROBE, phase 3 of a gathering probe: the gathered columns of the
+ * entries of outer row 'row' of the task (*jr; row is the task's row, as
+ * the program reads it at colbase, not its row map value) from pass
+ * position off on, those before max_pairs, into gval / gnull (column g
+ * of entry p at g * max_pairs + p).  The program runs only when a column
+ * is an outer output and the row is not the host's; a host row's entry
+ * has every column NULL (as would an outer output whose evaluation
+ * failed, which cannot happen).
+ */
+GX_HD void
+gx_join_gather_row(const gx_chunk *prog, const char *colbase, const gx_jtab *t,
+				   const gx_join_ext *j, const gx_jrow *jr, uint32_t row, uint64_t off,
+				   uint32_t max_pairs, int64_t *gval, uint8_t *gnull)
+{
+	gx_reg		out[GX_MAX_OUTS];
+	gx_reg		icol[GX_JOIN_MAX_COLS];
+	const uint32_t ng = j->ngather < GX_JOIN_MAX_GATHER ? j->ngather : GX_JOIN_MAX_GATHER;
+	const uint32_t nc = j->ncols < GX_JOIN_MAX_COLS ? j->ncols : GX_JOIN_MAX_COLS;
+	const int	has_inner = gx_join_entry_has_inner(jr, j->mode) && !t->noruns;
+	int			outer = 0,
+				inner = 0,
+				err = GX_ERR_NONE;
+
+	for (uint32_t g = 0; g < ng; g++)
+	{
+		if (j->gather[g] >= 0)
+			outer = 1;
+		else
+			inner = 1;
+	}
+	if (jr->host)
+		outer = inner = 0;		/* (every column NULL) */
+	if (outer)
+		outer = gx_eval_row_out(prog, colbase, row, &err, out);
+	for (uint32_t i = 0; i < jr->e && off + i < max_pairs; i++)
+	{
+		const uint64_t at = off + i;
+
+		if (inner)
+			gx_join_put_inner(t, nc, 0, has_inner ? t->run[jr->start + jr->skip + i] : -1,
+							  icol);
+		for (uint32_t g = 0; g < ng; g++)
+		{
+			const int	ref = j->gather[g];
+			const gx_reg *r = 0;
+
+			if (jr->host)
+				r = 0;
+			else if (ref >= 0)
+				r = outer && ref < GX_MAX_OUTS ? &out[ref] : 0;
+			else if ((uint32_t) (-1 - ref) < nc)
+				r = &icol[-1 - ref];
+			gval[(uint64_t) g * max_pairs + at] = r != 0 && !r->isnull ? r->v.i : 0;
+			gnull[(uint64_t) g * max_pairs + at] = r == 0 || r->isnull;
+		}
+	}
 }
 
 /*

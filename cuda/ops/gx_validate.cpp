@@ -57,6 +57,11 @@
  *    joined output vector (gx_ref_type: icol_base + ncols <= GX_MAX_OUTS,
  *    no inner column in SEMI / ANTI), INNER / LEFT / SEMI / ANTI only, no
  *    pass, no entry.
+ *  - gathered output (ext.join.ngather, a PROBE writing entries only): at
+ *    most GX_JOIN_MAX_GATHER columns, each an output of the program or
+ *    an inner column below ncols (then the store obj[1] of
+ *    gx_join_cols_bytes(cap, ncols)), the result area of
+ *    gx_join_gather_result_bytes.
  */
 #include "gx_ops.h"
 #include "gx_guard.h"
@@ -1022,6 +1027,46 @@ gx_check_join_cols(const gx_chunk *c, const gx_task_ctx *ctx, bool build, char *
 }
 
 /*
+ * Gathered output (ext.join.ngather > 0; gx_program.h): a PROBE that
+ * writes entries (not count-only, no group table, one level), at most
+ * GX_JOIN_MAX_GATHER columns, each an output of its program (>= 0) or an
+ * inner column below ncols (< 0), and then the inner column store
+ * (gx_check_join_cols).  Any other join task has no gathered column.
+ */
+static gx_status
+gx_check_join_gather(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_t errlen)
+{
+	const gx_join_ext *j = &c->ext.join;
+	bool		inner = false;
+
+	if (j->ngather == 0)
+		return GX_OK;
+	if (c->kind != GX_TASK_JOIN_PROBE || j->ngather > GX_JOIN_MAX_GATHER ||
+		c->ext.count_only != 0 || c->ext.ngroup_cap != 0 || j->nlevels > 1)
+	{
+		gx_errf(err, errlen,
+				"join task gathers %u columns (at most %d, a probe writing entries only)",
+				j->ngather, GX_JOIN_MAX_GATHER);
+		return GX_INVALID;
+	}
+	for (uint32_t g = 0; g < j->ngather; g++)
+	{
+		const int	ref = j->gather[g];
+
+		if (ref >= 0 ? ref >= GX_MAX_OUTS || gx_out_type(c, ref) < 0 :
+			(uint32_t) (-1 - ref) >= j->ncols || j->ncols > GX_JOIN_MAX_COLS)
+		{
+			gx_errf(err, errlen, "join probe: gathered column %u (%d) is neither an output "
+					"nor one of %u inner columns", g, ref, j->ncols);
+			return GX_INVALID;
+		}
+		inner = inner || ref < 0;
+	}
+	/* (only a probe reading an inner column needs the store) */
+	return inner ? gx_check_join_cols(c, ctx, false, err, errlen) : GX_OK;
+}
+
+/*
  * JOIN_BUILD: rows, the payload output (none with inner columns: the
  * payload is the staged index), the inner columns, the table; the result
  * is the filter's (the rows selected for the host)
@@ -1034,6 +1079,7 @@ gx_validate_join_build(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 	gx_status	st;
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
+		(st = gx_check_join_gather(c, ctx, err, errlen)) != GX_OK ||
 		(st = gx_check_join_rows(c, ctx, false, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
 		return st;
@@ -1055,7 +1101,8 @@ gx_validate_join_finish(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ct
 {
 	gx_status	st;
 
-	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK)
+	if ((st = gx_check_layout(c, slot_bytes, err, errlen)) != GX_OK ||
+		(st = gx_check_join_gather(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	/* (a merge table's runs are its sorted rows: always made) */
 	if (c->nrows != 0 || c->ninstr != 0 || c->ext.nagg != 0 || c->ext.ngroup_cap != 0 ||
@@ -1128,8 +1175,9 @@ gx_check_join_levels(const gx_chunk *c, const gx_task_ctx *ctx, char *err, size_
 
 /*
  * JOIN_PROBE: rows, the mode, the pass (first_row <= nrows; first_match
- * only where pairs are written), the result area of max_pairs entries (a
- * merge probe's: and its scratch), the table
+ * only where pairs are written), the result area of max_pairs entries
+ * (and their gathered columns; a merge probe's: and its scratch), the
+ * table
  */
 gx_status
 gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx *ctx,
@@ -1166,9 +1214,10 @@ gx_validate_join_probe(const gx_chunk *c, uint64_t slot_bytes, const gx_task_ctx
 			return GX_INVALID;
 		}
 	}
-	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
-							  gx_join_probe_result_bytes(c->nrows, j->max_pairs,
-														 gx_join_res_alg(j)))) !=
+	if ((st = gx_check_join_gather(c, ctx, err, errlen)) != GX_OK ||
+		(st = gx_check_layout(c, slot_bytes, err, errlen,
+							  gx_join_gather_result_bytes(c->nrows, j->max_pairs,
+														  gx_join_res_alg(j), j->ngather))) !=
 		GX_OK ||
 		(st = gx_check_join_rows(c, ctx, true, err, errlen)) != GX_OK ||
 		(st = gx_check_join_table(c, ctx, err, errlen)) != GX_OK)
@@ -1201,7 +1250,8 @@ gx_validate_join_unmatched(const gx_chunk *c, uint64_t slot_bytes, const gx_task
 
 	if ((st = gx_check_layout(c, slot_bytes, err, errlen,
 							  gx_join_unmatched_result_bytes(c->nrows,
-															 c->ext.count_only))) != GX_OK)
+															 c->ext.count_only))) != GX_OK ||
+		(st = gx_check_join_gather(c, ctx, err, errlen)) != GX_OK)
 		return st;
 	if (c->ninstr != 0 || c->ncols != 0 || c->deform_off != 0 || c->ext.nagg != 0 ||
 		c->ext.ngroup_cap != 0 || c->ext.count_only > 1)

@@ -198,7 +198,8 @@ gx_join_col_type(int gxtype)
 
 /*
  * The columns of a batch of one side: its keys, then (the inner side of
- * a join that aggregates its pairs) the inner columns the build stores;
+ * a join that aggregates or gathers its pairs) the inner columns the
+ * build stores;
  * their types into ct, the count returned
  */
 static int
@@ -206,7 +207,7 @@ gx_join_batch_cols(const GxJoinState *st, bool inner, int *ct)
 {
 	const int  *types = inner ? st->itype : st->otype;
 	int			nk = gx_join_side_keys(st, inner);
-	int			nx = inner && st->group ? st->gncols : 0;
+	int			nx = inner && (st->group || st->gather) ? st->gncols : 0;
 
 	for (int k = 0; k < nk; k++)
 		ct[k] = gx_join_col_type(types[k]);
@@ -365,6 +366,8 @@ gx_join_begin(CustomScanState *node, EState *estate, int eflags)
 										  ALLOCSET_DEFAULT_SIZES);
 	st->chunk_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuJoin outer chunk",
 										  ALLOCSET_DEFAULT_SIZES);
+	/* returning rows: whether the device gathers them (join_gather.cpp) */
+	gx_join_gather_begin(st, cscan);
 	/* its devices: home, and those that probe copies of its table (join_replicas.cpp) */
 	gx_join_devices_begin(st);
 	/* (its inner columns widen the build's batches: before their geometry) */
@@ -588,7 +591,12 @@ gx_join_build_table(GxJoinState *st)
 	if (!gx_join_table_fits(st, st->ninner) || !gx_join_build_rows(st))
 	{
 		gx_join_drop_device(st);
-		return !st->group && gx_join_parts_begin(st) && gx_join_parts_build_first(st);
+		if (st->group)
+			return false;
+		/* (gathering: off, the passes read the children's rows, join_gather.cpp) */
+		if (st->gather)
+			gx_join_gather_off(st);
+		return gx_join_parts_begin(st) && gx_join_parts_build_first(st);
 	}
 	return true;
 }
@@ -710,7 +718,8 @@ gx_join_probe_pass(GxJoinState *st)
 			 st->count ? 0 : st->max_pairs);
 	if (st->count)
 		st->count_sum += (int64) res->join_count;
-	gx_join_take_pass(st, res, c->nrows);
+	gx_join_take_pass(st, res, c->nrows, false);
+	st->gathered = false;
 	gx_slot_release(slot);
 	for (uint32 i = 0; i < st->npairs; i++)
 	{
@@ -806,10 +815,11 @@ gx_join_next_chunk(GxJoinState *st)
 			st->count_sum += n;
 			return true;
 		}
-		gx_join_pairs_room(st, n);
+		gx_join_pairs_room(st, n, 0);
 		for (uint32 i = 0; i < n; i++)
 			st->pairs[i] = gx_join_pair {i, flags, 0};
 		st->npairs = n;
+		st->gathered = false;
 		return true;
 	}
 	/* the probe task's input, kept for the passes after the first */
@@ -870,8 +880,12 @@ TupleTableSlot *
 gx_join_store(GxJoinState *st, const gx_join_pair *p)
 {
 	bool		inner = GX_JOIN_MODE_PAIRS(st->mode) && !(p->flags & GX_JOIN_PAIR_NO_INNER);
-	MinimalTuple itup = inner ? st->inner[p->inner] : NULL;
+	MinimalTuple itup;
 
+	/* (the device gathered the row's columns: join_gather.cpp) */
+	if (st->gathered)
+		return gx_join_gather_store(st, (uint32) (p - st->pairs));
+	itup = inner ? st->inner[p->inner] : NULL;
 	/* the outer device input: the row from its table (by its row number in the batch) */
 	if (gx_join_outer_rows_input(st))
 		return gx_join_store_rows(st, NULL,

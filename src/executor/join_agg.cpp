@@ -207,7 +207,7 @@ gx_join_agg_rows_dict(GxJoinState *st, AttrNumber resno)
 bool
 gx_join_agg_alloc_cols(GxJoinState *st)
 {
-	if (!st->group || st->gncols == 0)
+	if ((!st->group && !st->gather) || st->gncols == 0)
 		return true;
 	st->cols_obj = gx_session_try_alloc(st->session, st->device,
 										gx_join_cols_bytes(st->cap, st->gncols),

@@ -127,6 +127,9 @@ gx_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Read By The Device",
 							st->outer_input_on && st->input[1].on ? "outer and inner tables" :
 							st->outer_input_on ? "outer table" : "inner table", es);
+	/* (gathering the rows it returns: join_gather.cpp) */
+	if (st->gather)
+		ExplainPropertyInteger("Columns Gathered On Device", NULL, st->ngather, es);
 	ExplainPropertyText("Fallback", fb, es);
 	if (node->ss.ps.plan->parallel_aware)
 		ExplainPropertyText("Shared Table", "built once by the leader", es);

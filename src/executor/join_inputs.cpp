@@ -32,12 +32,15 @@
  *    task image copied out: the GpuJoin above takes a slot while these
  *    rows are returned), its pages pinned while its rows are
  *    returned, fetched from the table by the entries' row numbers
- *    (gx_source_row).  A cached batch must take one pass (an entry is
- *    pinned only while a task is in flight, and every pass must see the
- *    rows the first one saw): one that would take more is given up
- *    before any of its rows is returned, and its blocks are read from the
- *    heap next (gx_join_input_next_chunk).  A merge join's reads heap
- *    pages only.
+ *    (gx_source_row), or made from the values the device gathered
+ *    (join_gather.cpp).  Every pass of a cached batch must see the rows
+ *    the first one saw: its slot holds its entry pinned (hold_entry) and
+ *    its passes run at once, their entries kept together up to hash_mem
+ *    (gx_join_input_all_passes); one that would keep more, or a nested
+ *    join's (its slot is given back between passes), is given up before
+ *    any of its rows is returned, and its blocks are read from the heap
+ *    next (gx_join_input_next_chunk).  A merge join's reads heap pages
+ *    only.
  *
  * Several devices (join_replicas.cpp): the inner side's batches run on
  * the home device, which builds the table; the outer side's on the
@@ -55,6 +58,7 @@
 extern "C"
 {
 #include "access/tableam.h"
+#include "executor/nodeHash.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "portability/instr_time.h"
@@ -119,6 +123,9 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		 * level's inner side is read through its child, in the session of
 		 * the join above: join_levels.cpp)
 		 */
+		/* (gathering its rows: the sides' gathering programs, join_gather.cpp) */
+		if (st->gather && st->gather_prog[side] != NULL)
+			n = st->gather_prog[side];
 		if (!IsA(n, Const) || (side == 0 && st->grows_prog != NULL) || (side == 1 && st->level))
 			continue;
 		in->prog = gx_program_from_const((Const *) n, NIL);
@@ -138,7 +145,11 @@ gx_join_inputs_begin(GxJoinState *st, EState *estate, int eflags)
 		in->on = gx_enable_join_inputs &&
 			(side == 0 ? st->count || st->group || in->rows :
 			 st->count || (st->group && (st->gncols == 0 || st->ginner_input)) ?
-			 !GX_JOIN_MODE_MARKS(st->mode) : !GX_JOIN_MODE_PAIRS(st->mode));
+			 !GX_JOIN_MODE_MARKS(st->mode) :
+			 !GX_JOIN_MODE_PAIRS(st->mode) || (st->gather && st->ginner_input));
+		/* (gathering needs the outer rows from the device: cannot happen otherwise) */
+		if (side == 0 && st->gather && !in->on)
+			elog(ERROR, "gpuext: a gathering GpuJoin's outer side is not read by the device");
 		if (!in->on)
 			continue;
 		/* (a merge probe's result area holds its sort's scratch: room for it) */
@@ -193,8 +204,11 @@ gx_join_input_task(GxJoinState *st, GxJoinInput *in, gx_chunk *c, uint32 kind)
 	/* (a group probe: the group table, the inner columns; join_agg.cpp) */
 	if (kind == GX_TASK_JOIN_PROBE && st->group)
 		gx_join_agg_task(st, c);
-	else if (kind == GX_TASK_JOIN_BUILD && st->group && st->gncols > 0)
+	else if (kind == GX_TASK_JOIN_BUILD && (st->group || st->gather) && st->gncols > 0)
 		gx_join_agg_input_cols(st, c);
+	/* (gathering the rows: the columns, join_gather.cpp) */
+	else if (kind == GX_TASK_JOIN_PROBE && st->gather)
+		gx_join_gather_task(st, c);
 }
 
 /*
@@ -557,12 +571,14 @@ gx_join_input_after_pass(GxJoinState *st, GxJoinInput *in)
  * slot (the first, or the next one from next_row / next_match): the
  * task, still in the slot (or copied back into one: a nested join's,
  * gx_join_input_after_pass), is submitted again; its entries into
- * st->pairs.  Such a side reads heap pages only: a cache entry would be
- * pinned only while a task is in flight.
+ * st->pairs (after those there when append: gx_join_input_all_passes),
+ * with their gathered values (join_gather.cpp).
  */
-void
-gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
+static void
+gx_join_input_pass_to(GxJoinState *st, GxJoinInput *in, bool append)
 {
+	uint32		base = append ? st->npairs : 0;
+
 	gx_chunk   *c;
 	gx_result  *res;
 	uint32		nrows;
@@ -595,16 +611,53 @@ gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
 	if (res->nsel > c->ext.join.max_pairs || (res->flags & GX_RESULT_HOST))
 		elog(ERROR, "gpuext: GpuJoin probe returned %u entries for %u", res->nsel,
 			 c->ext.join.max_pairs);
-	gx_join_take_pass(st, res, nrows);
+	gx_join_take_pass(st, res, nrows, append);
+	/* (and the values it gathered: join_gather.cpp) */
+	st->gathered = false;
+	if (st->gather)
+		gx_join_gather_take(st, c, res, base);
 	in->stats.kernel_ms += res->kernel_ns / 1e6;
-	for (uint32 i = 0; i < st->npairs; i++)
+	for (uint32 i = base; i < st->npairs; i++)
 		if ((!in->batch[0].cached && st->pairs[i].outer >= nrows) ||
 			(st->mode == GX_JOIN_INNER && (uint64) st->pairs[i].inner >= st->ninner))
 			elog(ERROR, "gpuext: GpuJoin probe returned a bad entry");
 	st->stats.probe_tasks++;
 	st->stats.dev_probes[in->batch[0].device]++;
-	st->stats.pairs += st->npairs;
+	st->stats.pairs += st->npairs - base;
 	gx_join_input_after_pass(st, in);
+}
+
+/* gx_join_input_pass_to: the batch's next pass, its entries in place of the last's */
+void
+gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
+{
+	gx_join_input_pass_to(st, in, false);
+}
+
+/*
+ * A cached batch whose first pass said more: its other passes at once,
+ * their entries after the first's, while its slot holds the cache entry
+ * pinned (hold_entry, set when the batch was filled: every pass sees the
+ * rows the first saw; the hold ends with the slot, after the last pass).
+ * The entries of one batch are kept up to hash_mem (work_mem x
+ * hash_mem_multiplier), at least four staging slots' worth; false when
+ * they would take more (the batch is then read from its heap pages).
+ */
+static bool
+gx_join_input_all_passes(GxJoinState *st, GxJoinInput *in)
+{
+	uint64		cap = Max((uint64) get_hash_memory_limit(), 4 * (uint64) gx_shared->slot_bytes);
+	uint64		entry = sizeof(gx_join_pair) + (st->gather ? 9 * (uint64) st->ngather : 0);
+
+	while (st->more)
+	{
+		gx_chunk   *c = gx_slot_chunk(in->held);
+
+		if ((uint64) (st->npairs + c->ext.join.max_pairs) * entry > cap)
+			return false;
+		gx_join_input_pass_to(st, in, true);
+	}
+	return true;
 }
 
 static uint32 gx_join_input_first_pass(GxJoinState *st, GxJoinInput *in);
@@ -613,12 +666,14 @@ static uint32 gx_join_input_first_pass(GxJoinState *st, GxJoinInput *in);
  * The outer device input's next batch (cached columns, heap pages or
  * deformed columns), probed (its first pass); its slot is kept for the
  * passes and its pages stay pinned while its rows are returned.  A
- * cached batch whose pairs do not fit one pass is given up before any of
- * its rows is returned, and its entry's blocks are read from the heap
- * instead (their batches' task images are submitted again for each
- * pass, which an entry's would not be: it may be refreshed or evicted
- * between passes, as only a task in flight pins it).  false at the end
- * of the side.
+ * cached batch whose pairs do not fit one pass runs all its passes at
+ * once, its entry pinned by its slot (gx_join_input_all_passes); one
+ * whose entries would take more than hash_mem, or a nested join's, is
+ * given up before any of its rows is returned, and its entry's blocks
+ * are read from the heap instead (their batches' task images are
+ * submitted again for each pass, which a cache entry's could not be
+ * while its rows are returned: the entry may be refreshed or evicted
+ * once no slot pins it).  false at the end of the side.
  */
 bool
 gx_join_input_next_chunk(GxJoinState *st)
@@ -633,6 +688,9 @@ gx_join_input_next_chunk(GxJoinState *st)
 		if (n == 0)
 			return false;
 		if (!b->cached || !st->more)
+			return true;
+		/* (its other passes at once, its entry held: not in a nested join) */
+		if (!st->nested && gx_join_input_all_passes(st, in))
 			return true;
 		gx_source_cache_reread(&in->src, b);
 		in->stats.chunks--;
@@ -671,14 +729,26 @@ gx_join_input_first_pass(GxJoinState *st, GxJoinInput *in)
 		gx_join_input_drop_batch(in);
 		return 0;
 	}
+	/*
+	 * (a cached batch's entry stays pinned by its slot between passes,
+	 * until the slot is given back: gx_join_input_all_passes; a nested
+	 * join gives its slot back between passes)
+	 */
+	if (b->cached && !st->nested)
+		gx_shared->slots[in->held].hold_entry = true;
 	/* (its passes, all on the device of its batch: gx_join_input_pass) */
 	gx_join_probe_on(st, c, b->device, true);
-	c->ext.join.max_pairs = (uint32)
-		Min((uint64) PG_INT32_MAX,
-			(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n, st->alg)) /
-			sizeof(gx_join_pair));
-	if (c->result_off + gx_join_pairs_off(n, st->alg) >= gx_shared->slot_bytes ||
-		c->ext.join.max_pairs == 0)
+	/* (a gathering probe's entries carry their columns' values: join_gather.cpp) */
+	if (st->gather)
+		c->ext.join.max_pairs = gx_join_gather_max_pairs(st, c->result_off, n);
+	else if (c->result_off + gx_join_pairs_off(n, st->alg) < gx_shared->slot_bytes)
+		c->ext.join.max_pairs = (uint32)
+			Min((uint64) PG_INT32_MAX,
+				(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n, st->alg)) /
+				sizeof(gx_join_pair));
+	else
+		c->ext.join.max_pairs = 0;
+	if (c->ext.join.max_pairs == 0)
 		elog(ERROR, "gpuext: a GpuJoin probe batch leaves no room for its result");
 	c->fault = gx_take_fault();
 	in->stats.chunks++;

@@ -100,7 +100,7 @@ gx_join_devices_begin(GxJoinState *st)
 
 	gx_resolve_devset(&set);
 	st->device = set.dev[0];
-	if (st->group || st->level || GX_JOIN_MODE_MARKS(st->mode))
+	if (st->group || st->gather || st->level || GX_JOIN_MODE_MARKS(st->mode))
 		gx_devset_one(&set, st->device);
 	else
 		gx_devset_reaching(&set, st->device);

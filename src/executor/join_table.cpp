@@ -189,28 +189,40 @@ gx_join_finish_table(GxJoinState *st)
 	return rows;
 }
 
-/* make room for n entries in st->pairs */
+/* make room for n entries in st->pairs (its first 'keep' kept) */
 void
-gx_join_pairs_room(GxJoinState *st, uint32 n)
+gx_join_pairs_room(GxJoinState *st, uint32 n, uint32 keep)
 {
 	if (n <= st->pairs_alloc)
 		return;
-	st->pairs_alloc = Max(n, 1024);
-	if (st->pairs != NULL)
-		pfree(st->pairs);
-	st->pairs = (gx_join_pair *)
-		MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt,
-							   sizeof(gx_join_pair) * (Size) st->pairs_alloc);
+	st->pairs_alloc = Max(n, Max(1024, keep > 0 ? 2 * st->pairs_alloc : 0));
+	if (st->pairs != NULL && keep > 0)
+		st->pairs = (gx_join_pair *) repalloc_huge(st->pairs,
+												   sizeof(gx_join_pair) * (Size) st->pairs_alloc);
+	else
+	{
+		if (st->pairs != NULL)
+			pfree(st->pairs);
+		st->pairs = (gx_join_pair *)
+			MemoryContextAllocHuge(st->css.ss.ps.state->es_query_cxt,
+								   sizeof(gx_join_pair) * (Size) st->pairs_alloc);
+	}
 }
 
-/* the entries of a finished probe pass of nrows outer rows into st->pairs, and where the next starts */
+/*
+ * the entries of a finished probe pass of nrows outer rows into st->pairs
+ * (after the st->npairs there when 'append': a cached batch's passes at
+ * once, join_inputs.cpp), and where the next starts
+ */
 void
-gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows)
+gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows, bool append)
 {
-	gx_join_pairs_room(st, res->nsel);
-	memcpy(st->pairs, (char *) res + gx_join_pairs_off(nrows, st->alg),
+	uint32		base = append ? st->npairs : 0;
+
+	gx_join_pairs_room(st, base + res->nsel, base);
+	memcpy(st->pairs + base, (char *) res + gx_join_pairs_off(nrows, st->alg),
 		   sizeof(gx_join_pair) * (Size) res->nsel);
-	st->npairs = res->nsel;
+	st->npairs = base + res->nsel;
 	st->pair_pos = 0;
 	st->more = (res->flags & GX_RESULT_MORE) != 0;
 	st->next_row = res->next_row;

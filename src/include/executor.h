@@ -403,6 +403,7 @@ Node	   *gx_create_scan_state(CustomScan *cscan);
 /* the GpuJoin node (gpujoin.cpp) */
 Node	   *gx_create_join_state(CustomScan *cscan);
 extern bool gx_enable_join_inputs;	/* gpuext.join_device_inputs */
+extern bool gx_join_gather;		/* gpuext.join_gather */
 
 /* cumulative scan statistics (scan_stats.cpp) */
 Size		gx_stat_shmem_size(void);

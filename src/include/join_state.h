@@ -130,6 +130,25 @@ typedef struct GxJoinState
 	 */
 	bool		group;
 	struct GxScanState *grs;	/* the group table's owner */
+	/*
+	 * returning rows with gathered output (join_gather.cpp): the probes
+	 * write the returned columns' values beside each entry
+	 */
+	bool		gather;
+	int			ngather;		/* ... columns: the scan slot's */
+	int16	   *gather_ref;		/* ... per column: its outer program output,
+								 * or -1 - its inner column */
+	int		   *gather_type;	/* ... its gx_type */
+	Node	   *gather_prog[2];	/* ... each side's gathering program (a
+								 * Const), or NULL */
+	bool		gathered;		/* st->pairs came with their values: */
+	int64	   *gval;			/* ... column g of entry i at g * gval_alloc + i */
+	uint8	   *gnull;
+	uint32		gval_alloc;
+	/*
+	 * the inner columns the build stores in the table's column store
+	 * (aggregating its pairs, or gathering them)
+	 */
 	int			gncols;			/* inner columns the build stores */
 	AttrNumber	gcol_res[GX_JOIN_MAX_COLS];	/* ... their resnos in the inner child */
 	int			gcol_type[GX_JOIN_MAX_COLS];	/* ... gx_type */
@@ -311,10 +330,10 @@ uint64		gx_join_bytes(const GxJoinState *st, uint32 cap, uint32 kcap);
 bool		gx_join_table_fits(GxJoinState *st, uint32 n);
 uint64		gx_join_finish_on(GxJoinState *st, uint32 table, int device);
 uint64		gx_join_finish_table(GxJoinState *st);
-void		gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows);
+void		gx_join_take_pass(GxJoinState *st, gx_result *res, uint32 nrows, bool append);
 gx_result  *gx_join_run(GxJoinState *st, int slot, uint32 generation);
 gx_result  *gx_join_run_on(GxJoinState *st, int slot, uint32 generation, int device);
-void		gx_join_pairs_room(GxJoinState *st, uint32 n);
+void		gx_join_pairs_room(GxJoinState *st, uint32 n, uint32 keep);
 
 /* the node's steps that the parallel and partitioned joins call (gpujoin.cpp) */
 void		gx_join_build(GxJoinState *st);
@@ -377,6 +396,15 @@ gx_join_group_missed(const gx_result *res)
 	return (res->flags & (GX_RESULT_HOST | GX_RESULT_FULL)) != 0 || res->join_noroom > 0 ||
 		res->join_host > 0;
 }
+
+/* gathered output (join_gather.cpp) */
+void		gx_join_gather_begin(GxJoinState *st, CustomScan *cscan);
+void		gx_join_gather_off(GxJoinState *st);
+void		gx_join_gather_task(GxJoinState *st, gx_chunk *c);
+uint32		gx_join_gather_max_pairs(const GxJoinState *st, uint64 result_off, uint32 nrows);
+void		gx_join_gather_take(GxJoinState *st, const gx_chunk *c, const gx_result *res,
+								uint32 base);
+TupleTableSlot *gx_join_gather_store(GxJoinState *st, uint32 i);
 
 /* aggregating its pairs (join_agg.cpp) */
 void		gx_join_agg_begin(GxJoinState *st, CustomScan *cscan);

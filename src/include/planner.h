@@ -37,6 +37,9 @@ Path	   *gx_join_group_path(PlannerInfo *root, RelOptInfo *rel, Path *path,
 							   PathTarget *scanjoin, PathTarget *partial, double groups);
 struct GxProgram *gx_join_side_prog(Plan *child, List *resnos, bool bounds, Index *relid);
 AttrNumber	gx_child_resno(Plan *child, Expr *e);
+/* a row-returning GpuJoin's gathered output (join_gather_path.cpp) */
+List	   *gx_join_gather_plan(int mode, Plan *outer, Plan *inner, List *ores, List *ires,
+								bool range, List *src);
 
 /*
  * Aggregation over a GpuJoin (join_agg_path.cpp): the inner side's columns

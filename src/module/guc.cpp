@@ -47,6 +47,7 @@ bool		gx_enable_gpujoin = true;
 bool		gx_enable_hashjoin = true;
 bool		gx_enable_mergejoin = true;
 bool		gx_enable_join_inputs = true;
+bool		gx_join_gather = true;
 bool		gx_enable_join_levels = true;
 bool		gx_join_levels_right = false;
 bool		gx_enable_nestloop = true;
@@ -375,6 +376,11 @@ gx_define_gucs(void)
 							 "Lets GpuJoin read a side's table itself, cached columns where they lie on the device.",
 							 "Otherwise both sides are read by their child plans and handed to the device.",
 							 &gx_enable_join_inputs, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpuext.join_gather",
+							 "Lets a GpuJoin that returns rows have the device gather the columns it returns, both sides read by the device.",
+							 "Otherwise each joined row is read back from its table and from the inner rows the node keeps. The rows are the same.",
+							 &gx_join_gather, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpuext.preagg_memory",
 							"Device memory one GpuPreAgg group table may take.",

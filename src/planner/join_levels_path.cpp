@@ -286,8 +286,9 @@ gx_levels_plain_plan(Plan *plan)
 {
 	CustomScan *c = (CustomScan *) plan;
 
+	/* (items 0 .. 9, and 10: its gathered output's programs, join_gather_path.cpp) */
 	return IsA(plan, CustomScan) && strcmp(c->methods->CustomName, "GpuJoin") == 0 &&
-		list_length(c->custom_private) == 10 && intVal(list_nth(c->custom_private, 5)) == 0 &&
+		list_length(c->custom_private) == 11 && intVal(list_nth(c->custom_private, 5)) == 0 &&
 		c->custom_exprs == NIL && intVal(linitial(c->custom_private)) == GX_JOIN_INNER &&
 		intVal(list_nth(c->custom_private, 9)) == GX_JOIN_HASH;
 }
@@ -501,7 +502,9 @@ gx_join_levels_left_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opat
 		lfirst(list_nth_cell(c->custom_private, 5)) = makeInteger(3);
 		if (l == 0)
 			lfirst(list_nth_cell(c->custom_private, 7)) = (Node *) gx_program_to_const(prog);
-		c->custom_private = lappend(lappend(c->custom_private, cols[l]), makeInteger(ibase[l]));
+		/* (a level returns no rows: its item 10 is its columns, not a gathered output's) */
+		c->custom_private = lappend(lappend(list_truncate(c->custom_private, 10), cols[l]),
+									makeInteger(ibase[l]));
 	}
 	/* P */
 	lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);
@@ -599,7 +602,8 @@ gx_join_levels_right_plan(CustomScan *cscan, Plan *outer, Plan *inner, Path *opa
 	/* C: level 1 (its outer side is level 0's rows, read by P) */
 	lfirst(list_nth_cell(c->custom_private, 5)) = makeInteger(3);
 	lfirst(list_nth_cell(c->custom_private, 7)) = (Node *) makeInteger(0);
-	c->custom_private = lappend(lappend(c->custom_private, cols[1]), makeInteger(ibase[1]));
+	c->custom_private = lappend(lappend(list_truncate(c->custom_private, 10), cols[1]),
+								makeInteger(ibase[1]));
 	/* P: level 0, probing its outer table */
 	lfirst(list_nth_cell(cscan->custom_private, 2)) = ires;
 	lfirst(list_nth_cell(cscan->custom_private, 5)) = makeInteger(2);

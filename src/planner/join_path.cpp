@@ -1337,6 +1337,8 @@ gx_child_resno(Plan *child, Expr *e)
  *   8  the inner side's, likewise
  *   9  Integer: the algorithm (enum gx_join_alg: GX_JOIN_HASH, GX_JOIN_RANGE,
  *      GX_JOIN_MERGE)
+ *  10  returning rows: the programs that gather them (gx_join_gather_plan,
+ *      join_gather_path.cpp), or NIL; aggregating its pairs: join_agg_path.cpp's
  */
 static List *
 gx_join_plan_private(int mode, List *okeys, List *ikeys, List *scales, List *tlist,
@@ -1541,6 +1543,15 @@ gx_plan_join_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 		lfirst(list_nth_cell(cscan->custom_private, 8)) = iprog;
 		cscan->custom_private = list_concat(cscan->custom_private, grp);
 	}
+	/* returning rows: the programs that gather them on the device (join_gather_path.cpp) */
+	else if (intVal(list_nth(priv, 4)) == 0)
+		cscan->custom_private =
+			lappend(cscan->custom_private,
+					gx_join_gather_plan(intVal(linitial(priv)), outer, inner,
+										(List *) lsecond(cscan->custom_private),
+										(List *) lthird(cscan->custom_private),
+										list_nth(priv, 5) != NIL,
+										(List *) list_nth(cscan->custom_private, 4)));
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;	/* (create_customscan_plan sets it) */
 	cscan->methods = &gx_join_plan_methods;

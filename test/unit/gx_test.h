@@ -11,6 +11,7 @@
 #include "gx_program.h"
 #include "gx_projection.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2789,11 +2790,13 @@ struct JgSpec
  * program is "f >= 0 [AND h * h > 0]", then outputs 0 = k, 1 = a, 2 = v,
  * 3 = x, 4 = kd; a BUILD stages outputs 1, 2, 3 as its inner columns
  * (obj[1]), a PROBE reads them at j[5 ..] (icol_base 5) and adds into the
- * group table obj[2] (keys and aggregates of jg_set_group)
+ * group table obj[2] (keys and aggregates of jg_set_group).  With id,
+ * output 5 is the row's number in the side (int8, never NULL), and a
+ * BUILD stages it as a fourth inner column (JGA_NCOLS).
  */
 static gx_chunk *
 jg_side_task(ChunkBuilder &b, int kind, const JgSide &s, const JgSpec &sp, uint32_t cap,
-			 uint32_t kcap, uint32_t lo, uint32_t hi)
+			 uint32_t kcap, uint32_t lo, uint32_t hi, bool id = false)
 {
 	auto		sl = [&](const std::vector<int64_t> &v) {
 		return std::vector<int64_t>(v.begin() + lo, v.begin() + hi);
@@ -2820,6 +2823,18 @@ jg_side_task(ChunkBuilder &b, int kind, const JgSide &s, const JgSpec &sp, uint3
 	{
 		b.emit(GX_OP_LDCOL, outs[o][1], 10 + o, 0, 0, outs[o][0]);
 		b.emit(GX_OP_OUT, outs[o][1], 0, 10 + o, 0, o);
+	}
+	if (id)
+	{
+		std::vector<int64_t> ids(hi - lo);
+
+		for (uint32_t i = lo; i < hi; i++)
+			ids[i - lo] = i;
+
+		int			cid = b.add_int_col(GX_INT8, ids);
+
+		b.emit(GX_OP_LDCOL, GX_INT8, 15, 0, 0, cid);
+		b.emit(GX_OP_OUT, GX_INT8, 0, 15, 0, 5);
 	}
 
 	gx_chunk   *c = b.build();
@@ -2848,6 +2863,12 @@ jg_side_task(ChunkBuilder &b, int kind, const JgSide &s, const JgSpec &sp, uint3
 	j->col_type[0] = GX_INT4;
 	j->col_type[1] = GX_INT8;
 	j->col_type[2] = GX_FLOAT8;
+	if (id)
+	{
+		j->ncols = JG_NCOLS + 1;
+		j->col_out[3] = 5;
+		j->col_type[3] = GX_INT8;
+	}
 	j->icol_base = JG_ICOL_BASE;
 	if (kind == GX_TASK_JOIN_PROBE)
 	{
@@ -3872,6 +3893,371 @@ jg_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSi
 					runs++;
 				}
 			}
+	return runs;
+}
+
+/* ---------------------------------------------------------------------- */
+/* gathered output (a probe's entries with their columns, gx_join.cuh)     */
+/* ---------------------------------------------------------------------- */
+
+#define JGA_NCOLS (JG_NCOLS + 1)	/* inner a, v, x and the row's number (jg_side_task id) */
+
+/*
+ * The columns a gathering probe of the cases writes: inner id, outer k,
+ * inner a, outer x, inner v, outer id, inner x, outer a, outer kd
+ * (gx_join_ext.gather: >= 0 an outer output, < 0 inner column -1 - g)
+ */
+static const int16_t jga_gather[] = {-4, 0, -1, 3, -2, 5, -3, 1, 4};
+
+#define JGA_NGATHER ((uint32_t) (sizeof(jga_gather) / sizeof(jga_gather[0])))
+
+/* an entry of a gathering probe: {outer row, kind (JGA_*), inner row or -1} */
+typedef std::array<int64_t, 3> JgaEntry;
+
+#define JGA_PAIR 0				/* a match: its inner row */
+#define JGA_NO_INNER 1			/* LEFT / FULL: the row without a match */
+#define JGA_ROW 2				/* SEMI / ANTI: the row */
+#define JGA_HOST 3				/* the host's row */
+
+/*
+ * The reference's entries of a probe of mode (algorithm alg: range, the
+ * inner keys in [k, kd]; else equal keys) over the sides as the device
+ * sees them, sorted; host: the outer program carries the host qual
+ */
+static std::vector<JgaEntry>
+jga_reference(const JgSide &in, const JgSide &out, uint32_t alg, uint32_t mode, bool host)
+{
+	std::vector<JgaEntry> w;
+
+	for (uint32_t r = 0; r < out.size(); r++)
+	{
+		uint32_t	n = 0;
+
+		if (host && out.is_host(r))
+		{
+			w.push_back({r, JGA_HOST, -1});
+			continue;
+		}
+		if (!out.passes(r))
+			continue;
+		for (uint32_t i = 0; i < in.size() && !out.kn[r]; i++)
+		{
+			if (!in.passes(i) || in.kn[i])
+				continue;
+			if (alg == GX_JOIN_RANGE ? in.k[i] < out.k[r] || in.k[i] > out.kd[r] :
+				in.k[i] != out.k[r])
+				continue;
+			n++;
+			if (GX_JOIN_MODE_PAIRS(mode))
+				w.push_back({r, JGA_PAIR, i});
+		}
+		if ((mode == GX_JOIN_LEFT || mode == GX_JOIN_FULL) && n == 0)
+			w.push_back({r, JGA_NO_INNER, -1});
+		if ((mode == GX_JOIN_SEMI && n > 0) || (mode == GX_JOIN_ANTI && n == 0))
+			w.push_back({r, JGA_ROW, -1});
+	}
+	std::sort(w.begin(), w.end());
+	return w;
+}
+
+/*
+ * The value gathered column ref must have in an entry of outer row r of
+ * out and inner row i of in (-1: none; host: the host's entry): *null,
+ * and the value (gx_reg.v.i; 0 when NULL)
+ */
+static int64_t
+jga_value(const JgSide &in, const JgSide &out, int ref, int64_t r, int64_t i, bool host,
+		  bool *null)
+{
+	gx_reg		jv[GX_MAX_OUTS];
+	const gx_reg *v;
+
+	*null = true;
+	if (host || (ref < 0 && i < 0))
+		return 0;
+	if (ref >= 0)
+	{
+		jg_outer_jv(out, (uint32_t) r, jv);
+		jv[5].v.i = r;			/* (output 5: the row's number) */
+		jv[5].isnull = 0;
+		v = &jv[ref];
+	}
+	else
+	{
+		jg_put_inner(jv, 0, in, (uint32_t) i);
+		jv[3].v.i = i;
+		jv[3].isnull = 0;
+		v = &jv[-1 - ref];
+	}
+	*null = v->isnull != 0;
+	return *null ? 0 : v->v.i;
+}
+
+/* printf into a std::string */
+static std::string
+jga_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static std::string
+jga_fmt(const char *fmt, ...)
+{
+	char		buf[512];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/*
+ * A gathering join run on dev (spec sp: algorithm, mode, host qual,
+ * batches, cache entries): the inner side's table with its JGA_NCOLS
+ * inner columns built in batches, finished, probed by the outer side in
+ * batches, each in passes of max_pairs entries gathering jga_gather.
+ * Every entry of every pass is checked against the rows: its outer
+ * outputs, and the inner columns of the inner row of its payload (the
+ * store's id column, read back); the columns' bytes are stale (0x5a)
+ * before each pass, so a value not written or not copied back shows.
+ * The entries {outer row, kind, inner row} into *got (unsorted), the
+ * passes into *passes; "" or what went wrong.
+ */
+static std::string
+jga_run(const JgDev &dev, const JgSide &in, const JgSide &out, const JgSpec &sp,
+		uint32_t max_pairs, std::vector<JgaEntry> *got, int *passes)
+{
+	const uint32_t cap = std::max<uint32_t>(1, in.size());
+	uint32_t	kcap = 2;
+	JoinSpec	js;
+	std::string why;
+
+	while (kcap < 2 * cap)
+		kcap *= 2;
+	js.alg = sp.alg;
+	js.cap = cap;
+	js.kcap = sp.alg == GX_JOIN_HASH ? kcap : 0;
+
+	uint64_t	ob[GX_TASK_MAX_OBJS] = {join_table_bytes(js), gx_join_cols_bytes(cap, JGA_NCOLS)};
+	void	   *obj[GX_TASK_MAX_OBJS] = {dev.alloc(ob[0]), dev.alloc(ob[1])};
+
+	if (!obj[0] || !obj[1])
+		why = "no device memory";
+	for (uint32_t lo = 0; why.empty() && lo < in.size(); lo += sp.ibatch)
+	{
+		ChunkBuilder b;
+		gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_BUILD, in, sp, cap, kcap, lo,
+									 std::min(in.size(), lo + sp.ibatch), true);
+		std::vector<uint64_t> ent;
+
+		if (sp.entry)
+			join_entry_task(c, ent);
+		if (!dev.run(c, b.capacity, obj, ob, sp.entry ? ent.data() : nullptr, 8 * ent.size()) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR || gx_chunk_result(c)->nsel != 0)
+			why = jga_fmt("build of inner rows from %u failed", lo);
+	}
+	if (why.empty())
+	{
+		std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+		gx_chunk   *c = join_finish_task(fm.data(), js);
+
+		if (!dev.run(c, join_finish_bytes(), obj, ob, nullptr, 0) ||
+			gx_chunk_result(c)->error != GX_NO_ERROR)
+			why = "finish failed";
+	}
+
+	/* the inner row of each payload (a staged index): the store's id column */
+	std::vector<int64_t> store(ob[1] / 8 + 1);
+
+	if (why.empty())
+		dev.read(store.data(), obj[1], ob[1]);
+
+	const int64_t *ids = store.data() + (uint64_t) JG_NCOLS * cap;
+
+	for (uint32_t lo = 0; why.empty() && (lo < out.size() || lo == 0); lo += sp.obatch)
+	{
+		const uint32_t hi = std::min(out.size(), lo + sp.obatch);
+		uint32_t	first_row = 0,
+					first_match = 0;
+
+		for (int pass = 0; why.empty(); pass++)
+		{
+			ChunkBuilder b;
+			gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, sp, cap, kcap, lo, hi, true);
+			const uint32_t ra = gx_join_res_alg(&c->ext.join);
+			const uint64_t goff = gx_join_gather_off(hi - lo, max_pairs, ra);
+			std::vector<uint64_t> ent;
+
+			c = join_grow_result(b, gx_join_gather_result_bytes(hi - lo, max_pairs, ra,
+																 JGA_NGATHER));
+
+			gx_join_ext *j = &c->ext.join;
+
+			j->first_row = first_row;
+			j->first_match = first_match;
+			j->max_pairs = max_pairs;
+			j->ngather = JGA_NGATHER;
+			for (uint32_t g = 0; g < JGA_NGATHER; g++)
+				j->gather[g] = jga_gather[g];
+			memset((char *) gx_chunk_result(c) + goff, 0x5a,
+				   gx_join_gather_result_bytes(hi - lo, max_pairs, ra, JGA_NGATHER) - goff);
+			if (sp.entry)
+				join_entry_task(c, ent);
+			if (pass > 1000000 ||
+				!dev.run(c, b.capacity, obj, ob, sp.entry ? ent.data() : nullptr, 8 * ent.size()) ||
+				gx_chunk_result(c)->error != GX_NO_ERROR)
+			{
+				why = jga_fmt("probe of outer rows [%u, %u), pass %d failed", lo, hi, pass);
+				break;
+			}
+			(*passes)++;
+
+			const gx_result *res = gx_chunk_result(c);
+			const char *ra_base = (const char *) res;
+			const gx_join_pair *p = (const gx_join_pair *) (ra_base + gx_join_pairs_off(hi - lo, ra));
+			const int64_t *gval = (const int64_t *) (ra_base + goff);
+			const uint8_t *gnull = (const uint8_t *) ra_base +
+				gx_join_gather_nulls_off(hi - lo, max_pairs, ra, JGA_NGATHER);
+			uint32_t	last = first_row;
+
+			if (res->nsel > max_pairs)
+				why = jga_fmt("%u entries, room for %u", res->nsel, max_pairs);
+			for (uint32_t i = 0; i < res->nsel && why.empty(); i++)
+			{
+				const int64_t r = (int64_t) lo + p[i].outer;
+				int64_t		kind = JGA_ROW,
+							ii = -1;
+
+				if (p[i].outer < last || p[i].outer >= hi - lo)
+					why = jga_fmt("entry %u: outer row %u out of order", i, p[i].outer);
+				last = p[i].outer;
+				if (p[i].flags & GX_JOIN_PAIR_HOST)
+					kind = JGA_HOST;
+				else if (p[i].flags & GX_JOIN_PAIR_NO_INNER)
+					kind = JGA_NO_INNER;
+				else if (GX_JOIN_MODE_PAIRS(sp.mode))
+				{
+					kind = JGA_PAIR;
+					if (p[i].inner < 0 || p[i].inner >= (int64_t) cap)
+					{
+						why = jga_fmt("entry %u: payload %lld outside the store", i,
+									  (long long) p[i].inner);
+						break;
+					}
+					ii = ids[p[i].inner];
+				}
+				got->push_back({r, kind, ii});
+				for (uint32_t g = 0; g < JGA_NGATHER && why.empty(); g++)
+				{
+					bool		null;
+					const int64_t want = jga_value(in, out, jga_gather[g], r, ii,
+												   kind == JGA_HOST, &null);
+					const int64_t v = gval[(uint64_t) g * max_pairs + i];
+					const uint8_t n = gnull[(uint64_t) g * max_pairs + i];
+
+					if (n != (uint8_t) null || v != want)
+						why = jga_fmt("pass %d entry %u (outer %lld, kind %lld, inner %lld): "
+									  "column %u (%d) = %lld null %u, want %lld null %d",
+									  pass, i, (long long) r, (long long) kind, (long long) ii,
+									  g, jga_gather[g], (long long) v, n, (long long) want,
+									  (int) null);
+				}
+			}
+			if (!why.empty())
+				break;
+			if (!(res->flags & GX_RESULT_MORE))
+			{
+				if (res->next_row != hi - lo)
+					why = jga_fmt("pass %d ends at row %u of %u", pass, res->next_row, hi - lo);
+				break;
+			}
+			if (max_pairs == 0 || res->nsel != max_pairs)
+			{
+				why = jga_fmt("pass %d: more, with %u entries of %u", pass, res->nsel, max_pairs);
+				break;
+			}
+			first_row = res->next_row;
+			first_match = res->next_match;
+		}
+		if (out.size() == 0)
+			break;
+	}
+	dev.release(obj[0]);
+	dev.release(obj[1]);
+	return why;
+}
+
+/*
+ * One gathering join run on dev of a case (in, out; host: the outer
+ * program carries the host qual) in algorithm alg and mode, passes of
+ * max_pairs entries, outer batches of obatch rows (entry: both sides'
+ * rows from cache entries), against the reference: the same entries,
+ * each with its rows' values
+ */
+static void
+jga_case_run(const JgDev &dev, const char *devname, const char *what, const JgSide &in,
+			 const JgSide &out, bool host, uint32_t alg, uint32_t mode, uint32_t max_pairs,
+			 uint32_t obatch, bool entry)
+{
+	JgSpec		sp;
+
+	sp.alg = alg;
+	sp.mode = mode;
+	sp.host = host;
+	sp.ibatch = 97;
+	sp.obatch = obatch;
+	sp.entry = entry;
+
+	const JgSide iref = entry ? join_entry_visible(in, sp.ibatch) : in;
+	const JgSide oref = entry ? join_entry_visible(out, sp.obatch) : out;
+	const std::vector<JgaEntry> want = jga_reference(iref, oref, alg, mode, host);
+	std::vector<JgaEntry> got;
+	int			passes = 0;
+	std::string why = jga_run(dev, in, out, sp, max_pairs, &got, &passes);
+
+	std::sort(got.begin(), got.end());
+	if (why.empty() && got != want)
+	{
+		size_t		i = 0;
+
+		while (i < got.size() && i < want.size() && got[i] == want[i])
+			i++;
+		why = jga_fmt("%zu entries, want %zu; first difference at %zu", got.size(), want.size(),
+					  i);
+	}
+	CHECK(why.empty(), "gathered join %s (%s): alg %u mode %u max_pairs %u obatch %u%s: %s",
+		  what, devname, alg, mode, max_pairs, obatch, entry ? " entries" : "", why.c_str());
+}
+
+/*
+ * Run one gathering join case on dev in every algorithm (hash, range,
+ * merge) and mode (INNER, LEFT, SEMI, ANTI, and RIGHT / FULL's entries
+ * but in a range join), in passes of few entries (3 * scale: a row's
+ * matches span passes) and of room for all, in one batch; the case with
+ * host rows also in batches of 61 * scale outer rows from cache entries.
+ * Returns the runs.
+ */
+static int
+jga_case_runs(const JgDev &dev, const char *devname, const char *what, const JgSide &in,
+			  const JgSide &out, bool host, uint32_t scale)
+{
+	int			runs = 0;
+
+	for (uint32_t alg : {GX_JOIN_HASH, GX_JOIN_RANGE, GX_JOIN_MERGE})
+		for (uint32_t mode : {GX_JOIN_INNER, GX_JOIN_LEFT, GX_JOIN_SEMI, GX_JOIN_ANTI,
+							  GX_JOIN_RIGHT, GX_JOIN_FULL})
+		{
+			if (alg == GX_JOIN_RANGE && GX_JOIN_MODE_MARKS(mode))
+				continue;
+			jga_case_run(dev, devname, what, in, out, host, alg, mode, 3 * scale, 1u << 30,
+						 false);
+			jga_case_run(dev, devname, what, in, out, host, alg, mode, 20000 * scale, 1u << 30,
+						 false);
+			runs += 2;
+			if (!host)
+				continue;
+			jga_case_run(dev, devname, what, in, out, host, alg, mode, 3 * scale, 61 * scale,
+						 true);
+			runs++;
+		}
 	return runs;
 }
 

@@ -3886,6 +3886,19 @@ test_jgroup(const char *where, uint32_t scale)
 	printf("group join (%s, sizes x%u): %d runs against the reference\n", where, scale, runs);
 }
 
+/* the 50 inner and 50 outer rows (keys 0..9, 0..11) of the validator tests, from seed */
+static void
+jg_invalid_sides(uint64_t seed, JgSide &in, JgSide &out)
+{
+	std::mt19937_64 rng(seed);
+
+	for (int i = 0; i < 50; i++)
+	{
+		in.add_random(rng, i % 10, 0, 0, 0);
+		out.add_random(rng, i % 12, 0, 0, 0);
+	}
+}
+
 /*
  * Group probes and inner column builds the validator refuses: inner
  * columns past the outputs or GX_JOIN_MAX_COLS, no store or one too
@@ -3898,13 +3911,8 @@ test_jgroup_invalid(void)
 	JgSide		in,
 				out;
 	JgSpec		sp;
-	std::mt19937_64 rng(7);
 
-	for (int i = 0; i < 50; i++)
-	{
-		in.add_random(rng, i % 10, 0, 0, 0);
-		out.add_random(rng, i % 12, 0, 0, 0);
-	}
+	jg_invalid_sides(7, in, out);
 	const JgDev dev = cpu_jg_dev();
 	const uint32_t cap = 64,
 				kcap = 128;
@@ -3991,7 +3999,6 @@ test_jgroup_invalid(void)
 	ctx.obj[2] = (char *) obj[2];
 	JMUTATE(probe, pb, gp, "a group table too small", ctx.obj_bytes[2] = ob[2] - 1);
 	ctx.obj_bytes[2] = ob[2];
-#undef JMUTATE
 	for (int i = 0; i < 3; i++)
 		dev.release(obj[i]);
 }
@@ -4085,6 +4092,157 @@ test_jgroup_levels_invalid(void)
 	for (int i = 0; i < GX_TASK_MAX_OBJS; i++)
 		dev.release(obj[i]);
 }
+
+/* ---------------------------------------------------------------------- */
+/* gathered output (a probe's entries with their columns, gx_join.cuh)     */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Gathering probes on the CPU device (where: "caller alone" or "pool";
+ * sizes times scale): every case of jg_cases, algorithm and mode of
+ * jga_case_runs, every pass's entries and their gathered columns against
+ * the rows
+ */
+static void
+test_join_gather(const char *where, uint32_t scale)
+{
+	std::mt19937_64 rng(5151);
+	const JgDev dev = cpu_jg_dev();
+	int			runs = 0;
+
+	jg_cases(rng, scale, [&](const char *what, const JgSide &in, const JgSide &out, bool host) {
+		runs += jga_case_runs(dev, where, what, in, out, host, scale);
+	});
+	printf("gathered join (%s, sizes x%u): %d runs against the reference\n", where, scale, runs);
+}
+
+/*
+ * Gathering probes the validator refuses (a valid gathering probe over a
+ * table built with inner columns, mutated): too many columns, an output
+ * the program lacks or past the outputs, an inner column past ncols, no
+ * store or one too small, a result area too small, count-only, a group
+ * probe, several levels; a BUILD, FINISH or UNMATCHED with columns.  A
+ * probe gathering outer outputs alone needs no store.
+ */
+static void
+test_join_gather_invalid(void)
+{
+	JgSide		in,
+				out;
+	JgSpec		sp;
+
+	jg_invalid_sides(8, in, out);
+	const JgDev dev = cpu_jg_dev();
+	const uint32_t cap = 64,
+				kcap = 128,
+				max_pairs = 16;
+	uint64_t	ob[GX_TASK_MAX_OBJS] = {gx_join_table_bytes(cap, kcap),
+		gx_join_cols_bytes(cap, JGA_NCOLS)};
+	ChunkBuilder bb,
+				pb;
+	gx_chunk   *build = jg_side_task(bb, GX_TASK_JOIN_BUILD, in, sp, cap, kcap, 0, in.size(),
+									 true);
+	gx_chunk   *probe = jg_side_task(pb, GX_TASK_JOIN_PROBE, out, sp, cap, kcap, 0, out.size(),
+									 true);
+	const uint64_t rbytes = gx_join_gather_result_bytes(out.size(), max_pairs, GX_JOIN_HASH,
+														JGA_NGATHER);
+
+	probe = join_grow_result(pb, rbytes);
+	probe->ext.join.max_pairs = max_pairs;
+	probe->ext.join.ngather = JGA_NGATHER;
+	for (uint32_t g = 0; g < JGA_NGATHER; g++)
+		probe->ext.join.gather[g] = jga_gather[g];
+
+	void	   *obj[GX_TASK_MAX_OBJS] = {dev.alloc(ob[0]), dev.alloc(ob[1])};
+	gx_task_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	for (int i = 0; i < 2; i++)
+	{
+		ctx.obj[i] = (char *) obj[i];
+		ctx.obj_bytes[i] = ob[i];
+	}
+	std::vector<char> gb((char *) build, (char *) build + bb.capacity),
+				gp((char *) probe, (char *) probe + pb.capacity);
+	std::vector<uint64_t> fm(join_finish_bytes() / 8 + 1);
+	JoinSpec	js;
+	char		err[256] = "";
+
+	js.cap = cap;
+	js.kcap = kcap;
+
+	/* the table built and finished: the probe is then valid */
+	CHECK(dev.run(build, bb.capacity, obj, ob, nullptr, 0) &&
+		  gx_chunk_result(build)->error == GX_NO_ERROR &&
+		  dev.run(join_finish_task(fm.data(), js), join_finish_bytes(), obj, ob, nullptr, 0),
+		  "gathered join: the table built");
+	CHECK(dev.run(probe, pb.capacity, obj, ob, nullptr, 0) &&
+		  gx_chunk_result(probe)->error == GX_NO_ERROR && gx_chunk_result(probe)->nsel > 0,
+		  "gathered join: the unmutated probe runs");
+
+	/* outer outputs alone: no store needed */
+	memcpy(probe, gp.data(), pb.capacity);
+	probe->ext.join.ngather = 2;
+	probe->ext.join.gather[0] = 0;
+	probe->ext.join.gather[1] = 5;
+	ctx.obj[1] = NULL;
+	ctx.obj_bytes[1] = 0;
+	CHECK(gx_cpu_run(probe, pb.capacity, &ctx, err, sizeof(err)) == GX_OK &&
+		  gx_chunk_result(probe)->error == GX_NO_ERROR && gx_chunk_result(probe)->nsel > 0,
+		  "gathered join: outer outputs without a store (%s)", err);
+	ctx.obj[1] = (char *) obj[1];
+	ctx.obj_bytes[1] = ob[1];
+
+	JMUTATE(probe, pb, gp, "a probe gathering 17 columns",
+			 probe->ext.join.ngather = GX_JOIN_MAX_GATHER + 1);
+	JMUTATE(probe, pb, gp, "a gathered output the program lacks", probe->ext.join.gather[1] = 6);
+	JMUTATE(probe, pb, gp, "a gathered output past the outputs",
+			 probe->ext.join.gather[1] = GX_MAX_OUTS);
+	JMUTATE(probe, pb, gp, "a gathered inner column past ncols",
+			 probe->ext.join.gather[0] = -1 - JGA_NCOLS);
+	JMUTATE(probe, pb, gp, "a gathered inner column without inner columns",
+			 probe->ext.join.ncols = 0);
+	JMUTATE(probe, pb, gp, "gathered inner columns past GX_JOIN_MAX_COLS",
+			 (probe->ext.join.ncols = GX_JOIN_MAX_COLS + 1,
+			  probe->ext.join.gather[0] = -1 - GX_JOIN_MAX_COLS));
+	JMUTATE(probe, pb, gp, "gathered inner columns without a store", ctx.obj[1] = NULL);
+	ctx.obj[1] = (char *) obj[1];
+	JMUTATE(probe, pb, gp, "gathered inner columns with a store too small",
+			 ctx.obj_bytes[1] = gx_join_cols_bytes(cap, JGA_NCOLS) - 1);
+	ctx.obj_bytes[1] = ob[1];
+	JMUTATE(probe, pb, gp, "a count-only gathering probe", probe->ext.count_only = 1);
+	JMUTATE(probe, pb, gp, "a gathering group probe",
+			 (jg_set_group(probe, sp), probe->ext.join.max_pairs = 0));
+	JMUTATE(probe, pb, gp, "a gathering probe of 2 levels", probe->ext.join.nlevels = 2);
+	JMUTATE(probe, pb, gp, "a gathering probe's result area too small",
+			 probe->ext.join.max_pairs = max_pairs + 1);
+	{
+		/* the slot one byte short of the result area */
+		memcpy(probe, gp.data(), pb.capacity);
+		expect_invalid(probe, probe->result_off + rbytes - 1, &ctx,
+					   "a gathering probe's slot too small");
+		memcpy(probe, gp.data(), pb.capacity);
+		CHECK(gx_cpu_run(probe, probe->result_off + rbytes, &ctx, err, sizeof(err)) == GX_OK,
+			  "gathered join: a slot of exactly the result area (%s)", err);
+	}
+	JMUTATE(build, bb, gb, "a build gathering columns",
+			 (build->ext.join.ngather = 1, build->ext.join.gather[0] = 0));
+	{
+		std::vector<uint64_t> um(join_unmatched_bytes(4) / 8 + 1);
+		gx_chunk   *c = join_finish_task(fm.data(), js);
+
+		c->ext.join.ngather = 1;
+		expect_invalid(c, join_finish_bytes(), &ctx, "a finish gathering columns");
+		c = join_unmatched_task(um.data(), js, 0, 4, 0);
+		c->ext.join.ngather = 1;
+		c->ext.join.gather[0] = -1;
+		expect_invalid(c, join_unmatched_bytes(4), &ctx, "an unmatched task gathering columns");
+	}
+	for (int i = 0; i < 2; i++)
+		dev.release(obj[i]);
+}
+#undef JMUTATE
+
 
 /* ---------------------------------------------------------------------- */
 /* batched lookups: SEARCH (gx_search.cuh)                                 */
@@ -5221,6 +5379,8 @@ main(void)
 		test_jgroup("caller alone", 1);
 		test_jgroup_invalid();
 		test_jgroup_levels_invalid();
+		test_join_gather("caller alone", 1);
+		test_join_gather_invalid();
 		{
 			std::mt19937_64 rng(777);
 			int			runs = jgl_test(cpu_jg_dev(), "CPU, caller alone", rng, 1, 1u << 30);
@@ -5257,6 +5417,7 @@ main(void)
 		std::mt19937_64 rng(778);
 
 		test_jgroup("pool", 6);
+		test_join_gather("pool", 6);
 		printf("multi-level group probes (pool, sizes x8, tasks of 1500 rows): %d cases\n",
 			   jgl_test(cpu_jg_dev(), "CPU, pool", rng, 8, 1500));
 	}

@@ -3481,6 +3481,7 @@ static void test_projection(std::mt19937_64 &rng, void *staging, size_t slot_byt
 static void test_ptree(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 static void test_sets_search(std::mt19937_64 &rng, void *staging);
 static void test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
+static void test_join_gather(std::mt19937_64 &rng, void *staging, size_t slot_bytes);
 
 static void
 test_random(std::mt19937_64 &rng)
@@ -3541,7 +3542,10 @@ test_random(std::mt19937_64 &rng)
 	if (test_part("join"))
 		test_join(rng, staging, slot_bytes);
 	if (test_part("jgroup"))
+	{
 		test_jgroup(rng, staging, slot_bytes);
+		test_join_gather(rng, staging, slot_bytes);
+	}
 	if (test_part("group"))
 		test_group_exact_var(rng, staging);
 	if (test_part("search"))
@@ -4483,6 +4487,49 @@ test_jgroup(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
 		memcpy(staging, c, b.capacity);
 		CHECK(gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_INVALID,
 			  "GPU: a RIGHT group probe is refused");
+	}
+}
+
+/*
+ * Gathered output (a probe's entries with their columns) on the GPU and
+ * on the CPU device: every case of jg_cases (sizes x6: several tiles),
+ * algorithm and mode of jga_case_runs, every pass's entries and their
+ * columns against the rows (so GPU = CPU = reference; the GPU's columns
+ * come back with its entries, gx_gpu_poll); then a malformed gathering
+ * probe is refused before any CUDA call
+ */
+static void
+test_join_gather(std::mt19937_64 &rng, void *staging, size_t slot_bytes)
+{
+	const JgDev gpu = gpu_jg_dev(staging, slot_bytes);
+	const JgDev cpu = cpu_jg_dev();
+	int			runs = 0;
+
+	jg_cases(rng, 6, [&](const char *what, const JgSide &in, const JgSide &out, bool host) {
+		runs += jga_case_runs(gpu, "GPU", what, in, out, host, 6);
+		runs += jga_case_runs(cpu, "CPU", what, in, out, host, 6);
+	});
+	printf("gathered join: %d runs, GPU = CPU = reference\n", runs);
+	{
+		JgSide		out;
+		JgSpec		sp;
+		ChunkBuilder b;
+		char		err[512];
+		gx_task_ctx ctx;
+
+		for (int r = 0; r < 100; r++)
+			out.add_random(rng, r, 0, 0, 0);
+		gx_chunk   *c = jg_side_task(b, GX_TASK_JOIN_PROBE, out, sp, 64, 128, 0, 100, true);
+
+		c = join_grow_result(b, gx_join_gather_result_bytes(100, 8, GX_JOIN_HASH, 1));
+		c->ext.join.max_pairs = 8;
+		c->ext.join.ngather = 1;
+		c->ext.join.gather[0] = 0;
+		c->ext.count_only = 1;
+		memset(&ctx, 0, sizeof(ctx));
+		memcpy(staging, c, b.capacity);
+		CHECK(gx_gpu_submit(g_gpu, 0, &ctx, err, sizeof(err)) == GX_INVALID,
+			  "GPU: a count-only gathering probe is refused");
 	}
 }
 
