@@ -138,6 +138,24 @@ EXECUTE gq(5);
 DEALLOCATE gq;
 RESET gpuext.force;
 
+-- parallel: the workers probe the leader's table and column store (no
+-- inner rows shared); each process's share of the outer table gathered
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT gx_gcheck('SELECT a.id, b.id, a.f8, b.ts FROM gx_ga a JOIN gx_gb b ON a.k = b.k WHERE a.v < 500');
+SELECT gx_gcheck('SELECT a.id, b.d FROM gx_ga a LEFT JOIN gx_gb b ON a.k8 = b.k8 WHERE a.id % 3 = 0');
+SELECT gx_gcheck('SELECT a.id, a.tz FROM gx_ga a WHERE NOT EXISTS (SELECT 1 FROM gx_gb b WHERE b.k = a.k)');
+SET gpuext.force = on;
+SELECT l FROM gx_explain('SELECT a.id, b.id FROM gx_ga a JOIN gx_gb b ON a.k = b.k WHERE a.v < 500') l
+WHERE l ~ 'Gather|Parallel Custom Scan .GpuJoin|Read By';
+RESET gpuext.force;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
 -- EXPLAIN: the columns gathered; ANALYZE: both tables read by the device
 SET gpuext.force = on;
 SELECT gx_jexplain('SELECT a.id, b.id, a.f8 FROM gx_ga a JOIN gx_gb b ON a.k = b.k WHERE a.v < 10 AND b.v < 10');

@@ -160,7 +160,10 @@ SELECT mj_check('SELECT o.id FROM mj_o o WHERE EXISTS (SELECT 1 FROM mj_i i WHER
 -- returning rows waits for the copies, then its heap batches go to the
 -- least loaded device in turn; a counting join's probes start at once on
 -- home, a device joining once its copy is done (so which device probes
--- what depends on timing: only the copies are checked)
+-- what depends on timing: only the copies are checked).  A join that
+-- gathers the rows it returns probes on its home device (gpujoin_gather):
+-- these run without gathering
+SET gpuext.join_gather = off;
 SELECT mj_spread('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k = i.k') AS pairs_spread,
        mj_spread('SELECT o.id FROM mj_o o WHERE NOT EXISTS (SELECT 1 FROM mj_i i WHERE i.k = o.k)') AS anti_spread,
        mj_copied('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k') AS count_copied;
@@ -169,6 +172,7 @@ SELECT mj_spread('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k8 = i.k8') AS 
        mj_copied('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k8 = i.k8') AS merge_count_copied;
 RESET gpuext.enable_hashjoin;
 SELECT mj_copied('SELECT count(*) FROM mj_o o JOIN mj_i i ON i.k8 BETWEEN o.k8 - 1 AND o.k8 + 1') AS range_copied;
+RESET gpuext.join_gather;
 
 -- RIGHT and FULL joins (their probes mark the table), joins that
 -- aggregate their pairs: on the home device, right on every selection
@@ -176,7 +180,8 @@ SELECT mj_check('SELECT o.id, i.id FROM mj_o o RIGHT JOIN mj_i i ON o.k = i.k');
 SELECT mj_check('SELECT o.id, i.id FROM mj_o o FULL JOIN mj_i i ON o.k8 = i.k8');
 SELECT mj_check('SELECT count(*) FROM mj_o o FULL JOIN mj_i i ON o.k = i.k');
 SELECT mj_check('SELECT i.w, count(*), sum(o.v) FROM mj_o o JOIN mj_i i ON o.k = i.k GROUP BY 1');
-SELECT mj_home('SELECT count(*) FROM mj_o o FULL JOIN mj_i i ON o.k = i.k') AS full_on_home,
+SELECT mj_home('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k = i.k') AS gathering_on_home,
+       mj_home('SELECT count(*) FROM mj_o o FULL JOIN mj_i i ON o.k = i.k') AS full_on_home,
        mj_home('SELECT o.id, i.id FROM mj_o o FULL JOIN mj_i i ON o.k8 = i.k8') AS full_rows_on_home,
        mj_home('SELECT i.w, count(*), sum(o.v) FROM mj_o o JOIN mj_i i ON o.k = i.k GROUP BY 1') AS agg_on_home;
 
@@ -192,8 +197,10 @@ SELECT mj_check('SELECT count(*) FROM mj_o o WHERE EXISTS (SELECT 1 FROM mj_i i 
 SELECT mj_check('SELECT count(*) FROM mj_o o WHERE NOT EXISTS (SELECT 1 FROM mj_i i WHERE i.k = o.k)');
 SELECT mj_check('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k = i.k AND o.k2 = i.k2');
 SELECT mj_check('SELECT o.id FROM mj_o o WHERE EXISTS (SELECT 1 FROM mj_i i WHERE i.k = o.k)');
+SET gpuext.join_gather = off;
 SELECT mj_copied('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k') AS cached_count_copied,
        mj_spread('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k = i.k AND o.k2 = i.k2') AS cached_pairs_spread;
+RESET gpuext.join_gather;
 SET gpuext.enable_hashjoin = off;
 SELECT mj_check('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k');
 SELECT mj_check('SELECT count(*) FROM mj_o o LEFT JOIN mj_i i ON o.k8 = i.k8');
@@ -223,10 +230,14 @@ SET max_parallel_workers_per_gather = 2;
 SELECT mj_check('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k');
 SELECT mj_check('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k8 = i.k8 WHERE o.v < 100');
 SELECT mj_check('SELECT count(*) FROM mj_o o WHERE NOT EXISTS (SELECT 1 FROM mj_i i WHERE i.k = o.k)');
+-- (a join returning rows copies its table when it does not gather them:
+-- a gathering join probes on its home device, gpujoin_gather)
+SET gpuext.join_gather = off;
 SELECT mj_parallel('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k') AS parallel,
        mj_copied('SELECT count(*) FROM mj_o o JOIN mj_i i ON o.k = i.k') AS parallel_copied,
        mj_parallel('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k8 = i.k8 WHERE o.v < 100') AS parallel_rows,
        mj_copied('SELECT o.id, i.id FROM mj_o o JOIN mj_i i ON o.k8 = i.k8 WHERE o.v < 100') AS parallel_rows_copied;
+RESET gpuext.join_gather;
 RESET max_parallel_workers_per_gather;
 RESET min_parallel_table_scan_size;
 RESET parallel_tuple_cost;

@@ -8,8 +8,8 @@
  * -----------
  * When the plan has the gathering programs (custom_private 10) and the
  * node qualifies at run time (gpuext.join_gather and
- * gpuext.join_device_inputs on; not parallel-aware, not counting or
- * aggregating, no join quals the node runs over the rows), the node:
+ * gpuext.join_device_inputs on; not counting or aggregating, no join
+ * quals the node runs over the rows), the node:
  *
  *  - reads the outer side through its device input with the plan's
  *    gathering program (the keys, then every outer column it returns);
@@ -31,7 +31,9 @@
  *    read by the device.
  *
  * The probes run on the home device only (the column store has no
- * replicas: join_replicas.cpp leaves such a join alone).  A table that
+ * replicas: join_replicas.cpp leaves such a join alone).  A parallel
+ * GpuJoin's workers probe the leader's table and column store
+ * (join_parallel.cpp shares the store instead of the inner rows).  A table that
  * does not fit turns gathering off before any row is returned
  * (gx_join_gather_off): the partitioned passes read both children's
  * rows as without it.  The entries of one pass are checked by the caller
@@ -64,7 +66,7 @@ gx_join_gather_begin(GxJoinState *st, CustomScan *cscan)
 
 	st->gather = false;
 	if (!gx_join_gather || !gx_enable_join_inputs || st->count || st->group || st->level ||
-		st->filtered || cscan->scan.plan.parallel_aware || list_length(priv) <= 10 ||
+		st->filtered || list_length(priv) <= 10 ||
 		list_nth(priv, 10) == NIL || st->natts == 0 || st->natts > GX_JOIN_MAX_GATHER ||
 		!(st->mode == GX_JOIN_INNER || st->mode == GX_JOIN_LEFT ||
 		  st->mode == GX_JOIN_SEMI || st->mode == GX_JOIN_ANTI))

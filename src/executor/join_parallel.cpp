@@ -81,6 +81,9 @@ typedef struct GxJoinShared
 				kcap,
 				placed;
 	uint32		ninner;			/* inner rows (the table's payloads) */
+	bool		gather;			/* the probes gather the rows' columns
+								 * (join_gather.cpp): no inner rows shared */
+	uint32		cols_obj;		/* ... the inner column store, 0 = none */
 	GxDevSet	pdevs;			/* the devices holding a copy of the table */
 	uint32		replica[GX_MAX_DEVICES];	/* ... their table objects */
 	dsa_pointer rows;			/* INNER / LEFT: the inner rows, or invalid */
@@ -118,11 +121,14 @@ gx_join_par_outer_scan(GxJoinState *st)
 	return st->input[0].on;
 }
 
-/* does the node return inner columns (its inner rows are shared)? */
+/*
+ * does the node return inner columns (its inner rows are shared)?  Not
+ * when its probes gather them (the column store is shared)
+ */
 static bool
 gx_join_par_rows(GxJoinState *st)
 {
-	return !st->count && GX_JOIN_MODE_PAIRS(st->mode);
+	return !st->count && !st->gather && GX_JOIN_MODE_PAIRS(st->mode);
 }
 
 /* EstimateDSMCustomScan: the header, and the outer table's parallel scan */
@@ -218,6 +224,8 @@ gx_join_par_publish(GxJoinState *st, GxJoinShared *shared)
 	shared->kcap = st->kcap;
 	shared->placed = st->placed;
 	shared->ninner = st->ninner;
+	shared->gather = st->gather;
+	shared->cols_obj = st->cols_obj;
 	shared->pdevs = st->pdevs;
 	memcpy(shared->replica, st->replica, sizeof(shared->replica));
 }
@@ -315,6 +323,10 @@ gx_join_par_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	st->kcap = shared->kcap;
 	st->placed = shared->placed;
 	st->ninner = shared->ninner;
+	/* (the leader turned gathering off: its decision then the fallback, join_gather.cpp) */
+	if (st->gather && !shared->gather)
+		gx_join_gather_off(st);
+	st->cols_obj = shared->cols_obj;
 	st->pdevs = shared->pdevs;
 	memcpy(st->replica, shared->replica, sizeof(st->replica));
 	st->stats.workers++;
