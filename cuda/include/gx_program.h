@@ -1728,21 +1728,21 @@ gx_join_gather_off(uint32_t nrows, uint32_t max_pairs, uint32_t alg)
 	return GX_ALIGN_UP(gx_join_probe_result_bytes(nrows, max_pairs, alg));
 }
 
+/* where gnull lies in a gathering probe's result area (gval at gx_join_gather_off) */
+GX_INLINE uint64_t
+gx_join_gather_nulls_off(uint32_t nrows, uint32_t max_pairs, uint32_t alg, uint32_t ngather)
+{
+	return gx_join_gather_off(nrows, max_pairs, alg) + GX_ALIGN_UP((uint64_t) max_pairs * 8 * ngather);
+}
+
 /* bytes of a gathering JOIN_PROBE's result area (ngather columns an entry) */
 GX_INLINE uint64_t
 gx_join_gather_result_bytes(uint32_t nrows, uint32_t max_pairs, uint32_t alg, uint32_t ngather)
 {
 	if (ngather == 0)
 		return gx_join_probe_result_bytes(nrows, max_pairs, alg);
-	return gx_join_gather_off(nrows, max_pairs, alg) +
-		GX_ALIGN_UP((uint64_t) max_pairs * 8 * ngather) + (uint64_t) max_pairs * ngather;
-}
-
-/* where gnull lies in a gathering probe's result area (gval at gx_join_gather_off) */
-GX_INLINE uint64_t
-gx_join_gather_nulls_off(uint32_t nrows, uint32_t max_pairs, uint32_t alg, uint32_t ngather)
-{
-	return gx_join_gather_off(nrows, max_pairs, alg) + GX_ALIGN_UP((uint64_t) max_pairs * 8 * ngather);
+	return gx_join_gather_nulls_off(nrows, max_pairs, alg, ngather) +
+		(uint64_t) max_pairs * ngather;
 }
 
 /* an entry's bytes in a gathering probe's result area (for sizing max_pairs) */

@@ -274,7 +274,7 @@ gx_cache_backend_exit(void)
  * selection is in the slot; its rows are fetched from the heap), so it
  * holds nothing: a backend with such a slot (a cursor's prefetched batch)
  * may evict or refresh the entry without waiting for itself.  But one
- * held for its next submission (hold_entry: join_devparts.cpp) still pins
+ * held for its next submission (gx_slot_hold_entry) still pins
  * it.  (Lock held.)
  */
 static inline bool

@@ -517,6 +517,17 @@ gx_slot_wait_ex(int slot, uint32 generation, int spin_us, bool memory_ok)
 	return true;
 }
 
+/*
+ * Keep the cache entry of an owned slot's task pinned while the task is
+ * DONE, until the slot is given back: its task is to be submitted again
+ * and must see the rows it saw (gx_slot_may_touch)
+ */
+void
+gx_slot_hold_entry(int slot)
+{
+	gx_shared->slots[slot].hold_entry = true;
+}
+
 /* give back a slot whose result has been consumed (or never submitted) */
 void
 gx_slot_release(int slot)

@@ -719,7 +719,6 @@ gx_join_probe_pass(GxJoinState *st)
 	if (st->count)
 		st->count_sum += (int64) res->join_count;
 	gx_join_take_pass(st, res, c->nrows, false);
-	st->gathered = false;
 	gx_slot_release(slot);
 	for (uint32 i = 0; i < st->npairs; i++)
 	{
@@ -819,7 +818,6 @@ gx_join_next_chunk(GxJoinState *st)
 		for (uint32 i = 0; i < n; i++)
 			st->pairs[i] = gx_join_pair {i, flags, 0};
 		st->npairs = n;
-		st->gathered = false;
 		return true;
 	}
 	/* the probe task's input, kept for the passes after the first */
@@ -880,13 +878,14 @@ TupleTableSlot *
 gx_join_store(GxJoinState *st, const gx_join_pair *p)
 {
 	bool		inner = GX_JOIN_MODE_PAIRS(st->mode) && !(p->flags & GX_JOIN_PAIR_NO_INNER);
-	MinimalTuple itup;
+	MinimalTuple itup = inner && !st->gather ? st->inner[p->inner] : NULL;
 
-	/* (the device gathered the row's columns: join_gather.cpp) */
-	if (st->gathered)
+	/*
+	 * the outer device input: the row from the values the device gathered
+	 * (join_gather.cpp), or from its table (by its row number in the batch)
+	 */
+	if (gx_join_outer_rows_input(st) && st->gather)
 		return gx_join_gather_store(st, (uint32) (p - st->pairs));
-	itup = inner ? st->inner[p->inner] : NULL;
-	/* the outer device input: the row from its table (by its row number in the batch) */
 	if (gx_join_outer_rows_input(st))
 		return gx_join_store_rows(st, NULL,
 								  gx_source_row(&st->input[0].src, &st->input[0].batch[0],

@@ -216,18 +216,32 @@ gx_join_agg_alloc_cols(GxJoinState *st)
 }
 
 /*
+ * A task that reads or writes the inner column store (a build storing
+ * columns, a group or gathering probe reading them): the store and its
+ * columns' types; nothing without inner columns
+ */
+void
+gx_join_cols_task(GxJoinState *st, gx_chunk *c)
+{
+	if (st->gncols == 0)
+		return;
+	c->obj[GX_JOIN_OBJ_COLS] = st->cols_obj;
+	c->ext.join.ncols = (uint32) st->gncols;
+	for (int i = 0; i < st->gncols; i++)
+		c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
+}
+
+/*
  * A build task of rows from the inner child (gx_join_task) whose batch
  * holds the inner columns after its nk keys: the store and its columns
  */
 void
 gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk)
 {
-	c->obj[GX_JOIN_OBJ_COLS] = st->cols_obj;
-	c->ext.join.ncols = (uint32) st->gncols;
+	gx_join_cols_task(st, c);
 	for (int i = 0; i < st->gncols; i++)
 	{
 		c->ext.join.col_out[i] = (int16) (nk + i);
-		c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
 		c->cols[nk + i].scale = st->gcol_type[i] == GX_NUMERIC ? st->gcol_scale[i] : 0;
 	}
 }
@@ -239,13 +253,9 @@ gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk)
 void
 gx_join_agg_input_cols(GxJoinState *st, gx_chunk *c)
 {
-	c->obj[GX_JOIN_OBJ_COLS] = st->cols_obj;
-	c->ext.join.ncols = (uint32) st->gncols;
+	gx_join_cols_task(st, c);
 	for (int i = 0; i < st->gncols; i++)
-	{
 		c->ext.join.col_out[i] = st->gicol_out[i];
-		c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
-	}
 }
 
 /*
@@ -261,13 +271,7 @@ gx_join_agg_task(GxJoinState *st, gx_chunk *c)
 	gx_group_set_ext(g, c, GX_JOIN_OBJ_GROUP, g->agg_obj, g->grp.cap);
 	c->ext.join.icol_base = (uint32) st->icol_base;
 	c->ext.join.max_pairs = 0;
-	if (st->gncols > 0)
-	{
-		c->obj[GX_JOIN_OBJ_COLS] = st->cols_obj;
-		c->ext.join.ncols = (uint32) st->gncols;
-		for (int i = 0; i < st->gncols; i++)
-			c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
-	}
+	gx_join_cols_task(st, c);
 	/* (level 0 of a multi-level probe: the levels above, join_levels.cpp) */
 	if (st->upper != NULL)
 		gx_join_levels_task(st, c);

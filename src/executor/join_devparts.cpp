@@ -150,7 +150,7 @@ gx_join_devparts_first(GxJoinState *st, GxJoinInput *in, GxBatch *b, gx_chunk *c
 	in->pfirst[i] = (uint8) Max(gx_devset_index(&st->devs, b->device), 0);
 	in->pvisit[i] = 0;
 	/* (its cache entry stays pinned between the visits: the slot is kept) */
-	gx_shared->slots[b->slot].hold_entry = true;
+	gx_slot_hold_entry(b->slot);
 	return gx_join_devparts_aim(st, in, b, c);
 }
 

@@ -139,7 +139,6 @@ void
 gx_join_gather_off(GxJoinState *st)
 {
 	st->gather = false;
-	st->gathered = false;
 	st->gncols = 0;
 	st->ginner_input = false;
 	if (GX_JOIN_MODE_PAIRS(st->mode))
@@ -153,30 +152,7 @@ gx_join_gather_task(GxJoinState *st, gx_chunk *c)
 	c->ext.join.ngather = (uint32) st->ngather;
 	for (int i = 0; i < st->ngather; i++)
 		c->ext.join.gather[i] = st->gather_ref[i];
-	if (st->gncols > 0)
-	{
-		c->obj[GX_JOIN_OBJ_COLS] = st->cols_obj;
-		c->ext.join.ncols = (uint32) st->gncols;
-		for (int i = 0; i < st->gncols; i++)
-			c->ext.join.col_type[i] = (uint8) st->gcol_type[i];
-	}
-}
-
-/*
- * Entries a gathering probe of nrows rows may write in a staging slot
- * whose result area starts at result_off (0: no room for one)
- */
-uint32
-gx_join_gather_max_pairs(const GxJoinState *st, uint64 result_off, uint32 nrows)
-{
-	uint64		fixed = result_off + gx_join_gather_result_bytes(nrows, 0, st->alg, 0) +
-		2 * GX_ALIGN;
-
-	if (fixed >= gx_shared->slot_bytes)
-		return 0;
-	return (uint32) Min((uint64) PG_INT32_MAX,
-						(gx_shared->slot_bytes - fixed) /
-						GX_JOIN_GATHER_ENTRY_BYTES(st->ngather));
+	gx_join_cols_task(st, c);
 }
 
 /*
@@ -238,7 +214,6 @@ gx_join_gather_take(GxJoinState *st, const gx_chunk *c, const gx_result *res, ui
 			   sizeof(int64) * n);
 		memcpy(st->gnull + (Size) g * st->gval_alloc + base, gnull + (Size) g * max, n);
 	}
-	st->gathered = true;
 }
 
 /* a gathered value of device type t as a Datum of its column (by value: gx_type_supported's types) */

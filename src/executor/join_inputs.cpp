@@ -578,7 +578,6 @@ static void
 gx_join_input_pass_to(GxJoinState *st, GxJoinInput *in, bool append)
 {
 	uint32		base = append ? st->npairs : 0;
-
 	gx_chunk   *c;
 	gx_result  *res;
 	uint32		nrows;
@@ -613,7 +612,6 @@ gx_join_input_pass_to(GxJoinState *st, GxJoinInput *in, bool append)
 			 c->ext.join.max_pairs);
 	gx_join_take_pass(st, res, nrows, append);
 	/* (and the values it gathered: join_gather.cpp) */
-	st->gathered = false;
 	if (st->gather)
 		gx_join_gather_take(st, c, res, base);
 	in->stats.kernel_ms += res->kernel_ns / 1e6;
@@ -635,6 +633,25 @@ gx_join_input_pass(GxJoinState *st, GxJoinInput *in)
 }
 
 /*
+ * Entries a probe pass of nrows outer rows may write in a staging slot
+ * whose result area starts at result_off (0: no room for one); a
+ * gathering probe's carry their columns' values (join_gather.cpp), after
+ * the entries at an aligned place
+ */
+static uint32
+gx_join_input_max_pairs(const GxJoinState *st, uint64 result_off, uint32 nrows)
+{
+	uint32		ng = st->gather ? (uint32) st->ngather : 0;
+	uint64		fixed = result_off + gx_join_gather_result_bytes(nrows, 0, st->alg, ng) +
+		(ng > 0 ? 2 * GX_ALIGN : 0);
+
+	if (fixed >= gx_shared->slot_bytes)
+		return 0;
+	return (uint32) Min((uint64) PG_INT32_MAX,
+						(gx_shared->slot_bytes - fixed) / GX_JOIN_GATHER_ENTRY_BYTES(ng));
+}
+
+/*
  * A cached batch whose first pass said more: its other passes at once,
  * their entries after the first's, while its slot holds the cache entry
  * pinned (hold_entry, set when the batch was filled: every pass sees the
@@ -647,7 +664,7 @@ static bool
 gx_join_input_all_passes(GxJoinState *st, GxJoinInput *in)
 {
 	uint64		cap = Max((uint64) get_hash_memory_limit(), 4 * (uint64) gx_shared->slot_bytes);
-	uint64		entry = sizeof(gx_join_pair) + (st->gather ? 9 * (uint64) st->ngather : 0);
+	uint64		entry = GX_JOIN_GATHER_ENTRY_BYTES(st->gather ? st->ngather : 0);
 
 	while (st->more)
 	{
@@ -735,19 +752,10 @@ gx_join_input_first_pass(GxJoinState *st, GxJoinInput *in)
 	 * join gives its slot back between passes)
 	 */
 	if (b->cached && !st->nested)
-		gx_shared->slots[in->held].hold_entry = true;
+		gx_slot_hold_entry(in->held);
 	/* (its passes, all on the device of its batch: gx_join_input_pass) */
 	gx_join_probe_on(st, c, b->device, true);
-	/* (a gathering probe's entries carry their columns' values: join_gather.cpp) */
-	if (st->gather)
-		c->ext.join.max_pairs = gx_join_gather_max_pairs(st, c->result_off, n);
-	else if (c->result_off + gx_join_pairs_off(n, st->alg) < gx_shared->slot_bytes)
-		c->ext.join.max_pairs = (uint32)
-			Min((uint64) PG_INT32_MAX,
-				(gx_shared->slot_bytes - c->result_off - gx_join_pairs_off(n, st->alg)) /
-				sizeof(gx_join_pair));
-	else
-		c->ext.join.max_pairs = 0;
+	c->ext.join.max_pairs = gx_join_input_max_pairs(st, c->result_off, n);
 	if (c->ext.join.max_pairs == 0)
 		elog(ERROR, "gpuext: a GpuJoin probe batch leaves no room for its result");
 	c->fault = gx_take_fault();

@@ -121,6 +121,7 @@ void		gx_slot_wait(int slot, uint32 generation, int spin_us);
 bool		gx_slot_wait_memory(int slot, uint32 generation);
 bool		gx_slot_finished(int slot);
 void		gx_raise_error(int code);	/* a device error code as PostgreSQL's ERROR */
+void		gx_slot_hold_entry(int slot);
 void		gx_slot_release(int slot);
 int			gx_resolve_device(void);
 void		gx_resolve_devset(GxDevSet *set);

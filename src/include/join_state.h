@@ -141,8 +141,9 @@ typedef struct GxJoinState
 	int		   *gather_type;	/* ... its gx_type */
 	Node	   *gather_prog[2];	/* ... each side's gathering program (a
 								 * Const), or NULL */
-	bool		gathered;		/* st->pairs came with their values: */
-	int64	   *gval;			/* ... column g of entry i at g * gval_alloc + i */
+	int64	   *gval;			/* the last pass's values (the outer device
+								 * input's): column g of entry i at
+								 * g * gval_alloc + i */
 	uint8	   *gnull;
 	uint32		gval_alloc;
 	/*
@@ -401,7 +402,6 @@ gx_join_group_missed(const gx_result *res)
 void		gx_join_gather_begin(GxJoinState *st, CustomScan *cscan);
 void		gx_join_gather_off(GxJoinState *st);
 void		gx_join_gather_task(GxJoinState *st, gx_chunk *c);
-uint32		gx_join_gather_max_pairs(const GxJoinState *st, uint64 result_off, uint32 nrows);
 void		gx_join_gather_take(GxJoinState *st, const gx_chunk *c, const gx_result *res,
 								uint32 base);
 TupleTableSlot *gx_join_gather_store(GxJoinState *st, uint32 i);
@@ -409,6 +409,7 @@ TupleTableSlot *gx_join_gather_store(GxJoinState *st, uint32 i);
 /* aggregating its pairs (join_agg.cpp) */
 void		gx_join_agg_begin(GxJoinState *st, CustomScan *cscan);
 void		gx_join_agg_task(GxJoinState *st, gx_chunk *c);
+void		gx_join_cols_task(GxJoinState *st, gx_chunk *c);
 void		gx_join_agg_build_cols(GxJoinState *st, gx_chunk *c, uint32 nk);
 void		gx_join_agg_input_cols(GxJoinState *st, gx_chunk *c);
 bool		gx_join_agg_alloc_cols(GxJoinState *st);
